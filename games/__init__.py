@@ -1,0 +1,1 @@
+"""Correspondence games: Onitama and Maatatahay, played one move a day."""

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games"
+    verbose_name = "Games"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401
