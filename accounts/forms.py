@@ -1,0 +1,91 @@
+from django import forms
+from django.conf import settings
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth.password_validation import password_validators_help_text_html
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from .mail import email_enqueue
+from .models import User, time_zone_choices
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(
+        label=_("Username"),
+        max_length=30,
+        help_text=User._meta.get_field("username").help_text,
+        validators=User._meta.get_field("username").validators,
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
+    )
+    email = forms.EmailField(label=_("Email address"), widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password1 = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label=_("Password again"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("password1") and cleaned.get("password1") != cleaned.get("password2"):
+            self.add_error("password2", _("The two passwords differ."))
+        return cleaned
+
+
+class LoginForm(auth_forms.AuthenticationForm):
+    """Django's login form, which also tells an unconfirmed user what to do."""
+
+    def clean(self):
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            username = self.cleaned_data.get("username")
+            password = self.cleaned_data.get("password")
+            user = User.objects.filter(username__iexact=username or "", email_confirmed=False).first()
+            if user is not None and password and user.check_password(password):
+                raise forms.ValidationError(
+                    format_html(
+                        '{} <a href="{}">{}</a>',
+                        _("Please confirm your email address first: follow the link we mailed you."),
+                        reverse("accounts:resend"),
+                        _("Send the link again"),
+                    ),
+                    code="unconfirmed",
+                ) from None
+            raise
+
+
+class ResendForm(forms.Form):
+    email = forms.EmailField(label=_("Email address"))
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's form; the link uses SITE_URL and the mail goes out through Celery."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
+                  html_email_template_name=None):
+        from django.template import loader
+
+        context = {**context, "site_url": settings.SITE_URL}
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        body = loader.render_to_string(email_template_name, context)
+        email_enqueue(to=to_email, subject=subject, body=body)
+
+
+class ProfileForm(forms.ModelForm):
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        choices=[("", _("Follow my browser"))] + list(settings.LANGUAGES),
+    )
+    time_zone = forms.ChoiceField(label=_("Time zone"), required=False, choices=time_zone_choices)
+
+    class Meta:
+        model = User
+        fields = ["display_name", "language", "time_zone", "email_on_your_turn", "email_on_game_over"]

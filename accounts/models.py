@@ -1,0 +1,77 @@
+"""The site's user model: identity, profile and mail preferences in one row.
+
+A new account is inactive (``is_active=False``, ``email_confirmed=False``)
+until its owner follows the signed link mailed at sign-up; confirming sets both
+to True. An account an admin deactivates later keeps ``email_confirmed=True``,
+so a confirmation link can never reactivate it.
+
+Other apps read the preferences directly, e.g. ``user.email_on_your_turn``, or
+through ``accounts.selectors.user_wants_email``.
+"""
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+USERNAME_RE = r"^[A-Za-z0-9_-]{3,30}$"
+
+
+def time_zone_choices():
+    return [("", _("UTC (default)"))] + [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+class User(AbstractUser):
+    username = models.CharField(
+        _("username"),
+        max_length=30,
+        unique=True,
+        help_text=_("3 to 30 letters, digits, hyphens or underscores. It appears in your public page's address."),
+        validators=[
+            RegexValidator(
+                USERNAME_RE,
+                _("Use 3 to 30 letters (a-z, A-Z), digits, hyphens or underscores."),
+            )
+        ],
+        error_messages={"unique": _("A user with that username already exists.")},
+    )
+    email = models.EmailField(_("email address"))
+    email_confirmed = models.BooleanField(_("email confirmed"), default=False)
+    display_name = models.CharField(_("display name"), max_length=50, blank=True)
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        help_text=_("Leave empty to follow your browser."),
+    )
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    email_on_your_turn = models.BooleanField(_("mail me when it is my turn"), default=True)
+    email_on_game_over = models.BooleanField(_("mail me when a game ends"), default=True)
+
+    REQUIRED_FIELDS = ["email"]
+
+    objects = UserManager()
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        constraints = [
+            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="accounts_user_email_ci_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.username
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    def get_absolute_url(self) -> str:
+        return reverse("players:detail", kwargs={"username": self.username})

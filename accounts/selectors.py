@@ -1,0 +1,16 @@
+"""Reads from accounts."""
+from typing import Literal
+
+from .models import User
+
+
+def user_get_public(*, username: str) -> User | None:
+    """The active account with this username (case-insensitive), or None."""
+    return User.objects.filter(username__iexact=username, is_active=True).first()
+
+
+def user_wants_email(*, user: User, kind: Literal["your_turn", "game_over"]) -> bool:
+    """Whether ``user`` wants the given kind of notification mail."""
+    if not (user.is_active and user.email):
+        return False
+    return {"your_turn": user.email_on_your_turn, "game_over": user.email_on_game_over}[kind]

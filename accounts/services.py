@@ -1,0 +1,146 @@
+"""Every write to accounts goes through these functions (keyword-only arguments).
+
+Names follow entity_action. Errors the user can fix are raised as
+django.core.exceptions.ValidationError.
+"""
+import logging
+import zoneinfo
+
+from django.conf import settings
+from django.contrib.auth.password_validation import validate_password
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from .mail import absolute_url, user_email_send
+from .models import User
+
+logger = logging.getLogger(__name__)
+
+CONFIRMATION_SALT = "accounts.email-confirmation"
+
+
+def _language_check(language: str) -> str:
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValidationError(_("Unknown language."), code="language")
+    return language
+
+
+def _time_zone_check(time_zone: str) -> str:
+    if time_zone and time_zone not in zoneinfo.available_timezones():
+        raise ValidationError(_("Unknown time zone."), code="time_zone")
+    return time_zone
+
+
+def email_confirmation_token_make(*, user: User) -> str:
+    """A signed, timestamped token naming the user and the address being confirmed."""
+    return signing.dumps({"user": user.pk, "email": user.email}, salt=CONFIRMATION_SALT)
+
+
+def email_confirmation_send(*, user: User) -> None:
+    token = email_confirmation_token_make(user=user)
+    user_email_send(
+        user=user,
+        subject_template="accounts/email/confirmation_subject.txt",
+        body_template="accounts/email/confirmation_body.txt",
+        context={
+            "confirm_url": absolute_url(reverse("accounts:confirm", kwargs={"token": token})),
+            "max_age_days": settings.ACCOUNTS_CONFIRMATION_MAX_AGE // 86400,
+        },
+    )
+
+
+@transaction.atomic
+def user_signup(*, username: str, email: str, password: str, language: str = "") -> User:
+    """Create an inactive account and mail it a confirmation link."""
+    email = User.objects.normalize_email(email).strip()
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError(_("A user with that username already exists."), code="username_taken")
+    if User.objects.filter(email__iexact=email).exists():
+        raise ValidationError(_("An account with that email address already exists."), code="email_taken")
+    user = User(username=username, email=email, is_active=False, email_confirmed=False,
+                language=_language_check(language))
+    validate_password(password, user)
+    user.set_password(password)
+    user.full_clean()
+    user.save()
+    email_confirmation_send(user=user)
+    logger.info("user_signup user_id=%s", user.pk)
+    return user
+
+
+@transaction.atomic
+def user_confirm_email(*, token: str) -> User:
+    """Follow a confirmation link: activate the account. Confirming twice is harmless."""
+    try:
+        data = signing.loads(token, salt=CONFIRMATION_SALT, max_age=settings.ACCOUNTS_CONFIRMATION_MAX_AGE)
+    except signing.SignatureExpired as exc:
+        raise ValidationError(_("This confirmation link has expired. Ask for a new one."), code="expired") from exc
+    except signing.BadSignature as exc:
+        raise ValidationError(_("This confirmation link is not valid."), code="invalid") from exc
+    user = User.objects.select_for_update().filter(pk=data.get("user")).first()
+    if user is None or user.email.lower() != str(data.get("email", "")).lower():
+        raise ValidationError(_("This confirmation link is not valid."), code="invalid")
+    if user.email_confirmed:
+        if not user.is_active:  # deactivated by staff after confirming: the link must not undo that
+            raise ValidationError(_("This account is disabled."), code="disabled")
+        return user
+    user.email_confirmed = True
+    user.is_active = True
+    user.save(update_fields=["email_confirmed", "is_active"])
+    logger.info("user_confirm_email user_id=%s", user.pk)
+    return user
+
+
+def user_confirmation_resend(*, email: str) -> None:
+    """Mail a fresh confirmation link to an unconfirmed account with this address, if there is one.
+
+    Says nothing about whether the address is known.
+    """
+    user = User.objects.filter(email__iexact=email.strip(), email_confirmed=False).first()
+    if user is not None:
+        email_confirmation_send(user=user)
+        logger.info("user_confirmation_resend user_id=%s", user.pk)
+
+
+@transaction.atomic
+def profile_update(
+    *,
+    user: User,
+    display_name: str,
+    language: str,
+    time_zone: str,
+    email_on_your_turn: bool,
+    email_on_game_over: bool,
+) -> User:
+    user.display_name = display_name.strip()
+    user.language = _language_check(language)
+    user.time_zone = _time_zone_check(time_zone)
+    user.email_on_your_turn = email_on_your_turn
+    user.email_on_game_over = email_on_game_over
+    user.full_clean(exclude=["password"])
+    user.save(update_fields=["display_name", "language", "time_zone", "email_on_your_turn", "email_on_game_over"])
+    return user
+
+
+def user_language_set(*, user: User, language: str) -> User:
+    """Remember the language a signed-in user picked in the language switcher."""
+    user.language = _language_check(language)
+    user.save(update_fields=["language"])
+    return user
+
+
+@transaction.atomic
+def user_demo_ensure(*, username: str, email: str, password: str, is_superuser: bool = False) -> tuple[User, bool]:
+    """Create (or reset) a confirmed account with a known password. Returns (user, created)."""
+    user, created = User.objects.get_or_create(username=username, defaults={"email": email})
+    user.email = email
+    user.email_confirmed = True
+    user.is_active = True
+    user.is_staff = is_superuser
+    user.is_superuser = is_superuser
+    user.set_password(password)
+    user.save()
+    return user, created

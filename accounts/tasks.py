@@ -1,0 +1,26 @@
+"""Mail goes out through a Celery task, so a slow SMTP server never holds up a page."""
+import logging
+import smtplib
+
+from celery import shared_task
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    autoretry_for=(smtplib.SMTPException, ConnectionError, TimeoutError),
+    retry_backoff=30,
+    retry_kwargs={"max_retries": 5},
+)
+def email_send(self, *, to: list[str], subject: str, body: str, html_body: str | None = None) -> int:
+    """Send one message; returns the number sent (1)."""
+    message = EmailMultiAlternatives(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=to)
+    if html_body:
+        message.attach_alternative(html_body, "text/html")
+    sent = message.send()
+    logger.info("email_sent to=%s subject=%r task_id=%s", ",".join(to), subject, self.request.id)
+    return sent

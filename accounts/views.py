@@ -1,0 +1,142 @@
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.urls import reverse_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from . import selectors, services
+from .forms import LoginForm, PasswordResetForm, ProfileForm, ResendForm, SignupForm
+
+PLAYER_GAMES_TEMPLATE = "games/_player_games.html"
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("games:home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.user_signup(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                language=request.LANGUAGE_CODE if request.LANGUAGE_CODE != "en" else "",
+            )
+        except ValidationError as exc:
+            field = {"username_taken": "username", "email_taken": "email"}.get(exc.code, "password1")
+            form.add_error(field, exc)
+        else:
+            return redirect("accounts:signup_done")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+def signup_done(request):
+    return render(request, "accounts/signup_done.html")
+
+
+def confirm(request, token):
+    try:
+        user = services.user_confirm_email(token=token)
+    except ValidationError as exc:
+        return render(request, "accounts/confirm_failed.html", {"error": exc.messages[0]}, status=400)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, _("Your email address is confirmed. Welcome, %(name)s!") % {"name": user.public_name})
+    return redirect("accounts:profile")
+
+
+@require_http_methods(["GET", "POST"])
+def resend(request):
+    form = ResendForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.user_confirmation_resend(email=form.cleaned_data["email"])
+        messages.info(request, _("If an unconfirmed account uses that address, we have mailed it a new link."))
+        return redirect("accounts:login")
+    return render(request, "accounts/resend.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request):
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.profile_update(user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, _("Your profile is saved."))
+            return redirect("accounts:profile")
+    return render(request, "accounts/profile.html", {"form": form})
+
+
+def player_detail(request, username):
+    player = selectors.user_get_public(username=username)
+    if player is None:
+        raise Http404(_("No such player."))
+    if player.username != username:
+        return redirect(player, permanent=True)
+    # The games app may show the player's finished games: if it provides the template
+    # games/_player_games.html it is included here with `player` and `player_games`
+    # (games.selectors.game_list_for_player(user=player, finished=True), when that exists).
+    context = {"player": player, "player_games_template": None, "player_games": None}
+    try:
+        get_template(PLAYER_GAMES_TEMPLATE)
+    except TemplateDoesNotExist:
+        pass
+    else:
+        context["player_games_template"] = PLAYER_GAMES_TEMPLATE
+        try:
+            from games.selectors import game_list_for_player
+        except ImportError:
+            pass
+        else:
+            context["player_games"] = game_list_for_player(user=player, finished=True)
+    return render(request, "accounts/player_detail.html", context)
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+
+class LogoutView(auth_views.LogoutView):
+    template_name = "accounts/logged_out.html"
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:password_change_done")
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "accounts/password_change_done.html"
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    form_class = PasswordResetForm
+    email_template_name = "accounts/email/password_reset_body.txt"
+    subject_template_name = "accounts/email/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"

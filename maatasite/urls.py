@@ -1,0 +1,11 @@
+"""Root URL configuration. The games app owns the site's root, so it comes last."""
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("players/", include("accounts.urls_players")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("games.urls")),
+]
