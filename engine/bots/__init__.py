@@ -1,0 +1,126 @@
+"""Bots for both games: one interface, a player's view in, a legal move text out.
+
+    choose_move(game, view, level=1..5, seed=N, seconds=None) -> move text
+
+A bot sees only a player's *view* (``rules.view(state, player)``, JSON data),
+never the full state. For Onitama the view holds the position text under
+``"position"`` (the game hides nothing). For Maatatahay the view lacks the
+hidden order of the tile piles and the bag; the bot checks the view, then
+builds its own complete states from it with ``engine.maatatahay``'s
+``sample_state(view, stream)`` and its own seeded stream, so it has no way to
+read the real order: the function is never given it.
+
+Determinism: every budget is a count (search nodes, MCTS iterations), and all
+randomness reads ``SeedStream(seed, "bot/...")``, so the same view, level and
+seed give the same move. ``seconds`` is an optional wall-time cap; when it
+cuts a search short the move may differ.
+
+Levels (one table, ``LEVELS`` below; level 5 takes about 2 seconds on the
+project machine):
+
+======  ==========================================  ======================================
+level   Onitama (alpha-beta)                        Maatatahay (determinized MCTS)
+======  ==========================================  ======================================
+1       300 nodes, depth <= 2, root noise +-150,    see ``engine.bots.maatatahay.LEVELS``
+        material-only evaluation
+2       3 000 nodes, depth <= 3, root noise +-40
+3       20 000 nodes, root noise +-10
+4       100 000 nodes
+5       600 000 nodes
+======  ==========================================  ======================================
+
+Root noise (Onitama) is a seeded integer added to the exact scores of the
+moves within twice its size of the best; a win in one is always taken and a
+move that loses at once is never chosen when another does not.
+Draws by repetition are ignored: a view carries no history.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Mapping, Optional
+
+from ..errors import OptionsError, StateFormatError
+from .onitama import MATERIAL_ONLY, Level
+
+ONITAMA_LEVELS: dict[int, Level] = {
+    1: Level(nodes=300, max_depth=2, noise=150, weights=MATERIAL_ONLY),
+    2: Level(nodes=3_000, max_depth=3, noise=40),
+    3: Level(nodes=20_000, max_depth=64, noise=10),
+    4: Level(nodes=100_000, max_depth=64, noise=0),
+    5: Level(nodes=600_000, max_depth=64, noise=0),
+}
+"""Onitama budget per level."""
+
+LEVEL_RANGE = range(1, 6)
+
+
+def _check_level(level: Any) -> int:
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVEL_RANGE:
+        raise OptionsError("bad_level", "The bot level is a whole number from 1 to 5",
+                           level=str(level))
+    return level
+
+
+def _check_seconds(seconds: Any) -> Optional[float]:
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        raise OptionsError("bad_seconds", "The time cap is a positive number of seconds",
+                           seconds=str(seconds))
+    return float(seconds)
+
+
+def choose_move(game: str, view: Mapping[str, Any], *, level: int, seed: int,
+                seconds: float | None = None) -> str:
+    """The bot's move text for the player whose turn it is in ``view``.
+
+    ``view`` is what ``rules.view(state, player)`` returned (JSON data); a full
+    state is refused with StateFormatError. Raises OptionsError on a bad game,
+    level, seed or time cap, StateFormatError on a malformed view or a finished game.
+    """
+    from ..fair import check_seed
+    level = _check_level(level)
+    seed = check_seed(seed)
+    seconds = _check_seconds(seconds)
+    if not isinstance(view, Mapping):
+        raise StateFormatError("bad_view", "A bot needs a player's view (a JSON object)")
+    if game == "onitama":
+        from .onitama import choose_onitama
+        return choose_onitama(view, level=level, seed=seed, seconds=seconds)
+    if game == "maatatahay":
+        from .maatatahay import choose_maatatahay
+        return choose_maatatahay(view, level=level, seed=seed, seconds=seconds)
+    raise OptionsError("unknown_game", "Unknown game %r" % (game,), game=str(game))
+
+
+def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int,
+                      seconds: float | None) -> str:
+    """``python -m engine bot-move``: read ``--position`` and return the move text.
+
+    Onitama: position text, or a file holding position text or an Onitama view
+    (JSON). Maatatahay: a file (or the JSON text itself) holding a player's view;
+    a full state is refused.
+    """
+    text = position_arg
+    if os.path.isfile(position_arg):
+        try:
+            with open(position_arg, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise StateFormatError("bad_view", "Cannot read %s: %s" % (position_arg, error),
+                                   file=position_arg) from None
+    stripped = text.strip()
+    if game == "onitama" and not stripped.startswith("{"):
+        view: Any = {"game": "onitama", "position": stripped}
+    else:
+        try:
+            view = json.loads(stripped)
+        except ValueError:
+            raise StateFormatError(
+                "bad_view", "The position must be a file holding a player's view as JSON "
+                "(the engine's view output)", position=position_arg[:80]) from None
+    return choose_move(game, view, level=level, seed=seed, seconds=seconds)
+
+
+__all__ = ["choose_move", "bot_move_from_cli", "ONITAMA_LEVELS"]
