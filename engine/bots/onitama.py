@@ -446,6 +446,34 @@ class Searcher:
         return best
 
 
+def play(own: int, opp: int, om: int, pm: int, c1: int, c2: int, p1: int, p2: int, side: int,
+         col: int, h: int, m: int) -> tuple:
+    """The child node (same argument order as ``Searcher.search``) after encoded move ``m``."""
+    card = m >> 10
+    other = c2 if card == c1 else c1
+    src = m >> 5 & 31
+    nxt = 1 - col
+    ch = h ^ Z_CARDS[col][card][side]
+    if src == PASS:
+        return (opp, own, pm, om, p1, p2, other, side, card, nxt, ch)
+    dst = m & 31
+    bit = 1 << dst
+    nown = own ^ (1 << src) ^ bit
+    ch ^= Z_MOVE[col][src][dst]
+    nopp = opp
+    if opp & bit:
+        nopp = opp ^ bit
+        ch ^= Z_PIECE[nxt][dst]
+        if dst == pm:
+            ch ^= Z_MASTER[nxt][dst]
+            pm = -1
+    nom = om
+    if src == om:
+        nom = dst
+        ch ^= Z_MMOVE[col][src][dst]
+    return (nopp, nown, pm, nom, p1, p2, other, side, card, nxt, ch)
+
+
 @dataclass(frozen=True)
 class Level:
     """A level's budget: nodes, maximum depth, root noise (score units) and evaluation."""
@@ -505,29 +533,8 @@ def search_position(red: int, blue: int, red_master: int, blue_master: int,
 
     scores: dict[int, int] = {}
     best_move, best_score, depth_done = root[0], -INF, 0
-    nxt = 1 - col
-    zmove, zmmove, zcards, zcap = Z_MOVE[col], Z_MMOVE[col], Z_CARDS[col], Z_PIECE[nxt]
-
     def child(m: int):
-        card = m >> 10
-        other = c2 if card == c1 else c1
-        src = m >> 5 & 31
-        ch = h ^ zcards[card][side]
-        if src == PASS:
-            return (opp, own, pm, om, p1, p2, other, side, card, nxt, ch)
-        dst = m & 31
-        bit = 1 << dst
-        nown = own ^ (1 << src) ^ bit
-        ch ^= zmove[src][dst]
-        nopp = opp
-        if opp & bit:
-            nopp = opp ^ bit
-            ch ^= zcap[dst]
-        nom = om
-        if src == om:
-            nom = dst
-            ch ^= zmmove[src][dst]
-        return (nopp, nown, pm, nom, p1, p2, other, side, card, nxt, ch)
+        return play(own, opp, om, pm, c1, c2, p1, p2, side, col, h, m)
 
     children = {m: child(m) for m in root}
     for depth in range(1, max(1, level.max_depth) + 1):
@@ -572,7 +579,8 @@ def search_position(red: int, blue: int, red_master: int, blue_master: int,
         top = max(scores.values())
         pool = [m for m in root if m in scores and scores[m] > top - margin
                 and not (scores[m] < -MATE_BOUND < top)]
-        if top > MATE_BOUND:
+        if abs(top) > MATE_BOUND:
+            # A proven result: the shortest win, or the longest resistance, without noise.
             pool = [m for m in pool if scores[m] == top]
         best_move = max(pool, key=lambda m: scores[m] + noise[m])
         best_score = scores[best_move]

@@ -1,0 +1,248 @@
+"""The bots' interface and the Onitama bot: legal, deterministic, never blind to a win or
+a loss in one (small budgets; strength is measured in bench/bots.py)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from engine import get_game
+from engine.bots import ONITAMA_LEVELS, bot_move_from_cli, choose_move
+from engine.bots import onitama as ob
+from engine.errors import OptionsError, StateFormatError
+from engine.fair import SeedStream
+from engine.onitama import position_from_text
+
+RULES = get_game("onitama")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PERFT1 = "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"
+FAST = 0.03   # wall-time cap for the big levels in tests (the properties hold under any cap)
+
+
+def random_positions(count: int, *, salt: str = "", max_plies: int = 24):
+    """Running Onitama states reached by random play from random deals of all pools."""
+    out = []
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        stream = SeedStream(seed, "test-bots" + salt)
+        state = RULES.new_game(seed, {"cards": ("base", "senseis_path", "mixed")[seed % 3]})
+        for _ in range(stream.below(max_plies)):
+            if RULES.outcome(state) is not None:
+                break
+            state = RULES.apply(state, RULES.random_move(state, stream))
+        if RULES.outcome(state) is None:
+            out.append(state)
+    return out
+
+
+def view(state):
+    return RULES.view(state, RULES.to_move(state))
+
+
+def wins_at_once(state, text):
+    after = RULES.apply(state, RULES.parse_move(state, text))
+    outcome = RULES.outcome(after)
+    return outcome is not None and outcome.winner == RULES.to_move(state)
+
+
+def loses_at_once(state, text):
+    """Whether after ``text`` the opponent has a move that wins at once."""
+    after = RULES.apply(state, RULES.parse_move(state, text))
+    if RULES.outcome(after) is not None:
+        return False
+    return any(wins_at_once(after, RULES.move_text(m)) for m in RULES.legal_moves(after))
+
+
+def bot(state, level, seed=0):
+    seconds = FAST if level >= 3 else None
+    return choose_move("onitama", view(state), level=level, seed=seed, seconds=seconds)
+
+
+def node(state):
+    if state.turn == 0:
+        own, opp, om, pm, hand, ohand = (state.red, state.blue, state.red_master,
+                                         state.blue_master, state.red_hand, state.blue_hand)
+    else:
+        own, opp, om, pm, hand, ohand = (state.blue, state.red, state.blue_master,
+                                         state.red_master, state.blue_hand, state.red_hand)
+    return own, opp, om, pm, hand[0], hand[1], ohand[0], ohand[1], state.side, state.turn
+
+
+# --- interface ---------------------------------------------------------------------------------
+
+def test_level_table_has_five_growing_budgets():
+    assert sorted(ONITAMA_LEVELS) == [1, 2, 3, 4, 5]
+    budgets = [ONITAMA_LEVELS[k].nodes for k in range(1, 6)]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 5
+
+
+@pytest.mark.parametrize("level", [0, 6, "3", True, None])
+def test_bad_level_is_refused(level):
+    with pytest.raises(OptionsError):
+        choose_move("onitama", {"position": PERFT1}, level=level, seed=1)
+
+
+def test_bad_inputs_are_refused():
+    with pytest.raises(OptionsError):
+        choose_move("chess", {"position": PERFT1}, level=1, seed=1)
+    with pytest.raises(OptionsError):
+        choose_move("onitama", {"position": PERFT1}, level=1, seed=-1)
+    with pytest.raises(StateFormatError):
+        choose_move("onitama", {"board": "x"}, level=1, seed=1)
+    with pytest.raises(StateFormatError):
+        choose_move("onitama", PERFT1, level=1, seed=1)    # type: ignore[arg-type]
+    with pytest.raises(StateFormatError):   # a finished game: the red master stands on c5
+        choose_move("onitama", {"position": "bbRbb/5/5/5/rr1rr boar,ox elephant,horse crab b"},
+                    level=1, seed=1)
+
+
+def test_cli_helper_reads_text_view_file_and_json(tmp_path):
+    state = position_from_text(PERFT1)
+    assert RULES.parse_move(state, bot_move_from_cli("onitama", PERFT1, level=1, seed=3,
+                                                     seconds=None))
+    path = tmp_path / "view.json"
+    import json
+    path.write_text(json.dumps(RULES.view(state, "red")))
+    from_file = bot_move_from_cli("onitama", str(path), level=2, seed=3, seconds=None)
+    assert from_file == choose_move("onitama", RULES.view(state, "red"), level=2, seed=3)
+
+
+def test_command_line_prints_a_legal_move_last():
+    r = subprocess.run([sys.executable, "-m", "engine", "bot-move", "onitama", "--position",
+                        PERFT1, "--level", "2", "--seed", "5"], capture_output=True, text=True,
+                       cwd=ROOT, timeout=60)
+    assert r.returncode == 0, r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    RULES.parse_move(position_from_text(PERFT1), last)
+    bad = subprocess.run([sys.executable, "-m", "engine", "bot-move", "onitama", "--position",
+                          "not a position", "--level", "2"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert bad.returncode != 0 and "error" in bad.stderr
+
+
+# --- Onitama: tactics at every level ----------------------------------------------------------
+
+def test_takes_a_win_in_one_at_every_level():
+    found = 0
+    for state in random_positions(200, salt="win"):
+        texts = [RULES.move_text(m) for m in RULES.legal_moves(state)]
+        if not any(wins_at_once(state, t) for t in texts):
+            continue
+        found += 1
+        for level in range(1, 6):
+            assert wins_at_once(state, bot(state, level, seed=found)), (level, state)
+    assert found >= 10
+
+
+def test_never_walks_into_a_loss_in_one_when_avoidable():
+    found = 0
+    for state in random_positions(150, salt="loss"):
+        texts = [RULES.move_text(m) for m in RULES.legal_moves(state)]
+        if any(wins_at_once(state, t) for t in texts):
+            continue
+        losing = {t for t in texts if loses_at_once(state, t)}
+        if not losing or len(losing) == len(texts):
+            continue
+        found += 1
+        for level in range(1, 6):
+            assert bot(state, level, seed=found) not in losing, (level, state)
+        if found == 15:
+            break
+    assert found >= 10
+
+
+def test_moves_are_legal_at_every_level():
+    for i, state in enumerate(random_positions(12, salt="legal")):
+        for level in range(1, 6):
+            RULES.parse_move(state, bot(state, level, seed=i))
+
+
+def test_same_seed_same_move_and_seeds_vary_level_one():
+    states = random_positions(8, salt="det")
+    for i, state in enumerate(states):
+        for level in (1, 2, 3):
+            a = choose_move("onitama", view(state), level=level, seed=i)
+            b = choose_move("onitama", view(state), level=level, seed=i)
+            assert a == b
+    state = position_from_text(PERFT1)
+    assert len({choose_move("onitama", view(state), level=1, seed=s) for s in range(12)}) > 1
+
+
+def test_view_of_either_player_or_spectator_gives_the_same_move():
+    state = random_positions(1, salt="views")[0]
+    moves = {choose_move("onitama", RULES.view(state, p), level=2, seed=9)
+             for p in ("red", "blue", None)}
+    assert len(moves) == 1
+
+
+# --- Onitama: the search itself ---------------------------------------------------------------
+
+def brute(searcher, n, depth, ply):
+    """Plain negamax to ``depth`` with the same leaves (quiescence) as the search."""
+    own, opp, om, pm, c1, c2, p1, p2, side, col = n
+    if depth == 0:
+        return searcher.qsearch(*n, -ob.INF, ob.INF, ply, 0)
+    if searcher.wins_now(own, om, pm, c1, c2, col):
+        return ob.WIN - ply
+    best = -ob.INF
+    for m in searcher.moves(own, c1, c2, col):
+        child = ob.play(*n, 0, m)[:10]
+        best = max(best, -brute(searcher, child, depth - 1, ply + 1))
+    return best
+
+
+def test_alpha_beta_with_table_equals_plain_negamax():
+    searcher = ob.Searcher(max_nodes=10 ** 9)
+    for state in random_positions(10, salt="ab"):
+        n = node(state)
+        if searcher.wins_now(n[0], n[2], n[3], n[4], n[5], n[9]):
+            continue
+        for depth in (1, 2, 3):
+            result = ob.search_position(state.red, state.blue, state.red_master,
+                                        state.blue_master, state.red_hand, state.blue_hand,
+                                        state.side, state.turn,
+                                        level=ob.Level(10 ** 9, depth, 0), seed=1)
+            assert result.score == brute(searcher, n, depth, 0)
+
+
+def test_incremental_hash_equals_hash_from_scratch():
+    for state in random_positions(20, salt="hash"):
+        h = ob.zobrist(state.red, state.blue, state.red_master, state.blue_master,
+                       state.red_hand, state.blue_hand, state.side, state.turn)
+        n = node(state)
+        stream = SeedStream(1, "hash")
+        for m in RULES.legal_moves(state)[:6]:
+            text = RULES.move_text(m)
+            card = ob.CARD_NAMES.index(text.split(":")[0])
+            rest = text.split(":")[1]
+            code = ob.encode(card, ob.PASS, ob.PASS) if rest == "pass" else ob.encode(
+                card, ob.SQUARE_NAMES.index(rest[:2]), ob.SQUARE_NAMES.index(rest[2:]))
+            child = ob.play(*n, h, code)
+            after = RULES.apply(state, m)
+            assert child[10] == ob.zobrist(after.red, after.blue, after.red_master,
+                                           after.blue_master, after.red_hand, after.blue_hand,
+                                           after.side, after.turn)
+        assert stream is not None
+
+
+def test_a_proven_win_is_the_shortest_and_is_carried_out():
+    """Where the bot reports a win on its next move (score WIN - 2), every reply leaves a win
+    in one; and no move wins at once (else it would have been played)."""
+    checked = 0
+    for state in random_positions(120, salt="mate", max_plies=30):
+        r = ob.search_position(state.red, state.blue, state.red_master, state.blue_master,
+                               state.red_hand, state.blue_hand, state.side, state.turn,
+                               level=ob.Level(3_000, 64, 0), seed=2)
+        if r.score != ob.WIN - 2:
+            continue
+        checked += 1
+        assert not any(wins_at_once(state, RULES.move_text(m)) for m in RULES.legal_moves(state))
+        after = RULES.apply(state, RULES.parse_move(state, r.text))
+        assert RULES.outcome(after) is None
+        for reply in RULES.legal_moves(after):
+            later = RULES.apply(after, reply)
+            assert any(wins_at_once(later, RULES.move_text(m)) for m in RULES.legal_moves(later))
+    assert checked >= 3
