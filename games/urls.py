@@ -7,4 +7,18 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("lobby/", views.lobby, name="lobby"),
+    path("games/<int:game_id>/", views.game_detail, name="game"),
+    path("games/<int:game_id>/move/", views.game_move, name="move"),
+    path("games/<int:game_id>/resign/", views.game_resign, name="resign"),
+    path("games/<int:game_id>/abort/", views.game_abort, name="abort"),
+    path("games/<int:game_id>/draw/offer/", views.draw_offer, name="draw_offer"),
+    path("games/<int:game_id>/draw/accept/", views.draw_accept, name="draw_accept"),
+    path("games/<int:game_id>/draw/decline/", views.draw_decline, name="draw_decline"),
+    path("challenges/new/", views.challenge_new, name="challenge_new"),
+    path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
+    path("challenges/<int:challenge_id>/decline/", views.challenge_decline,
+         name="challenge_decline"),
+    path("challenges/<int:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("solo/new/", views.solo_new, name="solo_new"),
+    path("history/<str:username>/", views.player_history, name="history"),
 ]

@@ -1,9 +1,282 @@
-from django.shortcuts import render
+"""Pages of the games app: home, lobby, game page with its actions, history.
+
+Actions are POST forms that call games.services and redirect back (PRG).
+A refused action re-renders the page with the translated message and the
+error's HTTP status (409 for a stale or repeated move); a client asking for
+JSON (``Accept: application/json``) gets ``{"ok", "error": {code, message}}``.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .boards import board_svg, extras_svg
+from .errors import GameActionError
+from .forms import ChallengeForm, MoveForm, SoloForm
+from .models import Game, GameStatus
+
+VERIFY_COMMAND = "python -m engine reveal %(kind)s --seed %(seed)s%(options)s"
 
 
-def home(request):
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html")
 
 
-def lobby(request):
-    return render(request, "games/lobby.html")
+@login_required
+def lobby(request: HttpRequest, *, challenge_form: ChallengeForm | None = None,
+          solo_form: SoloForm | None = None, status: int = 200) -> HttpResponse:
+    context = {
+        "games": selectors.games_for_lobby(user=request.user),
+        "challenges": selectors.challenges_for_lobby(user=request.user),
+        "history": selectors.games_history(user=request.user, limit=10),
+        "challenge_form": challenge_form or ChallengeForm(prefix="challenge"),
+        "solo_form": solo_form or SoloForm(prefix="solo"),
+    }
+    return render(request, "games/lobby.html", context, status=status)
+
+
+def player_history(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(get_user_model(), username__iexact=username)
+    return render(request, "games/history.html", {
+        "player": player, "games": selectors.games_history(user=player, limit=200)})
+
+
+def _verify_command(game: Game) -> str:
+    options = "".join(" --%s %s" % (k, v) for k, v in sorted((game.options or {}).items()))
+    return VERIFY_COMMAND % {"kind": game.kind, "seed": game.revealed_seed, "options": options}
+
+
+def _result_text(game: Game, seats: dict[str, Any]) -> str:
+    if game.status == GameStatus.ACTIVE:
+        return ""
+    if game.status == GameStatus.ABORTED:
+        return _("Game aborted")
+    if not game.winner_side:
+        return _("Draw")
+    seat = seats.get(game.winner_side)
+    return _("%(player)s (%(side)s) won") % {
+        "player": seat.player_name if seat else game.winner_side,
+        "side": side_label(game.winner_side)}
+
+
+def side_label(side: str) -> str:
+    return {"red": _("Red"), "blue": _("Blue"), "balan": _("Balan"), "wazu": _("Wazu")}.get(side, side)
+
+
+def reason_label(reason: str) -> str:
+    return {
+        "master_captured": _("master captured"), "temple_reached": _("temple reached"),
+        "repetition": _("threefold repetition"), "agreement": _("draw by agreement"),
+        "score": _("score"), "more_warriors": _("more surviving warriors"),
+        "latest_relic": _("most recent relic"), "tie": _("tie"),
+        "resign": _("resignation"), "timeout": _("out of time"),
+        "aborted": _("aborted"), "aborted_timeout": _("aborted: no first move in time"),
+    }.get(reason, reason)
+
+
+def game_detail(request: HttpRequest, game_id: int, *, error: GameActionError | None = None,
+                status: int = 200, typed: str = "") -> HttpResponse:
+    ply_param = request.GET.get("ply")
+    try:
+        ply = int(ply_param) if ply_param not in (None, "") else None
+    except ValueError:
+        ply = None
+    try:
+        page = selectors.game_for_viewer(game_id=game_id, user=request.user, ply=ply)
+    except Game.DoesNotExist:
+        raise Http404(_("This game does not exist.")) from None
+    game = page.game
+    flip = bool(page.viewer_seat and page.viewer_seat.position == 1)
+    seats = page.seats_by_side
+    context = {
+        "page": page, "game": game, "flip": flip,
+        "board": board_svg(game.kind, page.view, flip=flip),
+        "extras": extras_svg(game.kind, page.view, flip=flip),
+        "result_text": _result_text(game, seats),
+        "reason_text": reason_label(game.result_reason),
+        "to_move_label": side_label(game.to_move_side),
+        "seat_rows": [(side_label(s.side), s) for s in page.seats],
+        "verify_command": _verify_command(game) if game.revealed_seed else "",
+        "error": error, "typed": typed,
+        "turns": _turn_rows(page),
+        "legal_moves": [(text, " ".join(move_squares(game.kind, text))) for text in page.legal_moves],
+    }
+    return render(request, "games/game.html", context, status=status)
+
+
+def move_squares(kind: str, text: str) -> list[str]:
+    """The squares a move text names (for filtering the legal moves by clicks on the board)."""
+    if kind == "onitama":
+        found = re.match(r"^[a-z_]+:([a-e][1-5])([a-e][1-5])$", text)
+        return list(found.groups()) if found else []
+    # Maatatahay: the space the decision is about (settlement orders are not filtered on).
+    for token in text.split():
+        if re.fullmatch(r"[a-e][1-5]", token):
+            return [token]
+    return []
+
+
+def _turn_rows(page: selectors.GamePage) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for move in page.moves:
+        if not rows or rows[-1]["turn"] != move.turn:
+            rows.append({"turn": move.turn, "side": side_label(move.seat.side), "moves": []})
+        rows[-1]["moves"].append(move)
+    return rows
+
+
+def _game_action(request: HttpRequest, game_id: int, action: Callable[[], Any],
+                 success: str) -> HttpResponse:
+    try:
+        action()
+    except GameActionError as error:
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "error": error.as_dict()}, status=error.status)
+        messages.error(request, error.message)
+        return redirect("games:game", game_id=game_id)
+    if _wants_json(request):
+        return JsonResponse({"ok": True})
+    if success:
+        messages.success(request, success)
+    return redirect("games:game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = MoveForm(request.POST)
+    if not form.is_valid() or not form.move_text():
+        error = GameActionError("empty_move", _("Please choose or type a move."))
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "error": {"code": "empty_move", "message": error.fallback,
+                                                        "params": {}}}, status=400)
+        return game_detail(request, game_id, error=error, status=400)
+    text = form.move_text()
+    try:
+        move = services.move_submit(game_id=game_id, user=request.user, move_text=text,
+                                    expected_ply=form.cleaned_data["expected_ply"])
+    except GameActionError as error:
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "error": error.as_dict()}, status=error.status)
+        return game_detail(request, game_id, error=error, status=error.status, typed=text)
+    if _wants_json(request):
+        return JsonResponse({"ok": True, "ply": move.ply, "move": move.text})
+    return redirect(reverse("games:game", args=[game_id]) + "#board")
+
+
+@login_required
+@require_POST
+def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _game_action(request, game_id, lambda: services.game_resign(
+        game_id=game_id, user=request.user), _("You resigned."))
+
+
+@login_required
+@require_POST
+def game_abort(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _game_action(request, game_id, lambda: services.game_abort(
+        game_id=game_id, user=request.user), _("The game was aborted."))
+
+
+@login_required
+@require_POST
+def draw_offer(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _game_action(request, game_id, lambda: services.draw_offer(
+        game_id=game_id, user=request.user), _("You offered a draw."))
+
+
+@login_required
+@require_POST
+def draw_accept(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _game_action(request, game_id, lambda: services.draw_accept(
+        game_id=game_id, user=request.user), _("The game is drawn by agreement."))
+
+
+@login_required
+@require_POST
+def draw_decline(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _game_action(request, game_id, lambda: services.draw_decline(
+        game_id=game_id, user=request.user), _("You declined the draw."))
+
+
+@login_required
+@require_POST
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    form = ChallengeForm(request.POST, prefix="challenge")
+    if not form.is_valid():
+        return lobby(request, challenge_form=form, status=400)
+    data = form.cleaned_data
+    try:
+        services.challenge_create(
+            challenger=request.user, opponent=data["opponent"], kind=data["kind"],
+            options=form.game_options(), days_per_move=data["days_per_move"], rated=data["rated"],
+            seat_choice=data["seat_choice"])
+    except GameActionError as error:
+        form.add_error(None, error.message)
+        return lobby(request, challenge_form=form, status=error.status)
+    messages.success(request, _("Your challenge is waiting for an answer."))
+    return redirect("games:lobby")
+
+
+def _challenge_action(request: HttpRequest, action: Callable[[], Any], success: str) -> HttpResponse:
+    try:
+        result = action()
+    except GameActionError as error:
+        messages.error(request, error.message)
+        return redirect("games:lobby")
+    messages.success(request, success)
+    if isinstance(result, Game):
+        return redirect("games:game", game_id=result.pk)
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _challenge_action(request, lambda: services.challenge_accept(
+        challenge_id=challenge_id, user=request.user), _("The game has started."))
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _challenge_action(request, lambda: services.challenge_decline(
+        challenge_id=challenge_id, user=request.user), _("You declined the challenge."))
+
+
+@login_required
+@require_POST
+def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _challenge_action(request, lambda: services.challenge_cancel(
+        challenge_id=challenge_id, user=request.user), _("Your challenge was withdrawn."))
+
+
+@login_required
+@require_POST
+def solo_new(request: HttpRequest) -> HttpResponse:
+    form = SoloForm(request.POST, prefix="solo")
+    if not form.is_valid():
+        return lobby(request, solo_form=form, status=400)
+    data = form.cleaned_data
+    try:
+        game = services.game_create_solo(user=request.user, kind=data["kind"],
+                                         bot_level=data["level"], side=data["seat_choice"],
+                                         options=form.game_options())
+    except GameActionError as error:
+        form.add_error(None, error.message)
+        return lobby(request, solo_form=form, status=error.status)
+    return redirect("games:game", game_id=game.pk)

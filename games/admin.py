@@ -1,0 +1,96 @@
+"""Staff views of games. The engine's full state, the seed and the salt never
+appear here while a game runs: staff see the public view and the commitment,
+and the revealed salt and seed once the game is over."""
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from .models import Challenge, DrawOffer, Game, Move, Seat, SentMail
+
+PRIVATE_FIELDS = ("state", "sealed_seed")
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("side", "position", "user", "bot_level")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ("ply", "turn", "seat", "text", "bot_seed", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "status", "players", "ply", "turn", "to_move_side", "deadline",
+                    "rated", "created_at")
+    list_filter = ("kind", "status", "rated")
+    search_fields = ("id", "seats__user__username")
+    date_hierarchy = "created_at"
+    exclude = PRIVATE_FIELDS
+    readonly_fields = ("kind", "options", "status", "days_per_move", "rated", "bot_level",
+                       "data_version", "ply", "turn", "to_move_side", "to_move_user",
+                       "turn_started_at", "deadline", "seed_commitment", "revealed_salt",
+                       "revealed_seed", "winner_side", "result_reason", "scores", "created_at",
+                       "finished_at", "public_view")
+    inlines = [SeatInline, MoveInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer(*PRIVATE_FIELDS).prefetch_related("seats__user")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("players"))
+    def players(self, obj: Game) -> str:
+        return " - ".join(s.player_name for s in obj.seats.all())
+
+    @admin.display(description=_("public view"))
+    def public_view(self, obj: Game) -> str:
+        from .services import rules_for, game_state
+        view = rules_for(obj.kind).view(game_state(obj), None)
+        return format_html("<pre style='white-space: pre-wrap'>{}</pre>",
+                           json.dumps(view, indent=1, sort_keys=True))
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "challenger", "opponent", "status", "days_per_move", "rated",
+                    "created_at", "expires_at")
+    list_filter = ("kind", "status", "rated")
+    search_fields = ("challenger__username", "opponent__username")
+    raw_id_fields = ("challenger", "opponent", "accepted_by", "game")
+    readonly_fields = ("game", "accepted_by", "responded_at", "created_at")
+
+
+@admin.register(DrawOffer)
+class DrawOfferAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "seat", "ply", "status", "created_at")
+    list_filter = ("status",)
+    readonly_fields = ("game", "seat", "ply", "status", "created_at", "responded_at")
+
+
+@admin.register(SentMail)
+class SentMailAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "user", "kind", "turn", "sent_at")
+    list_filter = ("kind",)
+    readonly_fields = ("game", "user", "kind", "turn", "sent_at")

@@ -1,0 +1,145 @@
+"""Errors of the games services and their translated messages.
+
+Every error has a stable ``code``, ``params`` and an HTTP-like ``status``
+(400 bad input or illegal move, 403 not allowed, 404 unknown, 409 conflict:
+a stale or repeated submission, an action on a finished game). Engine errors
+are translated from their code and params by :func:`engine_message`, with the
+engine's English message as fallback for codes this table does not know.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from django.utils.translation import gettext_lazy as _
+
+# Messages of the site's own errors.
+SITE_MESSAGES: dict[str, Any] = {
+    "game_not_found": _("This game does not exist."),
+    "challenge_not_found": _("This challenge does not exist."),
+    "not_a_player": _("You are not playing in this game."),
+    "not_your_turn": _("It is not your turn."),
+    "stale_ply": _("The game has moved on since you loaded the page (you saw ply %(expected)s, "
+                   "the game is at ply %(current)s). Nothing was changed; please look again."),
+    "game_over": _("This game is over."),
+    "abort_too_late": _("The game can no longer be aborted: both sides have moved."),
+    "draw_not_available": _("Draws by agreement exist only in Onitama games between two players."),
+    "draw_already_offered": _("You have already offered a draw."),
+    "no_draw_offer": _("There is no draw offer to answer."),
+    "unknown_game": _("Unknown game."),
+    "bad_days": _("Choose 1, 2, 3, 5, 7, 10 or 14 days per move."),
+    "bad_seat": _("Choose a side of this game or random."),
+    "bad_level": _("Choose a bot level from 1 to 5."),
+    "self_challenge": _("You cannot challenge yourself."),
+    "challenge_closed": _("This challenge is no longer open."),
+    "challenge_expired": _("This challenge has expired."),
+    "not_for_you": _("This challenge is addressed to another player."),
+    "not_yours": _("Only the player who made the challenge can cancel it."),
+    "inactive_user": _("This player cannot play at the moment."),
+    "bad_options": _("These game options are not valid."),
+}
+
+# Messages of the engine's error codes. Params are the engine's own params.
+ENGINE_MESSAGES: dict[str, Any] = {
+    "illegal_move": _("%(move)s is not a legal move now."),
+    "not_text": _("A move must be text."),
+    "bad_seed": _("The seed must be a whole number between 0 and 2**256 - 1."),
+    "unknown_game": _("Unknown game %(game)s."),
+    "bad_position": _("This position cannot be read."),
+    "shrine_cost": _("The Shrine at %(square)s costs %(cost)s crystals; you hold %(held)s."),
+    "game_over": _("The game is over."),
+    "bad_syntax": _("This move cannot be read."),
+    "bad_square": _("This move names a square that does not exist: use a1 to e5."),
+    "empty_move": _("Please enter a move."),
+    "unknown_card": _("There is no card called %(card)s."),
+    "not_in_hand": _("The card %(card)s is not in your hand."),
+    "must_move": _("You cannot pass while you have a legal move (for example %(example)s)."),
+    "not_your_piece": _("You have no piece on %(square)s."),
+    "unreachable": _("%(card)s cannot move a piece from %(src)s to %(dst)s."),
+    "own_piece": _("%(square)s holds one of your own pieces."),
+    "bad_move": _("This is not a move."),
+    "unknown_word": _("Unknown word %(word)s in the move."),
+    "wrong_decision": _("This is not the decision the game expects now."),
+    "unknown_tile": _("There is no warrior called %(tile)s."),
+    "pair_not_in_stream": _("There is no such pair in the Tile Stream."),
+    "space_not_available": _("The space %(square)s is not available."),
+    "bad_rotation": _("That rotation is not offered for this tile."),
+    "storage_limit": _("Your storage may hold at most 4 crystals after the placement."),
+    "not_enough_crystals": _("You do not have those crystals."),
+    "relic_adjacent": _("Relics may not be orthogonally adjacent."),
+    "draft_limit": _("No player may take more than 3 crystals in the draft."),
+    "bad_order": _("That settlement order is not one the game offers."),
+    "bad_option": _("These game options are not valid."),
+    "bad_options": _("These game options are not valid."),
+    "unknown_option": _("Unknown game option %(option)s."),
+}
+
+
+def _format(template: Any, params: Mapping[str, Any], fallback: str) -> str:
+    text = str(template)  # lazy translation: evaluated in the active language
+    try:
+        return text % dict(params) if "%(" in text else text
+    except (KeyError, TypeError, ValueError):
+        return fallback or text
+
+
+def engine_message(code: str, params: Mapping[str, Any], fallback: str) -> str:
+    """The translated message of an engine error, or the engine's English ``fallback``."""
+    template = ENGINE_MESSAGES.get(code)
+    if template is None:
+        return fallback
+    return _format(template, params, fallback)
+
+
+class GameActionError(Exception):
+    """A games service refused an action. ``status`` is the HTTP status to answer with."""
+
+    status = 400
+
+    def __init__(self, code: str, fallback: str = "", **params: Any) -> None:
+        self.code = code
+        self.params = params
+        self.fallback = fallback or code
+        super().__init__(self.fallback)
+
+    @property
+    def message(self) -> str:
+        """The translated message, in the active language."""
+        template = SITE_MESSAGES.get(self.code)
+        if template is None:
+            return self.fallback
+        return _format(template, self.params, self.fallback)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "params": dict(self.params)}
+
+
+class InvalidInput(GameActionError):
+    status = 400
+
+
+class NotAllowed(GameActionError):
+    status = 403
+
+
+class NotFound(GameActionError):
+    status = 404
+
+
+class Conflict(GameActionError):
+    """Stale or repeated submissions, actions on games or challenges that moved on (409)."""
+
+    status = 409
+
+
+class MoveRejected(GameActionError):
+    """The engine refused the move text; carries the engine's code and params."""
+
+    status = 400
+
+    def __init__(self, code: str, fallback: str = "", *, move_text: str = "", **params: Any) -> None:
+        super().__init__(code, fallback, **params)
+        self.move_text = move_text
+
+    @property
+    def message(self) -> str:
+        return engine_message(self.code, self.params, self.fallback)

@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from .models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, GameKind
+
+SIDES = {"onitama": ("red", "blue"), "maatatahay": ("balan", "wazu")}
+SEAT_CHOICES = [
+    ("random", _("Random")),
+    ("red", _("Red (Onitama)")),
+    ("blue", _("Blue (Onitama)")),
+    ("balan", _("Balan (Maatatahay)")),
+    ("wazu", _("Wazu (Maatatahay)")),
+]
+CARD_CHOICES = [("base", _("Base game")), ("senseis_path", _("Sensei's Path")),
+                ("mixed", _("Both mixed"))]
+VARIANT_CHOICES = [("first", _("First Game")), ("standard", _("Standard Game"))]
+OPENING_CHOICES = [("", _("Random opening")), ("1", _("1: Five Peaks")), ("2", _("2: Crossroads")),
+                   ("3", _("3: Scattered")), ("4", _("4: Corners"))]
+
+
+class GameOptionsForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Game"), choices=GameKind.choices)
+    cards = forms.ChoiceField(label=_("Onitama cards"), choices=CARD_CHOICES, initial="base",
+                              required=False)
+    variant = forms.ChoiceField(label=_("Maatatahay variant"), choices=VARIANT_CHOICES,
+                                initial="first", required=False)
+    opening = forms.ChoiceField(label=_("Maatatahay opening (First Game)"),
+                                choices=OPENING_CHOICES, required=False)
+    seat_choice = forms.ChoiceField(label=_("I play"), choices=SEAT_CHOICES, initial="random")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind = data.get("kind")
+        seat = data.get("seat_choice")
+        if kind and seat and seat != "random" and seat not in SIDES[kind]:
+            self.add_error("seat_choice", _("Choose a side of this game or random."))
+        return data
+
+    def game_options(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        if data["kind"] == GameKind.ONITAMA:
+            return {"cards": data.get("cards") or "base"}
+        options: dict[str, Any] = {"variant": data.get("variant") or "first"}
+        if options["variant"] == "first" and data.get("opening"):
+            options["opening"] = int(data["opening"])
+        return options
+
+
+class ChallengeForm(GameOptionsForm):
+    opponent = forms.CharField(label=_("Opponent"), required=False, max_length=150,
+                               help_text=_("A username, or empty for an open challenge."))
+    days_per_move = forms.TypedChoiceField(label=_("Days per move"), coerce=int,
+                                           choices=DAYS_PER_MOVE_CHOICES, initial=3)
+    rated = forms.TypedChoiceField(label=_("Rated"), coerce=lambda v: v == "1",
+                                   choices=[("1", _("Rated")), ("0", _("Casual"))], initial="1")
+
+    field_order = ["kind", "opponent", "days_per_move", "rated", "seat_choice", "cards",
+                   "variant", "opening"]
+
+    def clean_opponent(self) -> Any:
+        name = (self.cleaned_data.get("opponent") or "").strip()
+        if not name:
+            return None
+        user = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+        if user is None:
+            raise forms.ValidationError(_("There is no player called %(name)s."),
+                                        params={"name": name})
+        return user
+
+
+class SoloForm(GameOptionsForm):
+    level = forms.TypedChoiceField(label=_("Bot level"), coerce=int,
+                                   choices=[(n, n) for n in BOT_LEVELS], initial=1)
+
+    field_order = ["kind", "level", "seat_choice", "cards", "variant", "opening"]
+
+
+class MoveForm(forms.Form):
+    move = forms.CharField(max_length=200, required=False)
+    move_typed = forms.CharField(max_length=200, required=False)
+    expected_ply = forms.IntegerField(min_value=0)
+
+    def move_text(self) -> str:
+        return (self.cleaned_data.get("move_typed") or self.cleaned_data.get("move") or "").strip()

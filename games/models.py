@@ -1,0 +1,225 @@
+"""Games played by correspondence, their seats, moves, challenges and draw offers.
+
+Vocabulary (see also games/services.py):
+
+* a *decision* is one engine move; ``Game.ply`` counts the decisions played so
+  far, and ``Move.ply`` numbers them from 1 (the position "at ply N" is the
+  one after N decisions);
+* a *turn* is a run of consecutive decisions by one player. ``Game.turn``
+  counts turns from 1; the clock (``deadline``), reminders and mail count turns.
+
+The engine's full state (``Game.state``) and the sealed seed are private to the
+server until the game ends: nothing outside games.services and games.selectors
+reads them, and the admin never shows them.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+DAYS_PER_MOVE_CHOICES = [(d, d) for d in (1, 2, 3, 5, 7, 10, 14)]
+BOT_LEVELS = (1, 2, 3, 4, 5)
+CHALLENGE_LIFETIME_DAYS = 14
+
+
+class GameKind(models.TextChoices):
+    ONITAMA = "onitama", _("Onitama")
+    MAATATAHAY = "maatatahay", _("Maatatahay")
+
+
+class GameStatus(models.TextChoices):
+    ACTIVE = "active", _("In progress")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
+
+
+class Game(models.Model):
+    kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=GameStatus.choices,
+                              default=GameStatus.ACTIVE, db_index=True)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"),
+                                                     choices=DAYS_PER_MOVE_CHOICES, default=3)
+    rated = models.BooleanField(_("rated"), default=False)
+    bot_level = models.PositiveSmallIntegerField(_("bot level"), null=True, blank=True,
+                                                 help_text=_("Set for a game against a bot."))
+
+    # Private until the end: the engine's full state (hidden order included).
+    state = models.JSONField(default=dict, editable=False)
+    data_version = models.CharField(_("component data version"), max_length=40, blank=True)
+
+    ply = models.PositiveIntegerField(_("decisions played"), default=0)
+    turn = models.PositiveIntegerField(_("turn"), default=1)
+    to_move_side = models.CharField(_("side to move"), max_length=20, blank=True)
+    to_move_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+",
+                                     verbose_name=_("player to move"))
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+
+    # Provably fair seed: the commitment is public from creation; the sealed
+    # "salt:seed" is revealed into revealed_salt / revealed_seed at the end.
+    seed_commitment = models.CharField(_("seed commitment"), max_length=64)
+    sealed_seed = models.TextField(editable=False)
+    revealed_salt = models.CharField(_("salt"), max_length=32, blank=True)
+    revealed_seed = models.CharField(_("seed"), max_length=80, blank=True)
+
+    winner_side = models.CharField(_("winner"), max_length=20, blank=True)
+    result_reason = models.CharField(_("termination"), max_length=30, blank=True)
+    scores = models.JSONField(_("scores"), null=True, blank=True)
+
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        indexes = [models.Index(fields=["status", "deadline"])]
+
+    def __str__(self) -> str:
+        return "%s #%s" % (self.get_kind_display(), self.pk)
+
+    def __repr__(self) -> str:  # never include state or seed
+        return "<Game %s %s %s ply=%s>" % (self.pk, self.kind, self.status, self.ply)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == GameStatus.ACTIVE
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+        return reverse("games:game", args=[self.pk])
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    side = models.CharField(_("side"), max_length=20)
+    position = models.PositiveSmallIntegerField(_("position"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="game_seats")
+    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "side"], name="games_seat_unique_side"),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False, bot_level__isnull=True)
+                           | Q(user__isnull=True, bot_level__isnull=False)),
+                name="games_seat_user_xor_bot"),
+        ]
+
+    def __str__(self) -> str:
+        return "%s: %s" % (self.side, self.player_name)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
+
+    @property
+    def player_name(self) -> str:
+        if self.user_id is not None:
+            return self.user.get_username()
+        return str(_("Bot (level %(level)s)") % {"level": self.bot_level})
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField(_("ply"))
+    turn = models.PositiveIntegerField(_("turn"))
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="+")
+    text = models.CharField(_("move"), max_length=200)
+    bot_seed = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="games_move_unique_ply")]
+
+    def __str__(self) -> str:
+        return "%s. %s" % (self.ply, self.text)
+
+
+class ChallengeStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    CANCELLED = "cancelled", _("Cancelled")
+    EXPIRED = "expired", _("Expired")
+
+
+class Challenge(models.Model):
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="challenges_sent")
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                 on_delete=models.CASCADE, related_name="challenges_received",
+                                 help_text=_("Empty for an open challenge anyone may accept."))
+    kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"),
+                                                     choices=DAYS_PER_MOVE_CHOICES, default=3)
+    rated = models.BooleanField(_("rated"), default=False)
+    seat_choice = models.CharField(_("challenger plays"), max_length=20, default="random")
+    status = models.CharField(max_length=10, choices=ChallengeStatus.choices,
+                              default=ChallengeStatus.OPEN, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    responded_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="challenge")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return "%s challenge #%s by %s" % (self.kind, self.pk, self.challenger)
+
+
+class DrawOfferStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+
+
+class DrawOffer(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="draw_offers")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    ply = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=DrawOfferStatus.choices,
+                              default=DrawOfferStatus.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    responded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(
+            fields=["game"], condition=Q(status="pending"), name="games_one_pending_draw_offer")]
+
+
+class SentMail(models.Model):
+    """One row per mail sent, so that a mail goes out at most once per turn and player."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", _("Your turn")
+        GAME_OVER = "game_over", _("Game over")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    turn = models.PositiveIntegerField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user", "kind", "turn"],
+                                               name="games_sentmail_once")]

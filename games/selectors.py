@@ -1,0 +1,148 @@
+"""Read-only queries of the games app: lobby lists, history, a game as a viewer sees it.
+
+Nothing returned here holds the engine's full state or the seed of a running
+game: the board comes from the engine's ``view``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import BooleanField, Case, Exists, F, OuterRef, Q, QuerySet, Value, When
+from django.utils import timezone
+from engine.core import replay
+from engine.errors import EngineError
+
+from .models import (Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameKind,
+                     GameStatus, Move, Seat)
+from .services import game_can_abort, game_secret, game_state, rules_for
+
+
+def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
+    return qs.defer("state", "sealed_seed").prefetch_related("seats__user")
+
+
+@dataclass
+class LobbyGame:
+    game: Game
+    my_side: str
+    my_turn: bool
+    opponent: str
+    time_left: timedelta | None
+
+
+def games_for_lobby(*, user: Any, now: datetime | None = None) -> list[LobbyGame]:
+    """The user's running games: those where it is their turn first, least time left first."""
+    now = now or timezone.now()
+    qs = _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user)).annotate(
+        my_turn=Case(When(to_move_user=user, then=Value(True)), default=Value(False),
+                     output_field=BooleanField())
+    ).order_by("-my_turn", F("deadline").asc(nulls_last=True), "-created_at").distinct()
+    rows = []
+    for game in qs:
+        seats = list(game.seats.all())
+        mine = next(s for s in seats if s.user_id == user.pk)
+        others = [s.player_name for s in seats if s.pk != mine.pk]
+        rows.append(LobbyGame(game=game, my_side=mine.side, my_turn=game.my_turn,
+                              opponent=", ".join(others),
+                              time_left=(game.deadline - now) if game.deadline else None))
+    return rows
+
+
+@dataclass
+class LobbyChallenges:
+    incoming: list[Challenge]
+    outgoing: list[Challenge]
+    open_to_all: list[Challenge]
+
+
+def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChallenges:
+    """Open, unexpired challenges: to the user, by the user, and open to anyone."""
+    now = now or timezone.now()
+    live = Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__gt=now) \
+        .select_related("challenger", "opponent")
+    if user is None or not user.is_authenticated:
+        return LobbyChallenges([], [], list(live.filter(opponent__isnull=True)[:50]))
+    return LobbyChallenges(
+        incoming=list(live.filter(opponent=user)),
+        outgoing=list(live.filter(challenger=user)),
+        open_to_all=list(live.filter(opponent__isnull=True).exclude(challenger=user)[:50]))
+
+
+def games_history(*, user: Any, limit: int = 100) -> list[Game]:
+    """The user's finished and aborted games, latest first."""
+    return list(_with_seats(Game.objects.filter(seats__user=user).exclude(
+        status=GameStatus.ACTIVE)).order_by("-finished_at")[:limit])
+
+
+@dataclass
+class GamePage:
+    """A game as one viewer sees it, at the shown ply."""
+
+    game: Game
+    seats: list[Seat]
+    moves: list[Move]
+    viewer_seat: Seat | None
+    shown_ply: int
+    view: dict[str, Any]
+    is_current: bool
+    legal_moves: list[str] = field(default_factory=list)
+    my_turn: bool = False
+    can_abort: bool = False
+    can_offer_draw: bool = False
+    draw_offer: DrawOffer | None = None
+    draw_offer_to_me: bool = False
+    time_left: timedelta | None = None
+
+    @property
+    def seats_by_side(self) -> dict[str, Seat]:
+        return {s.side: s for s in self.seats}
+
+
+def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
+                    now: datetime | None = None) -> GamePage:
+    """The game page data for ``user`` (anonymous: a spectator); ``ply`` shows an earlier position.
+
+    Raises Game.DoesNotExist for an unknown game.
+    """
+    now = now or timezone.now()
+    game = Game.objects.get(pk=game_id)
+    seats = list(game.seats.select_related("user"))
+    moves = list(game.moves.select_related("seat").order_by("ply"))
+    viewer_seat = None
+    if user is not None and getattr(user, "is_authenticated", False):
+        viewer_seat = next((s for s in seats if s.user_id == user.pk), None)
+    rules = rules_for(game.kind)
+    shown = game.ply if ply is None else max(0, min(int(ply), game.ply))
+    if shown == game.ply:
+        state = game_state(game)
+    else:
+        _salt, seed = game_secret(game)
+        state = replay(rules, seed, game.options, [m.text for m in moves[:shown]],
+                       data_version=game.data_version or None)
+    side = viewer_seat.side if viewer_seat else None
+    view = rules.view(state, side)
+    page = GamePage(game=game, seats=seats, moves=moves, viewer_seat=viewer_seat, shown_ply=shown,
+                    view=view, is_current=shown == game.ply)
+    if game.deadline:
+        page.time_left = game.deadline - now
+    if game.status == GameStatus.ACTIVE and viewer_seat is not None:
+        page.my_turn = game.to_move_side == viewer_seat.side
+        if page.my_turn and page.is_current:
+            try:
+                page.legal_moves = [rules.move_text(m) for m in rules.legal_moves(state)]
+            except EngineError:
+                page.legal_moves = []
+        page.can_abort = game_can_abort(game)
+        if game.kind == GameKind.ONITAMA and game.bot_level is None:
+            offer = game.draw_offers.filter(status=DrawOfferStatus.PENDING).first()
+            page.draw_offer = offer
+            page.draw_offer_to_me = offer is not None and offer.seat_id != viewer_seat.pk
+            page.can_offer_draw = offer is None or page.draw_offer_to_me
+    return page
+
+
+def game_has_moved_since(*, game_id: int, ply: int) -> bool:
+    """True when the game's ply differs from ``ply`` (for a page that polls)."""
+    return Game.objects.filter(pk=game_id).exclude(ply=ply).exists()

@@ -1,0 +1,572 @@
+"""Everything that changes games, challenges and draw offers.
+
+Each public function takes keyword-only arguments and runs in one database
+transaction (``bot_turn_play`` runs one transaction per decision). Refusals
+raise :class:`games.errors.GameActionError` subclasses with a stable code and
+an HTTP-like status (409 for stale or repeated submissions).
+
+Plies and turns: ``Game.ply`` is the number of decisions played; a submission
+names the ply it was made at (``expected_ply`` = the ``Game.ply`` the player
+saw) and becomes ``Move.ply = expected_ply + 1``. A turn is a run of decisions
+by one player; the clock (``deadline``) and the mail restart only when the
+player to move changes.
+
+Tasks are enqueued with ``transaction.on_commit`` so that a worker never sees
+an uncommitted game. A finished (or aborted) game sends
+``games.signals.game_finished`` once, inside the finishing transaction.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Mapping
+
+import engine
+from django.db import transaction
+from django.utils import timezone
+from engine import fair
+from engine.errors import EngineError
+
+from . import bots
+from .errors import Conflict, InvalidInput, MoveRejected, NotAllowed, NotFound
+from .models import (BOT_LEVELS, CHALLENGE_LIFETIME_DAYS, DAYS_PER_MOVE_CHOICES, Challenge,
+                     ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameKind, GameStatus, Move,
+                     Seat)
+from .sealing import seal, unseal
+from .signals import game_finished
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+log = logging.getLogger(__name__)
+
+DAYS_CHOICES = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
+
+# Site termination reasons (the engine's own reasons come from Outcome.reason).
+REASON_RESIGNATION = "resign"
+REASON_TIMEOUT = "timeout"
+REASON_AGREEMENT = "agreement"
+REASON_ABORTED = "aborted"
+REASON_ABORTED_TIMEOUT = "aborted_timeout"
+
+
+# ---------------------------------------------------------------- helpers
+
+def rules_for(kind: str) -> Any:
+    """The engine's rules object for a game kind."""
+    return engine.get_game(kind)
+
+
+def _now() -> datetime:
+    return timezone.now()
+
+
+def _enqueue(task_name: str, *args: Any) -> None:
+    """Send a games task once the current transaction commits."""
+    def send() -> None:
+        from . import tasks
+        getattr(tasks, task_name).delay(*args)
+    transaction.on_commit(send)
+
+
+def game_secret(game: Game) -> tuple[str, int]:
+    """(salt hex, seed) of a game. Server side only: never show before the game ends."""
+    salt_hex, seed_text = unseal(game.sealed_seed).split(":")
+    return salt_hex, int(seed_text)
+
+
+def game_state(game: Game) -> Any:
+    """The engine state of a game (server side only)."""
+    return rules_for(game.kind).from_json(game.state)
+
+
+def _data_version(rules: Any, state: Any) -> str:
+    version = getattr(state, "data_version", None)
+    if version is None:
+        version = rules.to_json(state).get("data_version")
+    return str(version or "")
+
+
+def _lock_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("game_not_found", "This game does not exist.", game=game_id) from None
+
+
+def _seat_of(game: Game, user: Any) -> Seat:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("not_a_player", "You are not playing in this game.")
+    seat = Seat.objects.filter(game=game, user=user).first()
+    if seat is None:
+        raise NotAllowed("not_a_player", "You are not playing in this game.")
+    return seat
+
+
+def _require_active(game: Game) -> None:
+    if game.status != GameStatus.ACTIVE:
+        raise Conflict("game_over", "This game is over.", status=game.status)
+
+
+def _other_side(rules: Any, side: str) -> str:
+    a, b = rules.players
+    return b if side == a else a
+
+
+def _check_kind(kind: str) -> Any:
+    if kind not in GameKind.values:
+        raise InvalidInput("unknown_game", "Unknown game.", game=kind)
+    return rules_for(kind)
+
+
+def _normalize_options(rules: Any, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    try:
+        return rules.normalize_options(dict(options or {}))
+    except EngineError as error:
+        raise InvalidInput("bad_options", error.message, **error.params) from error
+
+
+def _check_days(days_per_move: int) -> None:
+    if days_per_move not in DAYS_CHOICES:
+        raise InvalidInput("bad_days", "Choose 1, 2, 3, 5, 7, 10 or 14 days per move.",
+                           days=days_per_move)
+
+
+# ---------------------------------------------------------------- turns and the end
+
+def _start_turn_if_passed(game: Game, rules: Any, state: Any, now: datetime, *,
+                          first: bool = False) -> None:
+    """Update whose turn it is; the turn (clock, mail, bot) restarts only when the player changes."""
+    side = rules.to_move(state)
+    if side is None:
+        return
+    if not first and side == game.to_move_side:
+        return  # same player keeps deciding: same turn, same deadline
+    seat = game.seats.get(side=side)
+    if not first:
+        game.turn += 1
+    game.to_move_side = side
+    game.to_move_user = seat.user
+    game.turn_started_at = now
+    if seat.is_bot:
+        game.deadline = None
+        _enqueue("bot_play_turn", game.pk, game.ply)
+    else:
+        game.deadline = now + timedelta(days=game.days_per_move)
+        _enqueue("notify_your_turn", game.pk, game.ply)
+
+
+def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
+                scores: Mapping[str, int] | None, now: datetime | None = None) -> Game:
+    """Internal: end a locked game, reveal the seed, send ``game_finished`` once.
+
+    Call only inside a transaction holding the game's row lock.
+    """
+    if game.status != GameStatus.ACTIVE:
+        raise Conflict("game_over", "This game is over.", status=game.status)
+    now = now or _now()
+    salt_hex, seed = game_secret(game)
+    game.status = status
+    game.winner_side = winner_side or ""
+    game.result_reason = reason
+    game.scores = dict(scores) if scores is not None else None
+    game.finished_at = now
+    game.deadline = None
+    game.to_move_side = ""
+    game.to_move_user = None
+    game.revealed_salt = salt_hex
+    game.revealed_seed = str(seed)
+    game.save()
+    DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).update(
+        status=DrawOfferStatus.DECLINED, responded_at=now)
+    game_finished.send(sender=Game, game=game, result={
+        "status": game.status, "winner": game.winner_side or None, "reason": reason,
+        "scores": game.scores, "rated": game.rated})
+    _enqueue("notify_game_over", game.pk)
+    return game
+
+
+def _terminate_state(game: Game, rules: Any, *, reason: str, winner: str | None) -> None:
+    """Record a site decision in the engine state too, where the engine accepts it."""
+    try:
+        state = rules.terminate(game_state(game), reason=reason, winner=winner)
+    except EngineError:
+        log.info("engine keeps game %s running state for reason %s", game.pk, reason)
+        return
+    game.state = rules.to_json(state)
+
+
+# ---------------------------------------------------------------- creating games
+
+def game_create(*, kind: str, seats: Mapping[str, Any], options: Mapping[str, Any] | None = None,
+                days_per_move: int = 3, rated: bool = False, bot_level: int | None = None,
+                now: datetime | None = None) -> Game:
+    """Create and start a game. ``seats`` maps each side name to a user, or None for the bot."""
+    rules = _check_kind(kind)
+    _check_days(days_per_move)
+    options = _normalize_options(rules, options)
+    if set(seats) != set(rules.players):
+        raise InvalidInput("bad_seat", "Choose a side of this game or random.")
+    if any(user is None for user in seats.values()) and bot_level not in BOT_LEVELS:
+        raise InvalidInput("bad_level", "Choose a bot level from 1 to 5.", level=bot_level)
+    now = now or _now()
+    seed, salt = fair.new_seed(), fair.new_salt()
+    state = rules.new_game(seed, options)
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind, options=options, days_per_move=days_per_move, rated=rated,
+            bot_level=bot_level if any(u is None for u in seats.values()) else None,
+            state=rules.to_json(state), data_version=_data_version(rules, state),
+            seed_commitment=fair.commitment(salt, seed), sealed_seed=seal("%s:%d" % (salt.hex(), seed)))
+        for position, side in enumerate(rules.players):
+            user = seats[side]
+            Seat.objects.create(game=game, side=side, position=position, user=user,
+                                bot_level=bot_level if user is None else None)
+        _start_turn_if_passed(game, rules, state, now, first=True)
+        game.save()
+    return game
+
+
+def game_create_solo(*, user: "User", kind: str, bot_level: int, side: str = "random",
+                     options: Mapping[str, Any] | None = None, days_per_move: int = 14) -> Game:
+    """A casual game of ``user`` against the bot of level ``bot_level``."""
+    rules = _check_kind(kind)
+    if bot_level not in BOT_LEVELS:
+        raise InvalidInput("bad_level", "Choose a bot level from 1 to 5.", level=bot_level)
+    if side == "random":
+        side = secrets.choice(rules.players)
+    if side not in rules.players:
+        raise InvalidInput("bad_seat", "Choose a side of this game or random.", side=side)
+    seats = {s: (user if s == side else None) for s in rules.players}
+    return game_create(kind=kind, seats=seats, options=options, days_per_move=days_per_move,
+                       rated=False, bot_level=bot_level)
+
+
+# ---------------------------------------------------------------- moves
+
+def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | None,
+          now: datetime) -> Move:
+    """Play one decision on a locked, active game whose side to move is ``seat``."""
+    rules = rules_for(game.kind)
+    state = game_state(game)
+    text = (move_text or "").strip()
+    try:
+        move = rules.parse_move(state, text)
+        new_state = rules.apply(state, move)
+    except EngineError as error:
+        raise MoveRejected(error.code, error.message, move_text=text, **error.params) from error
+    record = Move.objects.create(game=game, ply=game.ply + 1, turn=game.turn, seat=seat, user=user,
+                                 text=rules.move_text(move), bot_seed=bot_seed)
+    game.ply += 1
+    game.state = rules.to_json(new_state)
+    # Moving answers the opponent's pending draw offer with a no.
+    DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(seat=seat).update(
+        status=DrawOfferStatus.DECLINED, responded_at=now)
+    outcome = rules.outcome(new_state)
+    if outcome is not None:
+        game.save()
+        game_finish(game, status=GameStatus.FINISHED, winner_side=outcome.winner or "",
+                    reason=outcome.reason, scores=outcome.scores, now=now)
+    else:
+        _start_turn_if_passed(game, rules, new_state, now)
+        game.save()
+    return record
+
+
+def move_submit(*, game_id: int, user: "User", move_text: str, expected_ply: int) -> Move:
+    """Play one decision for ``user``.
+
+    ``expected_ply`` is the number of decisions the player saw played; a stale
+    or repeated submission raises Conflict (409) and changes nothing. Exactly
+    one of several simultaneous submissions for the same ply wins (row lock).
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seat = _seat_of(game, user)
+        _require_active(game)
+        if int(expected_ply) != game.ply:
+            raise Conflict("stale_ply", "The game has moved on since you loaded the page.",
+                           expected=expected_ply, current=game.ply)
+        if game.to_move_side != seat.side:
+            raise NotAllowed("not_your_turn", "It is not your turn.")
+        return _play(game, seat, move_text, user=user, bot_seed=None, now=_now())
+
+
+@dataclass
+class BotTurnResult:
+    played: list[str]
+    reason: str
+
+
+def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
+    """Play the bot's turn that started at ``ply``, one decision after another.
+
+    Idempotent: a second call for the same ``ply`` finds the game moved on and
+    plays nothing. The bot sees only the public view. Each decision is its own
+    transaction, committed with the row lock and a ply check, so a duplicate
+    run racing this one loses cleanly.
+    """
+    played: list[str] = []
+    expected = ply
+    while True:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            return BotTurnResult(played, "missing")
+        if game.status != GameStatus.ACTIVE:
+            return BotTurnResult(played, "over")
+        if game.ply != expected:
+            return BotTurnResult(played, "stale")
+        seat = game.seats.get(side=game.to_move_side)
+        if not seat.is_bot:
+            return BotTurnResult(played, "turn_passed" if played else "not_bot")
+        rules = rules_for(game.kind)
+        view = rules.view(game_state(game), seat.side)
+        bot_seed = secrets.randbits(63)
+        text = bots.bot_choose_move(game_kind=game.kind, view=view, level=seat.bot_level,
+                                    seed=bot_seed)
+        with transaction.atomic():
+            locked = _lock_game(game_id)
+            if locked.status != GameStatus.ACTIVE or locked.ply != expected:
+                return BotTurnResult(played, "stale")
+            locked_seat = locked.seats.get(side=locked.to_move_side)
+            if locked_seat.pk != seat.pk:
+                return BotTurnResult(played, "stale")
+            _play(locked, locked_seat, text, user=None, bot_seed=bot_seed, now=_now())
+        played.append(text)
+        expected += 1
+
+
+def game_resign(*, game_id: int, user: "User") -> Game:
+    """``user`` resigns: the other side wins."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seat = _seat_of(game, user)
+        _require_active(game)
+        rules = rules_for(game.kind)
+        winner = _other_side(rules, seat.side)
+        _terminate_state(game, rules, reason=REASON_RESIGNATION, winner=winner)
+        return game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
+                           reason=REASON_RESIGNATION, scores=None)
+
+
+def game_can_abort(game: Game) -> bool:
+    """A game may be aborted while at least one side has not made its first move."""
+    if game.status != GameStatus.ACTIVE:
+        return False
+    moved = set(Move.objects.filter(game=game).values_list("seat__side", flat=True).distinct())
+    return len(moved) < 2
+
+
+def game_abort(*, game_id: int, user: "User") -> Game:
+    """Abort a game (no result) before the first move of each side."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _seat_of(game, user)
+        _require_active(game)
+        if not game_can_abort(game):
+            raise Conflict("abort_too_late", "Both sides have moved: the game cannot be aborted.")
+        return game_finish(game, status=GameStatus.ABORTED, winner_side="",
+                           reason=REASON_ABORTED, scores=None)
+
+
+# ---------------------------------------------------------------- draws (Onitama)
+
+def _draw_game(game: Game) -> None:
+    if game.kind != GameKind.ONITAMA or game.bot_level is not None:
+        raise InvalidInput("draw_not_available", "Draws exist only in Onitama games between players.")
+
+
+def draw_offer(*, game_id: int, user: "User") -> DrawOffer:
+    """Offer a draw; offering while the opponent's offer is pending accepts it."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seat = _seat_of(game, user)
+        _require_active(game)
+        _draw_game(game)
+        pending = DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).first()
+        if pending is not None:
+            if pending.seat_id == seat.pk:
+                raise Conflict("draw_already_offered", "You have already offered a draw.")
+            _accept(game, pending)
+            return pending
+        return DrawOffer.objects.create(game=game, seat=seat, ply=game.ply)
+
+
+def _accept(game: Game, offer: DrawOffer) -> None:
+    now = _now()
+    offer.status = DrawOfferStatus.ACCEPTED
+    offer.responded_at = now
+    offer.save(update_fields=["status", "responded_at"])
+    rules = rules_for(game.kind)
+    _terminate_state(game, rules, reason=REASON_AGREEMENT, winner=None)
+    game_finish(game, status=GameStatus.FINISHED, winner_side="", reason=REASON_AGREEMENT,
+                scores=None, now=now)
+
+
+def _pending_offer_to(game: Game, seat: Seat) -> DrawOffer:
+    offer = DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(
+        seat=seat).first()
+    if offer is None:
+        raise Conflict("no_draw_offer", "There is no draw offer to answer.")
+    return offer
+
+
+def draw_accept(*, game_id: int, user: "User") -> Game:
+    """Accept the opponent's pending draw offer: the game ends drawn by agreement."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seat = _seat_of(game, user)
+        _require_active(game)
+        _draw_game(game)
+        _accept(game, _pending_offer_to(game, seat))
+        return game
+
+
+def draw_decline(*, game_id: int, user: "User") -> DrawOffer:
+    """Decline the opponent's pending draw offer."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seat = _seat_of(game, user)
+        _require_active(game)
+        offer = _pending_offer_to(game, seat)
+        offer.status = DrawOfferStatus.DECLINED
+        offer.responded_at = _now()
+        offer.save(update_fields=["status", "responded_at"])
+        return offer
+
+
+# ---------------------------------------------------------------- time
+
+def games_time_out(*, now: datetime | None = None) -> int:
+    """End every active game whose deadline has passed; returns how many ended.
+
+    The side to move loses on time, or the game is aborted when that side has
+    not made its first move yet. Each game is re-checked under its row lock,
+    so concurrent sweeps end a game exactly once.
+    """
+    now = now or _now()
+    ended = 0
+    ids = list(Game.objects.filter(status=GameStatus.ACTIVE, deadline__lt=now)
+               .values_list("pk", flat=True))
+    for game_id in ids:
+        with transaction.atomic():
+            game = Game.objects.select_for_update(skip_locked=True).filter(pk=game_id).first()
+            if game is None or game.status != GameStatus.ACTIVE or game.deadline is None \
+                    or game.deadline >= now:
+                continue
+            rules = rules_for(game.kind)
+            loser = game.to_move_side
+            if not Move.objects.filter(game=game, seat__side=loser).exists():
+                game_finish(game, status=GameStatus.ABORTED, winner_side="",
+                            reason=REASON_ABORTED_TIMEOUT, scores=None, now=now)
+            else:
+                winner = _other_side(rules, loser)
+                _terminate_state(game, rules, reason=REASON_TIMEOUT, winner=winner)
+                game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
+                            reason=REASON_TIMEOUT, scores=None, now=now)
+            ended += 1
+    return ended
+
+
+# ---------------------------------------------------------------- challenges
+
+def challenge_create(*, challenger: "User", kind: str, opponent: "User | None" = None,
+                     options: Mapping[str, Any] | None = None, days_per_move: int = 3,
+                     rated: bool = True, seat_choice: str = "random",
+                     now: datetime | None = None) -> Challenge:
+    """Challenge ``opponent`` (or anyone, when None) to a game; expires after 14 days."""
+    rules = _check_kind(kind)
+    _check_days(days_per_move)
+    options = _normalize_options(rules, options)
+    if seat_choice != "random" and seat_choice not in rules.players:
+        raise InvalidInput("bad_seat", "Choose a side of this game or random.", side=seat_choice)
+    if opponent is not None:
+        if opponent.pk == challenger.pk:
+            raise InvalidInput("self_challenge", "You cannot challenge yourself.")
+        if not opponent.is_active:
+            raise InvalidInput("inactive_user", "This player cannot play at the moment.")
+    now = now or _now()
+    with transaction.atomic():
+        return Challenge.objects.create(
+            challenger=challenger, opponent=opponent, kind=kind, options=options,
+            days_per_move=days_per_move, rated=rated, seat_choice=seat_choice,
+            expires_at=now + timedelta(days=CHALLENGE_LIFETIME_DAYS))
+
+
+def _lock_challenge(challenge_id: int) -> Challenge:
+    try:
+        return Challenge.objects.select_for_update().get(pk=challenge_id)
+    except Challenge.DoesNotExist:
+        raise NotFound("challenge_not_found", "This challenge does not exist.") from None
+
+
+def _require_open(challenge: Challenge, now: datetime) -> None:
+    if challenge.status != ChallengeStatus.OPEN:
+        raise Conflict("challenge_closed", "This challenge is no longer open.",
+                       status=challenge.status)
+    if challenge.expires_at <= now:
+        raise Conflict("challenge_expired", "This challenge has expired.")
+
+
+def challenge_accept(*, challenge_id: int, user: "User", now: datetime | None = None) -> Game:
+    """Accept a challenge: the game starts at once."""
+    now = now or _now()
+    with transaction.atomic():
+        challenge = _lock_challenge(challenge_id)
+        _require_open(challenge, now)
+        if user.pk == challenge.challenger_id:
+            raise InvalidInput("self_challenge", "You cannot accept your own challenge.")
+        if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
+            raise NotAllowed("not_for_you", "This challenge is addressed to another player.")
+        rules = rules_for(challenge.kind)
+        side = challenge.seat_choice
+        if side == "random":
+            side = secrets.choice(rules.players)
+        seats = {side: challenge.challenger, _other_side(rules, side): user}
+        game = game_create(kind=challenge.kind, seats=seats, options=challenge.options,
+                           days_per_move=challenge.days_per_move, rated=challenge.rated, now=now)
+        challenge.status = ChallengeStatus.ACCEPTED
+        challenge.accepted_by = user
+        challenge.responded_at = now
+        challenge.game = game
+        challenge.save()
+        return game
+
+
+def challenge_decline(*, challenge_id: int, user: "User") -> Challenge:
+    """The addressed opponent declines a challenge."""
+    now = _now()
+    with transaction.atomic():
+        challenge = _lock_challenge(challenge_id)
+        if challenge.opponent_id != user.pk:
+            raise NotAllowed("not_for_you", "This challenge is addressed to another player.")
+        _require_open(challenge, now)
+        challenge.status = ChallengeStatus.DECLINED
+        challenge.responded_at = now
+        challenge.save(update_fields=["status", "responded_at"])
+        return challenge
+
+
+def challenge_cancel(*, challenge_id: int, user: "User") -> Challenge:
+    """The challenger withdraws an open challenge."""
+    now = _now()
+    with transaction.atomic():
+        challenge = _lock_challenge(challenge_id)
+        if challenge.challenger_id != user.pk:
+            raise NotAllowed("not_yours", "Only the player who made the challenge can cancel it.")
+        if challenge.status != ChallengeStatus.OPEN:
+            raise Conflict("challenge_closed", "This challenge is no longer open.")
+        challenge.status = ChallengeStatus.CANCELLED
+        challenge.responded_at = now
+        challenge.save(update_fields=["status", "responded_at"])
+        return challenge
+
+
+def challenges_expire(*, now: datetime | None = None) -> int:
+    """Mark open challenges past their expiry as expired; returns how many."""
+    now = now or _now()
+    with transaction.atomic():
+        return Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__lte=now).update(
+            status=ChallengeStatus.EXPIRED, responded_at=now)

@@ -1,0 +1,47 @@
+"""Celery tasks of the games app. All are idempotent (safe to run twice),
+acknowledged late and retried with backoff on database or mail trouble.
+They are enqueued by games.services with ``transaction.on_commit``.
+"""
+from __future__ import annotations
+
+from smtplib import SMTPException
+
+from celery import shared_task
+from django.db import DatabaseError
+
+from . import notifications, services
+
+RETRY = {
+    "bind": True,
+    "acks_late": True,
+    "autoretry_for": (DatabaseError, SMTPException, ConnectionError, TimeoutError),
+    "retry_backoff": True,
+    "retry_backoff_max": 600,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
+
+
+@shared_task(name="games.tasks.bot_play_turn", **RETRY)
+def bot_play_turn(self, game_id: int, ply: int) -> list[str]:
+    """Play the bot's turn that began at ``ply`` (a no-op when the game moved on)."""
+    return services.bot_turn_play(game_id=game_id, ply=ply).played
+
+
+@shared_task(name="games.tasks.notify_your_turn", **RETRY)
+def notify_your_turn(self, game_id: int, ply: int) -> str:
+    """Mail "your turn" for the turn that began at ``ply``, at most once per turn and player."""
+    return notifications.notify_your_turn(game_id=game_id, ply=ply)
+
+
+@shared_task(name="games.tasks.notify_game_over", **RETRY)
+def notify_game_over(self, game_id: int) -> int:
+    """Mail each player of a game that ended, once."""
+    return notifications.notify_game_over(game_id=game_id)
+
+
+@shared_task(name="games.tasks.games_timeout_sweep", **RETRY)
+def games_timeout_sweep(self) -> dict[str, int]:
+    """The beat task: end games past their deadline and expire old challenges."""
+    return {"games_timed_out": services.games_time_out(),
+            "challenges_expired": services.challenges_expire()}

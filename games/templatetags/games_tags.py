@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import template
+from django.utils.translation import gettext as _, ngettext
+
+register = template.Library()
+
+
+@register.filter
+def timeleft(value: timedelta | None) -> str:
+    """'2 days 3 hours', '40 minutes', 'time is up'."""
+    if value is None:
+        return ""
+    seconds = int(value.total_seconds())
+    if seconds <= 0:
+        return _("time is up")
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        return _("%(days)s, %(hours)s") % {
+            "days": ngettext("%d day", "%d days", days) % days,
+            "hours": ngettext("%d hour", "%d hours", hours) % hours}
+    if hours:
+        return ngettext("%d hour", "%d hours", hours) % hours
+    return ngettext("%d minute", "%d minutes", max(minutes, 1)) % max(minutes, 1)
+
+
+@register.filter
+def side_name(side: str) -> str:
+    from ..views import side_label
+    return side_label(side)
+
+
+@register.filter
+def reason_name(reason: str) -> str:
+    from ..views import reason_label
+    return reason_label(reason)
+
+
+@register.simple_tag
+def opponents_of(game, user) -> str:
+    return ", ".join(s.player_name for s in game.seats.all() if s.user_id != getattr(user, "pk", None))
+
+
+@register.simple_tag
+def game_result_for(game, user) -> str:
+    if game.status == "aborted":
+        return _("aborted")
+    if not game.winner_side:
+        return _("draw")
+    mine = next((s for s in game.seats.all() if s.user_id == getattr(user, "pk", None)), None)
+    if mine is None:
+        return side_label_text(game.winner_side)
+    return _("won") if mine.side == game.winner_side else _("lost")
+
+
+def side_label_text(side: str) -> str:
+    from ..views import side_label
+    return _("%(side)s won") % {"side": side_label(side)}
