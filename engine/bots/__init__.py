@@ -21,9 +21,9 @@ project machine):
 ======  ==========================================  ======================================
 level   Onitama (alpha-beta)                        Maatatahay (determinized MCTS)
 ======  ==========================================  ======================================
-1       300 nodes, depth <= 2, root noise +-150,    see ``engine.bots.maatatahay.LEVELS``
+1       300 nodes, depth <= 2, root noise +-60,     see ``engine.bots.maatatahay.LEVELS``
         material-only evaluation
-2       3 000 nodes, depth <= 3, root noise +-40
+2       3 000 nodes, depth <= 3, root noise +-25
 3       20 000 nodes, root noise +-10
 4       100 000 nodes
 5       600 000 nodes
@@ -44,9 +44,9 @@ from ..errors import OptionsError, StateFormatError
 from .onitama import MATERIAL_ONLY, Level
 
 ONITAMA_LEVELS: dict[int, Level] = {
-    1: Level(nodes=300, max_depth=2, noise=150, weights=MATERIAL_ONLY),
-    2: Level(nodes=3_000, max_depth=3, noise=40),
-    3: Level(nodes=20_000, max_depth=64, noise=10),
+    1: Level(nodes=300, max_depth=2, noise=60, weights=MATERIAL_ONLY),
+    2: Level(nodes=3_000, max_depth=3, noise=25),
+    3: Level(nodes=20_000, max_depth=64, noise=8),
     4: Level(nodes=100_000, max_depth=64, noise=0),
     5: Level(nodes=600_000, max_depth=64, noise=0),
 }
