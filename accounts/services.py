@@ -5,6 +5,7 @@ django.core.exceptions.ValidationError.
 """
 import logging
 import zoneinfo
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
@@ -12,6 +13,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .mail import absolute_url, user_email_send
@@ -144,3 +146,13 @@ def user_demo_ensure(*, username: str, email: str, password: str, is_superuser: 
     user.set_password(password)
     user.save()
     return user, created
+
+
+def unconfirmed_accounts_purge() -> int:
+    """Delete never-confirmed accounts older than the confirmation link's lifetime; returns how many."""
+    cutoff = timezone.now() - timedelta(seconds=settings.ACCOUNTS_CONFIRMATION_MAX_AGE)
+    _, deleted = User.objects.filter(email_confirmed=False, last_login=None, date_joined__lt=cutoff).delete()
+    count = deleted.get(User._meta.label, 0)
+    if count:
+        logger.info("unconfirmed_accounts_purge deleted=%s", count)
+    return count

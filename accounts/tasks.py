@@ -24,3 +24,11 @@ def email_send(self, *, to: list[str], subject: str, body: str, html_body: str |
     sent = message.send()
     logger.info("email_sent to=%s subject=%r task_id=%s", ",".join(to), subject, self.request.id)
     return sent
+
+
+@shared_task(bind=True, acks_late=True)
+def unconfirmed_accounts_purge(self) -> int:
+    """Delete accounts whose confirmation link expired unused (frees their usernames). Daily, from beat."""
+    from .services import unconfirmed_accounts_purge as purge
+
+    return purge()

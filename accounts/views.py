@@ -31,7 +31,7 @@ def signup(request):
                 language=request.LANGUAGE_CODE if request.LANGUAGE_CODE != "en" else "",
             )
         except ValidationError as exc:
-            field = {"username_taken": "username", "email_taken": "email"}.get(exc.code, "password1")
+            field = {"username_taken": "username", "email_taken": "email"}.get(getattr(exc, "code", None), "password1")
             form.add_error(field, exc)
         else:
             return redirect("accounts:signup_done")
@@ -109,7 +109,10 @@ class LoginView(auth_views.LoginView):
 
 
 class LogoutView(auth_views.LogoutView):
-    template_name = "accounts/logged_out.html"
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, _("You are logged out. See you at the next move."))
+        return response
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

@@ -6,6 +6,8 @@ variable set you get the local development set-up that `make run` serves:
 DEBUG on, SQLite in the project root, Celery tasks run in-process, mail printed
 to the console.
 """
+import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -72,6 +74,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -123,6 +126,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+if DEBUG:
+    # Local runs serve from the apps' static folders; STATIC_ROOT exists only after collectstatic.
+    warnings.filterwarnings("ignore", message="No directory at: ")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -167,7 +173,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "games-timeout-sweep": {
         "task": "games.tasks.games_timeout_sweep",
-        "schedule": crontab(minute="*/5"),
+        "schedule": timedelta(seconds=env.int("CELERY_BEAT_SWEEP_SECONDS", default=300)),
+    },
+    "accounts-unconfirmed-purge": {
+        "task": "accounts.tasks.unconfirmed_accounts_purge",
+        "schedule": crontab(hour=4, minute=17),
     },
 }
 

@@ -1,0 +1,324 @@
+"""The test harness: markers for tests that need real services or a browser, and
+fixtures that start the real things (SMTP sink, Celery worker and beat, Chromium).
+
+Markers (see pytest.ini):
+
+* ``services``: needs PostgreSQL (DATABASE_URL=postgres://...) and a broker
+  (CELERY_BROKER_URL). Skipped when either is missing; FAILS under CI=true.
+* ``browser``: drives Debian's /usr/bin/chromium through Playwright. Skipped when
+  it is missing; FAILS under CI=true. Use the ``page`` fixture with ``live_server``.
+
+Fixtures:
+
+* ``smtp_sink``: a real SMTP server (aiosmtpd) on 127.0.0.1; Django's mail settings
+  point at it for the test; ``smtp_sink.wait_for(n)`` waits for n messages.
+* ``celery_worker``: a real ``celery worker`` subprocess (one per session) against
+  the test database, the real broker and the SMTP sink; for the test using it,
+  tasks are NOT run eagerly, and the database is transactional
+  (so the worker sees the test's rows and ``on_commit`` fires). Marks nothing by
+  itself: mark such tests ``services``.
+* ``celery_beat``: a real ``celery beat`` subprocess for one test, with the games
+  timeout sweep every second (needs ``celery_worker``).
+
+Every other test runs Celery tasks eagerly (in-process), whatever the environment.
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+POSTGRES_SCHEMES = ("postgres://", "postgresql://", "pgsql://", "postgis://")
+
+
+# --- Markers: skip locally, fail under CI -----------------------------------
+
+def services_missing() -> str | None:
+    """Why the real services are not available, or None when they are configured."""
+    if not os.environ.get("DATABASE_URL", "").startswith(POSTGRES_SCHEMES):
+        return "needs real services: DATABASE_URL does not point at PostgreSQL"
+    if not os.environ.get("CELERY_BROKER_URL"):
+        return "needs real services: CELERY_BROKER_URL is not set"
+    return None
+
+
+def browser_missing() -> str | None:
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"needs a browser: {CHROMIUM} is missing (apt-get install chromium)"
+    return None
+
+
+def _unavailable(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: missing services or browsers are failures)", pytrace=False)
+    pytest.skip(reason)
+
+
+_skipped_for: dict[str, int] = {}
+
+
+def pytest_runtest_setup(item):
+    checks = (("services", services_missing), ("browser", browser_missing))
+    for marker, missing in checks:
+        if item.get_closest_marker(marker) is not None:
+            reason = missing()
+            if reason:
+                if not IN_CI:
+                    _skipped_for[reason] = _skipped_for.get(reason, 0) + 1
+                _unavailable(reason)
+
+
+def pytest_terminal_summary(terminalreporter):
+    for reason, count in sorted(_skipped_for.items()):
+        terminalreporter.write_line(
+            f"SKIPPED {count} test(s) that {reason}. Set DATABASE_URL/CELERY_BROKER_URL "
+            f"(see README) or install chromium to run them; under CI=true they fail instead.",
+            yellow=True,
+        )
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager(request):
+    """Run tasks in-process unless the test asked for the real worker."""
+    from maatasite.celery import app
+
+    saved = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture(autouse=True)
+def _browser_allows_sync_orm(request, monkeypatch):
+    """Playwright's sync API runs an event loop in the test's thread; Django would
+    then refuse ORM calls from the test body. Allow them in browser tests only."""
+    if request.node.get_closest_marker("browser") is not None:
+        monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+# --- SMTP sink -----------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class SmtpSink:
+    """Collects every message delivered to it, as email.message.EmailMessage objects."""
+
+    def __init__(self):
+        self.messages: list[email.message.EmailMessage] = []
+        self.envelopes: list = []
+        self._cond = threading.Condition()
+        self.host = "127.0.0.1"
+        self.port = free_port()
+        self.url = f"smtp://{self.host}:{self.port}"
+
+    async def handle_DATA(self, server, session, envelope):  # aiosmtpd handler hook
+        message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
+        with self._cond:
+            self.envelopes.append(envelope)
+            self.messages.append(message)
+            self._cond.notify_all()
+        return "250 Message accepted for delivery"
+
+    def clear(self) -> None:
+        with self._cond:
+            self.messages.clear()
+            self.envelopes.clear()
+
+    def wait_for(self, count: int = 1, timeout: float = 30.0) -> list:
+        """Wait until at least ``count`` messages arrived; returns them all."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while len(self.messages) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"expected {count} message(s) at the SMTP sink, got {len(self.messages)}")
+                self._cond.wait(left)
+            return list(self.messages)
+
+    @staticmethod
+    def body(message) -> str:
+        part = message.get_body(preferencelist=("plain", "html"))
+        return part.get_content() if part is not None else ""
+
+
+@pytest.fixture(scope="session")
+def smtp_sink_session():
+    from aiosmtpd.controller import Controller
+
+    sink = SmtpSink()
+    controller = Controller(sink, hostname=sink.host, port=sink.port)
+    controller.start()
+    try:
+        yield sink
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def smtp_sink(smtp_sink_session, settings):
+    """The SMTP sink, emptied, with this process's Django mail pointed at it."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = smtp_sink_session.host
+    settings.EMAIL_PORT = smtp_sink_session.port
+    settings.EMAIL_HOST_USER = ""
+    settings.EMAIL_HOST_PASSWORD = ""
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_USE_SSL = False
+    smtp_sink_session.clear()
+    yield smtp_sink_session
+    smtp_sink_session.clear()
+
+
+# --- Celery worker and beat ----------------------------------------------------
+
+def _stop(process: subprocess.Popen, timeout: float = 15.0) -> None:
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout)
+    except ProcessLookupError:
+        pass
+
+
+def _log_tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+@pytest.fixture(scope="session")
+def celery_services_env(django_db_setup, django_db_blocker, smtp_sink_session):
+    """Environment for Celery subprocesses: the pytest-django test database, the
+    real broker under a key prefix of this session's own, and the SMTP sink."""
+    reason = services_missing()
+    if reason:
+        _unavailable(reason)
+    from django.db import connection
+
+    from maatasite.celery import app
+
+    test_db_name = connection.settings_dict["NAME"]
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    database_url = urlunsplit(parts._replace(path="/" + test_db_name))
+    prefix = f"maatasite-test-{uuid.uuid4().hex[:12]}:"
+    # This process's producer must use the same prefix as the worker.
+    app.conf.broker_transport_options = {**(app.conf.broker_transport_options or {}), "global_keyprefix": prefix}
+    app.pool.force_close_all()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "maatasite.settings",
+        "DATABASE_URL": database_url,
+        "CELERY_KEY_PREFIX": prefix,
+        "EMAIL_URL": smtp_sink_session.url,
+        "PYTHONUNBUFFERED": "1",
+    }
+    return env
+
+
+def _worker_queues(app) -> str:
+    queues = {app.conf.task_default_queue}
+    routes = app.conf.task_routes
+    if isinstance(routes, dict):
+        for route in routes.values():
+            if isinstance(route, dict) and route.get("queue"):
+                queues.add(route["queue"])
+    for queue in app.conf.task_queues or ():
+        queues.add(getattr(queue, "name", queue))
+    return ",".join(sorted(queues))
+
+
+@pytest.fixture(scope="session")
+def celery_worker_session(celery_services_env, tmp_path_factory):
+    from maatasite.celery import app
+
+    log = tmp_path_factory.mktemp("celery") / "worker.log"
+    nodename = f"test-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
+    command = [
+        sys.executable, "-m", "celery", "-A", "maatasite", "worker",
+        "--pool=solo", "-Q", _worker_queues(app), "--loglevel=info", "-n", nodename,
+        "--without-gossip", "--without-mingle",
+    ]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=celery_services_env, stdout=out,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"the Celery worker exited with {process.returncode}:\n{_log_tail(log)}", pytrace=False)
+            if app.control.ping(destination=[nodename], timeout=1.0):
+                break
+            if time.monotonic() > deadline:
+                pytest.fail(f"the Celery worker did not answer a ping within 60 s:\n{_log_tail(log)}", pytrace=False)
+        process.log_path = log
+        process.nodename = nodename
+        yield process
+    finally:
+        _stop(process)
+
+
+@pytest.fixture
+def celery_worker(celery_worker_session, transactional_db):
+    """The real worker, for one test: tasks go through the broker, not in-process."""
+    from maatasite.celery import app
+
+    app.conf.task_always_eager = False  # restored by _celery_eager
+    yield celery_worker_session
+    if celery_worker_session.poll() is not None:
+        pytest.fail(f"the Celery worker died:\n{_log_tail(celery_worker_session.log_path)}", pytrace=False)
+
+
+@pytest.fixture
+def celery_beat(celery_worker, celery_services_env, tmp_path):
+    """A real beat process for one test, running the timeout sweep every second."""
+    log = tmp_path / "beat.log"
+    env = {**celery_services_env, "CELERY_BEAT_SWEEP_SECONDS": "1"}
+    command = [
+        sys.executable, "-m", "celery", "-A", "maatasite", "beat", "--loglevel=info",
+        "--schedule", str(tmp_path / "beat-schedule"),
+    ]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    process.log_path = log
+    try:
+        yield process
+    finally:
+        _stop(process)
+
+
+# --- Browser (pytest-playwright with Debian's chromium) ------------------------
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
+    }
