@@ -31,7 +31,8 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
     pad = 18
     parts = ['<svg class="board onitama-board" viewBox="%d %d %d %d" role="img" '
              'xmlns="http://www.w3.org/2000/svg" aria-label="%s">'
-             % (-pad, -4, size + pad + 4, size + pad + 8), "<title>%s</title>" % escape(_("Onitama board"))]
+             % (-pad, -4, size + pad + 4, size + pad + 8, escape(_("Onitama board"))),
+             "<title>%s</title>" % escape(_("Onitama board"))]
     for rank in range(5):
         for file in range(5):
             x, y = _xy(file, rank, flip)

@@ -9,6 +9,11 @@ from games import services
 from games.models import Game
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def make_user(name: str):
     return get_user_model().objects.create_user(
         username=name, email="%s@example.org" % name, password="pw-" + name + "-123456")

@@ -1,0 +1,113 @@
+import re
+
+import pytest
+
+import engine
+from games import services
+from games.models import Challenge, Game, GameStatus
+
+from .conftest import first_legal, play, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_page(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "Onitama" in response.content.decode() and "Maatatahay" in response.content.decode()
+
+
+def test_lobby_needs_login_and_lists_my_turn_first(client, alice, bob, carol):
+    assert client.get("/lobby/").status_code == 302
+    waiting = play(start_game(alice, bob), 0)
+    if waiting.to_move_user == alice:
+        play(waiting, 1)
+    mine = start_game(alice, carol)
+    if mine.to_move_user != alice:
+        mine = play(mine, 1)
+    client.force_login(alice)
+    html = client.get("/lobby/").content.decode()
+    rows = re.findall(r'data-game="(\d+)"', html)
+    assert rows.index(str(mine.pk)) < rows.index(str(waiting.pk))
+    assert "Your turn" in html
+
+
+def test_challenge_and_solo_forms(client, alice, bob):
+    client.force_login(alice)
+    response = client.post("/challenges/new/", {
+        "challenge-kind": "onitama", "challenge-opponent": "bob", "challenge-days_per_move": "7",
+        "challenge-rated": "0", "challenge-seat_choice": "red", "challenge-cards": "senseis_path"})
+    assert response.status_code == 302
+    challenge = Challenge.objects.get()
+    assert (challenge.opponent, challenge.days_per_move, challenge.rated, challenge.options) == \
+        (bob, 7, False, {"cards": "senseis_path"})
+    bad = client.post("/challenges/new/", {"challenge-kind": "onitama", "challenge-opponent": "nobody",
+                                           "challenge-days_per_move": "3", "challenge-rated": "1",
+                                           "challenge-seat_choice": "wazu"})
+    assert bad.status_code == 400
+    response = client.post("/solo/new/", {"solo-kind": "onitama", "solo-level": "2",
+                                          "solo-seat_choice": "blue", "solo-cards": "base"})
+    game = Game.objects.get(bot_level=2)
+    assert response.status_code == 302 and response["Location"] == "/games/%d/" % game.pk
+    client.force_login(bob)
+    response = client.post("/challenges/%d/accept/" % challenge.pk)
+    assert response.status_code == 302
+    assert Challenge.objects.get().game is not None
+
+
+@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}),
+                                           ("maatatahay", {"variant": "first"}),
+                                           ("maatatahay", {"variant": "standard"})])
+def test_game_page_board_and_legal_moves(client, alice, bob, kind, options):
+    game = play(start_game(alice, bob, kind, options), 4)
+    client.force_login(game.to_move_user)
+    html = client.get("/games/%d/" % game.pk).content.decode()
+    assert "<svg" in html and 'data-square="c3"' in html
+    rules = engine.get_game(kind)
+    legal = [rules.move_text(m) for m in rules.legal_moves(services.game_state(game))]
+    for text in legal[:5]:
+        assert 'value="%s"' % text in html
+    assert 'name="expected_ply" value="%d"' % game.ply in html
+    spectator = client.get("/games/%d/?ply=2" % game.pk)
+    assert spectator.status_code == 200
+    assert "position after ply 2" in spectator.content.decode()
+
+
+def test_move_by_post_and_409_on_a_stale_form(client, onitama_game):
+    game = onitama_game
+    mover = game.to_move_user
+    client.force_login(mover)
+    text = first_legal(game)
+    response = client.post("/games/%d/move/" % game.pk, {"move": text, "expected_ply": "0"})
+    assert response.status_code == 302
+    again = client.post("/games/%d/move/" % game.pk, {"move": text, "expected_ply": "0"})
+    assert again.status_code == 409
+    assert "moved on" in again.content.decode()
+    json_again = client.post("/games/%d/move/" % game.pk, {"move": text, "expected_ply": "0"},
+                             HTTP_ACCEPT="application/json")
+    assert json_again.status_code == 409 and json_again.json()["error"]["code"] == "stale_ply"
+    assert Game.objects.get(pk=game.pk).ply == 1
+
+
+def test_illegal_move_by_post_shows_the_translated_message(client, onitama_game):
+    game = onitama_game
+    client.force_login(game.to_move_user)
+    response = client.post("/games/%d/move/" % game.pk, {"move_typed": "tiger:a1a1", "expected_ply": "0"})
+    assert response.status_code == 400
+    assert 'data-code="' in response.content.decode()
+    assert Game.objects.get(pk=game.pk).ply == 0
+
+
+def test_resign_button(client, onitama_game, alice):
+    client.force_login(alice)
+    response = client.post("/games/%d/resign/" % onitama_game.pk)
+    assert response.status_code == 302
+    assert Game.objects.get(pk=onitama_game.pk).status == GameStatus.FINISHED
+    page = client.get("/games/%d/" % onitama_game.pk).content.decode()
+    assert "resignation" in page
+
+
+def test_history_page(client, onitama_game, alice):
+    services.game_resign(game_id=onitama_game.pk, user=alice)
+    html = client.get("/history/alice/").content.decode()
+    assert "/games/%d/" % onitama_game.pk in html and "lost" in html
