@@ -1,43 +1,68 @@
 """The one place where the site asks a bot for a move.
 
 The bot sees only what a player sees (the public ``view``), never the
-server's full state with the hidden order of piles and bag. From the view it
-rebuilds a playable state: for Onitama the position text of the view (Onitama
-hides nothing after the deal); for Maatatahay the engine's
-``sample_state(view, stream)``, which fills the hidden order at random.
-
-When ``engine.bots`` lands, switch :func:`bot_choose_move` to it here and
-nowhere else.
+server's full state with the hidden order of piles and bag. The engine's bots
+(``engine.bots.choose_move``) rebuild playable states from the view
+themselves. Where they are not available for a game, the site falls back on a
+uniformly random legal move, chosen from a state rebuilt from the view: for
+Onitama the view's position text (Onitama hides nothing after the deal), for
+Maatatahay the engine's ``sample_state(view, stream)``, which draws the hidden
+order at random.
 """
 from __future__ import annotations
 
-from importlib import import_module
+import logging
 from typing import Any, Mapping
 
 import engine
+from django.conf import settings
+from engine.errors import OptionsError
 from engine.fair import SeedStream
+
+log = logging.getLogger(__name__)
 
 
 def _state_from_view(game_kind: str, view: Mapping[str, Any], stream: SeedStream) -> Any:
-    module = import_module("engine." + game_kind)
-    sample = getattr(module, "sample_state", None)
+    rules = engine.get_game(game_kind)
+    sample = getattr(rules, "sample_state", None)
     if sample is not None:
         return sample(view, stream)
     if game_kind == "onitama":
-        return module.position_from_text(view["position"])
+        from engine.onitama import position_from_text
+        return position_from_text(view["position"])
     raise NotImplementedError("engine.%s offers no way to play from a view" % game_kind)
 
 
-def bot_choose_move(*, game_kind: str, view: dict, level: int, seed: int) -> str:
-    """The move text the bot of ``level`` plays in the position ``view`` shows.
-
-    Until the engine's bots land every level plays a uniformly random legal
-    move drawn from ``seed`` (so a recorded bot seed replays the same choice).
-    """
+def random_move_from_view(*, game_kind: str, view: Mapping[str, Any], seed: int) -> str:
+    """A uniformly random legal move of the position ``view`` shows, drawn from ``seed``."""
     rules = engine.get_game(game_kind)
-    stream = SeedStream(seed % (1 << 256), "site-bot/%s/%d" % (game_kind, level))
+    stream = SeedStream(seed % (1 << 256), "site-bot/" + game_kind)
     state = _state_from_view(game_kind, view, stream)
     moves = rules.legal_moves(state)
     if not moves:
         raise ValueError("the bot has no legal move in this view")
     return rules.move_text(moves[stream.below(len(moves))])
+
+
+def bot_choose_move(*, game_kind: str, view: dict, level: int, seed: int) -> str:
+    """The move text the bot of ``level`` plays in the position ``view`` shows.
+
+    Deterministic for a given (view, level, seed), so a recorded bot seed
+    explains the choice. ``settings.GAMES_BOT_SECONDS`` (default 20) caps the
+    thinking time.
+    """
+    seconds = getattr(settings, "GAMES_BOT_SECONDS", 20.0)
+    try:
+        from engine.bots import choose_move
+    except ImportError:
+        choose_move = None
+    if choose_move is not None:
+        try:
+            return choose_move(game_kind, view, level=level, seed=seed, seconds=seconds)
+        except (ImportError, NotImplementedError) as error:
+            log.warning("engine bot for %s unavailable (%s): playing a random move", game_kind, error)
+        except OptionsError as error:
+            if error.code != "unknown_game":
+                raise
+            log.warning("engine bot for %s unavailable: playing a random move", game_kind)
+    return random_move_from_view(game_kind=game_kind, view=view, seed=seed)
