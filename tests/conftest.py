@@ -45,6 +45,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-c
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 POSTGRES_SCHEMES = ("postgres://", "postgresql://", "pgsql://", "postgis://")
 
+# Playwright's sync API keeps an asyncio event loop running in the main thread from the
+# first browser test to the end of the session; Django would then refuse every ORM call
+# made by the tests that follow (SynchronousOnlyOperation). Tests are not async code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
 
 # --- Markers: skip locally, fail under CI -----------------------------------
 
@@ -85,9 +90,10 @@ def pytest_runtest_setup(item):
 
 def pytest_terminal_summary(terminalreporter):
     for reason, count in sorted(_skipped_for.items()):
+        hint = ("set DATABASE_URL=postgres://... and CELERY_BROKER_URL=redis://... (README, Configuration)"
+                if reason.startswith("needs real services") else "install Debian's chromium")
         terminalreporter.write_line(
-            f"SKIPPED {count} test(s) that {reason}. Set DATABASE_URL/CELERY_BROKER_URL "
-            f"(see README) or install chromium to run them; under CI=true they fail instead.",
+            f"SKIPPED {count} test(s): {reason}. To run them, {hint}. Under CI=true they fail instead.",
             yellow=True,
         )
 
@@ -105,11 +111,9 @@ def _celery_eager(request):
 
 
 @pytest.fixture(autouse=True)
-def _browser_allows_sync_orm(request, monkeypatch):
-    """Playwright's sync API runs an event loop in the test's thread; Django would
-    then refuse ORM calls from the test body. Allow them in browser tests only."""
-    if request.node.get_closest_marker("browser") is not None:
-        monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+def _fast_password_hashing(settings):
+    """Hashing with production strength costs ~0.3 s a password; tests need no strength."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 # --- SMTP sink -----------------------------------------------------------------
@@ -228,7 +232,8 @@ def celery_services_env(django_db_setup, django_db_blocker, smtp_sink_session):
     prefix = f"maatasite-test-{uuid.uuid4().hex[:12]}:"
     # This process's producer must use the same prefix as the worker.
     app.conf.broker_transport_options = {**(app.conf.broker_transport_options or {}), "global_keyprefix": prefix}
-    app.pool.force_close_all()
+    app._pool = None  # connection pools made before now would not use the prefix
+    app.amqp._producer_pool = None
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "maatasite.settings",
