@@ -1,0 +1,53 @@
+"""A real Celery worker plays the bot's turns and sends the "your turn" mail."""
+import time
+
+import pytest
+from django.conf import settings
+
+from games import services
+from games.models import Game, GameStatus, Move
+
+pytestmark = pytest.mark.services
+
+
+def wait_for(predicate, timeout=60.0, interval=0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError("condition not met within %.0f s" % timeout)
+
+
+@pytest.mark.parametrize("kind, options, bot_side", [
+    ("onitama", {"cards": "base"}, None),
+    ("maatatahay", {"variant": "first"}, None),
+])
+def test_a_solo_game_gets_its_bot_moves_from_the_worker(celery_worker, smtp_sink, kind, options,
+                                                        bot_side):
+    from tests.games.conftest import make_user
+    alice = make_user("alice")
+    rules = services.rules_for(kind)
+    game = services.game_create_solo(user=alice, kind=kind, bot_level=1, options=options,
+                                     side=rules.players[0])
+    for _turn in range(3):
+        # Whoever starts, after the worker's play it is alice's turn (or the game is over).
+        game = wait_for(lambda: (lambda g: g if g.to_move_user_id == alice.pk or
+                                 g.status != GameStatus.ACTIVE else None)(Game.objects.get(pk=game.pk)))
+        if game.status != GameStatus.ACTIVE:
+            break
+        state = services.game_state(game)
+        text = rules.move_text(rules.legal_moves(state)[0])
+        ply = game.ply
+        services.move_submit(game_id=game.pk, user=alice, move_text=text, expected_ply=ply)
+        wait_for(lambda: Game.objects.get(pk=game.pk).ply > ply + 0 and (
+            Game.objects.get(pk=game.pk).to_move_user_id == alice.pk
+            or Game.objects.get(pk=game.pk).status != GameStatus.ACTIVE))
+    bot_moves = Move.objects.filter(game=game, user__isnull=True)
+    assert bot_moves.exists()
+    assert all(m.bot_seed is not None for m in bot_moves)
+    messages = smtp_sink.wait_for(1)
+    assert all(m["To"] == alice.email for m in messages)
+    body = smtp_sink.body(messages[0])
+    assert settings.SITE_URL + "/games/%d/" % game.pk in body
