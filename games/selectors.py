@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import BooleanField, Case, Exists, F, OuterRef, Q, QuerySet, Value, When
+from django.db.models import BooleanField, Case, F, QuerySet, Value, When
 from django.utils import timezone
 from engine.core import replay
 from engine.errors import EngineError
@@ -146,3 +146,11 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
 def game_has_moved_since(*, game_id: int, ply: int) -> bool:
     """True when the game's ply differs from ``ply`` (for a page that polls)."""
     return Game.objects.filter(pk=game_id).exclude(ply=ply).exists()
+
+
+def game_list_for_player(*, user: Any, finished: bool = True, limit: int = 50) -> list[Game]:
+    """A player's games for their public page: finished and aborted ones (``finished``), else running ones."""
+    if finished:
+        return games_history(user=user, limit=limit)
+    return list(_with_seats(Game.objects.filter(seats__user=user, status=GameStatus.ACTIVE))
+                .order_by("-created_at")[:limit])

@@ -111,3 +111,10 @@ def test_history_page(client, onitama_game, alice):
     services.game_resign(game_id=onitama_game.pk, user=alice)
     html = client.get("/history/alice/").content.decode()
     assert "/games/%d/" % onitama_game.pk in html and "lost" in html
+
+
+def test_player_page_lists_finished_games(client, onitama_game, alice):
+    services.game_resign(game_id=onitama_game.pk, user=alice)
+    from django.urls import reverse
+    html = client.get(reverse("players:detail", args=["alice"])).content.decode()
+    assert "/games/%d/" % onitama_game.pk in html
