@@ -1,0 +1,100 @@
+"""Two players in two browsers: a challenge, several turns of each game, a resignation."""
+import re
+
+import pytest
+
+from games.models import Game, GameStatus
+
+from .conftest import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def login(page, base, name):
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", "pw-%s-123456" % name)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+def challenge(page, base, kind, opponent, extra):
+    page.goto(base + "/lobby/")
+    page.select_option("#challenge-form select[name=challenge-kind]", kind)
+    page.fill("#challenge-form input[name=challenge-opponent]", opponent)
+    page.select_option("#challenge-form select[name=challenge-days_per_move]", "2")
+    for name, value in extra.items():
+        page.select_option("#challenge-form select[name=challenge-%s]" % name, value)
+    page.locator("#challenge-form button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+def play_turns(pages, game, base, decisions):
+    """Play ``decisions`` decisions through the pages, whoever is to move, with clicks."""
+    for _ in range(decisions):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return
+        page = pages[game.to_move_user.username]
+        page.goto("%s/games/%d/" % (base, game.pk))
+        labels = page.locator(".legal-move")
+        first = labels.first
+        squares = first.get_attribute("data-squares") or ""
+        if squares:
+            # The JS enhancement: clicking the move's squares on the board narrows the list.
+            for square in squares.split():
+                page.locator(".board-wrap svg rect.space[data-square='%s']" % square).click()
+            visible = page.locator(".legal-move:visible")
+            assert visible.count() >= 1
+            assert visible.count() <= labels.count()
+        value = first.locator("input").get_attribute("value")
+        page.locator(".legal-move input[value='%s']" % value).check()
+        ply = game.ply
+        page.locator("#play-move").click()
+        page.wait_for_load_state()
+        game.refresh_from_db()
+        assert game.ply == ply + 1, page.content()[:2000]
+
+
+@pytest.mark.parametrize("kind, extra", [("onitama", {"cards": "base"}),
+                                         ("maatatahay", {"variant": "first"})])
+def test_two_players_challenge_play_and_resign(live_server, browser, kind, extra, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    make_user("alice")
+    make_user("bob")
+    base = live_server.url
+    contexts = {name: browser.new_context(viewport={"width": 390, "height": 844} if name == "bob" else None)
+                for name in ("alice", "bob")}
+    pages = {name: ctx.new_page() for name, ctx in contexts.items()}
+    try:
+        for name, page in pages.items():
+            login(page, base, name)
+        challenge(pages["alice"], base, kind, "bob", extra)
+        bob = pages["bob"]
+        bob.goto(base + "/lobby/")
+        bob.locator(".challenge form[action*='/accept/'] button").first.click()
+        bob.wait_for_load_state()
+        assert re.search(r"/games/\d+/$", bob.url)
+        game = Game.objects.get()
+        assert game.kind == kind and game.days_per_move == 2
+        assert game.seed_commitment in bob.content()
+        play_turns(pages, game, base, 8)
+        game.refresh_from_db()
+        assert game.ply >= 1
+        # The move list replays an earlier position.
+        alice = pages["alice"]
+        alice.goto("%s/games/%d/?ply=1" % (base, game.pk))
+        assert "position after ply 1" in alice.content()
+        if game.status == GameStatus.ACTIVE:
+            alice.goto("%s/games/%d/" % (base, game.pk))
+            alice.once("dialog", lambda dialog: dialog.accept())
+            alice.locator("form[action$='/resign/'] button").click()
+            alice.wait_for_load_state()
+            game.refresh_from_db()
+            assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
+            assert game.winner_side == game.seats.get(user__username="bob").side
+        html = alice.content()
+        assert game.revealed_seed in html and "python -m engine reveal" in html
+    finally:
+        for ctx in contexts.values():
+            ctx.close()
