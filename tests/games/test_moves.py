@@ -125,3 +125,15 @@ def test_a_game_played_to_the_end_finishes_with_the_engine_outcome(alice, bob):
     assert game.winner_side == (outcome.winner or "")
     assert game.to_move_user is None and game.deadline is None
     assert game.revealed_seed and len(game.revealed_salt) == 32
+
+
+def test_maatatahay_engine_errors_are_translated(alice, bob):
+    game = start_game(alice, bob, "maatatahay", {"variant": "first", "opening": 2})
+    for text, code in (("first balan", "wrong_phase"), ("place z9 r0", "bad_move_text")):
+        with pytest.raises(MoveRejected) as info:
+            services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
+                                 expected_ply=0)
+        assert info.value.code == code
+        assert info.value.message and "%(" not in info.value.message
+    from games.errors import ENGINE_MESSAGES
+    assert "pair_not_in_stream" in ENGINE_MESSAGES
