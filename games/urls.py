@@ -9,6 +9,7 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("games/<int:game_id>/", views.game_detail, name="game"),
     path("games/<int:game_id>/move/", views.game_move, name="move"),
+    path("games/<int:game_id>/status.json", views.game_status, name="status"),
     path("games/<int:game_id>/resign/", views.game_resign, name="resign"),
     path("games/<int:game_id>/abort/", views.game_abort, name="abort"),
     path("games/<int:game_id>/draw/offer/", views.draw_offer, name="draw_offer"),

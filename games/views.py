@@ -155,6 +155,15 @@ def _game_action(request: HttpRequest, game_id: int, action: Callable[[], Any],
     return redirect("games:game", game_id=game_id)
 
 
+def game_status(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Public, cheap: what a page needs to know whether to reload (no state, no seed)."""
+    game = Game.objects.filter(pk=game_id).only("pk", "ply", "turn", "status", "to_move_side").first()
+    if game is None:
+        raise Http404(_("This game does not exist."))
+    return JsonResponse({"id": game.pk, "ply": game.ply, "turn": game.turn, "status": game.status,
+                         "to_move": game.to_move_side or None})
+
+
 @login_required
 @require_POST
 def game_move(request: HttpRequest, game_id: int) -> HttpResponse:

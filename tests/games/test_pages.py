@@ -118,3 +118,10 @@ def test_player_page_lists_finished_games(client, onitama_game, alice):
     from django.urls import reverse
     html = client.get(reverse("players:detail", args=["alice"])).content.decode()
     assert "/games/%d/" % onitama_game.pk in html
+
+
+def test_status_endpoint_tells_the_ply_and_nothing_secret(client, onitama_game):
+    data = client.get("/games/%d/status.json" % onitama_game.pk).json()
+    assert data == {"id": onitama_game.pk, "ply": 0, "turn": 1, "status": "active",
+                    "to_move": onitama_game.to_move_side}
+    assert client.get("/games/999999/status.json").status_code == 404
