@@ -18,7 +18,7 @@ from ..core import Outcome
 from ..errors import IllegalMoveError, MoveSyntaxError, OptionsError, StateFormatError
 from ..fair import SeedStream, check_seed
 from .cards import (BLUE, CARD_ID, CARD_NAMES, COLOURS, DATA_VERSION, DEST, OFFSETS, POOLS, RED,
-                    STAMP, square_index, square_name)
+                    STAMP, square_index, square_name, squares_of)
 from .fast import node_moves, node_of, node_play
 from .state import (OnitamaState, board_outcome, make_state, parse_position, position_text,
                     key_text)
@@ -137,11 +137,13 @@ class OnitamaRules:
         if not own >> src & 1:
             raise _illegal("not_your_piece", "You have no piece on %s" % square_name(src),
                            square=square_name(src))
-        if not DEST[colour][card][src] >> dst & 1:
-            reach = [square_name(s) for s in range(25) if DEST[colour][card][src] >> s & 1]
-            raise _illegal("unreachable", "%s cannot move a piece from %s to %s (it reaches %s)"
+        reach = DEST[colour][card][src]
+        if not reach >> dst & 1:
+            free = [square_name(s) for s in squares_of(reach & ~own)]
+            raise _illegal("unreachable", "%s cannot move a piece from %s to %s (%s)"
                            % (name, square_name(src), square_name(dst),
-                              ", ".join(reach) or "no square from there"),
+                              "from there it can go to " + ", ".join(free) if free
+                              else "it has no move from there"),
                            card=name, src=square_name(src), dst=square_name(dst))
         if own >> dst & 1:
             raise _illegal("own_piece", "%s holds one of your own pieces" % square_name(dst),
