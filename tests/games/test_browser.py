@@ -42,11 +42,15 @@ def play_turns(pages, game, base, decisions):
         squares = first.get_attribute("data-squares") or ""
         if squares:
             # The JS enhancement: clicking the move's squares on the board narrows the list.
-            for square in squares.split():
+            wanted = squares.split()
+            for square in wanted:
                 page.locator(".board-wrap svg rect.space[data-square='%s']" % square).click()
             visible = page.locator(".legal-move:visible")
-            assert visible.count() >= 1
-            assert visible.count() <= labels.count()
+            assert 1 <= visible.count() <= labels.count()
+            for i in range(visible.count()):
+                assert (visible.nth(i).get_attribute("data-squares") or "").split()[:len(wanted)] == wanted
+            if visible.count() == 1:  # a unique match is selected for the player
+                assert visible.first.locator("input").is_checked()
         value = first.locator("input").get_attribute("value")
         page.locator(".legal-move input[value='%s']" % value).check()
         ply = game.ply

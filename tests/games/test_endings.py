@@ -10,7 +10,7 @@ from games.errors import Conflict, InvalidInput, NotAllowed
 from games.models import DrawOffer, DrawOfferStatus, Game, GameStatus
 from games.signals import game_finished
 
-from .conftest import first_legal, play, start_game
+from .conftest import play, start_game
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import engine
 from engine.core import replay
 from games import services
 from games.errors import Conflict, MoveRejected, NotAllowed
-from games.models import Game, GameStatus, Move
+from games.models import GameStatus, Move
 
 from .conftest import first_legal, play, start_game
 
@@ -137,3 +137,18 @@ def test_maatatahay_engine_errors_are_translated(alice, bob):
         assert info.value.message and "%(" not in info.value.message
     from games.errors import ENGINE_MESSAGES
     assert "pair_not_in_stream" in ENGINE_MESSAGES
+
+
+def test_an_earlier_ply_is_shown_by_replaying(alice, bob):
+    from games import selectors
+    game = play(start_game(alice, bob, "maatatahay", {"variant": "standard"}), 9)
+    rules = engine.get_game("maatatahay")
+    _salt, seed = services.game_secret(game)
+    texts = [m.text for m in Move.objects.filter(game=game).order_by("ply")]
+    for ply in (0, 4, game.ply):
+        page = selectors.game_for_viewer(game_id=game.pk, user=alice, ply=ply)
+        expected = replay(rules, seed, game.options, texts[:ply], data_version=game.data_version)
+        assert page.shown_ply == ply and page.view == rules.view(expected, page.viewer_seat.side)
+        assert page.is_current == (ply == game.ply)
+        assert "piles" not in page.view and "seed" not in page.view
+    assert selectors.game_for_viewer(game_id=game.pk, user=alice, ply=999).shown_ply == game.ply

@@ -2,9 +2,9 @@ import pytest
 from django.core import mail
 
 from games import bots, services, tasks
-from games.models import Game, GameStatus, Move, SentMail
+from games.models import GameStatus, Move, SentMail
 
-from .conftest import first_legal, play, start_game
+from .conftest import first_legal, play
 
 pytestmark = pytest.mark.django_db
 
