@@ -51,3 +51,24 @@ def test_a_solo_game_gets_its_bot_moves_from_the_worker(celery_worker, smtp_sink
     assert all(m["To"] == alice.email for m in messages)
     body = smtp_sink.body(messages[0])
     assert settings.SITE_URL + "/games/%d/" % game.pk in body
+
+
+def test_the_beat_sweep_times_out_a_late_game_once(celery_beat, smtp_sink):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.games.conftest import make_user, play, start_game
+    alice, bob = make_user("alice"), make_user("bob")
+    game = play(start_game(alice, bob), 2)
+    late_side = game.to_move_side
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    game = wait_for(lambda: (lambda g: g if g.status != GameStatus.ACTIVE else None)(
+        Game.objects.get(pk=game.pk)), timeout=90)
+    assert game.result_reason == "timeout" and game.winner_side and game.winner_side != late_side
+    # both players are told, once each ("your turn" mails of stale turns are skipped)
+    over = wait_for(lambda: (lambda found: found if len(found) >= 2 else None)(
+        [m for m in list(smtp_sink.messages) if "is over" in m["Subject"]]))
+    time.sleep(2)  # a second sweep must not finish the game or mail again
+    assert sorted(m["To"] for m in over) == sorted([alice.email, bob.email])
+    assert len([m for m in smtp_sink.messages if "is over" in m["Subject"]]) == 2
