@@ -41,7 +41,7 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "status", "players", "ply", "turn", "to_move_side", "deadline",
                     "rated", "created_at")
     list_filter = ("kind", "status", "rated")
-    search_fields = ("id", "seats__user__username")
+    search_fields = ("seats__user__username",)
     date_hierarchy = "created_at"
     exclude = PRIVATE_FIELDS
     readonly_fields = ("kind", "options", "status", "days_per_move", "rated", "bot_level",

@@ -125,3 +125,19 @@ def test_status_endpoint_tells_the_ply_and_nothing_secret(client, onitama_game):
     assert data == {"id": onitama_game.pk, "ply": 0, "turn": 1, "status": "active",
                     "to_move": onitama_game.to_move_side}
     assert client.get("/games/999999/status.json").status_code == 404
+
+
+def test_spectators_see_the_board_without_forms(client, onitama_game):
+    html = client.get("/games/%d/" % onitama_game.pk).content.decode()
+    assert "<svg" in html and 'id="move-form"' not in html and "/resign/" not in html
+    assert client.post("/games/%d/resign/" % onitama_game.pk).status_code == 302  # to the login page
+    assert Game.objects.get(pk=onitama_game.pk).status == GameStatus.ACTIVE
+
+
+def test_admin_search_by_player(client, onitama_game):
+    from django.contrib.auth import get_user_model
+    staff = get_user_model().objects.create_superuser("root", "root@example.org", "pw-root-123456")
+    client.force_login(staff)
+    response = client.get("/admin/games/game/?q=alice")
+    assert response.status_code == 200 and "/admin/games/game/%d/change/" % onitama_game.pk in \
+        response.content.decode()
