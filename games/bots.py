@@ -16,7 +16,6 @@ from typing import Any, Mapping
 
 import engine
 from django.conf import settings
-from engine.errors import OptionsError
 from engine.fair import SeedStream
 
 log = logging.getLogger(__name__)
@@ -61,8 +60,7 @@ def bot_choose_move(*, game_kind: str, view: dict, level: int, seed: int) -> str
             return choose_move(game_kind, view, level=level, seed=seed, seconds=seconds)
         except (ImportError, NotImplementedError) as error:
             log.warning("engine bot for %s unavailable (%s): playing a random move", game_kind, error)
-        except OptionsError as error:
-            if error.code != "unknown_game":
-                raise
-            log.warning("engine bot for %s unavailable: playing a random move", game_kind)
+        except Exception:  # a bot failure must not stall the game: play a legal move anyway
+            log.exception("engine bot for %s failed at level %s: playing a random move",
+                          game_kind, level)
     return random_move_from_view(game_kind=game_kind, view=view, seed=seed)

@@ -127,3 +127,18 @@ def test_tasks_are_late_acknowledged_and_retried():
         assert task.acks_late is True
         assert task.autoretry_for and task.retry_backoff
     assert tasks.games_timeout_sweep.name == "games.tasks.games_timeout_sweep"
+
+
+def test_a_failing_engine_bot_falls_back_on_a_random_legal_move(alice, monkeypatch):
+    import engine.bots
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("search exploded")
+
+    monkeypatch.setattr(engine.bots, "choose_move", broken)
+    game = solo_game(alice)
+    rules = services.rules_for("onitama")
+    state = services.game_state(game)
+    text = bots.bot_choose_move(game_kind="onitama", view=rules.view(state, game.to_move_side),
+                                level=3, seed=11)
+    assert text in {rules.move_text(m) for m in rules.legal_moves(state)}
