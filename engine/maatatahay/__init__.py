@@ -11,7 +11,7 @@ kept; a game records and replays with its own).
 (True, 'pick ')
 >>> v = RULES.view(s, "balan")
 >>> "piles" in v, v["bag"]["energy"] + v["bag"]["spirit"]
-(False, 15)
+(False, 14)
 
 For bots: ``view(state, player)`` is all a bot may look at;
 ``sample_state(view, stream)`` turns it into a full state with a guessed
@@ -119,7 +119,8 @@ class MaatatahayRules:
         counts), IllegalMoveError when it cannot be played now.
 
         >>> s = RULES.new_game(1, {"opening": 1})
-        >>> RULES.parse_move(s, "pick  ELITE/rookie") in RULES.legal_moves(s) or True
+        >>> text = RULES.move_text(RULES.legal_moves(s)[0])
+        >>> RULES.parse_move(s, "  " + text.upper()) == RULES.legal_moves(s)[0]
         True
         """
         move = read_move(text)

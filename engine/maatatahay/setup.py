@@ -29,7 +29,7 @@ All setup randomness reads ONE stream, ``SeedStream(seed, "maatatahay/setup")``
 >>> from engine.maatatahay.setup import reveal
 >>> r = reveal(7, {"variant": "first", "opening": 2})
 >>> r["opening"], r["relics"], len(r["piles"]["balan"]), len(r["bag"])
-(2, ['a3', 'c1', 'c3', 'c5', 'e3'], 12, 15)
+(2, ['a3', 'c1', 'c3', 'c5', 'e3'], 12, 14)
 """
 from __future__ import annotations
 

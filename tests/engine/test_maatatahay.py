@@ -515,3 +515,13 @@ def test_replay_and_command_line(tmp_path):
 def test_get_game():
     assert get_game("maatatahay") is RULES
     assert RULES.players == ("balan", "wazu")
+
+
+def test_docstring_examples():
+    import doctest
+    import importlib
+    for name in ("engine.maatatahay", "engine.maatatahay.data", "engine.maatatahay.board",
+                 "engine.maatatahay.moves", "engine.maatatahay.setup", "engine.maatatahay.rules",
+                 "engine.maatatahay.serial", "engine.maatatahay.state"):
+        failed, _ = doctest.testmod(importlib.import_module(name))
+        assert failed == 0, name
