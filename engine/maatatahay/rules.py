@@ -28,7 +28,7 @@ surrounded, is settled last against its living enemy neighbours.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Protocol
 
 from ..errors import IllegalMoveError
 from .board import ALIVE, EN, KIND, OWNER, PLAYERS, ROT, SP, Tables, bits
@@ -547,15 +547,21 @@ def move_at(state: State, index: int) -> Move:
     raise IndexError("no moves: the game is over")
 
 
-def random_move(state: State, below: "object") -> Move:
-    """A uniformly random legal move; ``below`` is a SeedStream (its ``below(n)`` is used once)."""
+class Below(Protocol):
+    """Anything with ``below(n)``: a uniform integer in [0, n) (a SeedStream)."""
+
+    def below(self, n: int) -> int: ...
+
+
+def random_move(state: State, stream: Below) -> Move:
+    """A uniformly random legal move, reading ``stream.below`` exactly once."""
     phase = state.phase
     if phase == "place" or phase == "finish":
         spots = _plan(state)
         total = 0
         for spot in spots:
             total += spot.weight
-        index = below.below(total)  # type: ignore[attr-defined]
+        index = stream.below(total)
         for spot in spots:
             if index < spot.weight:
                 return _spot_move_at(state, spot, index)
@@ -564,7 +570,7 @@ def random_move(state: State, below: "object") -> Move:
     n = move_count(state)
     if n == 0:
         raise _illegal("game_over", "The game is over", phase=phase)
-    return move_at(state, below.below(n))  # type: ignore[attr-defined]
+    return move_at(state, stream.below(n))
 
 
 # ---------------------------------------------------------------- applying
@@ -572,42 +578,47 @@ def random_move(state: State, below: "object") -> Move:
 
 def apply(state: State, move: Move) -> State:
     """The state after ``move``; IllegalMoveError when it is not legal now."""
-    kind = type(move)
-    if kind is Place:
+    if isinstance(move, Place):
         _expect(state, "place", move)
-        t = state.t
-        s = _square_index(t, move.square)  # type: ignore[union-attr]
-        if (state.own[0] | state.own[1]) >> s & 1:
-            raise _illegal("occupied", "%s already holds a warrior" % move.square,  # type: ignore[union-attr]
-                           square=move.square)  # type: ignore[union-attr]
-        if state.relics >> s & 1:
-            raise _illegal("shrine_needs_payment",
-                           "%s is a Shrine: enter it with shrine %s pay <crystals>" % (
-                               move.square, move.square), square=move.square)  # type: ignore[union-attr]
-        return _place(state, s, move.rotation, move.put_energy, move.put_spirit,  # type: ignore[union-attr]
-                      move.order, strict=True)  # type: ignore[union-attr]
-    if kind is Finish:
+        return _place(state, _free_square(state, move.square), move.rotation, move.put_energy,
+                      move.put_spirit, move.order)
+    if isinstance(move, Finish):
         _expect(state, "finish", move)
-        return _place(state, state.pending, move.rotation, move.put_energy,  # type: ignore[union-attr]
-                      move.put_spirit, move.order, strict=True)  # type: ignore[union-attr]
-    if kind is Pick:
-        return _apply_pick(state, move)  # type: ignore[arg-type]
-    if kind is First:
-        _expect(state, "first", move)
-        if move.player not in PLAYERS:  # type: ignore[union-attr]
-            raise _illegal("no_such_player", "There is no player %s" % move.player,  # type: ignore[union-attr]
-                           player=move.player)  # type: ignore[union-attr]
-        new = state.copy()
-        new.first = PLAYERS.index(move.player)  # type: ignore[union-attr]
-        new.placed = 0
-        new.phase = "place"
-        new.turn = new.first
-        return new
-    if kind is Shrine:
-        return _apply_shrine(state, move)  # type: ignore[arg-type]
-    if kind is Draft:
-        return _apply_draft(state, move)  # type: ignore[arg-type]
+        return _place(state, state.pending, move.rotation, move.put_energy, move.put_spirit,
+                      move.order)
+    if isinstance(move, Pick):
+        return _apply_pick(state, move)
+    if isinstance(move, First):
+        return _apply_first(state, move)
+    if isinstance(move, Shrine):
+        return _apply_shrine(state, move)
+    if isinstance(move, Draft):
+        return _apply_draft(state, move)
     raise _illegal("not_a_move", "That is not a Maatatahay move", move=repr(move))
+
+
+def _free_square(state: State, name: str) -> int:
+    """Index of a free space named in a ``place`` move (IllegalMoveError otherwise)."""
+    s = _square_index(state.t, name)
+    if (state.own[0] | state.own[1]) >> s & 1:
+        raise _illegal("occupied", "%s already holds a warrior" % name, square=name)
+    if state.relics >> s & 1:
+        raise _illegal("shrine_needs_payment",
+                       "%s is a Shrine: enter it with shrine %s pay <crystals>" % (name, name),
+                       square=name)
+    return s
+
+
+def _apply_first(state: State, move: First) -> State:
+    _expect(state, "first", move)
+    if move.player not in PLAYERS:
+        raise _illegal("no_such_player", "There is no player %s" % move.player, player=move.player)
+    new = state.copy()
+    new.first = PLAYERS.index(move.player)
+    new.placed = 0
+    new.phase = "place"
+    new.turn = new.first
+    return new
 
 
 def _apply_pick(state: State, move: Pick) -> State:
@@ -714,26 +725,31 @@ def _apply_draft(state: State, move: Draft) -> State:
     return new
 
 
-def _place(state: State, s: int, rot: int, put_e: int, put_s: int,
-           order: tuple[str, ...], *, strict: bool) -> State:
-    """Put the placer's tile on ``s`` and settle.
+class _Resolved:
+    """What a placement does: crystals, the Hot Tile's Energy, who dies, the canonical order."""
 
-    ``strict``: the order must be the canonical one (apply); otherwise any
-    full order of the candidates is accepted and the canonical move returned
-    by ``normalize`` instead.
+    __slots__ = ("held", "hot_energy", "dead", "hot_dead", "order")
+
+
+def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
+             order: tuple[str, ...], *, strict: bool) -> _Resolved:
+    """Check a placement of the placer's tile on ``s`` and work out its settlement.
+
+    ``strict`` (apply): the order must be exactly the canonical one. Otherwise
+    (reading move text) any order listing every candidate once is accepted,
+    and ``order`` of the result is the canonical order of its result.
     """
     t = state.t
     p = state.placer
     k = tile_of(state, p)
-    sq = t.names[s]
     if not 0 <= rot <= 3:
         raise _illegal("bad_rotation", "Rotations are r0 to r3", rotation=rot)
-    if t.canonical_rotation[k][rot] != rot:
+    canon_rot = t.canonical_rotation[k][rot]
+    if canon_rot != rot and strict:
         raise _illegal("rotation_not_canonical",
                        "%s at r%d has the same arrows as at r%d: write r%d" % (
-                           t.kinds[k].capitalize(), rot, t.canonical_rotation[k][rot],
-                           t.canonical_rotation[k][rot]),
-                       rotation=rot, canonical=t.canonical_rotation[k][rot])
+                           t.kinds[k].capitalize(), rot, canon_rot, canon_rot),
+                       rotation=rot, canonical=canon_rot)
     ge, gs = state.ground[s]
     held_e, held_s = state.storage[p]
     held_e += ge
@@ -753,54 +769,51 @@ def _place(state: State, s: int, rot: int, put_e: int, put_s: int,
     bit = 1 << s
     own2 = (own[0] | bit, own[1]) if p == 0 else (own[0], own[1] | bit)
     live2 = (live[0] | bit, live[1]) if p == 0 else (live[0], live[1] | bit)
-    hot_energy = arrow_bonus(t, cells, p, s) + put_e
     hot_str = _hot_base(t, cells, own2, p, k, s) + put_e
     cands = candidates(t, cells, own2, live2, s)
-    dead = 0
-    hot_dead = False
-    if cands:
-        st = Settlement(t, cells, own2, live2, s, p, hot_str, cands)
-        names = [t.names[c] for c in cands]
-        if st.n == 1:
-            if order and strict:
+    st = Settlement(t, cells, own2, live2, s, p, hot_str, cands)
+    names = [t.names[c] for c in cands]
+    out = _Resolved()
+    out.held = (held_e, held_s)
+    out.hot_energy = arrow_bonus(t, cells, p, s) + put_e
+    out.order = ()
+    if st.n == 1:
+        if order:
+            if strict:
                 raise _illegal("order_not_needed",
                                "Every settlement order gives the same result here: leave the order out",
                                order=",".join(order))
-            if order:
-                _check_order(order, names)
-            dead = st.result(0)
-        else:
-            if not order:
-                raise _illegal("order_needed",
-                               "The settlement order changes the result here: give the order of %s" %
-                               ",".join(names), candidates=",".join(names))
             _check_order(order, names)
-            dead = st.dead_of_order(t.index[x] for x in order)
-            canon = tuple(t.names[c] for c in st.order_for(dead))
-            if strict and canon != tuple(order):
-                raise _illegal("order_not_canonical",
-                               "Order %s gives the same result as %s: write %s" % (
-                                   ",".join(order), ",".join(canon), ",".join(canon)),
-                               order=",".join(order), canonical=",".join(canon))
-        hot_dead = st.hot_dies(dead)
+        out.dead = st.result(0)
     else:
-        if order:
-            if strict:
-                raise _illegal("order_not_needed", "Nobody can die in this settlement: leave the order out",
-                               order=",".join(order))
-            _check_order(order, [])
-        occ2 = own2[0] | own2[1]
-        if t.orth[s] & occ2 == t.orth[s]:
-            against = 0
-            for j in bits(t.orth[s] & live2[1 - p]):
-                against += strength(t, cells, own2, j)
-            hot_dead = hot_str < against
-    # build the new board
+        if not order:
+            raise _illegal("order_needed",
+                           "The settlement order changes the result here: give the order of %s" %
+                           ",".join(names), candidates=",".join(names))
+        _check_order(order, names)
+        out.dead = st.dead_of_order(t.index[x] for x in order)
+        out.order = tuple(t.names[c] for c in st.order_for(out.dead))
+        if strict and out.order != tuple(order):
+            raise _illegal("order_not_canonical",
+                           "Order %s gives the same result as %s: write %s" % (
+                               ",".join(order), ",".join(out.order), ",".join(out.order)),
+                           order=",".join(order), canonical=",".join(out.order))
+    out.hot_dead = st.hot_dies(out.dead)
+    return out
+
+
+def _place(state: State, s: int, rot: int, put_e: int, put_s: int,
+           order: tuple[str, ...]) -> State:
+    """The state after the placer's tile goes on ``s`` (a canonical placement) and settles."""
+    r = _resolve(state, s, rot, put_e, put_s, order, strict=True)
+    p = state.placer
+    k = tile_of(state, p)
     new = state.copy()
-    nc = list(cells)
+    nc = list(state.cells)
     loot = 0
-    l0, l1 = live2
-    for c in bits(dead):
+    bit = 1 << s
+    l0, l1 = state.live
+    for c in bits(r.dead):
         cell = nc[c]
         assert cell is not None
         loot += cell[SP]
@@ -809,21 +822,23 @@ def _place(state: State, s: int, rot: int, put_e: int, put_s: int,
             l0 &= ~(1 << c)
         else:
             l1 &= ~(1 << c)
-    if hot_dead:
+    if r.hot_dead:
         nc[s] = (p, k, rot, False, 0, 0)
-        if p == 0:
-            l0 &= ~bit
-        else:
-            l1 &= ~bit
     else:
-        nc[s] = (p, k, rot, True, hot_energy, put_s + loot)
+        nc[s] = (p, k, rot, True, r.hot_energy, put_s + loot)
+        if p == 0:
+            l0 |= bit
+        else:
+            l1 |= bit
     new.cells = tuple(nc)
-    new.own = own2
+    own = state.own
+    new.own = (own[0] | bit, own[1]) if p == 0 else (own[0], own[1] | bit)
     new.live = (l0, l1)
-    if ge or gs:
+    if state.ground[s] != (0, 0):
         ground = list(state.ground)
         ground[s] = (0, 0)
         new.ground = tuple(ground)
+    held_e, held_s = r.held
     storage = list(state.storage)
     storage[p] = (held_e - put_e, held_s - put_s)
     new.storage = (storage[0], storage[1])
@@ -879,43 +894,25 @@ def normalize(state: State, move: Move) -> Move:
     """The canonical legal move equal in result to ``move`` (IllegalMoveError if none).
 
     Rotations are reduced to the smallest one with the same arrows; a
-    settlement order listing every candidate is replaced by the canonical
-    order of its result (or dropped when the order cannot matter); anything
-    else must already be exact.
+    settlement order listing every candidate once is replaced by the
+    canonical order of its result (or dropped when the order cannot
+    matter); everything else must already be exact.
     """
-    kind = type(move)
-    if kind is not Place and kind is not Finish:
-        return move
-    t = state.t
-    if kind is Place:
+    if isinstance(move, Place):
         _expect(state, "place", move)
-        s = _square_index(t, move.square)  # type: ignore[union-attr]
-        if (state.own[0] | state.own[1] | state.relics) >> s & 1:
-            apply(state, move)  # raises the right error
-    else:
+        s = _free_square(state, move.square)
+    elif isinstance(move, Finish):
         _expect(state, "finish", move)
         s = state.pending
-    p = state.placer
-    k = tile_of(state, p)
-    rot = move.rotation  # type: ignore[union-attr]
+    else:
+        return move
+    rot = move.rotation
     if 0 <= rot <= 3:
-        rot = t.canonical_rotation[k][rot]
-    order = move.order  # type: ignore[union-attr]
-    if order:
-        # find the result this order gives, then its canonical order
-        _place(state, s, rot, move.put_energy, move.put_spirit, order, strict=False)  # type: ignore[union-attr]
-        cells, own, live = state.cells, state.own, state.live
-        bit = 1 << s
-        own2 = (own[0] | bit, own[1]) if p == 0 else (own[0], own[1] | bit)
-        live2 = (live[0] | bit, live[1]) if p == 0 else (live[0], live[1] | bit)
-        hot_str = _hot_base(t, cells, own2, p, k, s) + move.put_energy  # type: ignore[union-attr]
-        cands = candidates(t, cells, own2, live2, s)
-        st = Settlement(t, cells, own2, live2, s, p, hot_str, cands)
-        dead = st.dead_of_order(t.index[x] for x in order)
-        order = tuple(t.names[c] for c in st.order_for(dead))
-    if kind is Place:
-        return Place(move.square, rot, move.put_energy, move.put_spirit, order)  # type: ignore[union-attr]
-    return Finish(rot, move.put_energy, move.put_spirit, order)  # type: ignore[union-attr]
+        rot = state.t.canonical_rotation[tile_of(state, state.placer)][rot]
+    r = _resolve(state, s, rot, move.put_energy, move.put_spirit, move.order, strict=False)
+    if isinstance(move, Place):
+        return Place(move.square, rot, move.put_energy, move.put_spirit, r.order)
+    return Finish(rot, move.put_energy, move.put_spirit, r.order)
 
 
 # ---------------------------------------------------------------- scoring

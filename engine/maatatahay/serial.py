@@ -371,7 +371,7 @@ def summary(state: State) -> str:
         state.data_version, state.round,
         "over" if state.phase == "over" else "%s: %s" % (PLAYERS[state.turn], state.phase)
         if state.turn is not None else state.phase)]
-    lines.append("    " + "".join("%-12s" % f for f in t.files))
+    lines.append(("    " + "".join("%-15s" % f for f in t.files)).rstrip())
     for r in range(t.ranks, 0, -1):
         row = []
         for f in t.files:
@@ -388,7 +388,7 @@ def summary(state: State) -> str:
             else:
                 e, s = state.ground[i]
                 mark = ("%de" % e if e else "") + ("%ds" % s if s else "") or "."
-            row.append("%-12s" % mark)
+            row.append("%-15s" % mark)
         lines.append("%d   %s" % (r, "".join(row).rstrip()))
     sc = scores(state)
     for p in (0, 1):

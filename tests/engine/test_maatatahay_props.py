@@ -30,7 +30,7 @@ from engine.maatatahay import rules as mr
 from engine.maatatahay.board import PLAYERS
 
 NORMAL = 200
-SLOW = 2500
+SLOW = 2000
 
 
 class Fixed:
@@ -222,7 +222,7 @@ def test_random_games(variant, seed):
 @settings(max_examples=SLOW, **_SETTINGS)
 @given(seed=st.integers(min_value=0, max_value=2 ** 256 - 1))
 def test_random_games_slow(variant, seed):
-    play_checked(seed, variant, full_every=3)
+    play_checked(seed, variant, full_every=5)
 
 
 def test_random_move_is_uniform_on_small_states():
