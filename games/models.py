@@ -212,6 +212,7 @@ class SentMail(models.Model):
 
     class Kind(models.TextChoices):
         YOUR_TURN = "your_turn", _("Your turn")
+        REMINDER = "reminder", _("Time is running out")
         GAME_OVER = "game_over", _("Game over")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")

@@ -8,13 +8,14 @@ that the task's retry can send it.
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 
 from .models import Game, GameStatus, SentMail
 
@@ -63,6 +64,34 @@ def notify_your_turn(*, game_id: int, ply: int) -> str:
             "game": game, "game_url": game_url(game), "opponent": ", ".join(opponents),
             "deadline": game.deadline})
     return "sent"
+
+
+def remind_due(*, now: datetime | None = None) -> int:
+    """Remind players whose time to move runs out soon, once per turn.
+
+    A reminder goes out when less than ``settings.GAMES_REMIND_HOURS`` (24) or
+    half of the turn's time is left, whichever is shorter.
+    """
+    now = now or timezone.now()
+    window = timedelta(hours=getattr(settings, "GAMES_REMIND_HOURS", 24))
+    candidates = Game.objects.filter(status=GameStatus.ACTIVE, to_move_user__isnull=False,
+                                     deadline__gt=now, deadline__lte=now + window) \
+        .select_related("to_move_user").defer("state", "sealed_seed")
+    sent = 0
+    for game in candidates:
+        left = game.deadline - now
+        if game.turn_started_at and left > (game.deadline - game.turn_started_at) / 2:
+            continue
+        user = game.to_move_user
+        if not user.email or not getattr(user, "email_on_your_turn", True):
+            continue
+        with transaction.atomic():
+            if not _record_once(game, user, SentMail.Kind.REMINDER, game.turn):
+                continue
+            _send(user=user, template="reminder", context={
+                "game": game, "game_url": game_url(game), "deadline": game.deadline})
+        sent += 1
+    return sent
 
 
 def notify_game_over(*, game_id: int) -> int:

@@ -42,6 +42,8 @@ def notify_game_over(self, game_id: int) -> int:
 
 @shared_task(name="games.tasks.games_timeout_sweep", **RETRY)
 def games_timeout_sweep(self) -> dict[str, int]:
-    """The beat task: end games past their deadline and expire old challenges."""
+    """The beat task: end games past their deadline, remind players whose time runs
+    out soon, expire old challenges."""
     return {"games_timed_out": services.games_time_out(),
+            "reminders_sent": notifications.remind_due(),
             "challenges_expired": services.challenges_expire()}

@@ -154,3 +154,26 @@ def test_the_random_fallback_plays_maatatahay_from_the_view_only(alice, bob):
     legal = {rules.move_text(m) for m in rules.legal_moves(state)}
     for seed in range(5):
         assert bots.random_move_from_view(game_kind="maatatahay", view=view, seed=seed) in legal
+
+
+def test_a_reminder_goes_out_once_per_turn_when_time_runs_short(onitama_game):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import notifications
+    from games.models import Game
+    game = onitama_game
+    now = timezone.now()
+    mail.outbox.clear()
+    assert notifications.remind_due(now=now) == 0  # three days left: too early
+    later = game.deadline - timedelta(hours=5)
+    assert notifications.remind_due(now=later) == 1
+    assert notifications.remind_due(now=later) == 0
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == [game.to_move_user.email]
+    assert "/games/%d/" % game.pk in mail.outbox[0].body
+    assert notifications.remind_due(now=game.deadline + timedelta(seconds=1)) == 0  # past: time-out's job
+    # the next turn may be reminded again
+    game = play(game, 1)
+    assert notifications.remind_due(now=game.deadline - timedelta(hours=1)) == 1
+    assert Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE
