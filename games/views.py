@@ -56,7 +56,8 @@ def player_history(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def _verify_command(game: Game) -> str:
-    options = "".join(" --%s %s" % (k, v) for k, v in sorted((game.options or {}).items()))
+    options = "".join(" --%s %s" % (k, v) for k, v in sorted((game.options or {}).items())
+                      if v is not None)
     return VERIFY_COMMAND % {"kind": game.kind, "seed": game.revealed_seed, "options": options}
 
 

@@ -56,6 +56,7 @@ def test_game_page_hides_the_seed_until_the_end(client, alice, bob, kind, option
     salt_hex, seed = services.game_secret(game)
     assert str(seed) in html and salt_hex in html
     assert "python -m engine reveal %s --seed %d" % (kind, seed) in html
+    assert "None" not in html.split("python -m engine reveal")[1].split("</pre>")[0]
 
 
 def test_repr_and_str_of_a_game_hold_no_secret(onitama_game):
