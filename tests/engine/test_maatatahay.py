@@ -525,3 +525,23 @@ def test_docstring_examples():
                  "engine.maatatahay.serial", "engine.maatatahay.state"):
         failed, _ = doctest.testmod(importlib.import_module(name))
         assert failed == 0, name
+
+
+def test_a_new_data_version_is_a_data_change(monkeypatch):
+    """A corrected table is a new entry; old games keep replaying with their own."""
+    import copy
+    fixed = copy.deepcopy(mdata.VERSIONS[mdata.CURRENT])
+    fixed["version"] = "test-corrected"
+    fixed["tiles"]["support"]["arrows"] = ["N"]
+    fixed["map"]["arrows"] = {"c3": 2}
+    monkeypatch.setitem(mdata.VERSIONS, "test-corrected", fixed)
+    old = RULES.new_game(3, {"opening": 1})
+    new = RULES.new_game(3, {"opening": 1}, data_version="test-corrected")
+    assert RULES.to_json(new)["data_version"] == "test-corrected"
+    assert RULES.from_json(RULES.to_json(new)) == new
+    t_new = tables("test-corrected")
+    assert t_new.rotations[t_new.kind_index["support"]] == (0, 1, 2, 3)
+    assert t_new.map_arrows[t_new.index["c3"]] == 2 and T.map_arrows[T.index["c3"]] == 0
+    moves, state = random_game(RULES, 3, {"opening": 1})
+    assert replay(RULES, 3, {"opening": 1}, moves, data_version=mdata.CURRENT) == state
+    assert old.data_version == mdata.CURRENT
