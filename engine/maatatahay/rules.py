@@ -326,17 +326,16 @@ def _kind_index(t: Tables, name: str) -> int:
 # ---------------------------------------------------------------- placement plan
 
 
-class _Spot:
-    """One space the placer may choose, with everything needed to count and list moves."""
+# A spot is one space the placer may choose, as a tuple (weight, square, how, data):
+# weight = its number of moves; how = _FREE (data: puts; the order cannot
+# matter), _ORDERED (data: (puts, {put energy: Settlement})) or _SHRINE (data:
+# payments).
+_FREE, _ORDERED, _SHRINE = 0, 1, 2
+Spot = tuple[int, int, int, object]
 
-    __slots__ = ("square", "shrine", "rots", "puts", "settle", "weight", "pays", "kind")
 
-    def __init__(self) -> None:
-        self.settle: dict[int, Settlement] | None = None
-
-
-def _plan(state: State) -> list[_Spot]:
-    """Every space of the current placement with its moves' structure."""
+def _plan(state: State) -> list[Spot]:
+    """Every space of the current placement with the structure of its moves."""
     t = state.t
     p = state.placer
     k = tile_of(state, p)
@@ -344,7 +343,7 @@ def _plan(state: State) -> list[_Spot]:
     occ = own[0] | own[1]
     orth = t.orth
     cells = state.cells
-    # surrounded candidates already (B0) and warriors one neighbour short (almost)
+    # candidates already surrounded (b0), warriors one empty neighbour short (almost)
     b0 = almost = 0
     for q in (0, 1):
         enemy = live[1 - q]
@@ -355,62 +354,57 @@ def _plan(state: State) -> list[_Spot]:
                     b0 |= 1 << i
             elif not empty & (empty - 1):
                 almost |= 1 << i
-    rots = t.rotations[k]
+    n_rots = len(t.rotations[k])
     held_e, held_s = state.storage[p]
-    spots = []
+    puts_of = t.puts
+    ground = state.ground
+    spots: list[Spot] = []
     if state.phase == "finish":
         squares = [state.pending]
+        relics = 0
     else:
         squares = bits(t.full & ~occ)
+        relics = state.relics
     for s in squares:
-        spot = _Spot()
-        spot.square = s
-        spot.kind = k
-        if state.phase == "place" and state.relics >> s & 1:
+        if relics >> s & 1:
             cost = t.shrine_cost(occ, s)
             lo = max(t.shrine_min_spirit, cost - held_e)
             hi = min(cost, held_s)
-            spot.shrine = True
-            spot.pays = [(cost - x, x) for x in range(lo, hi + 1)]
-            spot.weight = len(spot.pays)
-            if spot.weight:
-                spots.append(spot)
+            if lo <= hi:
+                spots.append((hi - lo + 1, s, _SHRINE, [(cost - x, x) for x in range(lo, hi + 1)]))
             continue
-        spot.shrine = False
-        ge, gs = state.ground[s]
-        puts = t.puts(held_e + ge, held_s + gs)
-        spot.rots = rots
-        spot.puts = puts
+        ge, gs = ground[s]
+        puts = puts_of(held_e + ge, held_s + gs)
         # quick test: can the settlement order matter at all?
         cm = b0
-        for n in bits(orth[s] & almost):
+        near = orth[s] & almost
+        while near:
+            low = near & -near
+            near ^= low
+            n = low.bit_length() - 1
             o = cells[n][OWNER]  # type: ignore[index]
             if o != p or orth[n] & live[1 - o]:
-                cm |= 1 << n
-        trivial = True
+                cm |= low
         if cm & (cm - 1):
-            bal = cm & own[0]
             spread = 0
-            for i in bits(bal):
+            for i in bits(cm & own[0]):
                 spread |= orth[i]
-            trivial = not (spread & cm & own[1])
-        if trivial:
-            spot.weight = len(rots) * len(puts)
-        else:
-            own2 = (own[0] | 1 << s, own[1]) if p == 0 else (own[0], own[1] | 1 << s)
-            live2 = (live[0] | 1 << s, live[1]) if p == 0 else (live[0], live[1] | 1 << s)
-            hot_base = _hot_base(t, cells, own2, p, k, s)
-            cands = bits(cm)
-            by_e: dict[int, Settlement] = {}
-            total = 0
-            for e, _sp in puts:
-                st = by_e.get(e)
-                if st is None:
-                    st = by_e[e] = Settlement(t, cells, own2, live2, s, p, hot_base + e, cands)
-                total += st.n
-            spot.settle = by_e
-            spot.weight = len(rots) * total
-        spots.append(spot)
+            if spread & cm & own[1]:
+                bit = 1 << s
+                own2 = (own[0] | bit, own[1]) if p == 0 else (own[0], own[1] | bit)
+                live2 = (live[0] | bit, live[1]) if p == 0 else (live[0], live[1] | bit)
+                hot_base = _hot_base(t, cells, own2, p, k, s)
+                cands = bits(cm)
+                by_e: dict[int, Settlement] = {}
+                total = 0
+                for e, _sp in puts:
+                    st = by_e.get(e)
+                    if st is None:
+                        st = by_e[e] = Settlement(t, cells, own2, live2, s, p, hot_base + e, cands)
+                    total += st.n
+                spots.append((n_rots * total, s, _ORDERED, (puts, by_e)))
+                continue
+        spots.append((n_rots * len(puts), s, _FREE, puts))
     return spots
 
 
@@ -426,46 +420,52 @@ def _hot_base(t: Tables, cells: tuple[Cell | None, ...], own2: tuple[int, int], 
     return value
 
 
-def _spot_moves(state: State, spot: _Spot) -> list[Move]:
+def _spot_moves(state: State, spot: Spot) -> list[Move]:
+    """Every move of one spot, listed by plain loops (the indexing is ``_spot_move_at``)."""
     t = state.t
-    name = t.names[spot.square]
-    if spot.shrine:
-        return [Shrine(name, e, s) for e, s in spot.pays]
-    out: list[Move] = []
+    _w, s, how, data = spot
+    name = t.names[s]
+    if how == _SHRINE:
+        return [Shrine(name, e, sp) for e, sp in data]  # type: ignore[attr-defined]
     finish = state.phase == "finish"
-    for r in spot.rots:
-        for e, s in spot.puts:
-            st = spot.settle[e] if spot.settle is not None else None
+    puts, by_e = (data, None) if how == _FREE else data  # type: ignore[misc]
+    out: list[Move] = []
+    for r in t.rotations[tile_of(state, state.placer)]:
+        for e, sp in puts:
+            st = None if by_e is None else by_e[e]
             if st is None or st.n == 1:
-                out.append(Finish(r, e, s) if finish else Place(name, r, e, s))
+                out.append(Finish(r, e, sp) if finish else Place(name, r, e, sp))
                 continue
             for dead in st.results():
                 order = tuple(t.names[c] for c in st.order_for(dead))
-                out.append(Finish(r, e, s, order) if finish else Place(name, r, e, s, order))
+                out.append(Finish(r, e, sp, order) if finish else Place(name, r, e, sp, order))
     return out
 
 
-def _spot_move_at(state: State, spot: _Spot, index: int) -> Move:
+def _spot_move_at(state: State, spot: Spot, index: int) -> Move:
+    """The ``index``-th move of one spot (rotation-major, then puts, then results)."""
     t = state.t
-    name = t.names[spot.square]
-    if spot.shrine:
-        e, s = spot.pays[index]
-        return Shrine(name, e, s)
+    weight, s, how, data = spot
+    name = t.names[s]
+    if how == _SHRINE:
+        e, sp = data[index]  # type: ignore[index]
+        return Shrine(name, e, sp)
     finish = state.phase == "finish"
-    puts = spot.puts
-    by_e = spot.settle
-    if by_e is None:
-        ri, pi = divmod(index, len(puts))
-        e, s = puts[pi]
-        r = spot.rots[ri]
-        return Finish(r, e, s) if finish else Place(name, r, e, s)
-    ri, rem = divmod(index, spot.weight // len(spot.rots))
-    r = spot.rots[ri]
-    for e, s in puts:
+    rots = t.rotations[tile_of(state, state.placer)]
+    if how == _FREE:
+        puts = data
+        ri, pi = divmod(index, len(puts))  # type: ignore[arg-type]
+        e, sp = puts[pi]  # type: ignore[index]
+        r = rots[ri]
+        return Finish(r, e, sp) if finish else Place(name, r, e, sp)
+    puts, by_e = data  # type: ignore[misc]
+    ri, rem = divmod(index, weight // len(rots))
+    r = rots[ri]
+    for e, sp in puts:
         st = by_e[e]
         if rem < st.n:
             order = () if st.n == 1 else tuple(t.names[c] for c in st.order_for(st.result(rem)))
-            return Finish(r, e, s, order) if finish else Place(name, r, e, s, order)
+            return Finish(r, e, sp, order) if finish else Place(name, r, e, sp, order)
         rem -= st.n
     raise AssertionError("index out of range")
 
@@ -517,7 +517,7 @@ def move_count(state: State) -> int:
     """How many legal moves there are (without listing them)."""
     phase = state.phase
     if phase == "place" or phase == "finish":
-        return sum(spot.weight for spot in _plan(state))
+        return sum(spot[0] for spot in _plan(state))
     if phase == "pick":
         return len(set(state.stream))
     if phase == "first":
@@ -532,9 +532,9 @@ def move_at(state: State, index: int) -> Move:
     phase = state.phase
     if phase == "place" or phase == "finish":
         for spot in _plan(state):
-            if index < spot.weight:
+            if index < spot[0]:
                 return _spot_move_at(state, spot, index)
-            index -= spot.weight
+            index -= spot[0]
         raise IndexError("move index out of range")
     if phase == "pick":
         t = state.t
@@ -560,12 +560,12 @@ def random_move(state: State, stream: Below) -> Move:
         spots = _plan(state)
         total = 0
         for spot in spots:
-            total += spot.weight
+            total += spot[0]
         index = stream.below(total)
         for spot in spots:
-            if index < spot.weight:
+            if index < spot[0]:
                 return _spot_move_at(state, spot, index)
-            index -= spot.weight
+            index -= spot[0]
         raise AssertionError("unreachable")
     n = move_count(state)
     if n == 0:

@@ -48,7 +48,7 @@ def indexed_moves(state):
     """Every move of the counting order (the plan computed once)."""
     if state.phase in ("place", "finish"):
         return [mr._spot_move_at(state, spot, i) for spot in mr._plan(state)
-                for i in range(spot.weight)]
+                for i in range(spot[0])]
     return [RULES.move_at(state, i) for i in range(RULES.move_count(state))]
 
 
