@@ -30,9 +30,12 @@ incrementally. Neither checks legality nor knows about repetition.
 from __future__ import annotations
 
 import hashlib
-from typing import Tuple
+from typing import TYPE_CHECKING, Tuple
 
 from .cards import BLUE, CARD_NAMES, DEST, ENEMY_ARCH, RED
+
+if TYPE_CHECKING:
+    from .state import OnitamaState
 
 Node = Tuple[int, int, int, int, Tuple[int, int], Tuple[int, int], int, int, int]
 FastMove = Tuple[int, int, int]
@@ -74,14 +77,13 @@ def zobrist_of(red: int, blue: int, red_master: int, blue_master: int,
     return h ^ Z_CARD[2][side]
 
 
-def node_of(state: object) -> Node:
-    """The node of an ``OnitamaState`` (seen from its side to move)."""
-    s = state  # duck-typed to avoid an import cycle
-    if s.turn == RED:  # type: ignore[attr-defined]
-        return (s.red, s.blue, s.red_master, s.blue_master, s.red_hand,  # type: ignore
-                s.blue_hand, s.side, RED, s.zobrist)  # type: ignore
-    return (s.blue, s.red, s.blue_master, s.red_master, s.blue_hand,  # type: ignore
-            s.red_hand, s.side, BLUE, s.zobrist)  # type: ignore
+def node_of(state: "OnitamaState") -> Node:
+    """The node of a state (seen from its side to move)."""
+    if state.turn == RED:
+        return (state.red, state.blue, state.red_master, state.blue_master, state.red_hand,
+                state.blue_hand, state.side, RED, state.zobrist)
+    return (state.blue, state.red, state.blue_master, state.red_master, state.blue_hand,
+            state.red_hand, state.side, BLUE, state.zobrist)
 
 
 def node_moves(node: Node) -> list[FastMove]:
@@ -137,7 +139,8 @@ def node_play(node: Node, move: FastMove) -> tuple[Node, bool]:
 
 
 def perft_node(node: Node, depth: int) -> int:
-    """Leaves of the move tree below ``node`` (see ``engine.onitama.perft``)."""
+    """Leaves of the move tree below ``node`` (see ``engine.onitama.perft``); the node
+    must be a running game's (``perft`` checks that)."""
     if depth <= 0:
         return 1
     own, opp, om, pm, oh, ph, side, colour, _ = node

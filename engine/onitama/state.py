@@ -213,17 +213,16 @@ def parse_position(text: str) -> tuple[int, int, int, int, Tuple[int, int], Tupl
     return red, blue, red_master, blue_master, red_hand, blue_hand, side, turn
 
 
-def position_from_text(text: str, *, cards: str | None = None) -> OnitamaState:
+def position_from_text(text: str) -> OnitamaState:
     """A state (fresh history, ply 0) from position text.
 
-    ``cards`` is the card pool option recorded in the state; by default the
-    smallest pool holding the five cards. A finished board (a master gone or on
-    the enemy arch) gives a finished state.
+    The card pool recorded in the state is the smallest pool holding the five
+    cards. A finished board (a master gone or on the enemy arch) gives a
+    finished state.
     """
     red, blue, rm, bm, rh, bh, side, turn = parse_position(text)
-    pool = cards or pool_of([*rh, *bh, side])
     return make_state(red, blue, rm, bm, rh, bh, side, turn, outcome=board_outcome(rm, bm),
-                      cards=pool)
+                      cards=pool_of([*rh, *bh, side]))
 
 
 def _board_text(red: int, blue: int, red_master: int, blue_master: int) -> str:
