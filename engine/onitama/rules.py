@@ -20,8 +20,8 @@ from ..fair import SeedStream, check_seed
 from .cards import (BLUE, CARD_ID, CARD_NAMES, COLOURS, DATA_VERSION, DEST, OFFSETS, POOLS, RED,
                     STAMP, square_index, square_name, squares_of)
 from .fast import node_moves, node_of, node_play
-from .state import (OnitamaState, board_outcome, make_state, parse_position, position_text,
-                    key_text)
+from .state import (OnitamaState, board_outcome, board_rows, key_text, make_state,
+                    parse_position, position_text)
 
 CARD_POOLS = ("base", "senseis_path", "mixed")
 ENGINE_REASONS = ("master_captured", "temple_reached", "repetition")
@@ -333,14 +333,7 @@ class OnitamaRules:
         if player is not None and player not in self.players:
             raise OptionsError("unknown_player", "Unknown player %r" % (player,),
                                player=str(player))
-        board = []
-        for rank in range(4, -1, -1):
-            row = ""
-            for file in range(5):
-                sq = file + 5 * rank
-                row += ("R" if sq == state.red_master else "r") if state.red >> sq & 1 else \
-                    ("B" if sq == state.blue_master else "b") if state.blue >> sq & 1 else "."
-            board.append(row)
+        board = board_rows(state.red, state.blue, state.red_master, state.blue_master)
         in_play = sorted(CARD_NAMES[c] for c in (*state.red_hand, *state.blue_hand, state.side))
         return {"game": "onitama", "player": player, "position": position_text(state),
                 "board": board, "hands": {"red": state.hand_names(RED),
@@ -354,7 +347,7 @@ class OnitamaRules:
 
     def summary(self, state: OnitamaState) -> str:
         """The board drawn with rank and file labels, the hands, side card and whose turn."""
-        rows = self.view(state, None)["board"]
+        rows = board_rows(state.red, state.blue, state.red_master, state.blue_master)
         lines = ["%d  %s" % (5 - i, " ".join(row)) for i, row in enumerate(rows)]
         lines.append("   a b c d e")
         lines.append("red: %s   blue: %s   side: %s" % (", ".join(state.hand_names(RED)),

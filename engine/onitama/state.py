@@ -17,6 +17,7 @@ alphabetical on output). Side card: one name. To move: r or b.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
@@ -225,24 +226,24 @@ def position_from_text(text: str) -> OnitamaState:
                       cards=pool_of([*rh, *bh, side]))
 
 
-def _board_text(red: int, blue: int, red_master: int, blue_master: int) -> str:
+def board_rows(red: int, blue: int, red_master: int, blue_master: int) -> list[str]:
+    """The board as five strings, rank 5 first, files a..e: R r B b, '.' when empty."""
     rows = []
     for rank in range(4, -1, -1):
-        out, run = "", 0
-        for file in range(5):
-            sq = file + 5 * rank
-            bit = 1 << sq
-            ch = ("R" if sq == red_master else "r") if red & bit else \
-                ("B" if sq == blue_master else "b") if blue & bit else ""
-            if not ch:
-                run += 1
-                continue
-            if run:
-                out += str(run)
-                run = 0
-            out += ch
-        rows.append(out + (str(run) if run else ""))
-    return "/".join(rows)
+        row = ""
+        for sq in range(5 * rank, 5 * rank + 5):
+            row += ("R" if sq == red_master else "r") if red >> sq & 1 else \
+                ("B" if sq == blue_master else "b") if blue >> sq & 1 else "."
+        rows.append(row)
+    return rows
+
+
+_EMPTY_RUN = re.compile(r"\.+")
+
+
+def _board_text(red: int, blue: int, red_master: int, blue_master: int) -> str:
+    return "/".join(_EMPTY_RUN.sub(lambda m: str(len(m.group())), row)
+                    for row in board_rows(red, blue, red_master, blue_master))
 
 
 def key_text(key: Key) -> str:
