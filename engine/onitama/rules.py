@@ -155,7 +155,7 @@ class OnitamaRules:
             raise _illegal("bad_move", "Not a move: %r" % (move,))
         card, src, dst = move
         if not isinstance(card, str) or card not in CARD_ID:
-            raise _illegal("not_in_hand", "%r is not a card of this game" % (card,),
+            raise _illegal("unknown_card", "%r is not a card of this game" % (card,),
                            card=str(card))
 
         def square(value: Any) -> bool:

@@ -1,7 +1,9 @@
 """Onitama rules, notation, options, deal, JSON, views and site terminations."""
 from __future__ import annotations
 
+import doctest
 import hashlib
+import importlib
 import json
 import os
 
@@ -480,3 +482,11 @@ def test_replay_of_texts() -> None:
         texts.append(RULES.move_text(move))
         state = RULES.apply(state, move)
     assert replay(RULES, 11, {"cards": "base"}, texts) == state
+
+
+@pytest.mark.parametrize("module", ["engine.onitama", "engine.onitama.cards",
+                                    "engine.onitama.fast", "engine.onitama.rules",
+                                    "engine.onitama.state"])
+def test_docstring_examples(module: str) -> None:
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
