@@ -325,6 +325,8 @@ class OnitamaRules:
         if outcome is not None and outcome.reason == "repetition" and \
                 (outcome.winner is not None or history.count(key) < 3):
             raise bad("A repetition draw needs the position three times in the history")
+        if outcome is not None and outcome.reason == "agreement" and outcome.winner is not None:
+            raise bad("A game ended by agreement is a draw")
         return make_state(red, blue, rm, bm, rh, bh, side, turn, ply=ply, history=history,
                           outcome=outcome, cards=cards, data_version=version)
 

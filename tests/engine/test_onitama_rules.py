@@ -387,6 +387,7 @@ def test_json_round_trip_including_history() -> None:
     assert RULES.outcome(play(back, *CYCLE[3:])) == Outcome(None, "repetition")
     for finished in (play(back, *CYCLE[3:]),
                      RULES.terminate(state, reason="agreement", winner=None),
+                     RULES.terminate(state, reason="resign", winner="blue"),
                      play(position_from_text("5/5/2B2/2r2/R4 boar,ox crab,horse tiger r"),
                           "boar:c2c3")):
         assert RULES.from_json(RULES.to_json(finished)) == finished
@@ -412,6 +413,9 @@ def _broken(change) -> dict:
     lambda d: d.update(outcome={"winner": "red", "reason": "master_captured", "scores": None}),
     lambda d: d.update(outcome={"winner": None, "reason": "repetition", "scores": None}),
     lambda d: d.update(outcome="red"),
+    lambda d: d.update(outcome={"winner": "red", "reason": "agreement", "scores": None}),
+    lambda d: d.update(outcome={"winner": "red", "reason": "resign", "scores": {"red": 1}}),
+    lambda d: d.update(history="bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"),
     lambda d: d.update(options={"cards": "senseis_path"}),
 ])
 def test_from_json_refuses_bad_data(change) -> None:
