@@ -98,6 +98,25 @@ def pytest_terminal_summary(terminalreporter):
         )
 
 
+# --- One test database per run --------------------------------------------------
+
+# Several runs may share one PostgreSQL server (developers and CI on one machine): give
+# each run's test database its own name, test_<name>_<run>[_gw<n>], so that no run drops
+# or reuses another's. xdist workers inherit the controller's run id.
+os.environ.setdefault("MAATASITE_TEST_RUN", f"r{os.getpid()}")
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    from django.conf import settings
+
+    for db_settings in settings.DATABASES.values():
+        if db_settings["ENGINE"] == "django.db.backends.sqlite3":
+            continue  # in-memory: private to the process anyway
+        test = db_settings.setdefault("TEST", {})
+        test["NAME"] = f"{test.get('NAME') or 'test_' + db_settings['NAME']}_{os.environ['MAATASITE_TEST_RUN']}"
+
+
 @pytest.fixture(autouse=True)
 def _celery_eager(request):
     """Run tasks in-process unless the test asked for the real worker."""

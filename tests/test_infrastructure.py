@@ -129,6 +129,7 @@ def test_tasks_run_in_process_without_a_broker():
 def test_database_is_postgresql(db):
     assert connection.vendor == "postgresql"
     assert connection.settings_dict["NAME"].startswith("test_")
+    assert os.environ["MAATASITE_TEST_RUN"] in connection.settings_dict["NAME"]  # one database per run
 
 
 @pytest.mark.services
