@@ -87,19 +87,18 @@ def _tail(put_e: int, put_s: int, order: tuple[str, ...]) -> str:
 
 def move_text(move: Move) -> str:
     """The move text of ``move`` (canonical when ``move`` is a legal move)."""
-    t = type(move)
-    if t is Place:
+    if isinstance(move, Place):
         return "place %s r%d%s" % (move.square, move.rotation,
                                    _tail(move.put_energy, move.put_spirit, move.order))
-    if t is Pick:
+    if isinstance(move, Pick):
         return "pick %s/%s" % (move.wazu, move.balan)
-    if t is First:
+    if isinstance(move, First):
         return "first " + move.player
-    if t is Finish:
+    if isinstance(move, Finish):
         return "finish r%d%s" % (move.rotation, _tail(move.put_energy, move.put_spirit, move.order))
-    if t is Shrine:
+    if isinstance(move, Shrine):
         return "shrine %s pay %s" % (move.square, counts_text(move.pay_energy, move.pay_spirit))
-    if t is Draft:
+    if isinstance(move, Draft):
         return "draft " + move.square
     raise TypeError("not a Maatatahay move: %r" % (move,))
 

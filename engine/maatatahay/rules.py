@@ -28,7 +28,7 @@ surrounded, is settled last against its living enemy neighbours.
 """
 from __future__ import annotations
 
-from typing import Iterable, Protocol
+from typing import Any, Iterable, NamedTuple, Protocol
 
 from ..errors import IllegalMoveError
 from .board import ALIVE, EN, KIND, OWNER, PLAYERS, ROT, SP, Tables, bits
@@ -331,7 +331,7 @@ def _kind_index(t: Tables, name: str) -> int:
 # matter), _ORDERED (data: (puts, {put energy: Settlement})) or _SHRINE (data:
 # payments).
 _FREE, _ORDERED, _SHRINE = 0, 1, 2
-Spot = tuple[int, int, int, object]
+Spot = tuple[int, int, int, Any]
 
 
 def _plan(state: State) -> list[Spot]:
@@ -426,9 +426,9 @@ def _spot_moves(state: State, spot: Spot) -> list[Move]:
     _w, s, how, data = spot
     name = t.names[s]
     if how == _SHRINE:
-        return [Shrine(name, e, sp) for e, sp in data]  # type: ignore[attr-defined]
+        return [Shrine(name, e, sp) for e, sp in data]
     finish = state.phase == "finish"
-    puts, by_e = (data, None) if how == _FREE else data  # type: ignore[misc]
+    puts, by_e = (data, None) if how == _FREE else data
     out: list[Move] = []
     for r in t.rotations[tile_of(state, state.placer)]:
         for e, sp in puts:
@@ -448,17 +448,17 @@ def _spot_move_at(state: State, spot: Spot, index: int) -> Move:
     weight, s, how, data = spot
     name = t.names[s]
     if how == _SHRINE:
-        e, sp = data[index]  # type: ignore[index]
+        e, sp = data[index]
         return Shrine(name, e, sp)
     finish = state.phase == "finish"
     rots = t.rotations[tile_of(state, state.placer)]
     if how == _FREE:
         puts = data
-        ri, pi = divmod(index, len(puts))  # type: ignore[arg-type]
-        e, sp = puts[pi]  # type: ignore[index]
+        ri, pi = divmod(index, len(puts))
+        e, sp = puts[pi]
         r = rots[ri]
         return Finish(r, e, sp) if finish else Place(name, r, e, sp)
-    puts, by_e = data  # type: ignore[misc]
+    puts, by_e = data
     ri, rem = divmod(index, weight // len(rots))
     r = rots[ri]
     for e, sp in puts:
@@ -725,10 +725,14 @@ def _apply_draft(state: State, move: Draft) -> State:
     return new
 
 
-class _Resolved:
+class _Resolved(NamedTuple):
     """What a placement does: crystals, the Hot Tile's Energy, who dies, the canonical order."""
 
-    __slots__ = ("held", "hot_energy", "dead", "hot_dead", "order")
+    held: tuple[int, int]
+    hot_energy: int
+    dead: int
+    hot_dead: bool
+    order: tuple[str, ...]
 
 
 def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
@@ -773,10 +777,7 @@ def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
     cands = candidates(t, cells, own2, live2, s)
     st = Settlement(t, cells, own2, live2, s, p, hot_str, cands)
     names = [t.names[c] for c in cands]
-    out = _Resolved()
-    out.held = (held_e, held_s)
-    out.hot_energy = arrow_bonus(t, cells, p, s) + put_e
-    out.order = ()
+    canon: tuple[str, ...] = ()
     if st.n == 1:
         if order:
             if strict:
@@ -784,22 +785,22 @@ def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
                                "Every settlement order gives the same result here: leave the order out",
                                order=",".join(order))
             _check_order(order, names)
-        out.dead = st.result(0)
+        dead = st.result(0)
     else:
         if not order:
             raise _illegal("order_needed",
                            "The settlement order changes the result here: give the order of %s" %
                            ",".join(names), candidates=",".join(names))
         _check_order(order, names)
-        out.dead = st.dead_of_order(t.index[x] for x in order)
-        out.order = tuple(t.names[c] for c in st.order_for(out.dead))
-        if strict and out.order != tuple(order):
+        dead = st.dead_of_order(t.index[x] for x in order)
+        canon = tuple(t.names[c] for c in st.order_for(dead))
+        if strict and canon != tuple(order):
             raise _illegal("order_not_canonical",
                            "Order %s gives the same result as %s: write %s" % (
-                               ",".join(order), ",".join(out.order), ",".join(out.order)),
-                           order=",".join(order), canonical=",".join(out.order))
-    out.hot_dead = st.hot_dies(out.dead)
-    return out
+                               ",".join(order), ",".join(canon), ",".join(canon)),
+                           order=",".join(order), canonical=",".join(canon))
+    return _Resolved((held_e, held_s), arrow_bonus(t, cells, p, s) + put_e, dead,
+                     st.hot_dies(dead), canon)
 
 
 def _place(state: State, s: int, rot: int, put_e: int, put_s: int,

@@ -98,7 +98,7 @@ def _public(state: State) -> dict[str, Any]:
 def to_json(state: State) -> dict[str, Any]:
     """The full state as JSON data (hidden order included: server side only)."""
     t = state.t
-    data = {"schema": SCHEMA}
+    data: dict[str, Any] = {"schema": SCHEMA}
     data.update(_public(state))
     data["piles"] = {PLAYERS[p]: [t.kinds[k] for k in state.piles[p]] for p in (0, 1)}
     data["bag"] = [CRYSTALS[c] for c in state.bag]
@@ -201,12 +201,14 @@ def _fail(why: str) -> StateFormatError:
     return StateFormatError("bad_state", "Not a valid Maatatahay state: %s" % why, reason=why)
 
 
-def _pl(value: Any, allow_none: bool = False) -> int | None:
-    if value is None and allow_none:
-        return None
+def _pl(value: Any) -> int:
     if value not in PLAYERS:
         raise _fail("%r is not a player" % (value,))
     return PLAYERS.index(value)
+
+
+def _pl_or_none(value: Any) -> int | None:
+    return None if value is None else _pl(value)
 
 
 def _int(value: Any, lo: int = 0, hi: int = 10 ** 6) -> int:
@@ -232,22 +234,21 @@ def _read_public(data: Mapping[str, Any], schema: str) -> State:
             raise _fail("unknown variant")
         st.variant = data["variant"]
         st.opening = None if data["opening"] is None else _int(data["opening"], 1, 4)
-        st.start = _pl(data["start"])  # type: ignore[assignment]
+        st.start = _pl(data["start"])
         if data["phase"] not in ("draft", "pick", "first", "place", "finish", "over"):
             raise _fail("unknown phase")
         st.phase = data["phase"]
-        st.turn = _pl(data["turn"], allow_none=True)
+        st.turn = _pl_or_none(data["turn"])
         if (st.turn is None) != (st.phase == "over"):
             raise _fail("a running game has a player to move, a finished one none")
         st.round = _int(data["round"], 1, 100)
-        st.active = _pl(data["active"])  # type: ignore[assignment]
+        st.active = _pl(data["active"])
         cells: list[Any] = [None] * t.size
         own, live = [0, 0], [0, 0]
         for sq, c in data["board"].items():
             i = t.index[sq]
             k = t.kind_index[c["tile"]]
             p = _pl(c["tribe"])
-            assert p is not None
             alive = c["alive"]
             if not isinstance(alive, bool):
                 raise _fail("alive must be true or false")
@@ -275,15 +276,15 @@ def _read_public(data: Mapping[str, Any], schema: str) -> State:
             raise _fail("a relic lies under a warrior")
         st.relics = relics
         sto = data["storage"]
-        st.storage = tuple((_int(sto[p]["energy"]), _int(sto[p]["spirit"]))  # type: ignore[assignment]
-                           for p in PLAYERS)
-        st.taken = tuple((_pl(x["tribe"]), t.index[x["square"]]) for x in data["taken"])  # type: ignore[misc]
+        st.storage = ((_int(sto["balan"]["energy"]), _int(sto["balan"]["spirit"])),
+                      (_int(sto["wazu"]["energy"]), _int(sto["wazu"]["spirit"])))
+        st.taken = tuple((_pl(x["tribe"]), t.index[x["square"]]) for x in data["taken"])
         st.track = _int(data["track"], 0, 2 * t.tiles_per_tribe)
         st.stream = tuple(sorted((t.kind_index[x["wazu"]], t.kind_index[x["balan"]])
                                  for x in data["stream"]))
         pair = data["pair"]
         st.pair = None if pair is None else (t.kind_index[pair["wazu"]], t.kind_index[pair["balan"]])
-        st.first = _pl(data["first"], allow_none=True)
+        st.first = _pl_or_none(data["first"])
         st.placed = _int(data["placed"], 0, 1)
         st.pending = -1 if data["pending"] is None else t.index[data["pending"]]
         st.favour = tuple(CRYSTALS.index(c) for c in data["favour"])
@@ -291,7 +292,7 @@ def _read_public(data: Mapping[str, Any], schema: str) -> State:
         st.draft = _int(d["step"], 0, len(t.data["standard"]["draft"]))
         st.draft_got = (_int(d["taken"]["balan"]), _int(d["taken"]["wazu"]))
         ended = data["ended"]
-        st.ended = None if ended is None else (_pl(ended["winner"], allow_none=True),
+        st.ended = None if ended is None else (_pl_or_none(ended["winner"]),
                                                str(ended["reason"]))
     except StateFormatError:
         raise
@@ -311,7 +312,9 @@ def from_json(data: Mapping[str, Any]) -> State:
     st = _read_public(data, SCHEMA)
     t = st.t
     try:
-        st.piles = tuple(tuple(t.kind_index[k] for k in data["piles"][p]) for p in PLAYERS)  # type: ignore[assignment]
+        piles = data["piles"]
+        st.piles = (tuple(t.kind_index[k] for k in piles["balan"]),
+                    tuple(t.kind_index[k] for k in piles["wazu"]))
         st.bag = tuple(CRYSTALS.index(c) for c in data["bag"])
     except (KeyError, TypeError, ValueError) as error:
         raise _fail("%s: %s" % (type(error).__name__, error)) from error
