@@ -531,11 +531,7 @@ def move_at(state: State, index: int) -> Move:
     """The ``index``-th legal move of a counting order (a bijection onto legal_moves)."""
     phase = state.phase
     if phase == "place" or phase == "finish":
-        for spot in _plan(state):
-            if index < spot[0]:
-                return _spot_move_at(state, spot, index)
-            index -= spot[0]
-        raise IndexError("move index out of range")
+        return _move_in(state, _plan(state), index)
     if phase == "pick":
         t = state.t
         w, b = sorted(set(state.stream))[index]
@@ -545,6 +541,15 @@ def move_at(state: State, index: int) -> Move:
     if phase == "draft":
         return Draft(state.t.names[_draft_squares(state)[index]])
     raise IndexError("no moves: the game is over")
+
+
+def _move_in(state: State, spots: list[Spot], index: int) -> Move:
+    """The ``index``-th move over the spots of a placement, in counting order."""
+    for spot in spots:
+        if index < spot[0]:
+            return _spot_move_at(state, spot, index)
+        index -= spot[0]
+    raise IndexError("move index out of range")
 
 
 class Below(Protocol):
@@ -558,15 +563,7 @@ def random_move(state: State, stream: Below) -> Move:
     phase = state.phase
     if phase == "place" or phase == "finish":
         spots = _plan(state)
-        total = 0
-        for spot in spots:
-            total += spot[0]
-        index = stream.below(total)
-        for spot in spots:
-            if index < spot[0]:
-                return _spot_move_at(state, spot, index)
-            index -= spot[0]
-        raise AssertionError("unreachable")
+        return _move_in(state, spots, stream.below(sum(spot[0] for spot in spots)))
     n = move_count(state)
     if n == 0:
         raise _illegal("game_over", "The game is over", phase=phase)
