@@ -212,7 +212,8 @@ def test_browser_signup_confirm_and_arabic(live_server, page, settings):
     page.wait_for_function("document.documentElement.dir === 'rtl'")
     assert page.get_attribute("html", "lang") == "ar"
     assert get_user_model().objects.get(username="zainab").language == "ar"
-    # A phone-sized window still shows the navigation behind the menu button.
+    # Desktop: the links are in the bar; a phone-sized window shows them behind the menu button.
+    assert page.is_visible(".nav-links") and not page.is_visible(".nav-toggle-label")
     page.set_viewport_size({"width": 375, "height": 700})
     page.goto(live_server.url + reverse("accounts:profile"))
     assert not page.is_visible(".nav-links")
