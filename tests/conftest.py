@@ -261,7 +261,17 @@ def celery_services_env(django_db_setup, django_db_blocker, smtp_sink_session):
         "EMAIL_URL": smtp_sink_session.url,
         "PYTHONUNBUFFERED": "1",
     }
-    return env
+    yield env
+    # The worker and beat have stopped (they depend on this fixture): drop this run's keys.
+    broker_url = os.environ["CELERY_BROKER_URL"]
+    if broker_url.startswith(("redis://", "rediss://")):
+        import redis
+
+        client = redis.Redis.from_url(broker_url)
+        keys = list(client.scan_iter(match=prefix + "*"))
+        if keys:
+            client.delete(*keys)
+        client.close()
 
 
 def _worker_queues(app) -> str:
