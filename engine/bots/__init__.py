@@ -15,19 +15,19 @@ randomness reads ``SeedStream(seed, "bot/...")``, so the same view, level and
 seed give the same move. ``seconds`` is an optional wall-time cap; when it
 cuts a search short the move may differ.
 
-Levels (one table, ``LEVELS`` below; level 5 takes about 2 seconds on the
-project machine):
+Levels (one table; ``ONITAMA_LEVELS`` below and ``engine.bots.maatatahay.LEVELS`` hold
+the same numbers; level 5 takes about 2 seconds a move on the project machine):
 
-======  ==========================================  ======================================
-level   Onitama (alpha-beta)                        Maatatahay (determinized MCTS)
-======  ==========================================  ======================================
-1       300 nodes, depth <= 2, root noise +-60,     see ``engine.bots.maatatahay.LEVELS``
-        material-only evaluation
-2       3 000 nodes, depth <= 3, root noise +-25
-3       20 000 nodes, root noise +-10
-4       100 000 nodes
-5       600 000 nodes
-======  ==========================================  ======================================
+=====  ===========================================  ==========================================
+level  Onitama (alpha-beta, nodes)                  Maatatahay (ISMCTS, iterations)
+=====  ===========================================  ==========================================
+1      300 nodes, depth <= 2, root noise +-60,      no search: one-ply heuristic ranking with
+       material-only evaluation                     seeded noise +-3 points
+2      3 000 nodes, depth <= 3, root noise +-25     30 iterations, rollouts of 40 decisions
+3      20 000 nodes, root noise +-8                 100 iterations
+4      100 000 nodes                                300 iterations
+5      600 000 nodes                                1 000 iterations
+=====  ===========================================  ==========================================
 
 Root noise (Onitama) is a seeded integer added to the exact scores of the
 moves within twice its size of the best; a win in one is always taken and a

@@ -59,13 +59,14 @@ class MLevel:
 
 
 LEVELS: dict[int, MLevel] = {
-    1: MLevel(iterations=0, rollout=0, noise=1.5),
-    2: MLevel(iterations=24, rollout=8),
-    3: MLevel(iterations=80, rollout=12),
-    4: MLevel(iterations=200, rollout=16),
-    5: MLevel(iterations=500, rollout=24),
+    1: MLevel(iterations=0, rollout=0, noise=3.0),
+    2: MLevel(iterations=30, rollout=40),
+    3: MLevel(iterations=100, rollout=40),
+    4: MLevel(iterations=300, rollout=40),
+    5: MLevel(iterations=1000, rollout=40),
 }
-"""Budget per level (level 1: the one-ply heuristic with seeded noise, no search)."""
+"""Budget per level (level 1: the one-ply heuristic with seeded noise, no search; a rollout
+of 40 decisions reaches the end of the game)."""
 
 
 # --- the engine's Maatatahay functions (imported when first needed) -------------------------
