@@ -600,7 +600,7 @@ def choose_onitama(view, *, level: int, seed: int, seconds: Optional[float] = No
         raise StateFormatError("bad_view", "An Onitama view holds the position text under "
                                "'position'")
     state = position_from_text(position)
-    if RULES.outcome(state) is not None:
+    if RULES.outcome(state) is not None or view.get("outcome") is not None:
         raise StateFormatError("game_over", "The game is over: there is no move to choose",
                                position=position)
     result = search_position(state.red, state.blue, state.red_master, state.blue_master,

@@ -94,6 +94,10 @@ def test_bad_inputs_are_refused():
         choose_move("onitama", {"board": "x"}, level=1, seed=1)
     with pytest.raises(StateFormatError):
         choose_move("onitama", PERFT1, level=1, seed=1)    # type: ignore[arg-type]
+    ended = dict(RULES.view(position_from_text(PERFT1), "red"))
+    ended["outcome"] = {"winner": None, "reason": "agreement", "scores": None}
+    with pytest.raises(StateFormatError):   # a game drawn by agreement
+        choose_move("onitama", ended, level=1, seed=1)
     with pytest.raises(StateFormatError):   # a finished game: the red master stands on c5
         choose_move("onitama", {"position": "bbRbb/5/5/5/rr1rr boar,ox elephant,horse crab b"},
                     level=1, seed=1)
