@@ -250,3 +250,23 @@ def test_a_proven_win_is_the_shortest_and_is_carried_out():
             later = RULES.apply(after, reply)
             assert any(wins_at_once(later, RULES.move_text(m)) for m in RULES.legal_moves(later))
     assert checked >= 3
+
+
+def test_a_proven_loss_is_delayed_as_long_as_possible():
+    """Where every move loses, the bot picks one that loses latest (checked by plain negamax)."""
+    searcher = ob.Searcher(max_nodes=10 ** 9)
+    checked = 0
+    for state in random_positions(260, salt="lost", max_plies=30):
+        r = ob.search_position(state.red, state.blue, state.red_master, state.blue_master,
+                               state.red_hand, state.blue_hand, state.side, state.turn,
+                               level=ob.Level(600, 3, 0), seed=4)
+        if r.score != -(ob.WIN - 3):
+            continue
+        checked += 1
+        n = node(state)
+        # Every move loses within 3 plies, and the chosen one does not lose at once.
+        assert brute(searcher, n, 3, 0) == -(ob.WIN - 3)
+        assert not loses_at_once(state, r.text)
+        if checked == 5:
+            break
+    assert checked >= 2
