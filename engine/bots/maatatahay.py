@@ -204,7 +204,6 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
         raise StateFormatError("game_over", "The game is over: there is no move to choose")
     if len(moves) == 1:
         return MResult(moves[0], move_text(moves[0]), 0, time.monotonic() - start, {})
-    me = first.turn
     stream.shuffle(moves)    # seeded tie-break for the ranking below
     ranked, prior = root_ranking(first, moves, stream, level.noise)
     if level.iterations <= 0:
@@ -220,7 +219,6 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
         state = S.sample_state(view, stream)
         node = root
         path = []
-        depth = 0
         while state.phase != "over":
             mover = state.turn
             if node is root:
@@ -250,7 +248,6 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
             state = apply(state, best_move)
             node = best
             path.append((node, mover))
-            depth += 1
         steps = 0
         while state.phase != "over" and steps < level.rollout:
             state = apply(state, random_move(state, stream))
@@ -265,7 +262,6 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
     order = {m: i for i, m in enumerate(ranked)}
     best_move = max(root.children, key=lambda m: (root.children[m].visits,
                                                   visits[m][1], -order[m]))
-    del me
     return MResult(best_move, move_text(best_move), done, time.monotonic() - start, visits)
 
 
