@@ -262,6 +262,15 @@ class Settlement:
         return self.hot_str < against
 
 
+def with_hot(state: State, player: int, square: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The (own, live) masks once ``player``'s Hot Tile stands on ``square``."""
+    own, live = state.own, state.live
+    bit = 1 << square
+    if player == 0:
+        return (own[0] | bit, own[1]), (live[0] | bit, live[1])
+    return (own[0], own[1] | bit), (live[0], live[1] | bit)
+
+
 def candidates(t: Tables, cells: tuple[Cell | None, ...], own2: tuple[int, int],
                live2: tuple[int, int], hot: int) -> list[int]:
     """Living surrounded warriors other than ``hot`` with a living enemy neighbour."""
@@ -390,9 +399,7 @@ def _plan(state: State) -> list[Spot]:
             for i in bits(cm & own[0]):
                 spread |= orth[i]
             if spread & cm & own[1]:
-                bit = 1 << s
-                own2 = (own[0] | bit, own[1]) if p == 0 else (own[0], own[1] | bit)
-                live2 = (live[0] | bit, live[1]) if p == 0 else (live[0], live[1] | bit)
+                own2, live2 = with_hot(state, p, s)
                 hot_base = _hot_base(t, cells, own2, p, k, s)
                 cands = bits(cm)
                 by_e: dict[int, Settlement] = {}
@@ -766,10 +773,7 @@ def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
                            t.storage_limit, left - t.storage_limit),
                        limit=t.storage_limit, keep=left)
     cells = state.cells
-    own, live = state.own, state.live
-    bit = 1 << s
-    own2 = (own[0] | bit, own[1]) if p == 0 else (own[0], own[1] | bit)
-    live2 = (live[0] | bit, live[1]) if p == 0 else (live[0], live[1] | bit)
+    own2, live2 = with_hot(state, p, s)
     hot_str = _hot_base(t, cells, own2, p, k, s) + put_e
     cands = candidates(t, cells, own2, live2, s)
     st = Settlement(t, cells, own2, live2, s, p, hot_str, cands)

@@ -86,12 +86,9 @@ def superset(state):
     for s in squares:
         ge, gs = state.ground[s]
         e_max, s_max = held_e + ge, held_s + gs
-        bit = 1 << s
-        own, live = state.own, state.live
         orders = [()] + sorted(listed_orders)
-        if not (own[0] | own[1]) >> s & 1:
-            own2 = (own[0] | bit, own[1]) if p == 0 else (own[0], own[1] | bit)
-            live2 = (live[0] | bit, live[1]) if p == 0 else (live[0], live[1] | bit)
+        if not (state.own[0] | state.own[1]) >> s & 1:
+            own2, live2 = mr.with_hot(state, p, s)
             cands = [names[c] for c in mr.candidates(t, state.cells, own2, live2, s)]
             if 1 <= len(cands) <= 4:
                 orders += list(itertools.permutations(cands))
