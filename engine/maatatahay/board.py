@@ -28,8 +28,7 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
 
 BALAN, WAZU = 0, 1
 PLAYERS = ("balan", "wazu")
-ENERGY, SPIRIT = 0, 1
-CRYSTALS = ("energy", "spirit")
+CRYSTALS = ("energy", "spirit")   # crystal codes: 0 energy, 1 spirit
 
 # Positions inside a cell tuple (owner, kind, rotation, alive, energy, spirit).
 OWNER, KIND, ROT, ALIVE, EN, SP = 0, 1, 2, 3, 4, 5
@@ -131,10 +130,6 @@ class Tables:
         self.shrine_min_spirit = int(sh["min_spirit"])
         self.favour = int(sh["favour"])
         self._puts: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
-
-    def square(self, name: str) -> int:
-        """Index of a square name (KeyError if unknown)."""
-        return self.index[name]
 
     def puts(self, energy: int, spirit: int) -> tuple[tuple[int, int], ...]:
         """Every (energy, spirit) that may be moved from a storage holding
