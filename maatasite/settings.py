@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "accounts",
     "games",
+    "ratings",
+    "ladder",
 ]
 
 MIDDLEWARE = [

@@ -7,5 +7,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("players/", include("accounts.urls_players")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("ratings/", include("ratings.urls")),
+    path("ladders/", include("ladder.urls")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,55 @@
+"""Refusals of the ladder services: games' error classes with the ladder's own messages."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from games.errors import Conflict, GameActionError, InvalidInput, NotAllowed, NotFound
+
+LADDER_MESSAGES: dict[str, Any] = {
+    "ladder_not_found": _("This ladder does not exist."),
+    "ladder_closed": _("This ladder is closed."),
+    "already_member": _("You are already on this ladder."),
+    "not_a_member": _("You are not on this ladder."),
+    "defender_not_member": _("This player is not on the ladder."),
+    "self_challenge": _("You cannot challenge yourself."),
+    "not_above": _("You can only challenge players above you."),
+    "too_far": _("You can challenge at most %(places)s places above you."),
+    "pair_busy": _("You are already playing a ladder game against this player."),
+    "too_many_outgoing": _("You already have %(limit)s ladder challenges running."),
+    "too_many_incoming": _("This player already has %(limit)s ladder challenges to answer."),
+    "too_soon": _("You challenged this player less than %(days)s days ago."),
+    "on_vacation": _("This player is on vacation."),
+    "inactive_user": _("This player cannot play at the moment."),
+}
+
+
+class LadderMessages:
+    """Looks the message up in the ladder's table first."""
+
+    @property
+    def message(self) -> str:
+        template = LADDER_MESSAGES.get(self.code)  # type: ignore[attr-defined]
+        if template is None:
+            return GameActionError.message.fget(self)  # type: ignore[attr-defined]
+        text = str(template)
+        try:
+            return text % dict(self.params) if "%(" in text else text  # type: ignore[attr-defined]
+        except (KeyError, TypeError, ValueError):
+            return text
+
+
+class LadderInvalid(LadderMessages, InvalidInput):
+    pass
+
+
+class LadderNotAllowed(LadderMessages, NotAllowed):
+    pass
+
+
+class LadderNotFound(LadderMessages, NotFound):
+    pass
+
+
+class LadderConflict(LadderMessages, Conflict):
+    pass

@@ -1,0 +1,143 @@
+"""Reading ladders: standings, whom a player may challenge, games in progress, recent changes.
+
+``challenge_refusal`` is the one statement of the challenge rules: the
+service refuses with it and the page lists the players it does not refuse.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from . import conf
+from .errors import LadderConflict, LadderInvalid, LadderNotAllowed
+from .models import (ChallengeState, Ladder, LadderChallenge, LadderEvent, LadderMember)
+
+
+def player_is_on_vacation(*, user: Any, now: datetime | None = None) -> bool:
+    """Whether ``user`` is on vacation, so may not be challenged.
+
+    Always False for now: vacations are being built in the correspondence app.
+    When it lands, ask its selector here; this is the ladder's only vacation check.
+    """
+    return False
+
+
+def ladders_list() -> list[Ladder]:
+    """Every ladder, open ones first."""
+    return list(Ladder.objects.order_by("-is_open", "kind", "pk"))
+
+
+def member_of(*, ladder_id: int, user: Any) -> LadderMember | None:
+    """The user's current membership (with a position), or None."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return LadderMember.objects.filter(ladder_id=ladder_id, user=user,
+                                       position__isnull=False).first()
+
+
+def ladder_standings(*, ladder_id: int) -> list[LadderMember]:
+    """The current members, top first."""
+    return list(LadderMember.objects.select_related("user").filter(
+        ladder_id=ladder_id, position__isnull=False).order_by("position"))
+
+
+def running_challenges(*, ladder_id: int) -> list[LadderChallenge]:
+    """Ladder games in progress, newest first."""
+    return list(LadderChallenge.objects.select_related("challenger", "defender", "game").filter(
+        ladder_id=ladder_id, state=ChallengeState.PLAYING))
+
+
+def recent_changes(*, ladder_id: int, limit: int = conf.RECENT_CHANGES) -> list[LadderEvent]:
+    """The latest joins, departures and climbs, newest first."""
+    return list(LadderEvent.objects.select_related("user", "other").filter(
+        ladder_id=ladder_id).order_by("-pk")[:limit])
+
+
+def timeouts_count(*, ladder_id: int, user: Any, now: datetime) -> int:
+    """How many ladder games the user ran out of time in, within the timeout window."""
+    return LadderChallenge.objects.filter(
+        ladder_id=ladder_id, timed_out=user,
+        finished_at__gt=now - timedelta(days=conf.TIMEOUT_WINDOW_DAYS)).count()
+
+
+def challenge_refusal(*, ladder: Ladder, challenger: LadderMember | None,
+                      defender: LadderMember | None, now: datetime) -> Exception | None:
+    """Why ``challenger`` may not challenge ``defender`` now (the error to raise), or None."""
+    if not ladder.is_open:
+        return LadderConflict("ladder_closed", "This ladder is closed.")
+    if challenger is None or not challenger.is_member:
+        return LadderNotAllowed("not_a_member", "You are not on this ladder.")
+    if defender is None or not defender.is_member:
+        return LadderInvalid("defender_not_member", "This player is not on the ladder.")
+    if challenger.user_id == defender.user_id:
+        return LadderInvalid("self_challenge", "You cannot challenge yourself.")
+    if defender.position >= challenger.position:
+        return LadderInvalid("not_above", "You can only challenge players above you.")
+    if challenger.position - defender.position > ladder.max_places_up:
+        return LadderInvalid("too_far", "Too many places above you.", places=ladder.max_places_up)
+    if not defender.user.is_active:
+        return LadderInvalid("inactive_user", "This player cannot play at the moment.")
+    if player_is_on_vacation(user=defender.user, now=now):
+        return LadderConflict("on_vacation", "This player is on vacation.")
+    playing = LadderChallenge.objects.filter(ladder=ladder, state=ChallengeState.PLAYING)
+    pair = Q(challenger_id=challenger.user_id, defender_id=defender.user_id) | Q(
+        challenger_id=defender.user_id, defender_id=challenger.user_id)
+    if playing.filter(pair).exists():
+        return LadderConflict("pair_busy", "You are already playing this player.")
+    if playing.filter(challenger_id=challenger.user_id).count() >= conf.MAX_OUTGOING:
+        return LadderConflict("too_many_outgoing", "Too many challenges running.",
+                              limit=conf.MAX_OUTGOING)
+    if playing.filter(defender_id=defender.user_id).count() >= conf.MAX_INCOMING:
+        return LadderConflict("too_many_incoming", "Too many challenges to answer.",
+                              limit=conf.MAX_INCOMING)
+    if LadderChallenge.objects.filter(
+            ladder=ladder, challenger_id=challenger.user_id, defender_id=defender.user_id,
+            created_at__gt=now - timedelta(days=conf.REMATCH_DAYS)).exists():
+        return LadderConflict("too_soon", "Challenged too recently.", days=conf.REMATCH_DAYS)
+    return None
+
+
+def challengeable_members(*, ladder: Ladder, user: Any,
+                          now: datetime | None = None) -> list[LadderMember]:
+    """The members ``user`` may challenge right now, top first."""
+    now = now or timezone.now()
+    me = member_of(ladder_id=ladder.pk, user=user)
+    if me is None:
+        return []
+    above = LadderMember.objects.select_related("user").filter(
+        ladder=ladder, position__lt=me.position,
+        position__gte=me.position - ladder.max_places_up).order_by("position")
+    return [m for m in above
+            if challenge_refusal(ladder=ladder, challenger=me, defender=m, now=now) is None]
+
+
+@dataclass
+class LadderPage:
+    ladder: Ladder
+    standings: list[LadderMember]
+    me: LadderMember | None
+    challengeable: list[LadderMember]
+    running: list[LadderChallenge]
+    changes: list[LadderEvent]
+
+
+def ladder_page(*, ladder_id: int, user: Any, now: datetime | None = None) -> LadderPage:
+    """Everything the ladder page shows. Raises Ladder.DoesNotExist."""
+    ladder = Ladder.objects.get(pk=ladder_id)
+    return LadderPage(
+        ladder=ladder, standings=ladder_standings(ladder_id=ladder_id),
+        me=member_of(ladder_id=ladder_id, user=user),
+        challengeable=challengeable_members(ladder=ladder, user=user, now=now),
+        running=running_challenges(ladder_id=ladder_id),
+        changes=recent_changes(ladder_id=ladder_id))
+
+
+def positions_are_a_permutation(*, ladder_id: int) -> bool:
+    """True when the members' positions are exactly 1..n, no gaps, no repeats."""
+    positions = sorted(LadderMember.objects.filter(ladder_id=ladder_id, position__isnull=False)
+                       .values_list("position", flat=True))
+    return positions == list(range(1, len(positions) + 1))

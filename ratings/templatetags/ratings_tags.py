@@ -1,0 +1,36 @@
+"""Template tags that put ratings on other apps' pages with a one-line include."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext as _
+
+from .. import selectors
+from ..charts import rating_history_svg
+
+register = template.Library()
+
+
+@register.inclusion_tag("ratings/_leaderboards_body.html")
+def ratings_leaderboards(limit: int = 10) -> dict[str, Any]:
+    """Every game's leaderboard (provisional players left out)."""
+    return {"boards": selectors.leaderboards(limit=limit)}
+
+
+@register.inclusion_tag("ratings/_player_ratings_body.html")
+def ratings_of_player(player: Any) -> dict[str, Any]:
+    """A player's rating in each game with its history chart."""
+    rows = []
+    for shown in selectors.ratings_for_player(user=player):
+        history = selectors.rating_history(user=player, kind=shown.kind)
+        title = _("%(game)s rating history") % {"game": shown.kind_label}
+        rows.append({"rating": shown, "chart": rating_history_svg(history, title=title),
+                     "recent": history[-5:][::-1]})
+    return {"player": player, "rows": rows}
+
+
+@register.simple_tag
+def rating_display(user: Any, kind: str) -> str:
+    """A player's current rating in one game, e.g. "1623" or "1500?"."""
+    return selectors.rating_for_player(user=user, kind=kind).display
