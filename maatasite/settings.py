@@ -49,6 +49,10 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "ladder",
+    "corsheaders",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -56,6 +60,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -192,7 +197,39 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
     ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+
+# --- The REST API (api/) ----------------------------------------------------
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Maatasite API",
+    "DESCRIPTION": "Everything a player does on Maatasite, for mobile apps. Errors are "
+                   "{code, message, details}; writes accept an Idempotency-Key header.",
+    "VERSION": "1",
+    "SCHEMA_PATH_PREFIX": "/api/v1/",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"GameKindEnum": "games.models.GameKind",
+                            "GameStatusEnum": "api.serializers.GAME_STATUSES",
+                            "ChallengeStatusEnum": "api.serializers.CHALLENGE_STATUSES",
+                            "EventKindEnum": "api.serializers.EVENT_KINDS"},
+}
+# Rate limits (429 with Retry-After): per signed-in user, per IP, per IP on credential endpoints.
+API_THROTTLE_RATES = {
+    "user": env.str("API_RATE_USER", default="120/min"),
+    "ip": env.str("API_RATE_IP", default="300/min"),
+    "auth": env.str("API_RATE_AUTH", default="10/min"),
+}
+API_EVENTS_SETTLE_SECONDS = env.float("API_EVENTS_SETTLE_SECONDS", default=2.0)
+# Web clients on other origins allowed to call /api/ (comma-separated, e.g. https://app.example).
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_HEADERS = ["accept", "accept-language", "authorization", "content-type", "idempotency-key",
+                      "if-none-match", "if-modified-since"]
+CORS_EXPOSE_HEADERS = ["etag", "last-modified", "retry-after", "idempotent-replayed"]
 
 # --- Security (production) --------------------------------------------------
 

@@ -9,5 +9,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),
     path("ladders/", include("ladder.urls")),
+    path("api/v1/", include("api.urls")),
     path("", include("games.urls")),
 ]

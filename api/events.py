@@ -1,0 +1,182 @@
+"""The events feed: what changed for a user, derived from the games' own rows.
+
+Why derived and not stored: the games app writes moves, challenges, draw offers and
+finished games anyway, and must not import the api app; reading those rows costs no
+extra write and couples nothing. Each event's time is a column of its source row
+(``Challenge.created_at``/``responded_at``, ``Game.created_at``/``finished_at``,
+``Move.created_at``, ``DrawOffer.created_at``).
+
+The cursor: events are ordered by (time in microseconds, kind rank, row id), and a
+cursor is that triple as text. Row times are set just before their transaction
+commits, so a row could become visible slightly after a later-stamped one; the feed
+therefore only serves events older than ``API_EVENTS_SETTLE_SECONDS`` (default 2 s,
+far longer than any games transaction). Everything at or before the cursor has then
+been committed, so a client that always passes the last cursor never misses an event
+and never sees one twice. Without a cursor the feed starts 7 days back.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone as dt_timezone
+from typing import Any
+
+from django.conf import settings
+from django.db.models import F, OuterRef, Subquery
+from django.utils import timezone
+
+from games.models import Challenge, ChallengeStatus, DrawOffer, Game, Move
+
+from .errors import ApiError
+
+KIND_RANK = {"challenge_received": 1, "challenge_answered": 2, "game_started": 3,
+             "your_turn": 4, "draw_offered": 5, "game_over": 6}
+FIRST_LOOK_BACK = timedelta(days=7)
+EPOCH = datetime(1970, 1, 1, tzinfo=dt_timezone.utc)
+
+
+@dataclass(frozen=True, order=True)
+class Cursor:
+    micros: int
+    rank: int = 0
+    row: int = 0
+
+    def text(self) -> str:
+        return "%d-%d-%d" % (self.micros, self.rank, self.row)
+
+    @property
+    def at(self) -> datetime:
+        return EPOCH + timedelta(microseconds=self.micros)
+
+    @classmethod
+    def parse(cls, text: str) -> "Cursor":
+        try:
+            micros, rank, row = (int(part) for part in text.split("-"))
+            if micros < 0 or rank < 0 or row < 0 or micros > 10 ** 17:
+                raise ValueError(text)
+        except ValueError:
+            raise ApiError("bad_cursor", "This cursor is not valid: pass the cursor of an earlier answer.",
+                           details={"after": text[:100]}) from None
+        return cls(micros, rank, row)
+
+    @classmethod
+    def of(cls, at: datetime, rank: int = 0, row: int = 0) -> "Cursor":
+        delta = at - EPOCH
+        return cls((delta.days * 86400 + delta.seconds) * 10 ** 6 + delta.microseconds, rank, row)
+
+
+@dataclass
+class Event:
+    kind: str
+    at: datetime
+    row: int
+    game_id: int | None = None
+    challenge_id: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cursor(self) -> Cursor:
+        return Cursor.of(self.at, KIND_RANK[self.kind], self.row)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"cursor": self.cursor.text(), "kind": self.kind, "at": self.at, "game_id": self.game_id,
+                "challenge_id": self.challenge_id, "data": self.data}
+
+
+@dataclass
+class EventPage:
+    events: list[Event]
+    cursor: Cursor
+    has_more: bool
+
+
+def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tuple[list[Any], str, str, Any]]:
+    """(rows, event kind, time column, maker) per source; each query bounded by ``limit`` rows, oldest first."""
+    window = {"gte": lower, "lte": upper}
+
+    def between(column: str) -> dict[str, Any]:
+        return {"%s__%s" % (column, op): value for op, value in window.items()}
+
+    received = (Challenge.objects.filter(opponent=user, **between("created_at"))
+                .select_related("challenger").order_by("created_at", "pk")[:limit])
+    answered = (Challenge.objects.filter(challenger=user, status__in=[ChallengeStatus.ACCEPTED,
+                                                                      ChallengeStatus.DECLINED],
+                                         **between("responded_at"))
+                .select_related("accepted_by", "opponent").order_by("responded_at", "pk")[:limit])
+    first_mover = Move.objects.filter(game=OuterRef("pk"), ply=1).values("seat__user")[:1]
+    started = (Game.objects.filter(seats__user=user, **between("created_at"))
+               .annotate(first_user=Subquery(first_mover))
+               .only("pk", "kind", "created_at", "ply", "to_move_user")
+               .order_by("created_at", "pk")[:limit])
+    next_user = Move.objects.filter(game=OuterRef("game"), ply=OuterRef("ply") + 1).values("seat__user")[:1]
+    moves = (Move.objects.filter(game__seats__user=user, **between("created_at"))
+             .exclude(seat__user=user)
+             .annotate(next_user=Subquery(next_user), game_ply=F("game__ply"),
+                       game_to_move_user=F("game__to_move_user"))
+             .select_related("seat").order_by("created_at", "pk")[:limit])
+    offers = (DrawOffer.objects.filter(game__seats__user=user, **between("created_at"))
+              .exclude(seat__user=user).select_related("seat").order_by("created_at", "pk")[:limit])
+    ended = (Game.objects.filter(seats__user=user, **between("finished_at"))
+             .only("pk", "status", "winner_side", "result_reason", "finished_at", "kind")
+             .order_by("finished_at", "pk")[:limit])
+
+    def made_turn(move: Move) -> Event | None:
+        mine = move.next_user == user.pk or (
+            move.next_user is None and move.game_ply == move.ply and move.game_to_move_user == user.pk)
+        if not mine:
+            return None
+        return Event("your_turn", move.created_at, move.pk, game_id=move.game_id,
+                     data={"ply": move.ply, "move": move.text, "by_side": move.seat.side})
+
+    return [
+        (list(received), "challenge_received", "created_at",
+         lambda c: Event("challenge_received", c.created_at, c.pk, challenge_id=c.pk,
+                         data={"kind": c.kind, "challenger": c.challenger.username})),
+        (list(answered), "challenge_answered", "responded_at",
+         lambda c: Event("challenge_answered", c.responded_at, c.pk, challenge_id=c.pk,
+                         game_id=c.game_id, data={"status": c.status})),
+        (list(started), "game_started", "created_at",
+         lambda g: Event("game_started", g.created_at, g.pk, game_id=g.pk, data={
+             "kind": g.kind, "your_turn": g.first_user == user.pk or (
+                 g.first_user is None and g.ply == 0 and g.to_move_user_id == user.pk)})),
+        (list(moves), "your_turn", "created_at", made_turn),
+        (list(offers), "draw_offered", "created_at",
+         lambda o: Event("draw_offered", o.created_at, o.pk, game_id=o.game_id,
+                         data={"by_side": o.seat.side, "ply": o.ply})),
+        (list(ended), "game_over", "finished_at",
+         lambda g: Event("game_over", g.finished_at, g.pk, game_id=g.pk, data={
+             "status": g.status, "winner_side": g.winner_side or None, "reason": g.result_reason})),
+    ]
+
+
+def events_for_user(*, user: Any, after: Cursor | None, limit: int = 50,
+                    now: datetime | None = None) -> EventPage:
+    """The user's events after ``after`` (oldest first), at most ``limit``."""
+    now = now or timezone.now()
+    upper = now - timedelta(seconds=getattr(settings, "API_EVENTS_SETTLE_SECONDS", 2))
+    lower = after.at if after is not None else now - FIRST_LOOK_BACK
+    if after is not None and after.at > upper:
+        return EventPage([], after, False)
+    found: list[Event] = []
+    horizon: Cursor | None = None  # beyond it a truncated source may hold unread rows
+    for rows, kind, column, make in _sources(user, lower, upper, limit + 1):
+        if len(rows) > limit:
+            rows = rows[:limit]
+            last = rows[-1]
+            edge = Cursor.of(getattr(last, column), KIND_RANK[kind], last.pk)
+            horizon = edge if horizon is None else min(horizon, edge)
+        for row in rows:
+            event = make(row)
+            if event is not None and (after is None or event.cursor > after):
+                found.append(event)
+    found.sort(key=lambda e: e.cursor)
+    if horizon is not None:
+        found = [e for e in found if e.cursor <= horizon]
+    has_more = horizon is not None or len(found) > limit
+    found = found[:limit]
+    if found:
+        cursor = found[-1].cursor
+    elif has_more:
+        cursor = horizon if horizon is not None else (after or Cursor.of(lower))
+    else:
+        cursor = max(Cursor.of(upper, len(KIND_RANK) + 1), after) if after else Cursor.of(upper, len(KIND_RANK) + 1)
+    return EventPage(found, cursor, has_more)

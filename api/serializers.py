@@ -1,0 +1,269 @@
+"""Request and response shapes of the API (they are also its OpenAPI schema).
+
+Responses are built from plain dicts by the presenters in api/presenters.py; no
+serializer here ever reads ``Game.state`` or the sealed seed.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from games.models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, GameKind
+
+from .models import SCOPES
+
+KIND_CHOICES = GameKind.choices
+GAME_STATUSES = ["active", "finished", "aborted"]
+CHALLENGE_STATUSES = ["open", "accepted", "declined", "cancelled", "expired"]
+EVENT_KINDS = ["your_turn", "game_started", "game_over", "challenge_received", "challenge_answered",
+               "draw_offered"]
+DAYS_CHOICES = [d for d, _label in DAYS_PER_MOVE_CHOICES]
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="A stable machine-readable code, e.g. `stale_ply`, `illegal_move`.")
+    message = serializers.CharField(help_text="A human-readable message in the caller's language.")
+    details = serializers.DictField(help_text="Parameters of the error; for `stale_ply`, `game` holds "
+                                              "the current game; for `invalid`, `fields` lists field errors.")
+
+
+# ---------------------------------------------------------------- auth and tokens
+
+class SignupSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=30)
+    email = serializers.EmailField()
+    password = serializers.CharField(max_length=128, write_only=True, style={"input_type": "password"})
+    language = serializers.ChoiceField(choices=[("", "")] + list(settings.LANGUAGES), required=False,
+                                       default="")
+
+
+class SignupResultSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    message = serializers.CharField()
+
+
+class ConfirmSerializer(serializers.Serializer):
+    token = serializers.CharField(max_length=500, help_text="The token of the link in the confirmation mail.")
+
+
+class EmailSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+
+
+class MessageSerializer(serializers.Serializer):
+    message = serializers.CharField()
+
+
+class PasswordResetConfirmSerializer(serializers.Serializer):
+    uid = serializers.CharField(max_length=100, help_text="The uid part of the reset link in the mail.")
+    token = serializers.CharField(max_length=100, help_text="The token part of the reset link.")
+    new_password = serializers.CharField(max_length=128, write_only=True)
+
+
+class TokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, help_text="Your name for the token, e.g. the device.")
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=SCOPES), min_length=1,
+                                   max_length=len(SCOPES), default=list(SCOPES))
+
+
+class CredentialsTokenSerializer(TokenCreateSerializer):
+    username = serializers.CharField(max_length=254, help_text="Username or email address.")
+    password = serializers.CharField(max_length=128, write_only=True)
+
+
+class TokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField(help_text="The first characters of the secret, to recognise it.")
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=SCOPES))
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+
+
+class TokenSecretSerializer(TokenSerializer):
+    token = serializers.CharField(help_text="The secret: shown this once, never again. "
+                                            "Send it as `Authorization: Bearer <token>`.")
+
+
+# ---------------------------------------------------------------- me and players
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    display_name = serializers.CharField(allow_blank=True)
+    language = serializers.CharField(allow_blank=True)
+    time_zone = serializers.CharField(allow_blank=True)
+    email_on_your_turn = serializers.BooleanField()
+    email_on_game_over = serializers.BooleanField()
+    date_joined = serializers.DateTimeField()
+
+
+class PreferencesSerializer(serializers.Serializer):
+    display_name = serializers.CharField(max_length=50, allow_blank=True, required=False)
+    language = serializers.ChoiceField(choices=[("", "")] + list(settings.LANGUAGES), required=False)
+    time_zone = serializers.CharField(max_length=64, allow_blank=True, required=False)
+    email_on_your_turn = serializers.BooleanField(required=False)
+    email_on_game_over = serializers.BooleanField(required=False)
+
+
+class PlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField(allow_blank=True)
+    date_joined = serializers.DateTimeField()
+    games_played = serializers.IntegerField(help_text="Finished games.")
+    games_active = serializers.IntegerField()
+
+
+# ---------------------------------------------------------------- games
+
+class SeatSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    position = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True, help_text="Null for a bot.")
+    display_name = serializers.CharField()
+    bot_level = serializers.IntegerField(allow_null=True)
+    is_you = serializers.BooleanField()
+
+
+class ResultSerializer(serializers.Serializer):
+    winner_side = serializers.CharField(allow_null=True, help_text="Null for a draw or an aborted game.")
+    reason = serializers.CharField()
+    scores = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=KIND_CHOICES)
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    options = serializers.DictField()
+    days_per_move = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    bot_level = serializers.IntegerField(allow_null=True)
+    ply = serializers.IntegerField(help_text="Decisions played so far; send it as `ply` with a move.")
+    turn = serializers.IntegerField()
+    to_move_side = serializers.CharField(allow_null=True)
+    to_move_username = serializers.CharField(allow_null=True)
+    your_side = serializers.CharField(allow_null=True)
+    your_turn = serializers.BooleanField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    seats = SeatSerializer(many=True)
+    result = ResultSerializer(allow_null=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class MoveRecordSerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    side = serializers.CharField()
+    text = serializers.CharField()
+    played_at = serializers.DateTimeField()
+
+
+class LegalMoveSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The move text to send as `move`.")
+    move = serializers.DictField(help_text="The same move structured: `type` and its fields "
+                                           "(Onitama: card, from, to; Maatatahay: the decision's fields).")
+
+
+class DrawOfferSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    ply = serializers.IntegerField()
+    to_you = serializers.BooleanField()
+
+
+class FairnessSerializer(serializers.Serializer):
+    seed_commitment = serializers.CharField()
+    revealed_salt = serializers.CharField(allow_blank=True, help_text="Empty until the game ends.")
+    revealed_seed = serializers.CharField(allow_blank=True, help_text="Empty until the game ends.")
+
+
+class GameDetailSerializer(GameSummarySerializer):
+    view = serializers.DictField(help_text="The engine's view of the table for you (a spectator's view "
+                                           "if you do not play): never the hidden order.")
+    moves = MoveRecordSerializer(many=True)
+    time_left_seconds = serializers.IntegerField(allow_null=True)
+    legal_moves = LegalMoveSerializer(many=True, help_text="Empty unless it is your turn.")
+    can_abort = serializers.BooleanField()
+    can_offer_draw = serializers.BooleanField()
+    draw_offer = DrawOfferSerializer(allow_null=True)
+    fairness = FairnessSerializer()
+
+
+class MoveSubmitSerializer(serializers.Serializer):
+    move = serializers.CharField(max_length=200, help_text="The move text, e.g. `boar:c1c2` or `place c3 r1`.")
+    ply = serializers.IntegerField(min_value=0, max_value=100000,
+                                   help_text="The game's `ply` you saw: the move is refused (409) if "
+                                             "the game has moved on since.")
+
+
+class MoveResultSerializer(serializers.Serializer):
+    played = MoveRecordSerializer()
+    game = GameDetailSerializer()
+
+
+class SoloCreateSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=KIND_CHOICES)
+    level = serializers.ChoiceField(choices=list(BOT_LEVELS))
+    side = serializers.CharField(max_length=20, default="random",
+                                 help_text="A side of the game (Onitama: red, blue; Maatatahay: wazu, "
+                                           "balan) or `random`.")
+    options = serializers.DictField(required=False, default=dict,
+                                    help_text="Game options (Onitama: cards; Maatatahay: variant, opening).")
+
+
+# ---------------------------------------------------------------- challenges
+
+class ChallengeCreateSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=KIND_CHOICES)
+    opponent = serializers.CharField(max_length=30, required=False, allow_null=True, default=None,
+                                     help_text="Username; leave out for an open challenge.")
+    options = serializers.DictField(required=False, default=dict)
+    days_per_move = serializers.ChoiceField(choices=DAYS_CHOICES, default=3)
+    rated = serializers.BooleanField(default=True)
+    side = serializers.CharField(max_length=20, default="random",
+                                 help_text="The side you play, or `random`.")
+
+
+class ChallengeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=KIND_CHOICES)
+    challenger = serializers.CharField()
+    opponent = serializers.CharField(allow_null=True, help_text="Null for an open challenge.")
+    options = serializers.DictField()
+    days_per_move = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    side = serializers.CharField(help_text="The side the challenger plays, or `random`.")
+    status = serializers.ChoiceField(choices=CHALLENGE_STATUSES)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    game_id = serializers.IntegerField(allow_null=True)
+
+
+class ChallengeListSerializer(serializers.Serializer):
+    incoming = ChallengeSerializer(many=True)
+    outgoing = ChallengeSerializer(many=True)
+    open = ChallengeSerializer(many=True, help_text=_("Open challenges by others anyone may accept."))
+
+
+# ---------------------------------------------------------------- events
+
+class EventSerializer(serializers.Serializer):
+    cursor = serializers.CharField(help_text="Pass as `after` to get the events after this one.")
+    kind = serializers.ChoiceField(choices=EVENT_KINDS)
+    at = serializers.DateTimeField()
+    game_id = serializers.IntegerField(allow_null=True)
+    challenge_id = serializers.IntegerField(allow_null=True)
+    data = serializers.DictField()
+
+
+class EventPageSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    cursor = serializers.CharField(help_text="Poll again with `after=<cursor>`.")
+    has_more = serializers.BooleanField(help_text="True when more events wait: ask again at once.")
+
+
+class PingSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()

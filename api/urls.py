@@ -1,0 +1,49 @@
+"""/api/v1/: every path ends in '/'. The OpenAPI schema is at schema/, interactive docs at docs/.
+
+Ladders, ratings and tournaments get their own section here (read-only lists,
+detail, join/leave, standings) once their apps offer selectors and services.
+"""
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("ping/", views.PingView.as_view(), name="ping"),
+    # accounts
+    path("auth/signup/", views.SignupView.as_view(), name="signup"),
+    path("auth/confirm/", views.ConfirmView.as_view(), name="confirm"),
+    path("auth/confirm/resend/", views.ConfirmResendView.as_view(), name="confirm_resend"),
+    path("auth/password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    path("auth/password/reset/confirm/", views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("auth/token/", views.CredentialsTokenView.as_view(), name="token"),
+    path("tokens/", views.TokenListView.as_view(), name="tokens"),
+    path("tokens/<int:token_id>/", views.TokenDetailView.as_view(), name="token_detail"),
+    path("me/", views.MeView.as_view(), name="me"),
+    path("players/<str:username>/", views.PlayerView.as_view(), name="player"),
+    path("players/<str:username>/games/", views.PlayerGamesView.as_view(), name="player_games"),
+    # games
+    path("games/", views.GameListView.as_view(), name="games"),
+    path("games/solo/", views.SoloCreateView.as_view(), name="solo"),
+    path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game"),
+    path("games/<int:game_id>/moves/", views.MoveSubmitView.as_view(), name="moves"),
+    path("games/<int:game_id>/resign/", views.GameResignView.as_view(), name="resign"),
+    path("games/<int:game_id>/abort/", views.GameAbortView.as_view(), name="abort"),
+    path("games/<int:game_id>/draw/offer/", views.DrawOfferView.as_view(), name="draw_offer"),
+    path("games/<int:game_id>/draw/accept/", views.DrawAcceptView.as_view(), name="draw_accept"),
+    path("games/<int:game_id>/draw/decline/", views.DrawDeclineView.as_view(), name="draw_decline"),
+    # challenges
+    path("challenges/", views.ChallengeListView.as_view(), name="challenges"),
+    path("challenges/<int:challenge_id>/", views.ChallengeDetailView.as_view(), name="challenge"),
+    path("challenges/<int:challenge_id>/accept/", views.ChallengeAcceptView.as_view(), name="challenge_accept"),
+    path("challenges/<int:challenge_id>/decline/", views.ChallengeDeclineView.as_view(),
+         name="challenge_decline"),
+    path("challenges/<int:challenge_id>/cancel/", views.ChallengeCancelView.as_view(), name="challenge_cancel"),
+    # polling
+    path("events/", views.EventsView.as_view(), name="events"),
+]
