@@ -10,5 +10,6 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("ladders/", include("ladder.urls")),
     path("api/v1/", include("api.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,53 @@
+"""Refusals of the tournament services, with stable codes and translated messages.
+
+They subclass games' error classes so that views and the API answer them the
+same way (HTTP 400/403/404/409 with ``code`` and ``message``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games import errors as game_errors
+
+MESSAGES: dict[str, Any] = {
+    "tournament_not_found": _("This tournament does not exist."),
+    "registration_closed": _("Registration for this tournament is not open."),
+    "already_registered": _("You are already registered."),
+    "not_registered": _("You are not registered in this tournament."),
+    "tournament_full": _("This tournament is full (%(max)s players)."),
+    "rating_too_low": _("Your rating (%(rating)s) is below this tournament's minimum of %(min)s."),
+    "rating_too_high": _("Your rating (%(rating)s) is above this tournament's maximum of %(max)s."),
+    "unrated": _("This tournament has rating limits and you have no rating in this game yet."),
+    "already_started": _("This tournament has already started."),
+    "too_few_players": _("At least %(min)s players are needed; %(count)s registered."),
+    "bad_status": _("This cannot be done while the tournament is %(status)s."),
+    "inactive_user": _("This player cannot play at the moment."),
+    "bad_settings": _("These tournament settings are not valid: %(reason)s"),
+}
+
+
+class _Translated:
+    @property
+    def message(self) -> str:
+        template = MESSAGES.get(self.code)
+        if template is None:
+            return self.fallback
+        text = str(template)
+        try:
+            return text % dict(self.params) if "%(" in text else text
+        except (KeyError, TypeError, ValueError):
+            return self.fallback
+
+
+class InvalidInput(_Translated, game_errors.InvalidInput):
+    pass
+
+
+class NotFound(_Translated, game_errors.NotFound):
+    pass
+
+
+class Conflict(_Translated, game_errors.Conflict):
+    pass

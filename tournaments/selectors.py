@@ -1,0 +1,308 @@
+"""Reading tournaments: lists, one tournament, standings, crosstable, bracket.
+
+Standings are computed from the pairings' results on every read: points, then
+Buchholz (the sum of the opponents' points), then Sonneborn-Berger (the points
+of the opponents beaten plus half those of the opponents drawn), then the
+head-to-head score among the players still tied, then the seed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from . import pairing as rules
+from .errors import NotFound
+from .models import (Pairing, Participant, ParticipantStatus, Result, Round, Tournament,
+                     TournamentFormat, TournamentStatus)
+
+LISTED_STATUSES = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING,
+                   TournamentStatus.PAUSED, TournamentStatus.FINISHED)
+
+
+def player_rating(*, user: Any, kind: str) -> float:
+    """The player's current rating in ``kind`` (ratings app), for limits and seeding."""
+    from ratings.selectors import rating_for_player
+    return rating_for_player(user=user, kind=kind).rating
+
+
+def player_ratings(*, users: list[Any], kind: str) -> dict[int, float]:
+    """Current ratings of many players in ``kind``, by user id."""
+    from ratings.selectors import ratings_by_user
+    return {pk: shown.rating for pk, shown in ratings_by_user(users=users, kind=kind).items()}
+
+
+def tournament_list(*, statuses: tuple[str, ...] = LISTED_STATUSES) -> QuerySet[Tournament]:
+    """Tournaments visible on the site (drafts are staff-only), newest first."""
+    return Tournament.objects.filter(status__in=statuses).order_by("-created_at")
+
+
+def tournament_get(*, tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise NotFound("tournament_not_found", "This tournament does not exist.") from None
+
+
+def tournament_participants(*, tournament: Tournament) -> list[Participant]:
+    return list(tournament.participants.select_related("user").order_by("seed", "registered_at", "pk"))
+
+
+def tournament_pairings(*, tournament: Tournament) -> list[Pairing]:
+    return list(Pairing.objects.filter(tournament=tournament)
+                .select_related("round", "first__user", "second__user", "game")
+                .order_by("round__number", "board", "leg"))
+
+
+def registration_is_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Status open and inside the registration window, when one is set."""
+    now = now or timezone.now()
+    if tournament.status != TournamentStatus.REGISTRATION:
+        return False
+    if tournament.registration_opens_at and now < tournament.registration_opens_at:
+        return False
+    if tournament.registration_closes_at and now >= tournament.registration_closes_at:
+        return False
+    return True
+
+
+def planned_rounds(tournament: Tournament, player_count: int) -> int:
+    """How many rounds the tournament has with ``player_count`` players."""
+    if tournament.format == TournamentFormat.ROUND_ROBIN:
+        return len(rules.berger_schedule(list(range(player_count)), cycles=tournament.cycles))
+    if tournament.format == TournamentFormat.SWISS:
+        return tournament.swiss_rounds or max(1, rules.knockout_rounds(player_count))
+    return rules.knockout_rounds(player_count)
+
+
+# ---------------------------------------------------------------- standings
+
+@dataclass
+class StandingRow:
+    rank: int
+    participant: Participant
+    points: float
+    buchholz: float
+    sonneborn_berger: float
+    head_to_head: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    withdrawn: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "player": self.participant.user.get_username(),
+                "seed": self.participant.seed, "points": self.points, "buchholz": self.buchholz,
+                "sonneborn_berger": self.sonneborn_berger, "head_to_head": self.head_to_head,
+                "games": self.games, "wins": self.wins, "draws": self.draws,
+                "losses": self.losses, "byes": self.byes, "withdrawn": self.withdrawn}
+
+
+@dataclass
+class _Tally:
+    half_points: int = 0
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    byes: int = 0
+    # (opponent id, my half points) per finished pairing against a player
+    against: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _tallies(participants: list[Participant], pairings: list[Pairing]) -> dict[int, _Tally]:
+    tallies = {p.pk: _Tally() for p in participants}
+    for pairing in pairings:
+        if pairing.result == Result.PENDING:
+            continue
+        first_pts, second_pts = pairing.points
+        if pairing.second_id is None:
+            tallies[pairing.first_id].half_points += first_pts
+            tallies[pairing.first_id].byes += 1
+            continue
+        for me, other, mine in ((pairing.first_id, pairing.second_id, first_pts),
+                                (pairing.second_id, pairing.first_id, second_pts)):
+            tally = tallies[me]
+            tally.half_points += mine
+            tally.against.append((other, mine))
+            if pairing.game_id is not None:
+                tally.games += 1
+            if mine == 2:
+                tally.wins += 1
+            elif mine == 1:
+                tally.draws += 1
+            elif pairing.result != Result.DOUBLE_FORFEIT:
+                tally.losses += 1
+    return tallies
+
+
+def standings_compute(participants: list[Participant], pairings: list[Pairing]) -> list[StandingRow]:
+    """The standings table from participants and pairings (no queries)."""
+    tallies = _tallies(participants, pairings)
+    points = {pk: t.half_points for pk, t in tallies.items()}
+    rows = []
+    for p in participants:
+        tally = tallies[p.pk]
+        buchholz = sum(points[o] for o, _mine in tally.against)
+        sb = sum(points[o] * mine for o, mine in tally.against) / 2
+        rows.append([p, tally, tally.half_points, buchholz, sb])
+    rows.sort(key=lambda r: (-r[2], -r[3], -r[4]))
+    # Head to head among players equal on the three scores.
+    h2h: dict[int, int] = {}
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j][2:5] == rows[i][2:5]:
+            j += 1
+        group = {r[0].pk for r in rows[i:j]}
+        for r in rows[i:j]:
+            h2h[r[0].pk] = sum(mine for o, mine in r[1].against if o in group) if len(group) > 1 else 0
+        i = j
+    seed = {p.pk: (p.seed or 10 ** 6, p.pk) for p in participants}
+    rows.sort(key=lambda r: (-r[2], -r[3], -r[4], -h2h[r[0].pk], seed[r[0].pk]))
+    result = []
+    for rank, (p, tally, half, bh, sb) in enumerate(rows, start=1):
+        result.append(StandingRow(
+            rank=rank, participant=p, points=half / 2, buchholz=bh / 2, sonneborn_berger=sb / 2,
+            head_to_head=h2h[p.pk] / 2, games=tally.games, wins=tally.wins, draws=tally.draws,
+            losses=tally.losses, byes=tally.byes,
+            withdrawn=p.status == ParticipantStatus.WITHDRAWN))
+    return result
+
+
+def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
+    """Standings of a tournament, best first (for knockouts: see tournament_bracket)."""
+    return standings_compute(tournament_participants(tournament=tournament),
+                             tournament_pairings(tournament=tournament))
+
+
+def tournament_crosstable(*, tournament: Tournament) -> dict[str, Any]:
+    """Round robin crosstable: rows in standings order, each cell the results against
+    that opponent (from the row player's point of view)."""
+    standings = tournament_standings(tournament=tournament)
+    order = [row.participant.pk for row in standings]
+    cells: dict[tuple[int, int], list[str]] = {}
+    for pairing in tournament_pairings(tournament=tournament):
+        if pairing.second_id is None or pairing.result == Result.PENDING:
+            continue
+        a, b = pairing.points
+        forfeit = "F" if "F" in pairing.result else ""
+        cells.setdefault((pairing.first_id, pairing.second_id), []).append(_half(a) + forfeit)
+        cells.setdefault((pairing.second_id, pairing.first_id), []).append(_half(b) + forfeit)
+    rows = []
+    for row in standings:
+        rows.append({"row": row, "cells": [
+            None if other == row.participant.pk else " ".join(cells.get((row.participant.pk, other), []))
+            for other in order]})
+    return {"players": [row.participant for row in standings], "rows": rows}
+
+
+def _half(half_points: int) -> str:
+    return {0: "0", 1: "½", 2: "1"}[half_points]
+
+
+# ---------------------------------------------------------------- knockout
+
+@dataclass
+class BracketMatch:
+    round: int
+    board: int
+    first: Participant | None
+    second: Participant | None
+    games: list[Pairing]
+    winner: Participant | None
+
+    def as_dict(self) -> dict[str, Any]:
+        def name(p: Participant | None) -> str | None:
+            return p.user.get_username() if p is not None else None
+        return {"round": self.round, "board": self.board, "first": name(self.first),
+                "second": name(self.second), "winner": name(self.winner),
+                "games": [{"game": g.game_id, "result": g.result, "replay": g.leg}
+                          for g in self.games]}
+
+
+def match_results(legs: list[Pairing], first_id: int) -> list[str]:
+    """The legs' results seen from ``first_id`` (the match's higher seed): win/loss/draw/""."""
+    out = []
+    for leg in legs:
+        if leg.result == Result.PENDING:
+            out.append("")
+            continue
+        a, b = leg.points
+        mine, theirs = (a, b) if leg.first_id == first_id else (b, a)
+        out.append("win" if mine > theirs else "loss" if theirs > mine else "draw")
+    return out
+
+
+def match_winner(legs: list[Pairing], seed_of: dict[int, int]) -> int | None:
+    """The participant id who advances from a knockout match, or None while it runs."""
+    head = legs[0]
+    if head.second_id is None:
+        return head.first_id if head.result == Result.BYE else None
+    return rules.knockout_match_winner(match_results(legs, head.first_id), head.first_id,
+                                       head.second_id, seed_of)
+
+
+def tournament_bracket(*, tournament: Tournament) -> list[list[BracketMatch]]:
+    """Knockout rounds, each a list of matches in bracket order."""
+    participants = {p.pk: p for p in tournament_participants(tournament=tournament)}
+    seed_of = {pk: p.seed or 10 ** 6 for pk, p in participants.items()}
+    by_match: dict[tuple[int, int], list[Pairing]] = {}
+    for pairing in tournament_pairings(tournament=tournament):
+        by_match.setdefault((pairing.round.number, pairing.board), []).append(pairing)
+    rounds: dict[int, list[BracketMatch]] = {}
+    for (number, board), legs in sorted(by_match.items()):
+        winner = match_winner(legs, seed_of)
+        rounds.setdefault(number, []).append(BracketMatch(
+            round=number, board=board, first=participants.get(legs[0].first_id),
+            second=participants.get(legs[0].second_id) if legs[0].second_id else None,
+            games=legs, winner=participants.get(winner) if winner else None))
+    return [rounds[n] for n in sorted(rounds)]
+
+
+def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
+    """Everything the tournament page and the API show: the tournament, participants,
+    rounds with their pairings, standings, and the crosstable or bracket."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    participants = tournament_participants(tournament=tournament)
+    pairings = tournament_pairings(tournament=tournament)
+    rounds: dict[int, list[Pairing]] = {}
+    for pairing in pairings:
+        rounds.setdefault(pairing.round.number, []).append(pairing)
+    detail: dict[str, Any] = {
+        "tournament": tournament, "participants": participants,
+        "rounds": sorted(rounds.items()),
+        "standings": standings_compute(participants, pairings),
+        "planned_rounds": planned_rounds(tournament, len(participants)) if participants else 0,
+        "registration_open": registration_is_open(tournament),
+    }
+    if tournament.format == TournamentFormat.ROUND_ROBIN:
+        detail["crosstable"] = tournament_crosstable(tournament=tournament)
+    if tournament.format == TournamentFormat.KNOCKOUT:
+        detail["bracket"] = tournament_bracket(tournament=tournament)
+    return detail
+
+
+def tournament_standings_data(*, tournament_id: int) -> dict[str, Any]:
+    """The standings as JSON data (the standings endpoint)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    data: dict[str, Any] = {
+        "id": tournament.pk, "name": tournament.name, "game": tournament.kind,
+        "format": tournament.format, "status": tournament.status,
+        "current_round": Round.objects.filter(tournament=tournament).count(),
+        "standings": [row.as_dict() for row in tournament_standings(tournament=tournament)],
+    }
+    if tournament.format == TournamentFormat.KNOCKOUT:
+        data["bracket"] = [[m.as_dict() for m in round_]
+                           for round_ in tournament_bracket(tournament=tournament)]
+    return data
+
+
+def user_is_registered(*, tournament: Tournament, user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False)) and \
+        tournament.participants.filter(user=user).exists()

@@ -1,0 +1,557 @@
+"""Everything that changes tournaments. Each function takes keyword-only arguments
+and runs in one transaction; staff actions take ``actor`` and are logged
+(:class:`tournaments.models.StaffAction`).
+
+Pairing happens in :func:`tournament_advance`, run by the Celery task
+``tournaments.tasks.tournament_advance`` at the start and whenever a round's last
+game ends (or a knockout game is drawn and must be replayed). It locks the
+tournament row, so two workers running it at once create a round once; the
+unique (tournament, number) of Round is the last guard.
+
+Games are created and ended only through games.services. Lock order is always
+game rows, then the tournament row (the order of games.signals.game_finished),
+so a staff withdrawal and a finishing move cannot deadlock.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Mapping
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.mail import user_email_send
+from games import services as game_services
+from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus, Move
+
+from . import pairing as rules
+from . import selectors
+from .errors import Conflict, InvalidInput, NotFound
+from .models import (Pairing, Participant, ParticipantStatus, Result, Round, StaffAction,
+                     Tournament, TournamentFormat, TournamentMail, TournamentStatus)
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+log = logging.getLogger(__name__)
+
+EDITABLE_FIELDS = ("name", "kind", "options", "format", "cycles", "swiss_rounds", "days_per_move",
+                   "rated", "vacation_allowed", "registration_opens_at", "registration_closes_at",
+                   "min_players", "max_players", "rating_min", "rating_max")
+BEFORE_START = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
+
+
+def _now() -> datetime:
+    return timezone.now()
+
+
+def _lock(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise NotFound("tournament_not_found", "This tournament does not exist.") from None
+
+
+def _log(tournament: Tournament, actor: Any, action: str, detail: str = "") -> None:
+    StaffAction.objects.create(tournament=tournament, actor=actor, action=action, detail=detail)
+    log.info("tournament=%s action=%s actor=%s %s", tournament.pk, action,
+             getattr(actor, "pk", None), detail)
+
+
+def _require_status(tournament: Tournament, *statuses: str) -> None:
+    if tournament.status not in statuses:
+        raise Conflict("bad_status", "Not possible in this status.",
+                       status=tournament.get_status_display())
+
+
+def _enqueue_advance(tournament_id: int) -> None:
+    def send() -> None:
+        from . import tasks
+        tasks.tournament_advance.delay(tournament_id)
+    transaction.on_commit(send)
+
+
+def tournament_settings_check(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate tournament settings; returns them with the game options normalized."""
+    values = dict(values)
+    if values.get("kind") not in GameKind.values:
+        raise InvalidInput("bad_settings", "Unknown game.", reason="game")
+    if values.get("format") not in TournamentFormat.values:
+        raise InvalidInput("bad_settings", "Unknown format.", reason="format")
+    if values.get("days_per_move") not in {d for d, _ in DAYS_PER_MOVE_CHOICES}:
+        raise InvalidInput("bad_settings", "Bad days per move.", reason="days per move")
+    if values.get("cycles", 1) not in (1, 2):
+        raise InvalidInput("bad_settings", "Cycles must be 1 or 2.", reason="cycles")
+    if (values.get("min_players") or 0) < 2:
+        raise InvalidInput("bad_settings", "At least 2 players.", reason="minimum players")
+    if values.get("max_players") is not None and values["max_players"] < values["min_players"]:
+        raise InvalidInput("bad_settings", "Maximum below minimum.", reason="maximum players")
+    if values.get("rating_min") is not None and values.get("rating_max") is not None \
+            and values["rating_max"] < values["rating_min"]:
+        raise InvalidInput("bad_settings", "Rating limits reversed.", reason="rating limits")
+    opens, closes = values.get("registration_opens_at"), values.get("registration_closes_at")
+    if opens and closes and closes <= opens:
+        raise InvalidInput("bad_settings", "Registration closes before it opens.",
+                           reason="registration times")
+    try:
+        values["options"] = game_services.rules_for(values["kind"]).normalize_options(
+            dict(values.get("options") or {}))
+    except Exception as error:  # engine OptionsError
+        raise InvalidInput("bad_settings", str(error), reason="game options") from error
+    return values
+
+
+# ---------------------------------------------------------------- staff: setting up
+
+def tournament_create(*, actor: "User | None", name: str, kind: str, format: str,
+                      days_per_move: int = 3, **settings: Any) -> Tournament:
+    """Create a tournament (status draft); ``settings`` are other EDITABLE_FIELDS."""
+    unknown = set(settings) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise InvalidInput("bad_settings", "Unknown settings.", reason=", ".join(sorted(unknown)))
+    values = tournament_settings_check({"name": name, "kind": kind, "format": format,
+                              "days_per_move": days_per_move, "min_players": 2, **settings})
+    with transaction.atomic():
+        tournament = Tournament.objects.create(created_by=actor, **values)
+        _log(tournament, actor, "create", "%s, %s" % (tournament.format, tournament.kind))
+        return tournament
+
+
+def tournament_update(*, tournament_id: int, actor: "User | None",
+                      changes: Mapping[str, Any]) -> Tournament:
+    """Change settings before the start (the name may change at any time)."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        changes = {k: v for k, v in changes.items()
+                   if k in EDITABLE_FIELDS and getattr(tournament, k) != v}
+        if not changes:
+            return tournament
+        if set(changes) - {"name"}:
+            _require_status(tournament, *BEFORE_START)
+        values = tournament_settings_check({**{f: getattr(tournament, f) for f in EDITABLE_FIELDS}, **changes})
+        for name in changes:
+            setattr(tournament, name, values[name])
+        tournament.save()
+        _log(tournament, actor, "update", ", ".join(sorted(changes)))
+        return tournament
+
+
+def tournament_open_registration(*, tournament_id: int, actor: "User | None") -> Tournament:
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _require_status(tournament, TournamentStatus.DRAFT)
+        tournament.status = TournamentStatus.REGISTRATION
+        tournament.save(update_fields=["status"])
+        _log(tournament, actor, "open_registration")
+        return tournament
+
+
+# ---------------------------------------------------------------- players: registering
+
+def tournament_register(*, tournament_id: int, user: "User",
+                        now: datetime | None = None) -> Participant:
+    """Register ``user`` while registration is open, within the player and rating limits."""
+    now = now or _now()
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        if not selectors.registration_is_open(tournament, now):
+            raise Conflict("registration_closed", "Registration is not open.")
+        if not user.is_active:
+            raise InvalidInput("inactive_user", "This player cannot play at the moment.")
+        if tournament.participants.filter(user=user).exists():
+            raise Conflict("already_registered", "Already registered.")
+        if tournament.max_players is not None and tournament.participants.filter(
+                status=ParticipantStatus.ACTIVE).count() >= tournament.max_players:
+            raise Conflict("tournament_full", "The tournament is full.", max=tournament.max_players)
+        if tournament.rating_min is not None or tournament.rating_max is not None:
+            rating = round(selectors.player_rating(user=user, kind=tournament.kind))
+            if tournament.rating_min is not None and rating < tournament.rating_min:
+                raise InvalidInput("rating_too_low", "Rating too low.", rating=rating,
+                                   min=tournament.rating_min)
+            if tournament.rating_max is not None and rating > tournament.rating_max:
+                raise InvalidInput("rating_too_high", "Rating too high.", rating=rating,
+                                   max=tournament.rating_max)
+        return Participant.objects.create(tournament=tournament, user=user)
+
+
+def tournament_withdraw(*, tournament_id: int, user: "User") -> None:
+    """A player takes back their registration (only before the start)."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        if tournament.status not in BEFORE_START:
+            raise Conflict("already_started", "The tournament has started.")
+        deleted, _ = Participant.objects.filter(tournament=tournament, user=user).delete()
+        if not deleted:
+            raise Conflict("not_registered", "Not registered.")
+
+
+def participant_add(*, tournament_id: int, user: "User", actor: "User | None") -> Participant:
+    """Staff register a player before the start, without the window and rating checks."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _require_status(tournament, *BEFORE_START)
+        if tournament.participants.filter(user=user).exists():
+            raise Conflict("already_registered", "Already registered.")
+        participant = Participant.objects.create(tournament=tournament, user=user)
+        _log(tournament, actor, "add_player", user.get_username())
+        return participant
+
+
+def participant_replace(*, participant_id: int, new_user: "User",
+                        actor: "User | None") -> Participant:
+    """Staff put ``new_user`` in a participant's place before round 1."""
+    participant = Participant.objects.filter(pk=participant_id).first()
+    if participant is None:
+        raise NotFound("not_registered", "No such participant.")
+    with transaction.atomic():
+        tournament = _lock(participant.tournament_id)
+        if tournament.status not in BEFORE_START or tournament.rounds.exists():
+            raise Conflict("already_started", "The tournament has started.")
+        if not new_user.is_active:
+            raise InvalidInput("inactive_user", "This player cannot play at the moment.")
+        if tournament.participants.filter(user=new_user).exists():
+            raise Conflict("already_registered", "Already registered.")
+        participant = Participant.objects.select_related("user").get(pk=participant_id)
+        old = participant.user.get_username()
+        participant.user = new_user
+        participant.save(update_fields=["user"])
+        _log(tournament, actor, "replace_player", "%s -> %s" % (old, new_user.get_username()))
+        return participant
+
+
+def participant_withdraw(*, participant_id: int, actor: "User | None") -> Participant:
+    """Staff withdraw a player: their running games are resigned (the opponents win),
+    they are paired no more, and later round robin games are forfeited to their
+    opponents. Their results so far stay, so the standings stay consistent."""
+    participant = Participant.objects.select_related("user").filter(pk=participant_id).first()
+    if participant is None:
+        raise NotFound("not_registered", "No such participant.")
+    with transaction.atomic():
+        running = list(Game.objects.select_for_update().filter(
+            tournament_pairing__tournament_id=participant.tournament_id,
+            status=GameStatus.ACTIVE, seats__user=participant.user).order_by("pk")
+            .values_list("pk", flat=True))
+        tournament = _lock(participant.tournament_id)
+        participant = Participant.objects.select_for_update().get(pk=participant_id)
+        if participant.status == ParticipantStatus.WITHDRAWN:
+            return participant
+        _require_status(tournament, *BEFORE_START, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+        participant.status = ParticipantStatus.WITHDRAWN
+        participant.withdrawn_at = _now()
+        participant.save(update_fields=["status", "withdrawn_at"])
+        _log(tournament, actor, "withdraw_player", "%s, %d running game(s) forfeited" % (
+            participant.user.get_username(), len(running)))
+        for game_id in running:
+            game_services.game_resign(game_id=game_id, user=participant.user)
+        if tournament.status == TournamentStatus.RUNNING:
+            _enqueue_advance(tournament.pk)
+        return participant
+
+
+# ---------------------------------------------------------------- staff: running
+
+@dataclass
+class StartResult:
+    tournament: Tournament
+    warnings: list[str] = field(default_factory=list)
+
+
+def tournament_start(*, tournament_id: int, actor: "User | None") -> StartResult:
+    """Close registration, seed the players by rating and have round 1 paired.
+
+    A Swiss with more rounds than the players allow without rematches starts,
+    with a warning for staff (also in the staff log)."""
+    from django.utils.translation import gettext as _
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _require_status(tournament, *BEFORE_START)
+        players = list(tournament.participants.select_related("user").filter(
+            status=ParticipantStatus.ACTIVE).order_by("registered_at", "pk"))
+        needed = max(2, tournament.min_players)
+        if len(players) < needed:
+            raise Conflict("too_few_players", "Too few players.", min=needed, count=len(players))
+        ratings = selectors.player_ratings(users=[p.user for p in players], kind=tournament.kind)
+        players.sort(key=lambda p: -ratings[p.user_id])  # stable: registration order breaks ties
+        for seed, participant in enumerate(players, start=1):
+            participant.seed = seed
+            participant.rating = ratings[participant.user_id]
+            participant.save(update_fields=["seed", "rating"])
+        warnings = []
+        if tournament.format == TournamentFormat.SWISS:
+            if not tournament.swiss_rounds:
+                tournament.swiss_rounds = selectors.planned_rounds(tournament, len(players))
+            limit = rules.swiss_round_limit(len(players))
+            if tournament.swiss_rounds > limit:
+                warnings.append(_(
+                    "%(rounds)s Swiss rounds with %(players)s players: from round %(from)s on, "
+                    "players must meet again (at most %(limit)s rounds without rematches).") % {
+                        "rounds": tournament.swiss_rounds, "players": len(players),
+                        "from": limit + 1, "limit": limit})
+        tournament.status = TournamentStatus.RUNNING
+        tournament.started_at = _now()
+        tournament.save()
+        _log(tournament, actor, "start", "%d players. %s" % (len(players), " ".join(warnings)))
+        _enqueue_advance(tournament.pk)
+        return StartResult(tournament=tournament, warnings=warnings)
+
+
+def tournament_pause(*, tournament_id: int, actor: "User | None") -> Tournament:
+    """Stop pairing new rounds (running games go on)."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _require_status(tournament, TournamentStatus.RUNNING)
+        tournament.status = TournamentStatus.PAUSED
+        tournament.save(update_fields=["status"])
+        _log(tournament, actor, "pause")
+        return tournament
+
+
+def tournament_resume(*, tournament_id: int, actor: "User | None") -> Tournament:
+    """Pair again; a round that completed during the pause is followed at once."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _require_status(tournament, TournamentStatus.PAUSED)
+        tournament.status = TournamentStatus.RUNNING
+        tournament.save(update_fields=["status"])
+        _log(tournament, actor, "resume")
+        _enqueue_advance(tournament.pk)
+        return tournament
+
+
+def tournament_end(*, tournament_id: int, actor: "User | None") -> Tournament:
+    """End early: no more rounds; games still running are played out and counted."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _require_status(tournament, *BEFORE_START, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+        tournament.status = TournamentStatus.FINISHED
+        tournament.ended_early = True
+        tournament.finished_at = _now()
+        tournament.save(update_fields=["status", "ended_early", "finished_at"])
+        _log(tournament, actor, "end_early")
+        return tournament
+
+
+# ---------------------------------------------------------------- results
+
+def _result_of_game(game: Game, pairing: Pairing) -> str:
+    """The pairing's result from its finished or aborted game (first player = first side)."""
+    first_side, second_side = game_services.rules_for(game.kind).players
+    if game.status == GameStatus.FINISHED:
+        if game.winner_side == first_side:
+            return Result.FIRST_WINS
+        if game.winner_side == second_side:
+            return Result.SECOND_WINS
+        return Result.DRAW
+    # Aborted: whoever never moved forfeits.
+    moved = set(Move.objects.filter(game=game).values_list("seat__side", flat=True))
+    if first_side in moved and second_side not in moved:
+        return Result.FIRST_WINS_FORFEIT
+    if second_side in moved and first_side not in moved:
+        return Result.SECOND_WINS_FORFEIT
+    return Result.DOUBLE_FORFEIT
+
+
+def tournament_game_record(*, game: Game) -> Pairing | None:
+    """Record the result of a tournament game that just ended (from the game_finished
+    receiver, inside the finishing transaction); when its round has no game left
+    to play, or a knockout game needs a replay, enqueue the pairing task."""
+    pairing = Pairing.objects.filter(game_id=game.pk).only("pk", "tournament_id").first()
+    if pairing is None:
+        return None
+    with transaction.atomic():
+        tournament = _lock(pairing.tournament_id)
+        pairing = Pairing.objects.select_for_update().get(pk=pairing.pk)
+        if pairing.result != Result.PENDING:
+            return pairing
+        pairing.result = _result_of_game(game, pairing)
+        pairing.save(update_fields=["result"])
+        round_done = not Pairing.objects.filter(round_id=pairing.round_id,
+                                                result=Result.PENDING).exists()
+        if round_done or tournament.format == TournamentFormat.KNOCKOUT:
+            _enqueue_advance(tournament.pk)
+        return pairing
+
+
+# ---------------------------------------------------------------- pairing rounds
+
+def _seeded(tournament: Tournament) -> list[Participant]:
+    return list(tournament.participants.select_related("user").filter(seed__isnull=False)
+                .order_by("seed"))
+
+
+def _swiss_players(participants: list[Participant], pairings: list[Pairing]) -> list[rules.SwissPlayer]:
+    info = {p.pk: {"score": 0, "opponents": set(), "bye": False, "balance": 0, "last": None}
+            for p in participants}
+    for pairing in pairings:  # in round order
+        a, b = pairing.points
+        first = info.get(pairing.first_id)
+        second = info.get(pairing.second_id) if pairing.second_id else None
+        if first is not None:
+            first["score"] += a
+        if pairing.second_id is None:
+            if first is not None:
+                first["bye"] = True
+            continue
+        if second is not None:
+            second["score"] += b
+        for me, other, seat in ((first, pairing.second_id, 0), (second, pairing.first_id, 1)):
+            if me is None:
+                continue
+            me["opponents"].add(other)
+            if pairing.game_id is not None:
+                me["balance"] += 1 if seat == 0 else -1
+                me["last"] = seat
+    return [rules.SwissPlayer(id=p.pk, score=info[p.pk]["score"], seed=p.seed,
+                              opponents=frozenset(info[p.pk]["opponents"]),
+                              had_bye=info[p.pk]["bye"], seat_balance=info[p.pk]["balance"],
+                              last_seat=info[p.pk]["last"]) for p in participants]
+
+
+def _matches(pairings: list[Pairing]) -> dict[int, list[Pairing]]:
+    by_board: dict[int, list[Pairing]] = {}
+    for pairing in sorted(pairings, key=lambda p: (p.board, p.leg)):
+        by_board.setdefault(pairing.board, []).append(pairing)
+    return by_board
+
+
+def _round_pairs(tournament: Tournament, number: int) -> list[tuple[Participant | None, Participant | None]]:
+    """The pairs of round ``number`` (seats in order); (p, None) is a bye."""
+    seeded = _seeded(tournament)
+    by_id = {p.pk: p for p in seeded}
+    if tournament.format == TournamentFormat.ROUND_ROBIN:
+        schedule = rules.berger_schedule([p.pk for p in seeded], cycles=tournament.cycles)
+        return [(by_id[a], by_id[b]) for a, b in schedule[number - 1]]
+    previous = list(Pairing.objects.filter(tournament=tournament).order_by("round__number", "board", "leg"))
+    if tournament.format == TournamentFormat.SWISS:
+        active = [p for p in seeded if p.is_active]
+        paired = rules.swiss_pair(_swiss_players(active, previous))
+        pairs: list[tuple[Participant | None, Participant | None]] = [
+            (by_id[a], by_id[b]) for a, b in paired.pairs]
+        if paired.bye is not None:
+            pairs.append((by_id[paired.bye], None))
+        return pairs
+    # Knockout: winners of the previous round, in bracket order; the withdrawn drop out.
+    if number == 1:
+        firsts = rules.knockout_first_round([p.pk for p in seeded])
+    else:
+        last = [p for p in previous if p.round.number == number - 1] if previous else []
+        seed_of = {p.pk: p.seed for p in seeded}
+        boards = _matches(last)
+        size = rules.knockout_size(len(seeded)) // 2 ** (number - 1)
+        winners = []
+        for board in range(1, size + 1):
+            legs = boards.get(board)
+            winner = selectors.match_winner(legs, seed_of) if legs else None
+            winners.append(winner if winner is not None and by_id[winner].is_active else None)
+        firsts = rules.knockout_next_round(winners, seed_of)
+    return [(by_id.get(a) if a is not None else None, by_id.get(b) if b is not None else None)
+            for a, b in firsts]
+
+
+def _is_last_round(tournament: Tournament, number: int) -> bool:
+    return number >= selectors.planned_rounds(tournament, len(_seeded(tournament)))
+
+
+def _create_pairing(tournament: Tournament, round_: Round, board: int, leg: int,
+                    first: Participant, second: Participant | None) -> Pairing:
+    """One pairing: a bye, a forfeit against a withdrawn player, or a new game."""
+    if second is None:
+        return Pairing.objects.create(tournament=tournament, round=round_, board=board, leg=leg,
+                                      first=first, result=Result.BYE)
+    if not first.is_active or not second.is_active:
+        result = (Result.DOUBLE_FORFEIT if not first.is_active and not second.is_active
+                  else Result.FIRST_WINS_FORFEIT if first.is_active else Result.SECOND_WINS_FORFEIT)
+        return Pairing.objects.create(tournament=tournament, round=round_, board=board, leg=leg,
+                                      first=first, second=second, result=result)
+    sides = game_services.rules_for(tournament.kind).players
+    game = game_services.game_create(
+        kind=tournament.kind, seats={sides[0]: first.user, sides[1]: second.user},
+        options=tournament.options, days_per_move=tournament.days_per_move, rated=tournament.rated)
+    if hasattr(game, "vacation_allowed") and game.vacation_allowed != tournament.vacation_allowed:
+        Game.objects.filter(pk=game.pk).update(vacation_allowed=tournament.vacation_allowed)
+    pairing = Pairing.objects.create(tournament=tournament, round=round_, board=board, leg=leg,
+                                     first=first, second=second, game=game)
+    for me, opponent in ((first, second), (second, first)):
+        _mail_round(round_, me, opponent, game)
+    return pairing
+
+
+def _mail_round(round_: Round, participant: Participant, opponent: Participant, game: Game) -> None:
+    """Mail a player their new game, once per round (and per replay leg: once per round)."""
+    user = participant.user
+    if not user.email:
+        return
+    try:
+        with transaction.atomic():
+            TournamentMail.objects.create(round=round_, user=user)
+    except IntegrityError:
+        return
+    from accounts.mail import absolute_url
+    user_email_send(user=user, subject_template="tournaments/email/round_paired_subject.txt",
+                    body_template="tournaments/email/round_paired.txt", context={
+                        "tournament": round_.tournament, "round": round_,
+                        "opponent": opponent.user.public_name,
+                        "game_url": absolute_url(game.get_absolute_url()),
+                        "tournament_url": absolute_url(round_.tournament.get_absolute_url())})
+
+
+def _knockout_replays(tournament: Tournament, round_: Round) -> int:
+    """Replay each drawn, undecided match of the round with the seats swapped."""
+    seed_of = {p.pk: p.seed for p in _seeded(tournament)}
+    created = 0
+    for board, legs in _matches(list(round_.pairings.select_related("first__user", "second__user"))).items():
+        last = legs[-1]
+        if last.second_id is None or last.result == Result.PENDING:
+            continue
+        if selectors.match_winner(legs, seed_of) is not None:
+            continue
+        _create_pairing(tournament, round_, board, last.leg + 1, last.second, last.first)
+        created += 1
+    return created
+
+
+def _finish(tournament: Tournament) -> None:
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = _now()
+    tournament.save(update_fields=["status", "finished_at"])
+
+
+def tournament_advance(*, tournament_id: int) -> str:
+    """Pair the next round when the current one is complete (or round 1 after the start),
+    create its games and mail the players; finish the tournament after its last round.
+
+    Idempotent and safe to run concurrently: the tournament row is locked, and a
+    round that exists is never paired again. Returns what it did.
+    """
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        if tournament.status != TournamentStatus.RUNNING:
+            return "not_running"
+        last = tournament.rounds.order_by("-number").first()
+        if last is not None:
+            if tournament.format == TournamentFormat.KNOCKOUT and _knockout_replays(tournament, last):
+                return "replays"
+            if last.pairings.filter(result=Result.PENDING).exists():
+                return "waiting"
+            if last.completed_at is None:
+                last.completed_at = _now()
+                last.save(update_fields=["completed_at"])
+            if _is_last_round(tournament, last.number):
+                _finish(tournament)
+                return "finished"
+        number = last.number + 1 if last is not None else 1
+        pairs = _round_pairs(tournament, number)
+        round_ = Round.objects.create(tournament=tournament, number=number)
+        board = 0
+        for first, second in pairs:
+            board += 1
+            if first is None and second is None:
+                continue  # knockout: both would-be players left the bracket
+            if first is None:
+                first, second = second, None
+            _create_pairing(tournament, round_, board, 0, first, second)
+        if not round_.pairings.filter(result=Result.PENDING).exists():
+            _enqueue_advance(tournament.pk)  # only byes and forfeits: go on at once
+        return "paired round %d" % number

@@ -1,0 +1,19 @@
+"""Celery tasks of tournaments: idempotent, acknowledged late, retried with backoff."""
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import DatabaseError, IntegrityError
+
+from . import services
+
+
+@shared_task(name="tournaments.tasks.tournament_advance", bind=True, acks_late=True,
+             autoretry_for=(DatabaseError, ConnectionError, TimeoutError), retry_backoff=True,
+             retry_backoff_max=600, retry_jitter=True, max_retries=8)
+def tournament_advance(self, tournament_id: int) -> str:
+    """Pair the next round if the current one is complete (a no-op otherwise)."""
+    try:
+        return services.tournament_advance(tournament_id=tournament_id)
+    except IntegrityError:
+        # Another worker created the same round between our reads: nothing to do.
+        return "raced"
