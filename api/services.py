@@ -95,7 +95,8 @@ def password_reset_request(*, email: str) -> None:
     """
     form = PasswordResetForm({"email": email})
     if form.is_valid():
-        form.save(email_template_name="accounts/email/password_reset_body.txt",
+        form.save(domain_override=settings.SITE_URL.split("://")[-1],
+                  email_template_name="accounts/email/password_reset_body.txt",
                   subject_template_name="accounts/email/password_reset_subject.txt")
 
 
