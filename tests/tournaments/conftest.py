@@ -1,0 +1,66 @@
+"""Fixtures of the tournament tests: players, and a tournament taken to its start."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services as game_services
+from games.models import Game, GameStatus
+from tournaments import services
+from tournaments.models import Tournament
+
+
+def make_user(name: str, email: bool = True):
+    return get_user_model().objects.create_user(
+        username=name, email="%s@example.org" % name if email else "",
+        password="pw-" + name + "-123456")
+
+
+@pytest.fixture
+def staff(transactional_db):
+    user = make_user("staff")
+    user.is_staff = user.is_superuser = True
+    user.save()
+    return user
+
+
+def started(players, *, format: str = "round_robin", actor=None, **settings) -> Tournament:
+    """A tournament of ``players`` (users), registered and started (round 1 paired)."""
+    tournament = services.tournament_create(actor=actor, name="Test cup", kind=settings.pop("kind", "onitama"),
+                                            format=format, **settings)
+    services.tournament_open_registration(tournament_id=tournament.pk, actor=actor)
+    for user in players:
+        services.tournament_register(tournament_id=tournament.pk, user=user)
+    services.tournament_start(tournament_id=tournament.pk, actor=actor)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def running_games(tournament) -> list[Game]:
+    return list(Game.objects.filter(tournament_pairing__tournament=tournament,
+                                    status=GameStatus.ACTIVE).order_by("pk"))
+
+
+def finish(game: Game, *, winner=None, draw: bool = False) -> None:
+    """End a game through the games services: a draw by agreement, or the loser resigns."""
+    seats = list(game.seats.select_related("user").order_by("position"))
+    if draw:
+        game_services.draw_offer(game_id=game.pk, user=seats[0].user)
+        game_services.draw_accept(game_id=game.pk, user=seats[1].user)
+        return
+    loser = next(s.user for s in seats if s.user != winner)
+    game_services.game_resign(game_id=game.pk, user=loser)
+
+
+def play_out(tournament, pick=lambda game: ("first", False)) -> None:
+    """Finish every game until the tournament stops running; ``pick`` decides each result."""
+    for _ in range(500):
+        tournament.refresh_from_db()
+        games = running_games(tournament)
+        if not games:
+            return
+        for game in games:
+            who, draw = pick(game)
+            seats = list(game.seats.select_related("user").order_by("position"))
+            finish(game, winner=seats[0 if who == "first" else 1].user, draw=draw)
+    raise AssertionError("the tournament did not end")
