@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "accounts",
     "games",
+    "correspondence",
     "tournaments",
     "ratings",
     "ladder",
@@ -85,6 +86,7 @@ TEMPLATES = [
                 "django.template.context_processors.tz",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "correspondence.context_processors.banners",
             ],
         },
     },
@@ -187,7 +189,25 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.tasks.unconfirmed_accounts_purge",
         "schedule": crontab(hour=4, minute=17),
     },
+    # Mail due about games (alarms), daily digests, vacations that end (correspondence/).
+    "correspondence-sweep": {
+        "task": "correspondence.tasks.correspondence_sweep",
+        "schedule": timedelta(seconds=env.int("CORRESPONDENCE_SWEEP_SECONDS",
+                                              default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))),
+    },
 }
+
+# --- Correspondence ---------------------------------------------------------
+
+# Reply addresses for moves by mail are play-...@CORRESPONDENCE_REPLY_DOMAIN.
+CORRESPONDENCE_REPLY_DOMAIN = env.str("CORRESPONDENCE_REPLY_DOMAIN", default="localhost")
+# Shared secret of the inbound-mail webhook (header X-Inbound-Secret); empty turns it off.
+CORRESPONDENCE_INBOUND_SECRET = env.str("CORRESPONDENCE_INBOUND_SECRET", default="")
+CORRESPONDENCE_CLAIM_LEASE = 600  # seconds before a claimed, unsent alarm is due again
+CORRESPONDENCE_VACATION_DAYS_PER_YEAR = 30  # credited monthly
+CORRESPONDENCE_VACATION_CAP_DAYS = 30
+GAMES_REMIND_SHARE = 0.8  # remind when this share of a turn's time is used
+GAMES_LAST_CALL_HOURS = 6  # and again this many hours before the deadline
 
 # --- Django REST framework --------------------------------------------------
 

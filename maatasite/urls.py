@@ -11,5 +11,6 @@ urlpatterns = [
     path("ladders/", include("ladder.urls")),
     path("api/v1/", include("api.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("correspondence/", include("correspondence.urls")),
     path("", include("games.urls")),
 ]

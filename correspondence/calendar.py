@@ -1,0 +1,53 @@
+"""The iCal (RFC 5545) text of a user's move deadlines, written by hand (no dependency)."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from games.models import Game
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.strftime("%Y%m%dT%H%M%SZ")
+
+
+def _fold(line: str) -> str:
+    """Lines longer than 75 octets continue on the next line after a space."""
+    out, data = [], line.encode("utf-8")
+    while len(data) > 75:
+        cut = 75
+        while (data[cut] & 0xC0) == 0x80:
+            cut -= 1
+        out.append(data[:cut].decode("utf-8"))
+        data = b" " + data[cut:]
+    out.append(data.decode("utf-8"))
+    return "\r\n".join(out)
+
+
+def ical_text(*, user: Any, games: Iterable[Game], now: datetime) -> str:
+    from datetime import timezone as dt_timezone
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Maatasite//Move deadlines//EN",
+             "CALSCALE:GREGORIAN", "X-WR-CALNAME:%s" % _escape(_("Maatasite move deadlines"))]
+    for game in games:
+        deadline = game.deadline.astimezone(dt_timezone.utc)
+        mine = game.to_move_user_id == user.pk
+        names = ", ".join(s.player_name for s in game.seats.all() if s.user_id != user.pk)
+        if mine:
+            summary = _("Your move: %(game)s #%(id)s against %(opponent)s")
+        else:
+            summary = _("%(opponent)s to move: %(game)s #%(id)s")
+        summary = summary % {"game": game.get_kind_display(), "id": game.pk, "opponent": names}
+        lines += ["BEGIN:VEVENT", "UID:game-%d-turn-%d@maatasite" % (game.pk, game.turn),
+                  "DTSTAMP:%s" % _stamp(now.astimezone(dt_timezone.utc)),
+                  "DTSTART:%s" % _stamp(deadline), "DTEND:%s" % _stamp(deadline),
+                  "SUMMARY:%s" % _escape(summary),
+                  "URL:%s%s" % (settings.SITE_URL, game.get_absolute_url()), "END:VEVENT"]
+    lines.append("END:VCALENDAR")
+    return "\r\n".join(_fold(line) for line in lines) + "\r\n"

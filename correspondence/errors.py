@@ -1,0 +1,29 @@
+"""Refusals of the correspondence services: a stable code, params, an HTTP status
+and a translated message (the same shape as games.errors.GameActionError)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import GameActionError, _format
+
+MESSAGES: dict[str, Any] = {
+    "bad_preference": _("Unknown preference."),
+    "bad_link": _("This link is not valid."),
+    "bad_days": _("Choose a whole number of days, at least one."),
+    "already_on_vacation": _("You are already on vacation."),
+    "vacation_too_long": _("You have %(hours)s hours of vacation left."),
+    "not_on_vacation": _("You are not on vacation."),
+}
+
+
+class CorrespondenceError(GameActionError):
+    def __init__(self, code: str, fallback: str = "", *, status: int = 400, **params: Any) -> None:
+        super().__init__(code, fallback, **params)
+        self.status = status
+
+    @property
+    def message(self) -> str:
+        template = MESSAGES.get(self.code)
+        return self.fallback if template is None else _format(template, self.params, self.fallback)

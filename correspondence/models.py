@@ -1,0 +1,79 @@
+"""Correspondence: the daily digest's schedule, vacations, used reply addresses, calendar feeds.
+
+The mail about single games is scheduled by games as ``games.models.Alarm``
+rows; this app sends them (see correspondence.services). Preferences live on
+``accounts.User`` (turn_mail, digest_hour, email_reminders, quiet hours,
+vacation_since) so that games can read the ones its clock needs.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class DigestAlarm(models.Model):
+    """When a user's next daily digest is due (one row per user who chose the digest)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="digest_alarm")
+    due_at = models.DateTimeField(db_index=True)
+    # the preferences due_at was computed from: a change reschedules the row
+    hour = models.PositiveSmallIntegerField()
+    time_zone = models.CharField(max_length=64, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return "digest of %s at %s" % (self.user_id, self.due_at)
+
+
+class VacationAccount(models.Model):
+    """A user's vacation allowance: accrues monthly from the yearly number of days, capped."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="vacation_account")
+    balance_hours = models.PositiveIntegerField(_("vacation left (hours)"), default=0)
+    accrued_month = models.DateField(help_text=_("First day of the last month credited."))
+
+
+class Vacation(models.Model):
+    """One vacation: from its start to its planned end, or earlier when ended early."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    started_at = models.DateTimeField()
+    planned_end = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [models.UniqueConstraint(fields=["user"], condition=models.Q(ended_at__isnull=True),
+                                               name="correspondence_one_running_vacation")]
+
+    @property
+    def is_running(self) -> bool:
+        return self.ended_at is None
+
+
+class ReplyAddressUse(models.Model):
+    """A reply address (game, player, ply) that has been used: each works once."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ply = models.PositiveIntegerField()
+    attempt = models.PositiveIntegerField(default=0)
+    used_at = models.DateTimeField(auto_now_add=True)
+    result = models.CharField(max_length=30)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user", "ply", "attempt"],
+                                               name="correspondence_reply_once")]
+
+
+class CalendarFeed(models.Model):
+    """The secret address of a user's private iCal feed of move deadlines (revocable)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="calendar_feed")
+    secret = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now=True)

@@ -1,0 +1,512 @@
+"""Everything that changes correspondence state (keyword-only arguments, transactions).
+
+Sending due alarms (``alarms_send_due``) and digests (``digests_send_due``)
+works in three steps, each with a constant number of queries whatever the
+number of rows:
+
+1. claim: in one short transaction, lock due rows with ``FOR UPDATE SKIP
+   LOCKED`` (concurrent sweeps take disjoint rows) and stamp ``claimed_at``;
+2. send: build and send the mails over one SMTP connection;
+3. mark: stamp ``sent_at`` (alarms) or move the digest on to its next day.
+
+A worker that dies between claim and send leaves claimed, unsent rows: after
+``CORRESPONDENCE_CLAIM_LEASE`` seconds they are due again, so nothing is lost;
+rows marked sent are never claimed again, so nothing goes out twice. (A death
+in the instant between an SMTP server accepting a message and the mark may
+repeat that one message: mail cannot be part of a database transaction.)
+"""
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from email import message_from_bytes, policy
+from email.utils import parseaddr
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.core.mail import get_connection
+from django.db import IntegrityError, transaction
+from django.db.models import F, Prefetch, Q
+from django.utils import timezone
+
+import engine
+from accounts.mail import user_email_send
+from games import services as games_services
+from games.clock import local_hour_next
+from games.errors import GameActionError
+from games.models import Alarm, Game, GameStatus, Seat
+
+from . import mail, selectors, tokens
+from .errors import CorrespondenceError
+from .models import CalendarFeed, DigestAlarm, ReplyAddressUse, Vacation, VacationAccount
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+SWEEP_LIMIT = 1000
+
+
+def _now() -> datetime:
+    return timezone.now()
+
+
+def _lease() -> timedelta:
+    return timedelta(seconds=getattr(settings, "CORRESPONDENCE_CLAIM_LEASE", 600))
+
+
+# ---------------------------------------------------------------- alarms
+
+@dataclass
+class SweepResult:
+    claimed: int = 0
+    sent: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+
+def alarms_claim(*, now: datetime, limit: int = SWEEP_LIMIT) -> list[int]:
+    """Claim up to ``limit`` due, unsent alarms (skipping rows another sweep holds)."""
+    with transaction.atomic():
+        ids = list(Alarm.objects.select_for_update(skip_locked=True)
+                   .filter(sent_at__isnull=True, due_at__lte=now)
+                   .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=now - _lease()))
+                   .order_by("due_at").values_list("pk", flat=True)[:limit])
+        if ids:
+            Alarm.objects.filter(pk__in=ids).update(claimed_at=now)
+    return ids
+
+
+def _alarm_outcome(alarm: Alarm, now: datetime) -> str | None:
+    """Why this alarm sends nothing, or None when its mail should go out."""
+    game, user = alarm.game, alarm.user
+    if not user.email or not user.is_active:
+        return "no_address"
+    if alarm.kind == Alarm.Kind.GAME_OVER:
+        return None if user.email_on_game_over else "off"
+    if (game.status != GameStatus.ACTIVE or game.turn != alarm.turn
+            or game.to_move_user_id != user.pk or game.clock_paused_at is not None):
+        return "stale"
+    if alarm.kind == Alarm.Kind.YOUR_TURN:
+        if not user.email_on_your_turn:
+            return "off"
+        return "digest" if user.turn_mail == "digest" else None
+    if game.deadline is None or game.deadline <= now:
+        return "stale"
+    return None if user.email_reminders else "off"
+
+
+def alarms_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -> SweepResult:
+    """Claim the due alarms, send their mail and mark them (see the module docstring)."""
+    now = now or _now()
+    ids = alarms_claim(now=now, limit=limit)
+    result = SweepResult(claimed=len(ids))
+    if not ids:
+        return result
+    alarms = list(Alarm.objects.filter(pk__in=ids).select_related("user", "game", "game__to_move_user")
+                  .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user"))))
+    by_outcome: dict[str, list[int]] = {}
+    to_send = []
+    for alarm in alarms:
+        outcome = _alarm_outcome(alarm, now)
+        if outcome is None:
+            to_send.append(alarm)
+        else:
+            by_outcome.setdefault(outcome, []).append(alarm.pk)
+    sent: list[int] = []
+    pictures: dict = {}
+    try:
+        if to_send:
+            with get_connection() as connection:
+                for alarm in to_send:
+                    message = mail.alarm_message(alarm, now=now, pictures=pictures)
+                    message.connection = connection
+                    message.send()
+                    sent.append(alarm.pk)
+    except Exception:
+        # Release what was not sent so that the retry of the task can take it at once.
+        Alarm.objects.filter(pk__in=[a.pk for a in to_send if a.pk not in set(sent)]).update(claimed_at=None)
+        raise
+    finally:
+        if sent:
+            by_outcome.setdefault("sent", []).extend(sent)
+        for outcome, pks in by_outcome.items():
+            Alarm.objects.filter(pk__in=pks).update(sent_at=now, outcome=outcome)
+            result.outcomes[outcome] = len(pks)
+    result.sent = len(sent)
+    return result
+
+
+# ---------------------------------------------------------------- digests
+
+def digest_alarms_sync(*, now: datetime) -> None:
+    """Keep one digest row per user who chose the digest, at their next digest hour."""
+    DigestAlarm.objects.exclude(user__turn_mail="digest", user__email_on_your_turn=True).delete()
+    missing = User.objects.filter(turn_mail="digest", email_on_your_turn=True, is_active=True,
+                                  digest_alarm__isnull=True)
+    DigestAlarm.objects.bulk_create([
+        DigestAlarm(user=user, hour=user.digest_hour, time_zone=user.time_zone,
+                    due_at=local_hour_next(now, time_zone=user.time_zone, hour=user.digest_hour))
+        for user in missing], ignore_conflicts=True)
+    changed = list(DigestAlarm.objects.filter(~Q(hour=F("user__digest_hour")) | ~Q(time_zone=F("user__time_zone")))
+                   .select_related("user"))
+    for row in changed:
+        row.hour, row.time_zone = row.user.digest_hour, row.user.time_zone
+        row.due_at = local_hour_next(now, time_zone=row.time_zone, hour=row.hour)
+    DigestAlarm.objects.bulk_update(changed, ["hour", "time_zone", "due_at"])
+
+
+def digests_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -> SweepResult:
+    """Send each due digest (when a game waits for the user) and schedule the next one."""
+    now = now or _now()
+    digest_alarms_sync(now=now)
+    with transaction.atomic():
+        ids = list(DigestAlarm.objects.select_for_update(skip_locked=True)
+                   .filter(due_at__lte=now).filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=now - _lease()))
+                   .order_by("due_at").values_list("pk", flat=True)[:limit])
+        DigestAlarm.objects.filter(pk__in=ids).update(claimed_at=now)
+    result = SweepResult(claimed=len(ids))
+    if not ids:
+        return result
+    rows = list(DigestAlarm.objects.filter(pk__in=ids).select_related("user"))
+    waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows])
+    done: list[DigestAlarm] = []
+    pictures: dict = {}
+    try:
+        with get_connection() as connection:
+            for row in rows:
+                games = waiting.get(row.user_id, [])
+                if games and row.user.email:
+                    message = mail.digest_message(row.user, games, now=now, pictures=pictures)
+                    message.connection = connection
+                    message.send()
+                    row.last_sent_at = now
+                    result.sent += 1
+                row.claimed_at = None
+                row.due_at = local_hour_next(max(now, row.due_at), time_zone=row.time_zone, hour=row.hour)
+                done.append(row)
+    finally:
+        DigestAlarm.objects.bulk_update(done, ["claimed_at", "due_at", "last_sent_at"])
+        DigestAlarm.objects.filter(pk__in=[r.pk for r in rows if r not in done]).update(claimed_at=None)
+    return result
+
+
+# ---------------------------------------------------------------- preferences and unsubscribe
+
+PREFERENCE_FIELDS = ("turn_mail", "digest_hour", "email_on_your_turn", "email_reminders",
+                     "email_on_game_over", "quiet_hours_start", "quiet_hours_end")
+
+
+def mail_preferences_update(*, user: Any, **values: Any) -> Any:
+    """Change the mail and quiet-hours preferences; deadlines follow new quiet hours at once."""
+    unknown = set(values) - set(PREFERENCE_FIELDS)
+    if unknown:
+        raise CorrespondenceError("bad_preference", "Unknown preference.", fields=", ".join(sorted(unknown)))
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        quiet_before = (locked.quiet_hours_start, locked.quiet_hours_end)
+        for name, value in values.items():
+            setattr(locked, name, value)
+        locked.full_clean(exclude=["password", "username", "email"])
+        locked.save(update_fields=list(values))
+        if (locked.quiet_hours_start, locked.quiet_hours_end) != quiet_before:
+            games_services.games_clock_update(user_id=locked.pk)
+        digest_alarms_sync(now=_now())
+    return locked
+
+
+def mail_unsubscribe(*, token: str) -> tuple[Any, str]:
+    """Follow a one-click unsubscribe link: turn off that kind of mail only (no login)."""
+    try:
+        user_id, kind = tokens.unsubscribe_token_read(token)
+    except signing.BadSignature:
+        raise CorrespondenceError("bad_link", "This unsubscribe link is not valid.", status=404) from None
+    with transaction.atomic():
+        updated = User.objects.filter(pk=user_id).update(**{tokens.UNSUBSCRIBE_FIELDS[kind]: False})
+        if not updated:
+            raise CorrespondenceError("bad_link", "This unsubscribe link is not valid.", status=404)
+        DigestAlarm.objects.filter(user_id=user_id).exclude(user__email_on_your_turn=True).delete()
+    return User.objects.get(pk=user_id), kind
+
+
+# ---------------------------------------------------------------- vacation
+
+def _month_start(day: date) -> date:
+    return day.replace(day=1)
+
+
+def _months_between(earlier: date, later: date) -> int:
+    return (later.year - earlier.year) * 12 + later.month - earlier.month
+
+
+def vacation_account(*, user: Any, now: datetime | None = None) -> VacationAccount:
+    """The user's allowance, credited for each month begun since the last credit, capped.
+
+    A new account starts with one month's credit. Locks the row: call in a transaction.
+    """
+    now = now or _now()
+    month = _month_start(now.date())
+    per_month = round(settings.CORRESPONDENCE_VACATION_DAYS_PER_YEAR * 24 / 12)
+    cap = settings.CORRESPONDENCE_VACATION_CAP_DAYS * 24
+    account, created = VacationAccount.objects.select_for_update().get_or_create(
+        user_id=user.pk, defaults={"balance_hours": min(per_month, cap), "accrued_month": month})
+    months = _months_between(account.accrued_month, month)
+    if not created and months > 0:
+        account.balance_hours = min(cap, account.balance_hours + months * per_month)
+        account.accrued_month = month
+        account.save(update_fields=["balance_hours", "accrued_month"])
+    return account
+
+
+def vacation_start(*, user: Any, days: int, now: datetime | None = None) -> Vacation:
+    """Start a vacation of ``days`` days: the clocks of the user's games stand still
+    (where the game allows it) and the opponents are told."""
+    now = now or _now()
+    if not isinstance(days, int) or days < 1:
+        raise CorrespondenceError("bad_days", "Choose a whole number of days, at least one.", status=400)
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.vacation_since is not None:
+            raise CorrespondenceError("already_on_vacation", "You are already on vacation.", status=409)
+        account = vacation_account(user=locked, now=now)
+        if days * 24 > account.balance_hours:
+            raise CorrespondenceError("vacation_too_long", "You have %(hours)s hours of vacation left.",
+                                      status=409, hours=account.balance_hours)
+        vacation = Vacation.objects.create(user=locked, started_at=now, planned_end=now + timedelta(days=days))
+        locked.vacation_since = now
+        locked.save(update_fields=["vacation_since"])
+        games_services.games_clock_update(user_id=locked.pk, now=now)
+        _vacation_announce(user=locked, vacation=vacation)
+    return vacation
+
+
+def _vacation_announce(*, user: Any, vacation: Vacation) -> None:
+    """Tell the opponents in the user's active games (once the transaction commits)."""
+    games = selectors.active_games_of(user_id=user.pk)
+    told: set[int] = set()
+    for game in games:
+        for seat in game.seats.all():
+            if seat.user_id in (None, user.pk) or seat.user_id in told:
+                continue
+            opponent = seat.user
+            if not opponent.email:
+                continue
+            told.add(opponent.pk)
+            user_email_send(user=opponent, subject_template="correspondence/email/vacation_subject.txt",
+                            body_template="correspondence/email/vacation.txt",
+                            html_template="correspondence/email/vacation.html",
+                            context={"player": user, "vacation": vacation, "time_zone": opponent.time_zone or "UTC",
+                                     "games": [g for g in games if any(s.user_id == opponent.pk for s in g.seats.all())],
+                                     "site_url": settings.SITE_URL})
+
+
+def vacation_end(*, user: Any, now: datetime | None = None) -> Vacation:
+    """End the running vacation (early or at its planned end): the clocks run again
+    and the hours used (begun hours) come off the allowance."""
+    now = now or _now()
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        vacation = Vacation.objects.select_for_update().filter(user=locked, ended_at__isnull=True).first()
+        if vacation is None:
+            raise CorrespondenceError("not_on_vacation", "You are not on vacation.", status=409)
+        end = min(now, vacation.planned_end)
+        vacation.ended_at = end
+        vacation.save(update_fields=["ended_at"])
+        account = vacation_account(user=locked, now=now)
+        used = math.ceil(max((end - vacation.started_at).total_seconds(), 0) / 3600)
+        account.balance_hours = max(0, account.balance_hours - used)
+        account.save(update_fields=["balance_hours"])
+        locked.vacation_since = None
+        locked.save(update_fields=["vacation_since"])
+        games_services.games_clock_update(user_id=locked.pk, now=end)
+    return vacation
+
+
+def vacations_expire(*, now: datetime | None = None) -> int:
+    """End every vacation whose planned end has come (from the beat sweep)."""
+    now = now or _now()
+    ended = 0
+    for user_id in Vacation.objects.filter(ended_at__isnull=True, planned_end__lte=now).values_list("user_id", flat=True):
+        try:
+            vacation_end(user=User(pk=user_id), now=now)
+            ended += 1
+        except CorrespondenceError:
+            continue  # a concurrent sweep or the user ended it
+    return ended
+
+
+# ---------------------------------------------------------------- calendar
+
+def calendar_feed_renew(*, user: Any) -> CalendarFeed:
+    """Create the user's secret feed address, or replace it (the old one stops working)."""
+    with transaction.atomic():
+        feed, _ = CalendarFeed.objects.select_for_update().get_or_create(
+            user_id=user.pk, defaults={"secret": secrets.token_urlsafe(32)})
+        if not _:
+            feed.secret = secrets.token_urlsafe(32)
+            feed.save(update_fields=["secret", "created_at"])
+    return feed
+
+
+def calendar_feed_revoke(*, user: Any) -> int:
+    """Remove the user's feed: its address stops working."""
+    with transaction.atomic():
+        return CalendarFeed.objects.filter(user_id=user.pk).delete()[0]
+
+
+# ---------------------------------------------------------------- moves by mail
+
+@dataclass
+class ReplyResult:
+    status: str  # played, rejected, forged, wrong_sender, used, stale, game_over, not_your_turn, empty
+    played: list[str] = field(default_factory=list)
+    revealed: list[str] = field(default_factory=list)
+    error: str = ""
+
+
+def _decision_lines(text: str) -> list[str]:
+    """The reply's own lines, up to the quoted mail or the signature."""
+    lines = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith(">") or raw.rstrip() == "--" or raw.startswith("-- "):
+            break
+        if line.lower().startswith("on ") and line.rstrip().endswith("wrote:"):
+            break
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _message_text(message: Any) -> str:
+    part = message.get_body(preferencelist=("plain",))
+    if part is None:
+        return ""
+    try:
+        return part.get_content()
+    except (LookupError, UnicodeError):
+        return ""
+
+
+def _reply_address_of(message: Any, recipient: str | None) -> tokens.ReplyAddress | None:
+    candidates = [recipient] if recipient else []
+    for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
+        for value in message.get_all(header, []):
+            candidates.extend(address for _, address in [parseaddr(part) for part in str(value).split(",")])
+    for candidate in candidates:
+        found = tokens.ReplyAddress.read(candidate or "")
+        if found is not None:
+            return found
+    return None
+
+
+def _reveals(kind: str, before: dict[str, Any], after: dict[str, Any], move_text: str) -> list[str]:
+    """What a decision revealed, from the player's views before and after it.
+
+    Maatatahay: a ``shrine`` decision draws the Shrine's favour; the last
+    placement of a round refills the stream (the round number changes).
+    """
+    if kind != "maatatahay":
+        return []
+    revealed = []
+    if move_text.split(" ", 1)[0] == "shrine":
+        revealed.append("favour: %s" % (after.get("favour") if after.get("favour") is not None else after.get("storage")))
+    if after.get("round") != before.get("round") and after.get("stream") != before.get("stream"):
+        revealed.append("stream: %s" % (after.get("stream"),))
+    return revealed
+
+
+def mail_reply_receive(*, raw: bytes, recipient: str | None = None) -> ReplyResult:
+    """Play the decisions of a reply to a "your turn" mail, the one entry of inbound mail
+    (SMTP command and HTTP webhook alike).
+
+    The address must be ours, unused, signed for this player and the game's
+    current ply, and the mail must come from the player's address. Decisions
+    are played in order until one reveals something, the turn ends or the game
+    ends; the answer mail confirms them (with a fresh address when the turn goes
+    on) or lists the legal decisions. Anything else changes nothing.
+    """
+    message = message_from_bytes(raw, policy=policy.default)
+    address = _reply_address_of(message, recipient)
+    if address is None:
+        log.info("mail_reply refused: no valid reply address")
+        return ReplyResult("forged")
+    user = User.objects.filter(pk=address.user_id, is_active=True).first()
+    sender = parseaddr(str(message.get("From", "")))[1]
+    if user is None or not user.email or sender.lower() != user.email.lower():
+        log.info("mail_reply refused: sender %r is not the player", sender)
+        return ReplyResult("wrong_sender")
+    game = Game.objects.filter(pk=address.game_id).first()
+    if game is None:
+        return ReplyResult("forged")
+    try:
+        with transaction.atomic():
+            ReplyAddressUse.objects.create(game=game, user=user, ply=address.ply, attempt=address.attempt,
+                                           result="received")
+    except IntegrityError:
+        result = ReplyResult("used")
+        _reply_answer(user=user, game=game, result=result, attempt=None)
+        return result
+    result = _reply_play(user=user, game=game, address=address, lines=_decision_lines(_message_text(message)))
+    ReplyAddressUse.objects.filter(game=game, user=user, ply=address.ply, attempt=address.attempt).update(
+        result=result.status)
+    game.refresh_from_db()
+    _reply_answer(user=user, game=game, result=result, attempt=address.attempt + 1)
+    return result
+
+
+def _reply_play(*, user: Any, game: Game, address: tokens.ReplyAddress, lines: list[str]) -> ReplyResult:
+    rules = engine.get_game(game.kind)
+    if game.status != GameStatus.ACTIVE:
+        return ReplyResult("game_over")
+    if game.ply != address.ply:
+        return ReplyResult("stale")
+    if game.to_move_user_id != user.pk:
+        return ReplyResult("not_your_turn")
+    if not lines:
+        return ReplyResult("empty")
+    result = ReplyResult("played")
+    seat = Seat.objects.get(game=game, user=user)
+    for line in lines:
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE or game.to_move_user_id != user.pk:
+            break
+        before = rules.view(games_services.game_state(game), seat.side)
+        try:
+            move = games_services.move_submit(game_id=game.pk, user=user, move_text=line, expected_ply=game.ply)
+        except GameActionError as error:
+            result.status = "rejected" if not result.played else "played_then_rejected"
+            result.error = "%s: %s" % (line, error.message)
+            break
+        result.played.append(move.text)
+        game.refresh_from_db()
+        after = rules.view(games_services.game_state(game), seat.side)
+        result.revealed = _reveals(game.kind, before, after, move.text)
+        if result.revealed:
+            break
+    return result
+
+
+def _reply_answer(*, user: Any, game: Game, result: ReplyResult, attempt: int | None) -> None:
+    """Answer a reply: what was played and revealed, or why nothing was, with the legal decisions."""
+    game.refresh_from_db()
+    seat = Seat.objects.filter(game=game, user=user).first()
+    my_turn = game.status == GameStatus.ACTIVE and game.to_move_user_id == user.pk
+    legal: list[str] = []
+    if my_turn and result.status not in ("played",):
+        rules = engine.get_game(game.kind)
+        legal = [rules.move_text(m) for m in rules.legal_moves(games_services.game_state(game))]
+    reply = None
+    headers = mail.unsubscribe_headers(user_id=user.pk, kind="turn")
+    if my_turn and attempt is not None:
+        reply = mail.reply_address(game=game, user_id=user.pk, attempt=attempt)
+        headers["Reply-To"] = reply
+    user_email_send(user=user, subject_template="correspondence/email/reply_subject.txt",
+                    body_template="correspondence/email/reply.txt", html_template="correspondence/email/reply.html",
+                    context={"game": game, "result": result, "legal": legal, "reply_address": reply,
+                             "my_turn": my_turn, "open_url": mail.open_url(game_id=game.pk, user_id=user.pk),
+                             "unsubscribe_url": mail.unsubscribe_url(user_id=user.pk, kind="turn")},
+                    headers=headers, images={"board": mail.game_picture(game, seat)})

@@ -1,0 +1,39 @@
+"""Celery tasks of correspondence: idempotent, acknowledged late, retried with backoff.
+
+``correspondence_sweep`` runs from beat (CELERY_BEAT_SCHEDULE
+"correspondence-sweep"): due alarms, due digests, ended vacations. Each step
+claims rows with skip-locked locks, so overlapping runs never double a mail.
+"""
+from __future__ import annotations
+
+from smtplib import SMTPException
+
+from celery import shared_task
+from django.db import DatabaseError
+
+from . import services
+
+RETRY = {
+    "bind": True,
+    "acks_late": True,
+    "autoretry_for": (DatabaseError, SMTPException, ConnectionError, TimeoutError),
+    "retry_backoff": True,
+    "retry_backoff_max": 600,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
+
+
+@shared_task(name="correspondence.tasks.correspondence_sweep", **RETRY)
+def correspondence_sweep(self) -> dict[str, int]:
+    """Send due alarms and digests; end vacations whose time is up."""
+    alarms = services.alarms_send_due()
+    digests = services.digests_send_due()
+    return {"alarms_claimed": alarms.claimed, "alarms_sent": alarms.sent, "digests_sent": digests.sent,
+            "vacations_ended": services.vacations_expire()}
+
+
+@shared_task(name="correspondence.tasks.mail_reply_receive", **RETRY)
+def mail_reply_receive(self, raw: str, recipient: str | None = None) -> str:
+    """Play a reply by mail (``raw``: the message as latin-1 text, so bytes survive JSON)."""
+    return services.mail_reply_receive(raw=raw.encode("latin-1"), recipient=recipient).status
