@@ -208,7 +208,9 @@ def test_solo_game_against_a_bot(alice_api, django_capture_on_commit_callbacks):
     body = made.json()
     assert body["bot_level"] == 1 and body["your_side"] == "blue"
     game = Game.objects.get(pk=body["id"])
-    assert game.ply == 1 and game.to_move_side == "blue"  # the bot (red) has answered
+    # Whoever the side card lets start, it is now the human's turn: the bot has played if it began.
+    assert game.to_move_side == "blue" and game.ply == Move.objects.filter(game=game, seat__side="red").count()
+    assert game.ply <= 1
     bad = alice_api.post("/api/v1/games/solo/", {"kind": "onitama", "level": 9}, format="json")
     assert bad.status_code == 400
     side = alice_api.post("/api/v1/games/solo/", {"kind": "onitama", "level": 1, "side": "green"}, format="json")

@@ -1,0 +1,96 @@
+"""The events feed: your turn, challenges, draw offers, game over, with a stable cursor."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from api.events import Cursor, events_for_user
+from games import services
+
+from .conftest import play, start_game
+
+pytestmark = pytest.mark.django_db
+
+EVENTS = "/api/v1/events/"
+
+
+def kinds(page):
+    return [(e["kind"], e["game_id"] or e["challenge_id"]) for e in page["events"]]
+
+
+def test_a_challenge_a_game_and_its_turns_appear_once_each(alice_api, bob_api, alice, bob):
+    start = bob_api.get(EVENTS).json()
+    assert start["events"] == [] and start["cursor"]
+    made = alice_api.post("/api/v1/challenges/", {"kind": "onitama", "opponent": "bob",
+                                                  "options": {"cards": "base"}}, format="json").json()
+    page = bob_api.get(EVENTS, {"after": start["cursor"]}).json()
+    assert kinds(page) == [("challenge_received", made["id"])]
+    assert page["events"][0]["data"] == {"kind": "onitama", "challenger": "alice"}
+    assert bob_api.get(EVENTS, {"after": page["cursor"]}).json()["events"] == []
+    alice_cursor = alice_api.get(EVENTS).json()["cursor"]
+    game_id = bob_api.post("/api/v1/challenges/%d/accept/" % made["id"]).json()["id"]
+    answered = alice_api.get(EVENTS, {"after": alice_cursor}).json()
+    assert [e["kind"] for e in answered["events"]] == ["challenge_answered", "game_started"]
+    assert answered["events"][0]["data"] == {"status": "accepted"}
+    game = services.Game.objects.get(pk=game_id)
+    mover = game.to_move_user
+    waiting = bob if mover == alice else alice
+    waiting_api = bob_api if mover == alice else alice_api
+    started = answered["events"][1]["data"]["your_turn"]
+    assert started is (mover == alice)
+    cursor = waiting_api.get(EVENTS).json()["cursor"]
+    play(game, 1)
+    turn = waiting_api.get(EVENTS, {"after": cursor}).json()
+    assert kinds(turn) == [("your_turn", game_id)] and turn["events"][0]["data"]["ply"] == 1
+    # The player who moved gets no event for their own move.
+    mover_api = alice_api if mover == alice else bob_api
+    assert "your_turn" not in [e["kind"] for e in mover_api.get(EVENTS, {"after": cursor}).json()["events"]]
+    services.game_resign(game_id=game_id, user=waiting)
+    over = mover_api.get(EVENTS, {"after": cursor}).json()["events"]
+    assert over[-1]["kind"] == "game_over" and over[-1]["data"]["reason"] == "resign"
+
+
+def test_draw_offers_and_declined_challenges(alice_api, bob_api, alice, bob):
+    game = start_game(alice, bob, "onitama", {"cards": "base"})
+    cursor = bob_api.get(EVENTS).json()["cursor"]
+    alice_api.post("/api/v1/games/%d/draw/offer/" % game.pk)
+    assert kinds(bob_api.get(EVENTS, {"after": cursor}).json()) == [("draw_offered", game.pk)]
+    cursor = alice_api.get(EVENTS).json()["cursor"]
+    made = alice_api.post("/api/v1/challenges/", {"kind": "onitama", "opponent": "bob"}, format="json").json()
+    bob_api.post("/api/v1/challenges/%d/decline/" % made["id"])
+    page = alice_api.get(EVENTS, {"after": cursor}).json()
+    assert kinds(page) == [("challenge_answered", made["id"])] and page["events"][0]["data"]["status"] == "declined"
+
+
+def test_paging_with_a_small_limit_sees_every_event_once(alice_api, alice, bob):
+    game = play(start_game(alice, bob, "maatatahay", {"variant": "first"}), 30)
+    everything = events_for_user(user=alice, after=None, limit=100).events
+    seen, cursor = [], None
+    for _ in range(100):
+        page = alice_api.get(EVENTS, {"limit": 2, **({"after": cursor} if cursor else {})}).json()
+        seen += [e["cursor"] for e in page["events"]]
+        cursor = page["cursor"]
+        if not page["has_more"]:
+            break
+    assert seen == [e.cursor.text() for e in everything] and len(seen) == len(set(seen)) > 2
+    assert game.ply >= 20
+
+
+def test_the_settle_delay_holds_back_the_newest_events(settings, alice, bob):
+    settings.API_EVENTS_SETTLE_SECONDS = 60
+    start_game(alice, bob, "onitama", {"cards": "base"})
+    assert events_for_user(user=alice, after=None).events == []
+    later = events_for_user(user=alice, after=None, now=timezone.now() + timedelta(seconds=61))
+    assert [e.kind for e in later.events] == ["challenge_answered", "game_started"]
+
+
+def test_cursors_order_and_bad_cursors(alice_api, anon):
+    assert Cursor(5, 1, 9) < Cursor(5, 2, 1) < Cursor(6)
+    assert Cursor.parse(Cursor(123, 4, 5).text()) == Cursor(123, 4, 5)
+    for bad in ("x", "1-2", "-1-2-3", "1-2-3-4"):
+        answer = alice_api.get(EVENTS, {"after": bad})
+        assert answer.status_code == 400 and answer.json()["code"] == "bad_cursor"
+    assert alice_api.get(EVENTS, {"limit": "many"}).status_code == 400
+    assert anon.get(EVENTS).status_code == 401
+    first = alice_api.get(EVENTS)
+    assert alice_api.get(EVENTS, HTTP_IF_NONE_MATCH=first["ETag"]).status_code in (200, 304)
