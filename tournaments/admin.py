@@ -93,9 +93,6 @@ class TournamentAdmin(admin.ModelAdmin):
             obj.pk = created.pk
             obj._state.adding = False
 
-    def save_related(self, request, form, formsets, change):
-        pass  # inlines are read-only
-
     def has_delete_permission(self, request, obj=None):
         return False
 
