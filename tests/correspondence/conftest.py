@@ -1,0 +1,29 @@
+"""Fixtures of the correspondence tests: players (from the games tests), started games,
+and the mail settings the reply addresses need."""
+from __future__ import annotations
+
+import pytest
+
+from tests.games.conftest import first_legal, make_user, play, start_game  # noqa: F401
+
+
+@pytest.fixture(autouse=True)
+def _correspondence_settings(settings):
+    settings.CORRESPONDENCE_REPLY_DOMAIN = "reply.example.org"
+    settings.CORRESPONDENCE_INBOUND_SECRET = "inbound-test-secret"
+    settings.SITE_URL = "http://testserver"
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob")
+
+
+@pytest.fixture
+def onitama_game(alice, bob):
+    return start_game(alice, bob, "onitama", {"cards": "base"})

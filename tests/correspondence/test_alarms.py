@@ -1,0 +1,152 @@
+"""The alarm sweep: due and not due, once only, stale turns, preferences, claims, query count."""
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from correspondence import services, tasks
+from games.models import Alarm
+
+from .conftest import play, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_your_turn_goes_out_once_with_text_html_picture_link_and_unsubscribe(onitama_game):
+    game = onitama_game
+    mail.outbox.clear()
+    result = services.alarms_send_due(now=timezone.now())
+    assert result.sent == 1 and len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == [game.to_move_user.email]
+    assert "Your turn in Onitama #%d" % game.pk == message.subject
+    html = message.alternatives[0][0]
+    assert "cid:board" in html and "/correspondence/open/" in html
+    assert "/correspondence/open/" in message.body
+    image = [part for part in message.attachments if part.get_content_type() == "image/png"]
+    assert len(image) == 1 and image[0].get_payload(decode=True).startswith(b"\x89PNG")
+    assert message.extra_headers["List-Unsubscribe"].startswith("<http://testserver/correspondence/unsubscribe/")
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert message.reply_to[0].startswith("play-%d-%d-0-0-" % (game.pk, game.to_move_user_id))
+    # a second sweep sends nothing: the alarm is marked sent
+    assert services.alarms_send_due(now=timezone.now()).sent == 0
+    assert len(mail.outbox) == 1
+    assert Alarm.objects.get(game=game, kind="your_turn").outcome == "sent"
+
+
+def test_reminders_due_and_not_due(onitama_game):
+    game = onitama_game
+    services.alarms_send_due(now=timezone.now())
+    mail.outbox.clear()
+    started = game.turn_started_at
+    assert services.alarms_send_due(now=started + timedelta(days=2)).sent == 0  # 67 % used
+    assert services.alarms_send_due(now=started + timedelta(days=2.4, seconds=1)).sent == 1  # 80 %
+    assert "Time is running out" in mail.outbox[-1].subject
+    assert services.alarms_send_due(now=game.deadline - timedelta(hours=7)).sent == 0
+    assert services.alarms_send_due(now=game.deadline - timedelta(hours=6)).sent == 1
+    assert "Last hours" in mail.outbox[-1].subject
+    assert services.alarms_send_due(now=game.deadline - timedelta(hours=1)).sent == 0
+    assert len(mail.outbox) == 2
+
+
+def test_a_turn_that_ended_sends_no_reminder(onitama_game):
+    game = onitama_game
+    mover = game.to_move_user
+    late = game.deadline - timedelta(hours=1)
+    play(game, 1)  # the player moved: their turn's alarms are stale
+    mail.outbox.clear()
+    result = services.alarms_send_due(now=late)
+    assert [m for m in mail.outbox if m.to == [mover.email]] == []
+    assert Alarm.objects.get(game=game, turn=1, kind="your_turn").outcome == "stale"
+    assert not Alarm.objects.filter(game=game, turn=1, kind__in=["reminder", "last_call"]).exists()
+    assert result.outcomes["stale"] == 1
+
+
+def test_preferences_turn_off_each_kind(onitama_game):
+    user = onitama_game.to_move_user
+    user.email_reminders = False
+    user.turn_mail = "digest"
+    user.save()
+    mail.outbox.clear()
+    services.alarms_send_due(now=onitama_game.deadline - timedelta(hours=1))
+    assert mail.outbox == []
+    outcomes = dict(Alarm.objects.filter(game=onitama_game).values_list("kind", "outcome"))
+    assert outcomes == {"your_turn": "digest", "reminder": "off", "last_call": "off"}
+
+
+def test_game_over_mail_once_per_player(onitama_game, alice, bob):
+    from games import services as games_services
+    services.alarms_send_due(now=timezone.now())
+    mail.outbox.clear()
+    games_services.game_resign(game_id=onitama_game.pk, user=alice)
+    assert services.alarms_send_due(now=timezone.now()).sent == 2
+    assert services.alarms_send_due(now=timezone.now()).sent == 0
+    bodies = {m.to[0]: m.body for m in mail.outbox}
+    assert "You lost." in bodies[alice.email] and "You won." in bodies[bob.email]
+    assert all("is over" in m.subject for m in mail.outbox)
+
+
+def test_mail_comes_in_the_players_language(onitama_game):
+    user = onitama_game.to_move_user
+    user.language = "id"
+    user.save()
+    mail.outbox.clear()
+    services.alarms_send_due(now=timezone.now())
+    assert mail.outbox[0].body.startswith("Halo %s," % user.username)
+    assert "Halo %s," % user.username in mail.outbox[0].alternatives[0][0]
+
+
+def test_a_claim_left_by_a_dead_worker_is_sent_after_the_lease_once(onitama_game, settings):
+    """A worker that claimed alarms and died before sending: the rows stay unsent,
+    other sweeps leave them alone during the lease, then exactly one sends them."""
+    now = timezone.now()
+    claimed = services.alarms_claim(now=now)  # ... and the worker dies here
+    assert len(claimed) == 1
+    mail.outbox.clear()
+    assert services.alarms_send_due(now=now + timedelta(seconds=5)).sent == 0  # leased
+    later = now + timedelta(seconds=settings.CORRESPONDENCE_CLAIM_LEASE + 1)
+    assert services.alarms_send_due(now=later).sent == 1
+    assert services.alarms_send_due(now=later + timedelta(seconds=1)).sent == 0
+    assert len(mail.outbox) == 1
+
+
+def test_a_failed_send_releases_the_unsent_claims(onitama_game, monkeypatch):
+    import smtplib
+
+    from django.core.mail import EmailMultiAlternatives
+
+    def refuse(self, fail_silently=False):
+        raise smtplib.SMTPServerDisconnected("gone")
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", refuse)
+    with pytest.raises(smtplib.SMTPServerDisconnected):
+        services.alarms_send_due(now=timezone.now())
+    alarm = Alarm.objects.get(game=onitama_game, kind="your_turn")
+    assert alarm.claimed_at is None and alarm.sent_at is None
+    monkeypatch.undo()
+    assert services.alarms_send_due(now=timezone.now()).sent == 1
+
+
+def _due_games(alice, bob, count):
+    return [start_game(alice, bob) for _ in range(count)]
+
+
+def test_the_sweep_query_count_does_not_grow_with_the_number_of_alarms(alice, bob):
+    _due_games(alice, bob, 10)
+    with CaptureQueriesContext(connection) as small:
+        assert services.alarms_send_due(now=timezone.now()).sent == 10
+    _due_games(alice, bob, 100)
+    with CaptureQueriesContext(connection) as large:
+        assert services.alarms_send_due(now=timezone.now()).sent == 100
+    assert len(large.captured_queries) == len(small.captured_queries)
+    assert len(mail.outbox) >= 110
+
+
+def test_the_beat_task_is_late_acknowledged_and_retried():
+    task = tasks.correspondence_sweep
+    assert task.acks_late and task.autoretry_for and task.retry_backoff
+    from django.conf import settings
+    assert settings.CELERY_BEAT_SCHEDULE["correspondence-sweep"]["task"] == task.name
