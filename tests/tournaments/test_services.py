@@ -289,3 +289,12 @@ def test_simulate_tournament_command(args):
     text = out.getvalue()
     assert "invariants: ok" in text and "time:" in text
     assert Tournament.objects.get().status == TournamentStatus.FINISHED
+
+
+def test_games_follow_the_tournament_vacation_setting():
+    if not hasattr(Game, "vacation_allowed"):
+        pytest.skip("games.Game has no vacation_allowed flag yet")
+    strict = started(users(2, "s"), format="round_robin", vacation_allowed=False)
+    relaxed = started(users(2, "r"), format="round_robin", vacation_allowed=True)
+    assert [g.vacation_allowed for g in running_games(strict)] == [False]
+    assert [g.vacation_allowed for g in running_games(relaxed)] == [True]
