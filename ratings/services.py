@@ -54,8 +54,8 @@ def rating_record_result(*, game: Game) -> list[RatingChange]:
             return []
         seats = list(game.seats.all())
         now = game.finished_at or timezone.now()
-        for seat in seats:
-            Rating.objects.get_or_create(user_id=seat.user_id, kind=game.kind)
+        for user_id in sorted(s.user_id for s in seats):  # one order everywhere: no deadlock
+            Rating.objects.get_or_create(user_id=user_id, kind=game.kind)
         locked = {r.user_id: r for r in Rating.objects.select_for_update().filter(
             kind=game.kind, user_id__in=[s.user_id for s in seats]).order_by("pk")}
         before = {user_id: glicko_now(r, now) for user_id, r in locked.items()}

@@ -17,7 +17,8 @@ def make_user(name: str):
 
 @pytest.fixture
 def ladder(db):
-    return Ladder.objects.get(kind="onitama")  # created by the data migration
+    # The data migration creates it; a transactional test elsewhere may have flushed it.
+    return Ladder.objects.get_or_create(kind="onitama", defaults={"name": "Onitama ladder"})[0]
 
 
 @pytest.fixture

@@ -34,8 +34,14 @@ def challenge(ladder, challenger, defender, now=None):
 
 # ---------------------------------------------------------------- joining
 
-def test_there_is_a_ladder_per_game():
+def test_the_data_migration_makes_a_ladder_per_game():
+    from importlib import import_module
+
+    from django.apps import apps
+    Ladder.objects.all().delete()
+    import_module("ladder.migrations.0002_default_ladders").create_default_ladders(apps, None)
     assert sorted(Ladder.objects.values_list("kind", flat=True)) == ["maatatahay", "onitama"]
+    assert set(Ladder.objects.values_list("max_places_up", flat=True)) == {conf.DEFAULT_MAX_PLACES_UP}
 
 
 def test_players_join_at_the_bottom(ladder, players):
