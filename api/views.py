@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
@@ -216,6 +217,13 @@ class GamePagination(CursorPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def decode_cursor(self, request: Any) -> Any:
+        try:
+            return super().decode_cursor(request)
+        except NotFound:  # a bad cursor is bad input, not a missing page
+            raise ApiError("bad_cursor", _("This cursor is not valid: use the next or previous link."),
+                           details={"cursor": request.query_params.get(self.cursor_query_param, "")[:100]}) from None
 
 
 GAME_FILTERS = [
