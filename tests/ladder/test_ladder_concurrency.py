@@ -1,41 +1,19 @@
 """Games ending at the same moment on the real PostgreSQL: ladder positions and ratings
 are changed one game at a time, in order of game end, and never corrupted."""
-import threading
-
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from games import services as games_services
 from games.errors import GameActionError
 from ladder import selectors, services
 from ladder.models import EventKind, Ladder, LadderChallenge, LadderEvent, Outcome
-from ratings.models import Rating, RatingChange
+from ratings.models import RatingChange
+
+from tests.games.test_concurrency import run_together
 
 from .conftest import make_user, order
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-def run_together(functions):
-    """Run the functions in threads released at the same moment; results or exceptions."""
-    barrier = threading.Barrier(len(functions))
-    results = [None] * len(functions)
-
-    def runner(i, fn):
-        try:
-            barrier.wait()
-            results[i] = fn()
-        except Exception as error:  # noqa: BLE001 - collected for the assertions
-            results[i] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=runner, args=(i, fn)) for i, fn in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(120)
-    return results
 
 
 @pytest.fixture
@@ -80,25 +58,6 @@ def test_many_ladder_games_ending_together_keep_the_order(ladder_of_twelve):
     assert set(outcomes) <= {Outcome.CLIMBED, Outcome.UNCHANGED} and Outcome.CLIMBED in outcomes
     assert LadderEvent.objects.filter(kind=EventKind.CLIMBED).count() == outcomes.count(Outcome.CLIMBED)
     assert RatingChange.objects.count() == 2 * len(made)
-
-
-def test_one_players_games_ending_together_chain_their_rating(ladder_of_twelve):
-    ladder, u = ladder_of_twelve
-    hub = u[0]
-    games = []
-    for other in u[1:6]:
-        rules = games_services.rules_for("onitama")
-        games.append(games_services.game_create(kind="onitama", rated=True, seats={
-            rules.players[0]: hub, rules.players[1]: other}))
-    results = run_together([(lambda g=g: games_services.game_resign(game_id=g.pk, user=hub))
-                            for g in games])
-    assert not [r for r in results if isinstance(r, Exception)], results
-    chain = list(RatingChange.objects.filter(user=hub).order_by("pk"))
-    assert len(chain) == 5
-    for earlier, later in zip(chain, chain[1:]):
-        assert later.rating_before == pytest.approx(earlier.rating_after)
-    final = Rating.objects.get(user=hub, kind="onitama")
-    assert final.games_played == 5 and final.rating == pytest.approx(chain[-1].rating_after)
 
 
 def test_the_same_game_finished_twice_at_once_counts_once(ladder_of_twelve):
