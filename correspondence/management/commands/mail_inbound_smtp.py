@@ -13,8 +13,17 @@ import time
 
 from asgiref.sync import sync_to_async
 from django.core.management.base import BaseCommand
+from django.db import close_old_connections
 
 from correspondence import services, tokens
+
+
+def _receive(raw: bytes, recipient: str) -> str:
+    """Play one reply, then drop the thread's database connection (a long-lived server)."""
+    try:
+        return services.mail_reply_receive(raw=raw, recipient=recipient).status
+    finally:
+        close_old_connections()
 
 
 class ReplyHandler:
@@ -29,7 +38,7 @@ class ReplyHandler:
     async def handle_DATA(self, server, session, envelope):
         raw = envelope.original_content or envelope.content
         for recipient in envelope.rcpt_tos:
-            await sync_to_async(services.mail_reply_receive, thread_sensitive=True)(raw=raw, recipient=recipient)
+            await sync_to_async(_receive, thread_sensitive=False)(raw, recipient)
         return "250 Message accepted"
 
 

@@ -1,0 +1,106 @@
+"""With the real services: PostgreSQL skip-locked claims, a real worker and beat, a real
+SMTP sink, and a process killed between claim and send."""
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from correspondence import services
+from games.models import Alarm, Game
+
+from .conftest import make_user, start_game
+
+pytestmark = pytest.mark.services
+
+
+def wait_for(predicate, timeout=60.0, interval=0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError("condition not met within %.0f s" % timeout)
+
+
+def test_beat_and_worker_send_your_turn_and_a_due_reminder_once(celery_beat, smtp_sink):
+    alice, bob = make_user("alice"), make_user("bob")
+    game = start_game(alice, bob)
+    mover = game.to_move_user
+    first = smtp_sink.wait_for(1)
+    assert first[0]["To"] == mover.email and first[0]["Subject"].startswith("Your turn")
+    assert first[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert first[0].get_body(preferencelist=("html",)) is not None
+    # make the 80 % reminder due now (and not the last call)
+    Alarm.objects.filter(game=game, kind="reminder").update(due_at=timezone.now())
+    messages = smtp_sink.wait_for(2)
+    assert messages[1]["Subject"].startswith("Time is running out")
+    time.sleep(3)  # several more sweeps: nothing is sent twice
+    assert len(smtp_sink.messages) == 2
+    assert Alarm.objects.get(game=game, kind="reminder").outcome == "sent"
+    assert Alarm.objects.get(game=game, kind="last_call").sent_at is None  # not due
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_sweeps_take_disjoint_rows(smtp_sink):
+    alice, bob = make_user("alice"), make_user("bob")
+    for _ in range(30):
+        start_game(alice, bob)
+    results, errors = [], []
+
+    def sweep():
+        try:
+            results.append(services.alarms_send_due(now=timezone.now() + timedelta(seconds=1)))
+        except Exception as error:  # reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweep) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sum(r.sent for r in results) == 30
+    messages = smtp_sink.wait_for(30)
+    time.sleep(0.5)
+    assert len(smtp_sink.messages) == 30
+    assert len({m["Message-ID"] for m in messages}) == 30
+    assert Alarm.objects.filter(kind="your_turn", outcome="sent").count() == 30
+
+
+def test_a_process_killed_between_claim_and_send_loses_nothing_and_doubles_nothing(
+        celery_worker, celery_services_env, smtp_sink, settings):
+    alice, bob = make_user("alice"), make_user("bob")
+    game = start_game(alice, bob)
+    # a sweeping process claims the due alarm, then is killed before sending
+    script = ("import django, os, signal; django.setup(); "
+              "from django.utils import timezone; from correspondence import services; "
+              "claimed = services.alarms_claim(now=timezone.now()); print(len(claimed), flush=True); "
+              "os.kill(os.getpid(), signal.SIGKILL)")
+    done = subprocess.run([sys.executable, "-c", script], env=celery_services_env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == -9 and done.stdout.strip() == "1", done.stderr
+    alarm = Alarm.objects.get(game=game, kind="your_turn")
+    assert alarm.claimed_at is not None and alarm.sent_at is None
+    # during the lease a sweep leaves it alone
+    assert services.alarms_send_due(now=timezone.now()).sent == 0
+    assert smtp_sink.messages == []
+    # after the lease the worker's sweep sends it, once
+    from correspondence import tasks
+    Alarm.objects.filter(pk=alarm.pk).update(
+        claimed_at=timezone.now() - timedelta(seconds=settings.CORRESPONDENCE_CLAIM_LEASE + 1))
+    tasks.correspondence_sweep.delay()
+    messages = smtp_sink.wait_for(1)
+    wait_for(lambda: Alarm.objects.get(pk=alarm.pk).sent_at is not None)
+    tasks.correspondence_sweep.delay()
+    tasks.correspondence_sweep.delay()
+    time.sleep(3)
+    assert len(smtp_sink.messages) == 1 and messages[0]["To"] == game.to_move_user.email
+    assert Alarm.objects.get(pk=alarm.pk).outcome == "sent"
