@@ -8,6 +8,8 @@ by mail (see correspondence.tokens.ReplyAddress).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 from typing import Any, Iterable
 
@@ -57,11 +59,14 @@ def player_view(game: Game, seat: Seat | None) -> dict[str, Any]:
 
 
 def game_picture(game: Game, seat: Seat | None, cache: dict | None = None) -> bytes:
-    """The PNG of the position as ``seat``'s player sees it (cached per game, ply and side)."""
-    key = (game.pk, game.ply, seat.side if seat else "")
+    """The PNG of the position as ``seat``'s player sees it. ``cache`` (one per sweep)
+    shares the picture between mails showing the same view (e.g. opening positions)."""
+    view = player_view(game, seat)
+    flip = bool(seat and seat.position == 1)
+    key = (game.kind, flip, hashlib.sha256(json.dumps(view, sort_keys=True, default=str).encode()).hexdigest())
     if cache is not None and key in cache:
         return cache[key]
-    png = position_png(kind=game.kind, view=player_view(game, seat), flip=bool(seat and seat.position == 1))
+    png = position_png(kind=game.kind, view=view, flip=flip)
     if cache is not None:
         cache[key] = png
     return png
