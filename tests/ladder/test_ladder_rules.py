@@ -339,3 +339,18 @@ def test_departed_games_resign_is_idempotent(ladder, players):
     assert services.ladder_departed_games_resign(ladder_id=ladder.pk, user_id=players[5].pk) == 0
     kept.game.refresh_from_db()
     assert kept.game.status == GameStatus.ACTIVE
+
+
+def test_a_first_move_never_made_aborts_moves_nobody_and_counts_as_a_timeout(ladder, players):
+    made = challenge(ladder, players[7], players[3])
+    game = made.game
+    if game.to_move_user_id != players[3].pk:  # the challenger moves first; the defender never does
+        games_services.move_submit(game_id=game.pk, user=players[7], expected_ply=0,
+                                   move_text=_first_legal(game))
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    assert games_services.games_time_out() == 1
+    made.refresh_from_db()
+    assert made.game.status == GameStatus.ABORTED
+    assert made.outcome == Outcome.ABORTED and made.timed_out == players[3]
+    assert order(ladder) == NAMES
+    assert selectors.timeouts_count(ladder_id=ladder.pk, user=players[3], now=timezone.now()) == 1
