@@ -58,28 +58,31 @@ def games_list(*, user: Any, mine: bool = False, my_turn: bool = False, status: 
 
 
 def game_changed_at(*, game_id: int) -> tuple[Any, str] | None:
-    """(last change time, version tag) of a game, from a few index lookups; None if unknown.
+    """(last change time, version tag) of a game in one query; None if unknown.
 
     The tag changes with every move, draw offer or answer, ending or clock change, so
     a client's cached copy can be validated without building the view.
     """
-    from django.db.models import Max
+    from django.db.models import Max, OuterRef, Subquery
 
     from games.models import DrawOffer, Game, Move
 
-    row = (Game.objects.filter(pk=game_id)
-           .values("ply", "status", "created_at", "finished_at", "deadline", "to_move_side").first())
+    last_move = Move.objects.filter(game=OuterRef("pk"), ply=OuterRef("ply")).order_by().values("created_at")[:1]
+    offers = DrawOffer.objects.filter(game=OuterRef("pk")).order_by().values("game")
+    row = (Game.objects.filter(pk=game_id).order_by()
+           .annotate(last_move=Subquery(last_move),
+                     offer_created=Subquery(offers.annotate(m=Max("created_at")).values("m")[:1]),
+                     offer_responded=Subquery(offers.annotate(m=Max("responded_at")).values("m")[:1]))
+           .values("ply", "status", "created_at", "finished_at", "deadline", "to_move_side",
+                   "last_move", "offer_created", "offer_responded").first())
     if row is None:
         return None
-    last_move = Move.objects.filter(game_id=game_id, ply=row["ply"]).values_list("created_at", flat=True).first()
-    offers = DrawOffer.objects.filter(game_id=game_id).aggregate(created=Max("created_at"),
-                                                                 responded=Max("responded_at"))
-    times = [t for t in (row["created_at"], row["finished_at"], last_move,
-                         offers["created"], offers["responded"]) if t is not None]
+    times = [row[key] for key in ("created_at", "finished_at", "last_move", "offer_created", "offer_responded")
+             if row[key] is not None]
     changed = max(times)
     tag = "%s:%s:%s:%s:%s:%s" % (row["ply"], row["status"], changed.timestamp(),
                                  row["deadline"].timestamp() if row["deadline"] else "",
-                                 row["to_move_side"], offers["responded"] or "")
+                                 row["to_move_side"], row["offer_responded"] or "")
     return changed, tag
 
 

@@ -3,7 +3,7 @@
 Ladders, ratings and tournaments get their own section here (read-only lists,
 detail, join/leave, standings) once their apps offer selectors and services.
 """
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from . import views
@@ -46,4 +46,6 @@ urlpatterns = [
     path("challenges/<int:challenge_id>/cancel/", views.ChallengeCancelView.as_view(), name="challenge_cancel"),
     # polling
     path("events/", views.EventsView.as_view(), name="events"),
+    # Anything else under /api/v1/ is a 404 in the API's error shape, not an HTML page.
+    re_path(r"^.*$", views.unknown_path, name="unknown"),
 ]

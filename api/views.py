@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -474,6 +475,12 @@ class EventsView(ApiView):
         data = {"events": [e.as_dict() for e in page.events], "cursor": page.cursor.text(),
                 "has_more": page.has_more}
         return body_conditional_response(request, Response(s.EventPageSerializer(data).data))
+
+
+def unknown_path(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
+    """A path under /api/v1/ that names nothing: 404 in the error shape."""
+    return JsonResponse({"code": "not_found", "message": _("Not found."), "details": {"path": request.path[:200]}},
+                        status=404)
 
 
 class PingView(ApiView):

@@ -93,3 +93,9 @@ def test_schema_and_docs_are_served(anon):
     assert "bearerAuth" in spec["components"]["securitySchemes"]
     docs = anon.get("/api/v1/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+
+
+def test_unknown_api_paths_are_json_404s(anon):
+    for path in ("/api/v1/games/-5/", "/api/v1/nothing/", "/api/v1/games/1/nonsense/"):
+        answer = anon.get(path)
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found"

@@ -1,0 +1,254 @@
+"""REST API latency and throughput under concurrent clients, against PostgreSQL.
+
+    .venv/bin/python bench/api.py [--clients 4] [--requests 100] [--workers 2]
+                                  [--database postgres://postgres@127.0.0.1:5432/maatasite_bench_api]
+
+Sets up its own database (created if missing, migrated, filled with players, tokens
+and games), serves the site with gunicorn on 127.0.0.1 (``--workers`` sync workers)
+and runs three phases, each with ``--clients`` threads doing ``--requests`` requests
+each (bounded loops, fresh connections):
+
+* ``ping``: ``GET /api/v1/ping/``, the trivial endpoint (the server's floor);
+* ``game detail``: ``GET /api/v1/games/{id}/`` of a running game, as its player to move
+  (view, moves and legal moves built each time), Onitama and Maatatahay;
+* ``move submit``: ``POST /api/v1/games/{id}/moves/`` with the ply and an Idempotency-Key;
+  each client plays both sides of its own games (a finished game is replaced).
+
+Prints p50, p99 and mean latency (ms) and throughput (requests/s) per phase. Tasks
+run in-process (no broker) and mail is dropped, so the numbers are the web tier's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1].split("?")[0]
+    server = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(server, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute('CREATE DATABASE "%s"' % name)
+
+
+def prepare(clients: int) -> dict:
+    """Migrate and create, per client, two players with tokens and games to read and play."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connections
+
+    from api import services as api_services
+    from games import services as game_services
+
+    call_command("migrate", verbosity=0)
+    User = get_user_model()
+    run = uuid.uuid4().hex[:6]
+    setup = {"clients": []}
+    for index in range(clients):
+        players = []
+        for side in ("a", "b"):
+            user = User.objects.create_user("b%s%s%d" % (run, side, index), "b%s%s%d@example.org" % (run, side, index),
+                                            "bench-password-123")
+            _token, secret = api_services.token_create(user=user, name="bench", scopes=["read", "play"])
+            players.append((user, secret))
+        (a, a_token), (b, b_token) = players
+        detail_games = []
+        for kind, options, plies in (("onitama", {"cards": "base"}, 4), ("maatatahay", {"variant": "standard"}, 12)):
+            challenge = game_services.challenge_create(challenger=a, opponent=b, kind=kind, options=options,
+                                                       days_per_move=14)
+            game = game_services.challenge_accept(challenge_id=challenge.pk, user=b)
+            rules = game_services.rules_for(kind)
+            for _ in range(plies):
+                game.refresh_from_db()
+                if not game.is_active:
+                    break
+                text = rules.move_text(rules.legal_moves(game_services.game_state(game))[0])
+                game_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
+                                          expected_ply=game.ply)
+            game.refresh_from_db()
+            assert game.is_active, "the set-up game ended early"
+            detail_games.append((kind, game.pk, a_token if game.to_move_user_id == a.pk else b_token))
+        setup["clients"].append({"tokens": {a.username: a_token, b.username: b_token},
+                                 "opponent": b.username, "detail": detail_games})
+    connections.close_all()
+    return setup
+
+
+class Client:
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def call(self, method: str, path: str, token: str | None = None, body: dict | None = None,
+             headers: dict | None = None) -> tuple[int, dict | None, float]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", "Bearer " + token)
+        for key, value in (headers or {}).items():
+            request.add_header(key, value)
+        start = time.perf_counter()
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                raw, status = response.read(), response.status
+        except urllib.error.HTTPError as error:
+            raw, status = error.read(), error.code
+        elapsed = time.perf_counter() - start
+        return status, (json.loads(raw) if raw else None), elapsed
+
+
+def run_phase(name: str, clients: int, worker) -> None:
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    errors: list[str] = []
+
+    def target(index: int) -> None:
+        try:
+            worker(index, latencies[index])
+        except Exception as error:  # report, do not hide
+            errors.append("%s: %r" % (name, error))
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - start
+    flat = sorted(x for per in latencies for x in per)
+    if errors or not flat:
+        print("%-28s FAILED: %s" % (name, "; ".join(errors[:3]) or "no requests"))
+        return
+    p99 = flat[min(len(flat) - 1, int(round(0.99 * (len(flat) - 1))))]
+    print("%-28s n=%5d  p50 %7.1f ms  p99 %7.1f ms  mean %7.1f ms  %7.1f req/s" % (
+        name, len(flat), statistics.median(flat) * 1000, p99 * 1000, statistics.fmean(flat) * 1000,
+        len(flat) / wall))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--requests", type=int, default=100, help="requests per client and phase")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--database", default=os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench_api"))
+    args = parser.parse_args()
+
+    env = dict(os.environ, DATABASE_URL=args.database, DJANGO_SETTINGS_MODULE="maatasite.settings",
+               EMAIL_URL="dummymail://", API_RATE_USER="1000000/min", API_RATE_IP="1000000/min",
+               API_RATE_AUTH="1000000/min", DEBUG="true", LOG_LEVEL="ERROR", DATABASE_CONN_MAX_AGE="60")
+    env.pop("CELERY_BROKER_URL", None)
+    os.environ.update({k: v for k, v in env.items() if k != "CELERY_BROKER_URL"})
+    os.environ.pop("CELERY_BROKER_URL", None)
+    ensure_database(args.database)
+    setup = prepare(args.clients)
+
+    port = free_port()
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "maatasite.wsgi", "--bind", "127.0.0.1:%d" % port,
+         "--workers", str(args.workers), "--log-level", "warning"],
+        cwd=ROOT, env=env, start_new_session=True)
+    base = "http://127.0.0.1:%d" % port
+    client = Client(base)
+    try:
+        for _ in range(100):
+            try:
+                if client.call("GET", "/api/v1/ping/")[0] == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.1)
+        else:
+            raise SystemExit("gunicorn did not answer")
+        print("bench/api.py: %d clients x %d requests per phase, gunicorn %d sync workers, PostgreSQL, %d cores" % (
+            args.clients, args.requests, args.workers, os.cpu_count() or 0))
+
+        def ping(index: int, out: list[float]) -> None:
+            for _ in range(args.requests):
+                status, _body, elapsed = client.call("GET", "/api/v1/ping/")
+                assert status == 200, status
+                out.append(elapsed)
+
+        def detail(kind: str):
+            def work(index: int, out: list[float]) -> None:
+                _kind, game_id, token = next(d for d in setup["clients"][index]["detail"] if d[0] == kind)
+                for _ in range(args.requests):
+                    status, body, elapsed = client.call("GET", "/api/v1/games/%d/" % game_id, token)
+                    assert status == 200 and body["legal_moves"], status
+                    out.append(elapsed)
+            return work
+
+        def detail_304(index: int, out: list[float]) -> None:
+            _kind, game_id, token = setup["clients"][index]["detail"][1]
+            request = urllib.request.Request(base + "/api/v1/games/%d/" % game_id,
+                                             headers={"Authorization": "Bearer " + token})
+            with urllib.request.urlopen(request) as response:
+                etag = response.headers["ETag"]
+            for _ in range(args.requests):
+                status, _body, elapsed = client.call("GET", "/api/v1/games/%d/" % game_id, token,
+                                                     headers={"If-None-Match": etag})
+                assert status == 304, status
+                out.append(elapsed)
+
+        def moves(index: int, out: list[float]) -> None:
+            mine = setup["clients"][index]
+            tokens = mine["tokens"]
+            first, second = list(tokens)
+            game = None
+            for _ in range(args.requests):
+                if game is None or game["status"] != "active":
+                    status, made, _ = client.call("POST", "/api/v1/challenges/", tokens[first], {
+                        "kind": "onitama", "opponent": second, "options": {"cards": "base"}, "days_per_move": 14})
+                    assert status == 201, made
+                    status, game, _ = client.call("POST", "/api/v1/challenges/%d/accept/" % made["id"],
+                                                  tokens[second])
+                    assert status == 201, game
+                mover = game["to_move_username"]
+                status, game, _ = client.call("GET", "/api/v1/games/%d/" % game["id"], tokens[mover])
+                text = game["legal_moves"][0]["text"]
+                status, answer, elapsed = client.call(
+                    "POST", "/api/v1/games/%d/moves/" % game["id"], tokens[mover],
+                    {"move": text, "ply": game["ply"]}, headers={"Idempotency-Key": uuid.uuid4().hex})
+                assert status == 201, answer
+                out.append(elapsed)
+                game = answer["game"]
+
+        run_phase("ping (trivial)", args.clients, ping)
+        run_phase("game detail, onitama", args.clients, detail("onitama"))
+        run_phase("game detail, maatatahay", args.clients, detail("maatatahay"))
+        run_phase("game detail, 304 (ETag)", args.clients, detail_304)
+        run_phase("move submit, onitama", args.clients, moves)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
