@@ -9,7 +9,7 @@ from tournaments import api, services
 
 from .conftest import make_user, play_out, started
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_now")]
 factory = APIRequestFactory()
 
 

@@ -8,7 +8,7 @@ from tournaments.models import StaffAction, Tournament, TournamentStatus
 
 from .conftest import make_user, play_out, started
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_now")]
 
 
 def test_list_detail_register_and_withdraw(client):

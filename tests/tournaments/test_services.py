@@ -18,8 +18,7 @@ from tournaments.models import (Pairing, Participant, Result, Round, StaffAction
 
 from .conftest import finish, make_user, play_out, running_games, started
 
-# Transactional: the pairing task is enqueued on commit, as in production.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_now")]
 
 
 def users(n, prefix="p", email=True):
