@@ -267,3 +267,55 @@ class EventPageSerializer(serializers.Serializer):
 
 class PingSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
+
+
+# ---------------------------------------------------------------- ratings and ladders
+
+class RatingSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=KIND_CHOICES)
+    rating = serializers.FloatField(help_text="Glicko-2 rating now (the deviation grows while idle).")
+    deviation = serializers.FloatField()
+    provisional = serializers.BooleanField()
+    display = serializers.CharField(help_text='Rounded, with "?" when provisional, e.g. "1500?".')
+    games_played = serializers.IntegerField()
+
+
+class PlayerRatingSerializer(RatingSerializer):
+    username = serializers.CharField()
+
+
+class PlayerProfileSerializer(PlayerSerializer):
+    ratings = RatingSerializer(many=True)
+
+
+class LadderSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=KIND_CHOICES)
+    days_per_move = serializers.IntegerField()
+    max_places_up = serializers.IntegerField(help_text="How many places above you may be challenged.")
+    is_open = serializers.BooleanField()
+
+
+class StandingSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+
+
+class LadderGameSerializer(serializers.Serializer):
+    game_id = serializers.IntegerField()
+    challenger = serializers.CharField()
+    defender = serializers.CharField()
+
+
+class LadderDetailSerializer(LadderSerializer):
+    standings = StandingSerializer(many=True)
+    your_position = serializers.IntegerField(allow_null=True)
+    you_may_challenge = serializers.ListField(child=serializers.CharField(),
+                                              help_text="Usernames you may challenge now.")
+    running = LadderGameSerializer(many=True)
+
+
+class LadderChallengeCreateSerializer(serializers.Serializer):
+    defender = serializers.CharField(max_length=30, help_text="Username of a player above you.")

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
@@ -265,13 +266,16 @@ def _game_list(view: ApiView, request: Any, player: Any = None) -> Response:
 
 
 class PlayerView(PublicReadView):
-    @extend_schema(tags=["players"], responses={200: s.PlayerSerializer, **errors(404, 429)},
-                   summary="A player's public profile")
+    @extend_schema(tags=["players"], responses={200: s.PlayerProfileSerializer, **errors(404, 429)},
+                   summary="A player's public profile and ratings")
     def get(self, request: Any, username: str) -> Response:
+        from ratings.selectors import ratings_for_player
+
         player = _user_or_404(username)
         data = {"username": player.username, "display_name": player.display_name,
-                "date_joined": player.date_joined, **selectors.player_game_counts(player=player)}
-        return Response(s.PlayerSerializer(data).data)
+                "date_joined": player.date_joined, **selectors.player_game_counts(player=player),
+                "ratings": [_rating_data(shown) for shown in ratings_for_player(user=player)]}
+        return Response(s.PlayerProfileSerializer(data).data)
 
 
 class PlayerGamesView(PublicReadView):
@@ -477,8 +481,10 @@ class EventsView(ApiView):
         return body_conditional_response(request, Response(s.EventPageSerializer(data).data))
 
 
+@csrf_exempt
 def unknown_path(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
-    """A path under /api/v1/ that names nothing: 404 in the error shape."""
+    """A path under /api/v1/ that names nothing: 404 in the error shape (it changes nothing,
+    so it needs no CSRF check, whatever the method)."""
     return JsonResponse({"code": "not_found", "message": _("Not found."), "details": {"path": request.path[:200]}},
                         status=404)
 
@@ -491,3 +497,116 @@ class PingView(ApiView):
     def get(self, request: Any) -> Response:
         return Response({"ok": True})
 
+
+
+# ---------------------------------------------------------------- ratings and ladders (read-only lists,
+# join, leave and ladder challenges through the ladder app's own services)
+
+def _rating_data(shown: Any) -> dict[str, Any]:
+    return {"kind": shown.kind, "rating": round(shown.rating, 1), "deviation": round(shown.deviation, 1),
+            "provisional": shown.provisional, "display": shown.display, "games_played": shown.games_played,
+            "username": shown.user.username}
+
+
+class LeaderboardView(PublicReadView):
+    @extend_schema(tags=["ratings"], parameters=[
+        OpenApiParameter("kind", OpenApiTypes.STR, enum=["onitama", "maatatahay"], required=True)],
+        responses={200: s.PlayerRatingSerializer(many=True), **errors(400, 429)},
+        summary="The best established players of a game")
+    def get(self, request: Any) -> Response:
+        from ratings.selectors import leaderboard
+
+        kind = request.query_params.get("kind")
+        if kind not in ("onitama", "maatatahay"):
+            raise ApiError("invalid", _("Some fields are not valid."), details={"fields": {"kind": [str(kind)[:50]]}})
+        rows = [_rating_data(shown) for shown in leaderboard(kind=kind)]
+        return Response(s.PlayerRatingSerializer(rows, many=True).data)
+
+
+def _ladder_or_404(ladder_id: int) -> Any:
+    from ladder.models import Ladder
+
+    ladder = Ladder.objects.filter(pk=ladder_id).first()
+    if ladder is None:
+        raise ApiError("ladder_not_found", _("This ladder does not exist."), status_code=404)
+    return ladder
+
+
+def _ladder_data(ladder: Any) -> dict[str, Any]:
+    return {"id": ladder.pk, "name": ladder.name, "kind": ladder.kind, "days_per_move": ladder.days_per_move,
+            "max_places_up": ladder.max_places_up, "is_open": ladder.is_open}
+
+
+def _ladder_detail(ladder_id: int, user: Any) -> dict[str, Any]:
+    from ladder.selectors import ladder_page
+
+    _ladder_or_404(ladder_id)
+    page = ladder_page(ladder_id=ladder_id, user=user)
+    data = _ladder_data(page.ladder)
+    data.update({
+        "standings": [{"position": m.position, "username": m.user.username, "display_name": m.user.public_name}
+                      for m in page.standings],
+        "your_position": page.me.position if page.me else None,
+        "you_may_challenge": [m.user.username for m in page.challengeable],
+        "running": [{"game_id": c.game_id, "challenger": c.challenger.username, "defender": c.defender.username}
+                    for c in page.running],
+    })
+    return s.LadderDetailSerializer(data).data
+
+
+class LadderListView(PublicReadView):
+    @extend_schema(tags=["ladders"], responses={200: s.LadderSerializer(many=True), **errors(429)},
+                   summary="Every ladder, open ones first")
+    def get(self, request: Any) -> Response:
+        from ladder.selectors import ladders_list
+
+        return Response(s.LadderSerializer([_ladder_data(lad) for lad in ladders_list()], many=True).data)
+
+
+class LadderDetailView(PublicReadView):
+    @extend_schema(tags=["ladders"], responses={200: s.LadderDetailSerializer, **errors(404, 429)},
+                   summary="A ladder: standings, your place, whom you may challenge, games running")
+    def get(self, request: Any, ladder_id: int) -> Response:
+        return Response(_ladder_detail(ladder_id, request.user))
+
+
+def _ladder_action(name: str, summary: str) -> type[ApiView]:
+    class LadderActionView(ApiView):
+        @extend_schema(tags=["ladders"], request=None, parameters=[IDEMPOTENCY], summary=summary,
+                       operation_id="ladders_%s" % name,
+                       responses={200: s.LadderDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)})
+        def post(self, request: Any, ladder_id: int) -> Response:
+            from ladder import services as ladder_services
+
+            action = {"join": ladder_services.ladder_join, "leave": ladder_services.ladder_leave}[name]
+
+            def run() -> Response:
+                _ladder_or_404(ladder_id)
+                action(ladder_id=ladder_id, user=request.user)
+                return Response(_ladder_detail(ladder_id, request.user))
+            return idempotent(request, run)
+    LadderActionView.__name__ = LadderActionView.__qualname__ = "Ladder%sView" % name.title()
+    return LadderActionView
+
+
+LadderJoinView = _ladder_action("join", "Join a ladder (at the bottom)")
+LadderLeaveView = _ladder_action("leave", "Leave a ladder (your ladder games there are resigned)")
+
+
+class LadderChallengeView(ApiView):
+    @extend_schema(tags=["ladders"], request=s.LadderChallengeCreateSerializer, parameters=[IDEMPOTENCY],
+                   responses={201: s.GameDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+                   summary="Challenge a player above you: a rated game starts at once")
+    def post(self, request: Any, ladder_id: int) -> Response:
+        from ladder import services as ladder_services
+
+        data = s.LadderChallengeCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        defender = _user_or_404(data.validated_data["defender"])
+
+        def run() -> Response:
+            _ladder_or_404(ladder_id)
+            challenge = ladder_services.ladder_challenge_create(ladder_id=ladder_id, challenger=request.user,
+                                                                defender=defender)
+            return Response(_detail_data(challenge.game_id, request.user), status=status.HTTP_201_CREATED)
+        return idempotent(request, run)

@@ -1,5 +1,6 @@
 """Me and preferences, public player pages, the error shape, rate limits, CORS, the schema."""
 import pytest
+from rest_framework.test import APIClient
 
 from .conftest import play, start_game
 
@@ -99,3 +100,6 @@ def test_unknown_api_paths_are_json_404s(anon):
     for path in ("/api/v1/games/-5/", "/api/v1/nothing/", "/api/v1/games/1/nonsense/"):
         answer = anon.get(path)
         assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+    csrf_checked = APIClient(enforce_csrf_checks=True)
+    posted = csrf_checked.post("/api/v1/games/-5/resign/", {}, format="json")
+    assert posted.status_code == 404 and posted.json()["code"] == "not_found"
