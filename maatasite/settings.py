@@ -195,6 +195,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=env.int("CORRESPONDENCE_SWEEP_SECONDS",
                                               default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))),
     },
+    "api-idempotency-purge": {
+        "task": "api.tasks.idempotency_purge",
+        "schedule": crontab(minute=41),
+    },
 }
 
 # --- Correspondence ---------------------------------------------------------

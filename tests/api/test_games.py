@@ -225,3 +225,22 @@ def test_maatatahay_structured_moves(alice_api, bob_api, alice, bob):
     for legal in detail["legal_moves"]:
         assert legal["move"]["type"] in {"pick", "first", "draft", "place", "shrine", "finish"}
         assert legal["move"]["type"] == legal["text"].split()[0]
+
+
+def test_expired_idempotency_records_are_purged_by_the_task(turn, game):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from api.models import IdempotencyRecord
+    from api.tasks import idempotency_purge
+
+    mover = turn[0]
+    text = mover.get(url(game)).json()["legal_moves"][0]["text"]
+    mover.post(url(game, "moves/"), {"move": text, "ply": 0}, format="json", HTTP_IDEMPOTENCY_KEY="old")
+    assert idempotency_purge.delay().get() == 0
+    IdempotencyRecord.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert idempotency_purge.delay().get() == 1 and not IdempotencyRecord.objects.exists()
+    # An expired key is free again: the same key now answers the new request (a stale ply).
+    again = mover.post(url(game, "moves/"), {"move": text, "ply": 0}, format="json", HTTP_IDEMPOTENCY_KEY="old")
+    assert again.status_code == 409
