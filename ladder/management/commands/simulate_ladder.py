@@ -24,10 +24,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 from games import services as games_services
+from games.errors import GameActionError
 from games.models import Game, GameKind
 
 from ladder import selectors, services
-from ladder.models import Ladder, LadderChallenge
+from ladder.models import Ladder, LadderChallenge, LadderMember
 
 RUNNING_GAMES = 8  # games kept running at once, so that results interleave
 
@@ -60,7 +61,7 @@ class Command(BaseCommand):
         clock = timezone.now()
         for user in rng.sample(users, len(users)):
             services.ladder_join(ladder_id=ladder.pk, user=user, now=clock)
-        stats = {"challenges": 0, "climbed": 0, "left": 0, "checks": 0}
+        stats = {"challenges": 0, "refused": 0, "left": 0, "checks": 0}
         running: list[LadderChallenge] = []
         try:
             self._play(ladder, users, games, rng, clock, running, stats)
@@ -71,9 +72,9 @@ class Command(BaseCommand):
             if not keep:
                 self._clean(ladder, users)
         self.stdout.write("game %s, %d players (%d on the ladder at the end), %d games, %d climbs, "
-                          "%d departures, %d position checks" % (
+                          "%d challenges refused by the rules, %d departures, %d position checks" % (
                               game, players, members, stats["challenges"], outcomes.get("climbed", 0),
-                              stats["left"], stats["checks"]))
+                              stats["refused"], stats["left"], stats["checks"]))
         self.stdout.write("outcomes: %s" % ", ".join("%s %d" % kv for kv in sorted(outcomes.items())))
         self.stdout.write("positions: %s" % ("a permutation of 1..n with no gaps" if ok else "BROKEN"))
         elapsed = time.perf_counter() - started
@@ -83,6 +84,7 @@ class Command(BaseCommand):
 
     def _play(self, ladder, users, games, rng, clock, running, stats):
         kind = ladder.kind
+        by_id = {u.pk: u for u in users}
         while stats["challenges"] < games or running:
             if running and (len(running) >= RUNNING_GAMES or stats["challenges"] >= games
                             or rng.random() < 0.4):
@@ -95,16 +97,22 @@ class Command(BaseCommand):
             if rng.random() < 0.01:
                 self._leave_or_join(ladder, users, rng, clock, running, stats)
                 continue
-            standings = selectors.ladder_standings(ladder_id=ladder.pk)
-            if len(standings) < 2:
+            members = LadderMember.objects.filter(ladder=ladder, position__isnull=False).count()
+            if members < 2:
                 continue
-            challenger = rng.choice(standings[1:]).user
-            targets = selectors.challengeable_members(ladder=ladder, user=challenger, now=clock)
-            if not targets:
+            # A random pair within reach; the service itself refuses what the rules forbid.
+            low = rng.randint(2, members)
+            high = max(1, low - rng.randint(1, ladder.max_places_up))
+            pair = dict(LadderMember.objects.filter(ladder=ladder, position__in=(low, high))
+                        .values_list("position", "user_id"))
+            try:
+                made = services.ladder_challenge_create(
+                    ladder_id=ladder.pk, challenger=by_id[pair[low]], defender=by_id[pair[high]],
+                    now=clock)
+            except GameActionError:
+                stats["refused"] += 1
                 continue
-            defender = rng.choice(targets).user
-            running.append(services.ladder_challenge_create(
-                ladder_id=ladder.pk, challenger=challenger, defender=defender, now=clock))
+            running.append(made)
             stats["challenges"] += 1
 
     def _finish(self, made: LadderChallenge, kind, rng):
