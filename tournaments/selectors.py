@@ -176,9 +176,24 @@ def standings_compute(participants: list[Participant], pairings: list[Pairing]) 
 
 
 def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
-    """Standings of a tournament, best first (for knockouts: see tournament_bracket)."""
-    return standings_compute(tournament_participants(tournament=tournament),
+    """Standings of a tournament, best first. In a knockout the players who went
+    further come first (the champion, the finalist, ...), then by the usual scores."""
+    rows = standings_compute(tournament_participants(tournament=tournament),
                              tournament_pairings(tournament=tournament))
+    if tournament.format != TournamentFormat.KNOCKOUT:
+        return rows
+    reached: dict[int, int] = {}
+    for matches in tournament_bracket(tournament=tournament):
+        for match in matches:
+            for player in (match.first, match.second):
+                if player is not None:
+                    reached[player.pk] = max(reached.get(player.pk, 0), 2 * match.round)
+            if match.winner is not None:
+                reached[match.winner.pk] = max(reached[match.winner.pk], 2 * match.round + 1)
+    rows.sort(key=lambda row: (-reached.get(row.participant.pk, 0), row.rank))
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+    return rows
 
 
 def tournament_crosstable(*, tournament: Tournament) -> dict[str, Any]:
@@ -277,7 +292,7 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
     detail: dict[str, Any] = {
         "tournament": tournament, "participants": participants,
         "rounds": sorted(rounds.items()),
-        "standings": standings_compute(participants, pairings),
+        "standings": tournament_standings(tournament=tournament),
         "planned_rounds": planned_rounds(tournament, len(participants)) if participants else 0,
         "registration_open": registration_is_open(tournament),
     }

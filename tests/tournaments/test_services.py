@@ -167,6 +167,10 @@ def test_knockout_to_the_end(n):
     bracket = selectors.tournament_bracket(tournament=t)
     assert len(bracket) == (n - 1).bit_length() and len(bracket[-1]) == 1
     assert bracket[-1][0].winner is not None
+    standings = selectors.tournament_standings(tournament=t)
+    final = bracket[-1][0]
+    assert standings[0].participant == final.winner
+    assert {standings[1].participant} == {final.first, final.second} - {final.winner}
     assert Game.objects.filter(tournament_pairing__tournament=t).count() == n - 1
 
 
