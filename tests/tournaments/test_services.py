@@ -301,3 +301,24 @@ def test_games_follow_the_tournament_vacation_setting():
     relaxed = started(users(2, "r"), format="round_robin", vacation_allowed=True)
     assert [g.vacation_allowed for g in running_games(strict)] == [False]
     assert [g.vacation_allowed for g in running_games(relaxed)] == [True]
+
+
+def test_an_aborted_game_is_a_forfeit_of_whoever_never_moved():
+    from games import services as game_services
+    import engine
+    t = started(users(2), format="round_robin")
+    (game,) = running_games(t)
+    rules = engine.get_game(game.kind)
+    state = game_services.game_state(game)
+    game_services.move_submit(game_id=game.pk, user=game.to_move_user, expected_ply=0,
+                              move_text=rules.move_text(rules.legal_moves(state)[0]))
+    game.refresh_from_db()
+    mover_side = game.seats.exclude(user=game.to_move_user).get().side
+    game_services.game_abort(game_id=game.pk, user=game.to_move_user)
+    pairing = Pairing.objects.get(tournament=t)
+    expected = Result.FIRST_WINS_FORFEIT if mover_side == rules.players[0] else Result.SECOND_WINS_FORFEIT
+    assert pairing.result == expected
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    winner = selectors.tournament_standings(tournament=t)[0]
+    assert winner.points == 1 and winner.games == 1
