@@ -53,14 +53,14 @@ def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
 
 
 def _swiss_errors(rounds: dict[int, list[Pairing]]) -> list[str]:
-    from .services import _swiss_players
+    from .selectors import swiss_players
     errors = []
     history: list[Pairing] = []
     for number in sorted(rounds):
         current = rounds[number]
         players_in_round = {p.first_id for p in current} | {p.second_id for p in current if p.second_id}
         participants = [p for p in _participants_of(current)]
-        state = {s.id: s for s in _swiss_players(participants, history)}
+        state = {s.id: s for s in swiss_players(participants, history)}
         byes = [p.first_id for p in current if p.second_id is None]
         if len(byes) > 1 or (len(byes) == 1) != (len(players_in_round) % 2 == 1):
             errors.append("round %d: wrong number of byes" % number)

@@ -221,6 +221,36 @@ def _half(half_points: int) -> str:
     return {0: "0", 1: "½", 2: "1"}[half_points]
 
 
+def swiss_players(participants: list[Participant], pairings: list[Pairing]) -> list[rules.SwissPlayer]:
+    """What Swiss pairing knows of each participant after ``pairings`` (in round order)."""
+    info = {p.pk: {"score": 0, "opponents": set(), "bye": False, "balance": 0, "last": None}
+            for p in participants}
+    for pairing in pairings:  # in round order
+        a, b = pairing.points
+        first = info.get(pairing.first_id)
+        second = info.get(pairing.second_id) if pairing.second_id else None
+        if first is not None:
+            first["score"] += a
+        if pairing.second_id is None:
+            if first is not None:
+                first["bye"] = True
+            continue
+        if second is not None:
+            second["score"] += b
+        for me, other, seat in ((first, pairing.second_id, 0), (second, pairing.first_id, 1)):
+            if me is None:
+                continue
+            me["opponents"].add(other)
+            if pairing.game_id is not None:
+                me["balance"] += 1 if seat == 0 else -1
+                me["last"] = seat
+    return [rules.SwissPlayer(id=p.pk, score=info[p.pk]["score"], seed=p.seed,
+                              opponents=frozenset(info[p.pk]["opponents"]),
+                              had_bye=info[p.pk]["bye"], seat_balance=info[p.pk]["balance"],
+                              last_seat=info[p.pk]["last"]) for p in participants]
+
+
+
 # ---------------------------------------------------------------- knockout
 
 @dataclass

@@ -381,34 +381,6 @@ def _seeded(tournament: Tournament) -> list[Participant]:
                 .order_by("seed"))
 
 
-def _swiss_players(participants: list[Participant], pairings: list[Pairing]) -> list[rules.SwissPlayer]:
-    info = {p.pk: {"score": 0, "opponents": set(), "bye": False, "balance": 0, "last": None}
-            for p in participants}
-    for pairing in pairings:  # in round order
-        a, b = pairing.points
-        first = info.get(pairing.first_id)
-        second = info.get(pairing.second_id) if pairing.second_id else None
-        if first is not None:
-            first["score"] += a
-        if pairing.second_id is None:
-            if first is not None:
-                first["bye"] = True
-            continue
-        if second is not None:
-            second["score"] += b
-        for me, other, seat in ((first, pairing.second_id, 0), (second, pairing.first_id, 1)):
-            if me is None:
-                continue
-            me["opponents"].add(other)
-            if pairing.game_id is not None:
-                me["balance"] += 1 if seat == 0 else -1
-                me["last"] = seat
-    return [rules.SwissPlayer(id=p.pk, score=info[p.pk]["score"], seed=p.seed,
-                              opponents=frozenset(info[p.pk]["opponents"]),
-                              had_bye=info[p.pk]["bye"], seat_balance=info[p.pk]["balance"],
-                              last_seat=info[p.pk]["last"]) for p in participants]
-
-
 def _matches(pairings: list[Pairing]) -> dict[int, list[Pairing]]:
     by_board: dict[int, list[Pairing]] = {}
     for pairing in sorted(pairings, key=lambda p: (p.board, p.leg)):
@@ -426,7 +398,7 @@ def _round_pairs(tournament: Tournament, number: int) -> list[tuple[Participant 
     previous = list(Pairing.objects.filter(tournament=tournament).order_by("round__number", "board", "leg"))
     if tournament.format == TournamentFormat.SWISS:
         active = [p for p in seeded if p.is_active]
-        paired = rules.swiss_pair(_swiss_players(active, previous))
+        paired = rules.swiss_pair(selectors.swiss_players(active, previous))
         pairs: list[tuple[Participant | None, Participant | None]] = [
             (by_id[a], by_id[b]) for a, b in paired.pairs]
         if paired.bye is not None:
