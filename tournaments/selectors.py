@@ -250,7 +250,6 @@ def swiss_players(participants: list[Participant], pairings: list[Pairing]) -> l
                               last_seat=info[p.pk]["last"]) for p in participants]
 
 
-
 # ---------------------------------------------------------------- knockout
 
 @dataclass
