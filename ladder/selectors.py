@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
+from ratings.selectors import ratings_by_user
 
 from . import conf
 from .errors import LadderConflict, LadderInvalid, LadderNotAllowed
@@ -117,6 +118,8 @@ def challengeable_members(*, ladder: Ladder, user: Any,
 
 @dataclass
 class LadderPage:
+    """The ladder page; each member shown carries ``rating`` (ratings.selectors.RatingShown)."""
+
     ladder: Ladder
     standings: list[LadderMember]
     me: LadderMember | None
@@ -128,11 +131,16 @@ class LadderPage:
 def ladder_page(*, ladder_id: int, user: Any, now: datetime | None = None) -> LadderPage:
     """Everything the ladder page shows. Raises Ladder.DoesNotExist."""
     ladder = Ladder.objects.get(pk=ladder_id)
+    standings = ladder_standings(ladder_id=ladder_id)
+    ratings = ratings_by_user(users=[m.user for m in standings], kind=ladder.kind, now=now)
+    for member in standings:
+        member.rating = ratings[member.user_id]  # type: ignore[attr-defined]
+    challengeable = challengeable_members(ladder=ladder, user=user, now=now)
+    for member in challengeable:
+        member.rating = ratings[member.user_id]  # type: ignore[attr-defined]
     return LadderPage(
-        ladder=ladder, standings=ladder_standings(ladder_id=ladder_id),
-        me=member_of(ladder_id=ladder_id, user=user),
-        challengeable=challengeable_members(ladder=ladder, user=user, now=now),
-        running=running_challenges(ladder_id=ladder_id),
+        ladder=ladder, standings=standings, me=member_of(ladder_id=ladder_id, user=user),
+        challengeable=challengeable, running=running_challenges(ladder_id=ladder_id),
         changes=recent_changes(ladder_id=ladder_id))
 
 

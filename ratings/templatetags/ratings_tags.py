@@ -28,9 +28,3 @@ def ratings_of_player(player: Any) -> dict[str, Any]:
         rows.append({"rating": shown, "chart": rating_history_svg(history, title=title),
                      "recent": history[-5:][::-1]})
     return {"player": player, "rows": rows}
-
-
-@register.simple_tag
-def rating_display(user: Any, kind: str) -> str:
-    """A player's current rating in one game, e.g. "1623" or "1500?"."""
-    return selectors.rating_for_player(user=user, kind=kind).display

@@ -4,6 +4,7 @@ from django.urls import reverse
 
 from ladder import services
 from ladder.models import Ladder, LadderChallenge
+from ratings.selectors import rating_for_player
 
 from .conftest import make_user, order, resign
 
@@ -28,6 +29,10 @@ def test_the_ladder_page_shows_positions_challenges_games_and_changes(client, la
     html = response.content.decode()
     assert response.status_code == 200
     standings = html[html.index('id="standings"'):html.index('id="running"')]
+    climber = rating_for_player(user=players[9], kind="onitama").display
+    assert climber.endswith("?") and climber != "1500?"
+    assert '>p10</a> <span class="rating">%s</span>' % climber in standings
+    assert '>p1</a> <span class="rating">1500?</span>' in standings
     assert [standings.index(">p%d</a>" % i) for i in (1, 2, 10, 9)] == sorted(
         standings.index(">p%d</a>" % i) for i in (1, 2, 10, 9))
     assert "You are number 9." in html
