@@ -1,4 +1,4 @@
-"""A real Celery worker plays the bot's turns and sends the "your turn" mail."""
+"""A real Celery worker plays the bot's turns; beat's sweeps send the mail and time games out."""
 import time
 
 import pytest
@@ -24,8 +24,9 @@ def wait_for(predicate, timeout=60.0, interval=0.2):
     ("onitama", {"cards": "base"}, None),
     ("maatatahay", {"variant": "first"}, None),
 ])
-def test_a_solo_game_gets_its_bot_moves_from_the_worker(celery_worker, smtp_sink, kind, options,
+def test_a_solo_game_gets_its_bot_moves_from_the_worker(celery_beat, smtp_sink, kind, options,
                                                         bot_side):
+    # the bot plays from the worker; the "your turn" mail comes from the beat's correspondence sweep
     from tests.games.conftest import make_user
     alice = make_user("alice")
     rules = services.rules_for(kind)
@@ -50,7 +51,12 @@ def test_a_solo_game_gets_its_bot_moves_from_the_worker(celery_worker, smtp_sink
     messages = smtp_sink.wait_for(1)
     assert all(m["To"] == alice.email for m in messages)
     body = smtp_sink.body(messages[0])
-    assert settings.SITE_URL + "/games/%d/" % game.pk in body
+    # the mail links to the game through a signed link (correspondence) that opens it
+    import re
+
+    from correspondence.tokens import open_token_read
+    link = re.search(re.escape(settings.SITE_URL) + r"/correspondence/open/([^/\s]+)/", body)
+    assert link is not None and open_token_read(link.group(1)) == (game.pk, alice.pk)
 
 
 def test_the_beat_sweep_times_out_a_late_game_once(celery_beat, smtp_sink):
