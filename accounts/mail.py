@@ -1,12 +1,20 @@
-"""Rendering and enqueueing mail for users, in each user's own language.
+"""Rendering and sending mail for users, in each user's own language: the one path for mail.
 
-Other apps use ``user_email_send`` for their notifications (e.g. "your turn"):
-the subject and body templates are rendered in the recipient's language, the
-context gets ``user`` and ``site_url`` (settings.SITE_URL, for absolute links),
-and the message is handed to the ``accounts.tasks.email_send`` Celery task once
-the current transaction commits.
+``user_email_build`` renders a subject, a plain-text body and (optionally) an
+HTML body in the recipient's language; the context gets ``user`` and
+``site_url`` (settings.SITE_URL, for absolute links). Extra headers (e.g.
+List-Unsubscribe), a Reply-To address and inline images (referenced from the
+HTML as ``cid:<name>``) are carried along.
+
+``user_email_send`` builds a message and hands it to the ``accounts.tasks.email_send``
+Celery task once the current transaction commits. A caller that must know when
+a message went out (a sweep marking rows sent) sends the built message itself.
 """
+import base64
+from email.mime.image import MIMEImage
+
 from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -19,15 +27,58 @@ def absolute_url(path: str) -> str:
     return settings.SITE_URL + path
 
 
-def email_enqueue(*, to: str, subject: str, body: str) -> None:
+def email_enqueue(*, to: str, subject: str, body: str, html_body: str | None = None,
+                  headers: dict | None = None, images: dict[str, bytes] | None = None) -> None:
     """Send a message after the current transaction commits (at once outside a transaction)."""
-    transaction.on_commit(lambda: email_send.delay(to=[to], subject=subject, body=body))
+    encoded = {name: base64.b64encode(data).decode("ascii") for name, data in (images or {}).items()}
+    transaction.on_commit(lambda: email_send.delay(to=[to], subject=subject, body=body, html_body=html_body,
+                                                   headers=headers or None, images=encoded or None))
 
 
-def user_email_send(*, user, subject_template: str, body_template: str, context: dict | None = None) -> None:
-    """Render a subject/body pair of templates in ``user``'s language and enqueue the mail."""
+def email_message(*, to: list[str], subject: str, body: str, html_body: str | None = None,
+                  headers: dict | None = None, images: dict[str, bytes] | None = None) -> EmailMultiAlternatives:
+    """A ready message; ``images`` maps a content id to PNG bytes shown inline by the HTML."""
+    headers = dict(headers or {})
+    reply_to = [headers.pop("Reply-To")] if headers.get("Reply-To") else None
+    message = EmailMultiAlternatives(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL,
+                                     to=to, headers=headers, reply_to=reply_to)
+    if html_body:
+        message.attach_alternative(html_body, "text/html")
+    for name, data in (images or {}).items():
+        image = MIMEImage(data, "png")
+        image.add_header("Content-ID", "<%s>" % name)
+        image.add_header("Content-Disposition", "inline", filename="%s.png" % name)
+        message.attach(image)
+    return message
+
+
+def user_email_render(*, user, subject_template: str, body_template: str, html_template: str | None = None,
+                      context: dict | None = None) -> tuple[str, str, str | None]:
+    """(subject, text body, HTML body or None) rendered in ``user``'s language."""
     full_context = {"user": user, "site_url": settings.SITE_URL, **(context or {})}
     with translation.override(user.language or settings.LANGUAGE_CODE):
         subject = " ".join(render_to_string(subject_template, full_context).split())
         body = render_to_string(body_template, full_context)
-    email_enqueue(to=user.email, subject=subject, body=body)
+        html = render_to_string(html_template, full_context) if html_template else None
+    return subject, body, html
+
+
+def user_email_build(*, user, subject_template: str, body_template: str, html_template: str | None = None,
+                     context: dict | None = None, headers: dict | None = None,
+                     images: dict[str, bytes] | None = None) -> EmailMultiAlternatives:
+    """A message to ``user`` rendered in their language, for callers that send it themselves."""
+    subject, body, html = user_email_render(user=user, subject_template=subject_template,
+                                            body_template=body_template, html_template=html_template,
+                                            context=context)
+    return email_message(to=[user.email], subject=subject, body=body, html_body=html, headers=headers,
+                         images=images)
+
+
+def user_email_send(*, user, subject_template: str, body_template: str, context: dict | None = None,
+                    html_template: str | None = None, headers: dict | None = None,
+                    images: dict[str, bytes] | None = None) -> None:
+    """Render a subject/body pair of templates in ``user``'s language and enqueue the mail."""
+    subject, body, html = user_email_render(user=user, subject_template=subject_template,
+                                            body_template=body_template, html_template=html_template,
+                                            context=context)
+    email_enqueue(to=user.email, subject=subject, body=body, html_body=html, headers=headers, images=images)

@@ -11,7 +11,7 @@ through ``accounts.selectors.user_wants_email``.
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser, UserManager
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -50,6 +50,22 @@ class User(AbstractUser):
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
     email_on_your_turn = models.BooleanField(_("mail me when it is my turn"), default=True)
     email_on_game_over = models.BooleanField(_("mail me when a game ends"), default=True)
+    # Correspondence (see correspondence/): how turn mail comes, reminders, quiet hours, vacation.
+    turn_mail = models.CharField(
+        _("turn mail"), max_length=10, default="each",
+        choices=[("each", _("One mail per turn")), ("digest", _("One daily digest"))])
+    digest_hour = models.PositiveSmallIntegerField(
+        _("digest hour"), default=8, validators=[MaxValueValidator(23)],
+        help_text=_("The hour of the day (your time zone) at which the digest goes out."))
+    email_reminders = models.BooleanField(_("remind me when my time runs short"), default=True)
+    quiet_hours_start = models.PositiveSmallIntegerField(
+        _("night starts at"), null=True, blank=True, validators=[MaxValueValidator(23)],
+        help_text=_("A deadline falling in your night moves to its end. Leave empty for none."))
+    quiet_hours_end = models.PositiveSmallIntegerField(
+        _("night ends at"), null=True, blank=True, validators=[MaxValueValidator(23)])
+    vacation_since = models.DateTimeField(
+        _("on vacation since"), null=True, blank=True, editable=False,
+        help_text=_("Set by correspondence.services while a vacation runs."))
 
     REQUIRED_FIELDS = ["email"]
 

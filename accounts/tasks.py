@@ -3,8 +3,6 @@ import logging
 import smtplib
 
 from celery import shared_task
-from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 
 logger = logging.getLogger(__name__)
 
@@ -16,11 +14,15 @@ logger = logging.getLogger(__name__)
     retry_backoff=30,
     retry_kwargs={"max_retries": 5},
 )
-def email_send(self, *, to: list[str], subject: str, body: str, html_body: str | None = None) -> int:
-    """Send one message; returns the number sent (1)."""
-    message = EmailMultiAlternatives(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=to)
-    if html_body:
-        message.attach_alternative(html_body, "text/html")
+def email_send(self, *, to: list[str], subject: str, body: str, html_body: str | None = None,
+               headers: dict | None = None, images: dict[str, str] | None = None) -> int:
+    """Send one message (``images``: content id -> base64 PNG); returns the number sent (1)."""
+    import base64
+
+    from .mail import email_message
+
+    message = email_message(to=to, subject=subject, body=body, html_body=html_body, headers=headers,
+                            images={name: base64.b64decode(data) for name, data in (images or {}).items()})
     sent = message.send()
     logger.info("email_sent to=%s subject=%r task_id=%s", ",".join(to), subject, self.request.id)
     return sent

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import Challenge, DrawOffer, Game, Move, Seat, SentMail
+from .models import Alarm, Challenge, DrawOffer, Game, Move, Seat
 
 PRIVATE_FIELDS = ("state", "sealed_seed")
 
@@ -89,8 +89,8 @@ class DrawOfferAdmin(admin.ModelAdmin):
     readonly_fields = ("game", "seat", "ply", "status", "created_at", "responded_at")
 
 
-@admin.register(SentMail)
-class SentMailAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "user", "kind", "turn", "sent_at")
-    list_filter = ("kind",)
-    readonly_fields = ("game", "user", "kind", "turn", "sent_at")
+@admin.register(Alarm)
+class AlarmAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "user", "kind", "turn", "due_at", "sent_at", "outcome")
+    list_filter = ("kind", "outcome")
+    readonly_fields = ("game", "user", "kind", "turn", "due_at", "claimed_at", "sent_at", "outcome")

@@ -14,6 +14,8 @@ reads them, and the admin never shows them.
 """
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -58,6 +60,13 @@ class Game(models.Model):
                                      verbose_name=_("player to move"))
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    # The clock (see games.services.game_deadline): a vacation of the player to
+    # move stops it (clock_paused_at); the pauses of this turn add up in turn_paused.
+    vacation_allowed = models.BooleanField(
+        _("vacation allowed"), default=True,
+        help_text=_("Whether a player's vacation stops this game's clock (tournaments may forbid it)."))
+    clock_paused_at = models.DateTimeField(_("clock stopped since"), null=True, blank=True)
+    turn_paused = models.DurationField(_("time stopped this turn"), default=timedelta(0))
 
     # Provably fair seed: the commitment is public from creation; the sealed
     # "salt:seed" is revealed into revealed_salt / revealed_seed at the end.
@@ -207,20 +216,35 @@ class DrawOffer(models.Model):
             fields=["game"], condition=Q(status="pending"), name="games_one_pending_draw_offer")]
 
 
-class SentMail(models.Model):
-    """One row per mail sent, so that a mail goes out at most once per turn and player."""
+class Alarm(models.Model):
+    """A mail due about a game: "your turn" when a turn starts, reminders when a
+    share of the turn's time is used and shortly before the deadline, "game
+    over" at the end. games.notifications schedules them whenever a deadline is
+    set; the correspondence app sweeps the due ones (claim, send, mark sent).
+    Unique per game, user, turn and kind: a mail goes out at most once."""
 
     class Kind(models.TextChoices):
         YOUR_TURN = "your_turn", _("Your turn")
         REMINDER = "reminder", _("Time is running out")
+        LAST_CALL = "last_call", _("Last hours to move")
         GAME_OVER = "game_over", _("Game over")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="alarms")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     turn = models.PositiveIntegerField()
-    sent_at = models.DateTimeField(auto_now_add=True)
+    due_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=20, blank=True,
+                               help_text=_("sent, or why nothing was sent (stale, off, digest)."))
 
     class Meta:
+        ordering = ["due_at"]
         constraints = [models.UniqueConstraint(fields=["game", "user", "kind", "turn"],
-                                               name="games_sentmail_once")]
+                                               name="games_alarm_once")]
+        indexes = [models.Index(fields=["due_at"], condition=Q(sent_at__isnull=True),
+                                name="games_alarm_due")]
+
+    def __str__(self) -> str:
+        return "%s %s turn %s" % (self.kind, self.game_id, self.turn)

@@ -1,119 +1,71 @@
-"""Mail about games: "your turn" (at most once per turn and player) and "game over".
+"""The alarms games keeps for mail: one row per mail due (games.models.Alarm).
 
-A :class:`games.models.SentMail` row (unique per game, user, kind and turn) is
-inserted in the same transaction that sends the mail: a second attempt for the
-same turn finds the row and sends nothing; a failed send rolls the row back so
-that the task's retry can send it.
+games only *schedules* alarms, inside the transaction that changes a game:
+
+* ``your_turn`` when a human's turn starts (due at once);
+* ``reminder`` when ``settings.GAMES_REMIND_SHARE`` (0.8) of the turn's time is
+  used, and ``last_call`` ``settings.GAMES_LAST_CALL_HOURS`` (6) hours before
+  the deadline; both are rescheduled whenever the deadline moves (vacation,
+  quiet hours) and dropped while the clock stands still;
+* ``game_over`` for each human player when a game ends.
+
+Sending is the correspondence app's job (its beat sweep claims due alarms with
+skip-locked row locks, sends and marks them sent). The unique constraint on
+(game, user, kind, turn) means an alarm that went out is never scheduled again.
 """
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
 
-from .models import Game, GameStatus, SentMail
+from .models import Alarm, Game, Seat
 
-log = logging.getLogger(__name__)
+REMINDER_KINDS = (Alarm.Kind.REMINDER, Alarm.Kind.LAST_CALL)
 
 
-def _send(*, user: Any, template: str, context: dict[str, Any]) -> None:
-    context = {"user": user, "site_url": settings.SITE_URL, **context}
-    with translation.override(getattr(user, "language", "") or settings.LANGUAGE_CODE):
-        subject = " ".join(render_to_string("games/email/%s_subject.txt" % template,
-                                            context).split())
-        text = render_to_string("games/email/%s.txt" % template, context)
-        html = render_to_string("games/email/%s.html" % template, context)
-    message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email])
-    message.attach_alternative(html, "text/html")
-    message.send()
+def reminder_times(*, turn_started_at: datetime, turn_paused: timedelta,
+                   deadline: datetime) -> dict[str, datetime]:
+    """When the reminders of a turn are due: at the set share of the time the
+    player had (pauses excluded), and a few hours before the deadline; the
+    last call is dropped when it would come before the share reminder."""
+    share = float(getattr(settings, "GAMES_REMIND_SHARE", 0.8))
+    last_hours = float(getattr(settings, "GAMES_LAST_CALL_HOURS", 6))
+    started = turn_started_at + turn_paused
+    times = {Alarm.Kind.REMINDER: started + (deadline - started) * share}
+    last_call = deadline - timedelta(hours=last_hours)
+    if last_call > times[Alarm.Kind.REMINDER]:
+        times[Alarm.Kind.LAST_CALL] = last_call
+    return times
 
 
-def _record_once(game: Game, user: Any, kind: str, turn: int) -> bool:
-    """Insert the sent-mail row; False when it exists (already sent)."""
-    try:
-        with transaction.atomic():
-            SentMail.objects.create(game=game, user=user, kind=kind, turn=turn)
-    except IntegrityError:
-        return False
-    return True
+def turn_alarms_schedule(game: Game, *, now: datetime, turn_started: bool) -> None:
+    """Schedule the alarms of the game's current turn after its deadline was set.
 
-
-def game_url(game: Game) -> str:
-    return settings.SITE_URL.rstrip("/") + game.get_absolute_url()
-
-
-def notify_your_turn(*, game_id: int, ply: int) -> str:
-    """Mail the player to move that the turn that began at ``ply`` is theirs."""
-    game = Game.objects.filter(pk=game_id).select_related("to_move_user").first()
-    if game is None or game.status != GameStatus.ACTIVE or game.ply != ply:
-        return "stale"
-    user = game.to_move_user
-    if user is None or not user.email or not getattr(user, "email_on_your_turn", True):
-        return "nobody"
-    with transaction.atomic():
-        if not _record_once(game, user, SentMail.Kind.YOUR_TURN, game.turn):
-            return "already_sent"
-        opponents = [s.player_name for s in game.seats.select_related("user") if s.user_id != user.pk]
-        _send(user=user, template="your_turn", context={
-            "game": game, "game_url": game_url(game), "opponent": ", ".join(opponents),
-            "deadline": game.deadline})
-    return "sent"
-
-
-def remind_due(*, now: datetime | None = None) -> int:
-    """Remind players whose time to move runs out soon, once per turn.
-
-    A reminder goes out when less than ``settings.GAMES_REMIND_HOURS`` (24) or
-    half of the turn's time is left, whichever is shorter.
+    Unsent reminders of the game are replaced; alarms already sent stay (and
+    are not scheduled again). Call inside the transaction changing the game.
     """
-    now = now or timezone.now()
-    window = timedelta(hours=getattr(settings, "GAMES_REMIND_HOURS", 24))
-    candidates = Game.objects.filter(status=GameStatus.ACTIVE, to_move_user__isnull=False,
-                                     deadline__gt=now, deadline__lte=now + window) \
-        .select_related("to_move_user").defer("state", "sealed_seed")
-    sent = 0
-    for game in candidates:
-        left = game.deadline - now
-        if game.turn_started_at and left > (game.deadline - game.turn_started_at) / 2:
-            continue
-        user = game.to_move_user
-        if not user.email or not getattr(user, "email_on_your_turn", True):
-            continue
-        with transaction.atomic():
-            if not _record_once(game, user, SentMail.Kind.REMINDER, game.turn):
-                continue
-            _send(user=user, template="reminder", context={
-                "game": game, "game_url": game_url(game), "deadline": game.deadline})
-        sent += 1
-    return sent
+    Alarm.objects.filter(game=game, kind__in=REMINDER_KINDS, sent_at__isnull=True).delete()
+    user_id = game.to_move_user_id
+    if user_id is None or not game.is_active:
+        return
+    rows = []
+    if turn_started:
+        rows.append(Alarm(game=game, user_id=user_id, kind=Alarm.Kind.YOUR_TURN, turn=game.turn,
+                          due_at=now))
+    if game.deadline is not None and game.turn_started_at is not None:
+        for kind, due in reminder_times(turn_started_at=game.turn_started_at,
+                                        turn_paused=game.turn_paused,
+                                        deadline=game.deadline).items():
+            rows.append(Alarm(game=game, user_id=user_id, kind=kind, turn=game.turn, due_at=due))
+    Alarm.objects.bulk_create(rows, ignore_conflicts=True)
 
 
-def notify_game_over(*, game_id: int) -> int:
-    """Mail each human player of a finished or aborted game, once each."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status == GameStatus.ACTIVE:
-        return 0
-    sent = 0
-    for seat in game.seats.select_related("user").filter(user__isnull=False):
-        user = seat.user
-        if not user.email or not getattr(user, "email_on_game_over", True):
-            continue
-        with transaction.atomic():
-            if not _record_once(game, user, SentMail.Kind.GAME_OVER, 0):
-                continue
-            if game.status == GameStatus.ABORTED:
-                outcome = "aborted"
-            elif not game.winner_side:
-                outcome = "draw"
-            else:
-                outcome = "won" if game.winner_side == seat.side else "lost"
-            _send(user=user, template="game_over", context={
-                "game": game, "game_url": game_url(game), "seat": seat, "outcome": outcome})
-        sent += 1
-    return sent
+def game_over_alarms_schedule(game: Game, *, now: datetime) -> None:
+    """A "game over" alarm for each human player; unsent reminders are dropped."""
+    Alarm.objects.filter(game=game, sent_at__isnull=True).exclude(
+        kind=Alarm.Kind.GAME_OVER).delete()
+    user_ids = Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True)
+    Alarm.objects.bulk_create(
+        [Alarm(game=game, user_id=user_id, kind=Alarm.Kind.GAME_OVER, turn=0, due_at=now)
+         for user_id in user_ids], ignore_conflicts=True)

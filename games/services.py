@@ -29,7 +29,8 @@ from django.utils import timezone
 from engine import fair
 from engine.errors import EngineError
 
-from . import bots
+from . import bots, notifications
+from .clock import quiet_hours_shift
 from .errors import Conflict, InvalidInput, MoveRejected, NotAllowed, NotFound
 from .models import (BOT_LEVELS, CHALLENGE_LIFETIME_DAYS, DAYS_PER_MOVE_CHOICES, Challenge,
                      ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameKind, GameStatus, Move,
@@ -144,18 +145,19 @@ def _start_turn_if_passed(game: Game, rules: Any, state: Any, now: datetime, *,
         return
     if not first and side == game.to_move_side:
         return  # same player keeps deciding: same turn, same deadline
-    seat = game.seats.get(side=side)
+    seat = game.seats.select_related("user").get(side=side)
     if not first:
         game.turn += 1
     game.to_move_side = side
     game.to_move_user = seat.user
     game.turn_started_at = now
+    game.turn_paused = timedelta(0)
+    game.clock_paused_at = None
     if seat.is_bot:
         game.deadline = None
         _enqueue("bot_play_turn", game.pk, game.ply)
     else:
-        game.deadline = now + timedelta(days=game.days_per_move)
-        _enqueue("notify_your_turn", game.pk, game.ply)
+        _clock_update(game, now, turn_started=True)
 
 
 def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
@@ -174,6 +176,7 @@ def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
     game.scores = dict(scores) if scores is not None else None
     game.finished_at = now
     game.deadline = None
+    game.clock_paused_at = None
     game.to_move_side = ""
     game.to_move_user = None
     game.revealed_salt = salt_hex
@@ -184,7 +187,7 @@ def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
     game_finished.send(sender=Game, game=game, result={
         "status": game.status, "winner": game.winner_side or None, "reason": reason,
         "scores": game.scores, "rated": game.rated})
-    _enqueue("notify_game_over", game.pk)
+    notifications.game_over_alarms_schedule(game, now=now)
     return game
 
 
@@ -438,6 +441,51 @@ def draw_decline(*, game_id: int, user: "User") -> DrawOffer:
 
 
 # ---------------------------------------------------------------- time
+
+def game_deadline(game: Game) -> datetime | None:
+    """The one computation of when the player to move runs out of time.
+
+    ``days_per_move`` from the start of the turn, plus the time the clock stood
+    still this turn (vacation); None while it stands still, for a bot and for a
+    game that is over. A deadline falling in the player's quiet hours (their
+    night, in their time zone) moves to the end of that night.
+    """
+    user = game.to_move_user
+    if (game.status != GameStatus.ACTIVE or user is None or game.turn_started_at is None
+            or game.clock_paused_at is not None):
+        return None
+    nominal = game.turn_started_at + timedelta(days=game.days_per_move) + game.turn_paused
+    return quiet_hours_shift(nominal, time_zone=user.time_zone, start=user.quiet_hours_start,
+                             end=user.quiet_hours_end)
+
+
+def _clock_update(game: Game, now: datetime, *, turn_started: bool = False) -> None:
+    """Stop or restart the clock of the player to move (vacation), set the
+    deadline and reschedule the turn's alarms. The caller saves the game."""
+    user = game.to_move_user
+    stopped = bool(user is not None and user.vacation_since is not None and game.vacation_allowed)
+    if stopped and game.clock_paused_at is None:
+        game.clock_paused_at = now
+    elif not stopped and game.clock_paused_at is not None:
+        game.turn_paused += max(now - game.clock_paused_at, timedelta(0))
+        game.clock_paused_at = None
+    game.deadline = game_deadline(game)
+    notifications.turn_alarms_schedule(game, now=now, turn_started=turn_started)
+
+
+def games_clock_update(*, user_id: int, now: datetime | None = None) -> int:
+    """Recompute the clocks of every active game where ``user_id`` is to move,
+    after their vacation started or ended or their quiet hours changed.
+    Returns how many games were looked at."""
+    now = now or _now()
+    with transaction.atomic():
+        games = list(Game.objects.select_for_update().filter(
+            status=GameStatus.ACTIVE, to_move_user_id=user_id).select_related("to_move_user"))
+        for game in games:
+            _clock_update(game, now)
+            game.save(update_fields=["clock_paused_at", "turn_paused", "deadline"])
+    return len(games)
+
 
 def games_time_out(*, now: datetime | None = None) -> int:
     """End every active game whose deadline has passed; returns how many ended.

@@ -9,7 +9,7 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.db import DatabaseError
 
-from . import notifications, services
+from . import services
 
 RETRY = {
     "bind": True,
@@ -28,22 +28,9 @@ def bot_play_turn(self, game_id: int, ply: int) -> list[str]:
     return services.bot_turn_play(game_id=game_id, ply=ply).played
 
 
-@shared_task(name="games.tasks.notify_your_turn", **RETRY)
-def notify_your_turn(self, game_id: int, ply: int) -> str:
-    """Mail "your turn" for the turn that began at ``ply``, at most once per turn and player."""
-    return notifications.notify_your_turn(game_id=game_id, ply=ply)
-
-
-@shared_task(name="games.tasks.notify_game_over", **RETRY)
-def notify_game_over(self, game_id: int) -> int:
-    """Mail each player of a game that ended, once."""
-    return notifications.notify_game_over(game_id=game_id)
-
-
 @shared_task(name="games.tasks.games_timeout_sweep", **RETRY)
 def games_timeout_sweep(self) -> dict[str, int]:
-    """The beat task: end games past their deadline, remind players whose time runs
-    out soon, expire old challenges."""
+    """The beat task: end games past their deadline and expire old challenges.
+    (Mail about games is scheduled as alarms, sent by the correspondence sweep.)"""
     return {"games_timed_out": services.games_time_out(),
-            "reminders_sent": notifications.remind_due(),
             "challenges_expired": services.challenges_expire()}

@@ -2,7 +2,7 @@ import pytest
 from django.core import mail
 
 from games import bots, services, tasks
-from games.models import GameStatus, Move, SentMail
+from games.models import Alarm, GameStatus, Move
 
 from .conftest import first_legal, play
 
@@ -79,51 +79,48 @@ def test_bot_choice_is_a_legal_move_and_repeats_with_its_seed(alice):
         bots.bot_choose_move(game_kind="onitama", view=view, level=1, seed=7)
 
 
-def test_your_turn_mail_once_per_turn_and_player(onitama_game, django_capture_on_commit_callbacks):
+def test_a_turn_schedules_its_alarms_once(onitama_game, django_capture_on_commit_callbacks):
+    """Mail is scheduled as alarm rows (sent by correspondence): "your turn" at the start,
+    reminders at 80 % of the time and 6 hours before the deadline."""
+    from datetime import timedelta
     game = onitama_game
-    mail.outbox.clear()
-    assert tasks.notify_your_turn.delay(game.pk, 0).get() == "sent"
-    assert tasks.notify_your_turn.delay(game.pk, 0).get() == "already_sent"
-    assert len(mail.outbox) == 1
-    message = mail.outbox[0]
-    assert message.to == [game.to_move_user.email]
-    from django.conf import settings
-    link = settings.SITE_URL + "/games/%d/" % game.pk
-    assert link in message.body
-    html = message.alternatives[0][0]
-    assert 'href="%s"' % link in html
-    assert SentMail.objects.filter(game=game, kind="your_turn").count() == 1
-    # The next turn mails the other player, through on_commit.
+    alarms = {a.kind: a for a in Alarm.objects.filter(game=game, turn=game.turn)}
+    assert set(alarms) == {"your_turn", "reminder", "last_call"}
+    assert all(a.user_id == game.to_move_user_id and a.sent_at is None for a in alarms.values())
+    assert alarms["your_turn"].due_at == game.turn_started_at
+    assert alarms["reminder"].due_at == game.turn_started_at + timedelta(days=3) * 0.8
+    assert alarms["last_call"].due_at == game.deadline - timedelta(hours=6)
+    first_player = game.to_move_user_id
     with django_capture_on_commit_callbacks(execute=True):
-        play(game, 1)
-    assert len(mail.outbox) == 2 and mail.outbox[1].to != message.to
-    # A stale task (the game moved on) sends nothing.
-    assert tasks.notify_your_turn.delay(game.pk, 0).get() == "stale"
+        game = play(game, 1)
+    # the next turn belongs to the other player; the old turn's unsent reminders are gone
+    assert Alarm.objects.filter(game=game, kind__in=["reminder", "last_call"]).count() == 2
+    assert set(Alarm.objects.filter(game=game, kind="your_turn").values_list("user_id", flat=True)) == {
+        first_player, game.to_move_user_id}
 
 
-def test_no_mail_when_the_player_turned_it_off(onitama_game):
-    user = onitama_game.to_move_user
-    user.email_on_your_turn = False
-    user.save()
-    mail.outbox.clear()
-    assert tasks.notify_your_turn.delay(onitama_game.pk, 0).get() == "nobody"
-    assert mail.outbox == []
+def test_a_short_turn_gets_one_reminder(alice, bob):
+    """With one day per move, 6 hours before the deadline comes before 80 %: one reminder."""
+    from .conftest import start_game
+    game = start_game(alice, bob, days_per_move=1)
+    assert sorted(Alarm.objects.filter(game=game).values_list("kind", flat=True)) == ["reminder", "your_turn"]
 
 
-def test_game_over_mail_once(onitama_game, alice, bob, django_capture_on_commit_callbacks):
-    mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        services.game_resign(game_id=onitama_game.pk, user=alice)
-    assert sorted(m.to[0] for m in mail.outbox) == [alice.email, bob.email]
-    assert tasks.notify_game_over.delay(onitama_game.pk).get() == 0
-    assert len(mail.outbox) == 2
-    bodies = {m.to[0]: m.body for m in mail.outbox}
-    assert "You lost." in bodies[alice.email] and "You won." in bodies[bob.email]
+def test_game_over_schedules_one_alarm_per_player(onitama_game, alice, bob):
+    services.game_resign(game_id=onitama_game.pk, user=alice)
+    over = Alarm.objects.filter(game=onitama_game, kind="game_over")
+    assert sorted(over.values_list("user_id", flat=True)) == sorted([alice.pk, bob.pk])
+    assert not Alarm.objects.filter(game=onitama_game, kind__in=["reminder", "last_call"],
+                                    sent_at__isnull=True).exists()
+
+
+def test_no_alarm_for_a_bot(alice):
+    game = solo_game(alice)
+    assert not Alarm.objects.filter(game=game).exists()
 
 
 def test_tasks_are_late_acknowledged_and_retried():
-    for task in (tasks.bot_play_turn, tasks.notify_your_turn, tasks.notify_game_over,
-                 tasks.games_timeout_sweep):
+    for task in (tasks.bot_play_turn, tasks.games_timeout_sweep):
         assert task.acks_late is True
         assert task.autoretry_for and task.retry_backoff
     assert tasks.games_timeout_sweep.name == "games.tasks.games_timeout_sweep"
@@ -154,26 +151,3 @@ def test_the_random_fallback_plays_maatatahay_from_the_view_only(alice, bob):
     legal = {rules.move_text(m) for m in rules.legal_moves(state)}
     for seed in range(5):
         assert bots.random_move_from_view(game_kind="maatatahay", view=view, seed=seed) in legal
-
-
-def test_a_reminder_goes_out_once_per_turn_when_time_runs_short(onitama_game):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from games import notifications
-    from games.models import Game
-    game = onitama_game
-    now = timezone.now()
-    mail.outbox.clear()
-    assert notifications.remind_due(now=now) == 0  # three days left: too early
-    later = game.deadline - timedelta(hours=5)
-    assert notifications.remind_due(now=later) == 1
-    assert notifications.remind_due(now=later) == 0
-    assert len(mail.outbox) == 1 and mail.outbox[0].to == [game.to_move_user.email]
-    assert "/games/%d/" % game.pk in mail.outbox[0].body
-    assert notifications.remind_due(now=game.deadline + timedelta(seconds=1)) == 0  # past: time-out's job
-    # the next turn may be reminded again
-    game = play(game, 1)
-    assert notifications.remind_due(now=game.deadline - timedelta(hours=1)) == 1
-    assert Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE
