@@ -92,3 +92,22 @@ def player_game_counts(*, player: Any) -> dict[str, int]:
     games = Game.objects.filter(seats__user=player)
     return {"games_active": games.filter(status=GameStatus.ACTIVE).count(),
             "games_played": games.filter(status=GameStatus.FINISHED).count()}
+
+
+def challenge_visible_to(*, challenge_id: int, user: Any) -> Any:
+    """The challenge if ``user`` made it or received it, or it is open to anyone; else None."""
+    from games.models import Challenge, ChallengeStatus
+
+    challenge = Challenge.objects.select_related("challenger", "opponent").filter(pk=challenge_id).first()
+    if challenge is None:
+        return None
+    mine = user is not None and user.is_authenticated and user.pk in (challenge.challenger_id,
+                                                                       challenge.opponent_id)
+    open_to_all = challenge.opponent_id is None and challenge.status == ChallengeStatus.OPEN
+    return challenge if mine or open_to_all else None
+
+
+def ladder_exists(*, ladder_id: int) -> bool:
+    from ladder.models import Ladder
+
+    return Ladder.objects.filter(pk=ladder_id).exists()

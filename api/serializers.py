@@ -184,7 +184,9 @@ class GameDetailSerializer(GameSummarySerializer):
     view = serializers.DictField(help_text="The engine's view of the table for you (a spectator's view "
                                            "if you do not play): never the hidden order.")
     moves = MoveRecordSerializer(many=True)
-    time_left_seconds = serializers.IntegerField(allow_null=True)
+    time_left_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Seconds to the deadline when this answer was made (a 304 keeps the old "
+                                   "value: count down from `deadline`).")
     legal_moves = LegalMoveSerializer(many=True, help_text="Empty unless it is your turn.")
     can_abort = serializers.BooleanField()
     can_offer_draw = serializers.BooleanField()

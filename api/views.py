@@ -21,7 +21,7 @@ from accounts import services as account_services
 from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import Conflict
-from games.models import Challenge, ChallengeStatus, Game
+from games.models import Challenge, Game
 
 from . import presenters, selectors, services
 from . import serializers as s
@@ -422,11 +422,8 @@ class ChallengeDetailView(ApiView):
                    summary="One challenge (yours, to you, or open to anyone)",
                    operation_id="challenges_detail")
     def get(self, request: Any, challenge_id: int) -> Response:
-        challenge = Challenge.objects.select_related("challenger", "opponent").filter(pk=challenge_id).first()
-        visible = challenge is not None and (
-            request.user.pk in (challenge.challenger_id, challenge.opponent_id)
-            or (challenge.opponent_id is None and challenge.status == ChallengeStatus.OPEN))
-        if not visible:
+        challenge = selectors.challenge_visible_to(challenge_id=challenge_id, user=request.user)
+        if challenge is None:
             raise ApiError("challenge_not_found", _("This challenge does not exist."), status_code=404)
         return Response(_challenge_data(challenge))
 
@@ -523,13 +520,9 @@ class LeaderboardView(PublicReadView):
         return Response(s.PlayerRatingSerializer(rows, many=True).data)
 
 
-def _ladder_or_404(ladder_id: int) -> Any:
-    from ladder.models import Ladder
-
-    ladder = Ladder.objects.filter(pk=ladder_id).first()
-    if ladder is None:
+def _ladder_or_404(ladder_id: int) -> None:
+    if not selectors.ladder_exists(ladder_id=ladder_id):
         raise ApiError("ladder_not_found", _("This ladder does not exist."), status_code=404)
-    return ladder
 
 
 def _ladder_data(ladder: Any) -> dict[str, Any]:
