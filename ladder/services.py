@@ -9,7 +9,6 @@ after the ladder transaction (each resignation then finishes like any game).
 """
 from __future__ import annotations
 
-import logging
 import secrets
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -29,7 +28,6 @@ from .models import (ChallengeState, EventKind, Ladder, LadderChallenge, LadderE
 if TYPE_CHECKING:
     from accounts.models import User
 
-log = logging.getLogger(__name__)
 
 REASON_TIMEOUT = games_services.REASON_TIMEOUT
 REASON_ABORTED_TIMEOUT = games_services.REASON_ABORTED_TIMEOUT
