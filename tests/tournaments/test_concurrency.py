@@ -28,11 +28,17 @@ def test_two_workers_pair_round_one_once(monkeypatch):
     monkeypatch.undo()
     barrier = threading.Barrier(2)
     results: list[str] = []
+    errors: list[BaseException] = []
 
     def worker() -> None:
         try:
             barrier.wait()
-            results.append(tournament_advance.apply(args=[t.pk]).get())
+            outcome = tournament_advance.apply(args=[t.pk])  # the task as a worker runs it
+            if outcome.failed():
+                raise outcome.result
+            results.append(outcome.result)
+        except BaseException as error:  # reported below
+            errors.append(error)
         finally:
             connection.close()
 
@@ -41,6 +47,7 @@ def test_two_workers_pair_round_one_once(monkeypatch):
         thread.start()
     for thread in threads:
         thread.join(60)
+    assert errors == []
     assert sorted(results) == ["paired round 1", "waiting"]
     assert Round.objects.filter(tournament=t).count() == 1
     assert Pairing.objects.filter(tournament=t).count() == 3
