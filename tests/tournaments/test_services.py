@@ -295,12 +295,17 @@ def test_simulate_tournament_command(args):
 
 
 def test_games_follow_the_tournament_vacation_setting():
-    if not hasattr(Game, "vacation_allowed"):
-        pytest.skip("games.Game has no vacation_allowed flag yet")
-    strict = started(users(2, "s"), format="round_robin", vacation_allowed=False)
-    relaxed = started(users(2, "r"), format="round_robin", vacation_allowed=True)
-    assert [g.vacation_allowed for g in running_games(strict)] == [False]
-    assert [g.vacation_allowed for g in running_games(relaxed)] == [True]
+    from django.utils import timezone
+    away = users(4, "s")
+    for user in away:
+        user.vacation_since = timezone.now()
+        user.save()
+    strict = started(away[:2], format="round_robin", vacation_allowed=False)
+    relaxed = started(away[2:], format="round_robin", vacation_allowed=True)
+    (strict_game,) = running_games(strict)
+    (relaxed_game,) = running_games(relaxed)
+    assert not strict_game.vacation_allowed and strict_game.deadline is not None
+    assert relaxed_game.vacation_allowed and relaxed_game.deadline is None  # clock stopped
 
 
 def test_an_aborted_game_is_a_forfeit_of_whoever_never_moved():
