@@ -21,10 +21,11 @@ from .models import (ChallengeState, Ladder, LadderChallenge, LadderEvent, Ladde
 def player_is_on_vacation(*, user: Any, now: datetime | None = None) -> bool:
     """Whether ``user`` is on vacation, so may not be challenged.
 
-    Always False for now: vacations are being built in the correspondence app.
-    When it lands, ask its selector here; this is the ladder's only vacation check.
+    The correspondence app keeps ``User.vacation_since`` set while a vacation
+    runs (``correspondence.services.vacation_start``/``vacation_end``); this is
+    the ladder's only vacation check.
     """
-    return False
+    return user.vacation_since is not None
 
 
 def ladders_list() -> list[Ladder]:

@@ -5,6 +5,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from correspondence.services import vacation_end, vacation_start
 from games import services as games_services
 from games.errors import GameActionError
 from games.models import Game, GameStatus
@@ -122,14 +123,17 @@ def test_seven_days_before_challenging_the_same_player_again(ladder, players):
     assert challenge(ladder, players[5], players[4], now=start + timedelta(days=7, minutes=1))
 
 
-def test_no_challenging_a_player_on_vacation(ladder, players, monkeypatch):
-    assert selectors.player_is_on_vacation(user=players[4]) is False  # until vacations exist
-    monkeypatch.setattr(selectors, "player_is_on_vacation",
-                        lambda *, user, now=None: user == players[4])
+def test_no_challenging_a_player_on_vacation(ladder, players):
+    assert selectors.player_is_on_vacation(user=players[4]) is False
+    vacation_start(user=players[4], days=2)
+    players[4].refresh_from_db()
+    assert selectors.player_is_on_vacation(user=players[4]) is True
     refused("on_vacation", 409, challenge, ladder=ladder, challenger=players[5],
             defender=players[4])
     assert [m.user for m in selectors.challengeable_members(ladder=ladder, user=players[5])] == \
         players[0:4]
+    vacation_end(user=players[4])
+    assert challenge(ladder, players[5], players[4])
 
 
 def test_an_inactive_account_cannot_be_challenged(ladder, players):
