@@ -205,8 +205,11 @@ def _terminate_state(game: Game, rules: Any, *, reason: str, winner: str | None)
 
 def game_create(*, kind: str, seats: Mapping[str, Any], options: Mapping[str, Any] | None = None,
                 days_per_move: int = 3, rated: bool = False, bot_level: int | None = None,
-                now: datetime | None = None) -> Game:
-    """Create and start a game. ``seats`` maps each side name to a user, or None for the bot."""
+                vacation_allowed: bool = True, now: datetime | None = None) -> Game:
+    """Create and start a game. ``seats`` maps each side name to a user, or None for the bot.
+
+    ``vacation_allowed=False`` (a tournament's choice) keeps the clocks running
+    while a player is on vacation."""
     rules = _check_kind(kind)
     _check_days(days_per_move)
     options = _normalize_options(rules, options)
@@ -220,6 +223,7 @@ def game_create(*, kind: str, seats: Mapping[str, Any], options: Mapping[str, An
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind, options=options, days_per_move=days_per_move, rated=rated,
+            vacation_allowed=vacation_allowed,
             bot_level=bot_level if any(u is None for u in seats.values()) else None,
             state=rules.to_json(state), data_version=_data_version(rules, state),
             seed_commitment=fair.commitment(salt, seed), sealed_seed=seal("%s:%d" % (salt.hex(), seed)))

@@ -440,13 +440,8 @@ def _create_pairing(tournament: Tournament, round_: Round, board: int, leg: int,
     sides = game_services.rules_for(tournament.kind).players
     game = game_services.game_create(
         kind=tournament.kind, seats={sides[0]: first.user, sides[1]: second.user},
-        options=tournament.options, days_per_move=tournament.days_per_move, rated=tournament.rated)
-    if not tournament.vacation_allowed:
-        # game_create takes no vacation flag (yet): set it, then let games restart
-        # the clock of a player to move who is on vacation.
-        Game.objects.filter(pk=game.pk).update(vacation_allowed=False)
-        if game.to_move_user_id is not None:
-            game_services.games_clock_update(user_id=game.to_move_user_id)
+        options=tournament.options, days_per_move=tournament.days_per_move, rated=tournament.rated,
+        vacation_allowed=tournament.vacation_allowed)
     pairing = Pairing.objects.create(tournament=tournament, round=round_, board=board, leg=leg,
                                      first=first, second=second, game=game)
     for me, opponent in ((first, second), (second, first)):
