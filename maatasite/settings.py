@@ -242,6 +242,9 @@ SPECTACULAR_SETTINGS = {
                             "ChallengeStatusEnum": "api.serializers.CHALLENGE_STATUSES",
                             "EventKindEnum": "api.serializers.EVENT_KINDS"},
 }
+# The cache holds the API's rate-limit counters; a shared one (redis://host:6379/3) lets every
+# web process count together. Default: each process's own memory (local development).
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # Rate limits (429 with Retry-After): per signed-in user, per IP, per IP on credential endpoints.
 API_THROTTLE_RATES = {
     "user": env.str("API_RATE_USER", default="120/min"),
