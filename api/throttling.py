@@ -3,7 +3,8 @@
 Rates come from ``settings.API_THROTTLE_RATES`` (read at each request, so tests and
 deployments can change them): ``user`` per signed-in user, ``ip`` per client
 address, ``auth`` per address for the credential endpoints (sign-up, token, reset).
-Counters live in Django's default cache.
+Counters live in Django's default cache (CACHE_URL): with Redis there, every web
+process counts against one budget; the default local-memory cache counts per process.
 """
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
 """Fixtures of the API tests: players, clients signed in with tokens of given scopes."""
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from api import services as api_services
@@ -11,14 +13,20 @@ from tests.games.conftest import make_user, play, start_game  # noqa: F401  (sha
 HIGH_RATES = {"user": "100000/min", "ip": "100000/min", "auth": "100000/min"}
 
 
+def isolated_caches(caches: dict) -> dict:
+    """``caches`` under a key prefix of this test's own: runs and tests sharing one Redis
+    (CACHE_URL) never see each other's counters, and nothing needs flushing."""
+    prefix = "maatasite-test-%s-%s" % (os.environ.get("MAATASITE_TEST_RUN", "run"), uuid.uuid4().hex[:12])
+    return {name: {**conf, "KEY_PREFIX": prefix} for name, conf in caches.items()}
+
+
 @pytest.fixture(autouse=True)
 def _api_settings(settings):
-    """No rate limits in the way (the throttling tests set their own), events at once."""
+    """No rate limits in the way (the throttling tests set their own), events at once,
+    rate-limit counters in a cache namespace of this test's own."""
     settings.API_THROTTLE_RATES = dict(HIGH_RATES)
     settings.API_EVENTS_SETTLE_SECONDS = 0
-    cache.clear()
-    yield
-    cache.clear()
+    settings.CACHES = isolated_caches(settings.CACHES)
 
 
 @pytest.fixture
