@@ -1,19 +1,14 @@
 """Mail goes out through a Celery task, so a slow SMTP server never holds up a page."""
 import logging
-import smtplib
 
 from celery import shared_task
+
+from maatasite.task_policy import RETRYING_TASK
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(
-    bind=True,
-    acks_late=True,
-    autoretry_for=(smtplib.SMTPException, ConnectionError, TimeoutError),
-    retry_backoff=30,
-    retry_kwargs={"max_retries": 5},
-)
+@shared_task(**RETRYING_TASK)
 def email_send(self, *, to: list[str], subject: str, body: str, html_body: str | None = None,
                headers: dict | None = None, images: dict[str, str] | None = None) -> int:
     """Send one message (``images``: content id -> base64 PNG); returns the number sent (1)."""
@@ -28,7 +23,7 @@ def email_send(self, *, to: list[str], subject: str, body: str, html_body: str |
     return sent
 
 
-@shared_task(bind=True, acks_late=True)
+@shared_task(**RETRYING_TASK)
 def unconfirmed_accounts_purge(self) -> int:
     """Delete accounts whose confirmation link expired unused (frees their usernames). Daily, from beat."""
     from .services import unconfirmed_accounts_purge as purge

@@ -6,25 +6,14 @@ claims rows with skip-locked locks, so overlapping runs never double a mail.
 """
 from __future__ import annotations
 
-from smtplib import SMTPException
-
 from celery import shared_task
-from django.db import DatabaseError
+
+from maatasite.task_policy import RETRYING_TASK
 
 from . import services
 
-RETRY = {
-    "bind": True,
-    "acks_late": True,
-    "autoretry_for": (DatabaseError, SMTPException, ConnectionError, TimeoutError),
-    "retry_backoff": True,
-    "retry_backoff_max": 600,
-    "retry_jitter": True,
-    "max_retries": 8,
-}
 
-
-@shared_task(name="correspondence.tasks.correspondence_sweep", **RETRY)
+@shared_task(name="correspondence.tasks.correspondence_sweep", **RETRYING_TASK)
 def correspondence_sweep(self) -> dict[str, int]:
     """Send due alarms and digests; end vacations whose time is up."""
     alarms = services.alarms_send_due()
@@ -33,7 +22,7 @@ def correspondence_sweep(self) -> dict[str, int]:
             "vacations_ended": services.vacations_expire()}
 
 
-@shared_task(name="correspondence.tasks.mail_reply_receive", **RETRY)
+@shared_task(name="correspondence.tasks.mail_reply_receive", **RETRYING_TASK)
 def mail_reply_receive(self, raw: str, recipient: str | None = None) -> str:
     """Play a reply by mail (``raw``: the message as latin-1 text, so bytes survive JSON)."""
     return services.mail_reply_receive(raw=raw.encode("latin-1"), recipient=recipient).status

@@ -4,31 +4,20 @@ They are enqueued by games.services with ``transaction.on_commit``.
 """
 from __future__ import annotations
 
-from smtplib import SMTPException
-
 from celery import shared_task
-from django.db import DatabaseError
+
+from maatasite.task_policy import RETRYING_TASK
 
 from . import services
 
-RETRY = {
-    "bind": True,
-    "acks_late": True,
-    "autoretry_for": (DatabaseError, SMTPException, ConnectionError, TimeoutError),
-    "retry_backoff": True,
-    "retry_backoff_max": 600,
-    "retry_jitter": True,
-    "max_retries": 8,
-}
 
-
-@shared_task(name="games.tasks.bot_play_turn", **RETRY)
+@shared_task(name="games.tasks.bot_play_turn", **RETRYING_TASK)
 def bot_play_turn(self, game_id: int, ply: int) -> list[str]:
     """Play the bot's turn that began at ``ply`` (a no-op when the game moved on)."""
     return services.bot_turn_play(game_id=game_id, ply=ply).played
 
 
-@shared_task(name="games.tasks.games_timeout_sweep", **RETRY)
+@shared_task(name="games.tasks.games_timeout_sweep", **RETRYING_TASK)
 def games_timeout_sweep(self) -> dict[str, int]:
     """The beat task: end games past their deadline and expire old challenges.
     (Mail about games is scheduled as alarms, sent by the correspondence sweep.)"""

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import DatabaseError, IntegrityError
+from django.db import IntegrityError
+
+from maatasite.task_policy import RETRYING_TASK
 
 from . import services
 
 
-@shared_task(name="tournaments.tasks.tournament_advance", bind=True, acks_late=True,
-             autoretry_for=(DatabaseError, ConnectionError, TimeoutError), retry_backoff=True,
-             retry_backoff_max=600, retry_jitter=True, max_retries=8)
+@shared_task(name="tournaments.tasks.tournament_advance", **RETRYING_TASK)
 def tournament_advance(self, tournament_id: int) -> str:
     """Pair the next round if the current one is complete (a no-op otherwise)."""
     try:
