@@ -356,3 +356,23 @@ def browser_type_launch_args(browser_type_launch_args):
         "headless": True,
         "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
     }
+
+
+# --- Players shared by the apps' tests ---------------------------------------
+
+@pytest.fixture
+def alice(db):
+    from tests.factories import make_user
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    from tests.factories import make_user
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(db):
+    from tests.factories import make_user
+    return make_user("carol")

@@ -15,15 +15,5 @@ def _correspondence_settings(settings):
 
 
 @pytest.fixture
-def alice(db):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db):
-    return make_user("bob")
-
-
-@pytest.fixture
 def onitama_game(alice, bob):
     return start_game(alice, bob, "onitama", {"cards": "base"})

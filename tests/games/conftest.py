@@ -2,36 +2,11 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 import engine
 from games import services
 from games.models import Game
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def make_user(name: str):
-    return get_user_model().objects.create_user(
-        username=name, email="%s@example.org" % name, password="pw-" + name + "-123456")
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db):
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol(db):
-    return make_user("carol")
+from tests.factories import make_user  # noqa: F401  (re-exported for the tests here)
 
 
 def start_game(challenger, opponent, kind: str = "onitama", options=None, seat_choice: str | None = None,

@@ -2,17 +2,12 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services as games_services
 from games.models import Game
 from ladder import services
 from ladder.models import Ladder, LadderMember
-
-
-def make_user(name: str):
-    return get_user_model().objects.create_user(
-        username=name, email="%s@example.org" % name, password="pw-" + name + "-123456")
+from tests.factories import make_user
 
 
 @pytest.fixture

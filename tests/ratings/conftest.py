@@ -1,31 +1,9 @@
 """Players and finished rated games for the ratings tests."""
 from __future__ import annotations
 
-import pytest
-from django.contrib.auth import get_user_model
-
 from games import services
 from games.models import Game
-
-
-def make_user(name: str):
-    return get_user_model().objects.create_user(
-        username=name, email="%s@example.org" % name, password="pw-" + name + "-123456")
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db):
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol(db):
-    return make_user("carol")
+from tests.factories import make_user  # noqa: F401  (re-exported for the tests here)
 
 
 def rated_game(first, second, kind: str = "onitama", rated: bool = True) -> Game:

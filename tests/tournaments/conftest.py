@@ -2,18 +2,12 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services as game_services
 from games.models import Game, GameStatus
 from tournaments import services
+from tests.factories import make_user
 from tournaments.models import Tournament
-
-
-def make_user(name: str, email: bool = True):
-    return get_user_model().objects.create_user(
-        username=name, email="%s@example.org" % name if email else "",
-        password="pw-" + name + "-123456")
 
 
 @pytest.fixture
