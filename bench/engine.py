@@ -26,7 +26,7 @@ def main() -> None:
                         help="how long to play Maatatahay random games per variant")
     args = parser.parse_args()
     engine_onitama.run(depth=args.depth)
-    engine_maatatahay.run(seconds=args.seconds)
+    engine_maatatahay.report(seconds=args.seconds)
 
 
 if __name__ == "__main__":

@@ -46,8 +46,13 @@ def run(seconds: float = 3.0) -> dict[str, dict[str, float]]:
     return out
 
 
-if __name__ == "__main__":
-    secs = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
-    for variant, r in run(secs).items():
-        print("%-8s %7.1f games/s  (%d games, %.1f decisions/game, %.2f s)" % (
+def report(seconds: float = 3.0) -> None:
+    """Print random complete games per second for each variant (one core)."""
+    print("maatatahay random complete games, one core, about %.0f s per variant:" % seconds)
+    for variant, r in run(seconds).items():
+        print("  %-8s %7.1f games/s  (%d games, %.1f decisions/game, %.2f s)" % (
             variant, r["games_per_second"], r["games"], r["decisions"] / r["games"], r["seconds"]))
+
+
+if __name__ == "__main__":
+    report(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0)
