@@ -321,3 +321,111 @@ class LadderDetailSerializer(LadderSerializer):
 
 class LadderChallengeCreateSerializer(serializers.Serializer):
     defender = serializers.CharField(max_length=30, help_text="Username of a player above you.")
+
+
+# ---------------------------------------------------------------- tournaments (shapes of tournaments/api.py)
+
+TOURNAMENT_STATUSES = ["registration", "running", "paused", "finished"]  # drafts are never shown
+TOURNAMENT_FORMATS = ["round_robin", "swiss", "knockout"]
+PAIRING_RESULT_HELP = ('From the first player\'s side: "" pending, "1-0", "0-1", "1/2-1/2", "bye", '
+                       'forfeits "1F-0F", "0F-1F", "0F-0F".')
+
+
+class TournamentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.ChoiceField(choices=KIND_CHOICES)
+    format = serializers.ChoiceField(choices=TOURNAMENT_FORMATS)
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
+    days_per_move = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    vacation_allowed = serializers.BooleanField(help_text="Whether a player's vacation stops the clock "
+                                                          "of their games here.")
+    swiss_rounds = serializers.IntegerField(allow_null=True, help_text="Swiss only; null: as many as needed.")
+    cycles = serializers.IntegerField(help_text="Round robin: 1 single, 2 double (seats swapped).")
+    registration_opens_at = serializers.DateTimeField(allow_null=True)
+    registration_closes_at = serializers.DateTimeField(allow_null=True)
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField(allow_null=True)
+    rating_min = serializers.IntegerField(allow_null=True)
+    rating_max = serializers.IntegerField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class TournamentListSerializer(serializers.Serializer):
+    results = TournamentSerializer(many=True, help_text="Newest first, at most 200.")
+
+
+class TournamentPlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True, help_text="1 is the best rated; set at the start.")
+    status = serializers.CharField(help_text='"active" or "withdrawn".')
+
+
+class TournamentPairingSerializer(serializers.Serializer):
+    board = serializers.IntegerField()
+    replay = serializers.IntegerField(help_text="Knockout: 0, then 1 and 2 for the replays of a drawn match.")
+    first = serializers.CharField()
+    second = serializers.CharField(allow_null=True, help_text="null for a bye.")
+    game = serializers.IntegerField(allow_null=True, help_text="The game's id; null for a bye or a forfeit.")
+    result = serializers.CharField(allow_blank=True, help_text=PAIRING_RESULT_HELP)
+
+
+class TournamentRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    pairings = TournamentPairingSerializer(many=True)
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    planned_rounds = serializers.IntegerField()
+    registration_open = serializers.BooleanField()
+    players = TournamentPlayerSerializer(many=True)
+    rounds = TournamentRoundSerializer(many=True)
+
+
+class TournamentStandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    points = serializers.FloatField()
+    buchholz = serializers.FloatField()
+    sonneborn_berger = serializers.FloatField()
+    head_to_head = serializers.FloatField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+class BracketGameSerializer(serializers.Serializer):
+    game = serializers.IntegerField(allow_null=True)
+    result = serializers.CharField(allow_blank=True, help_text=PAIRING_RESULT_HELP)
+    replay = serializers.IntegerField()
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    board = serializers.IntegerField()
+    first = serializers.CharField(allow_null=True)
+    second = serializers.CharField(allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+    games = BracketGameSerializer(many=True)
+
+
+class TournamentStandingsSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.ChoiceField(choices=KIND_CHOICES)
+    format = serializers.ChoiceField(choices=TOURNAMENT_FORMATS)
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
+    current_round = serializers.IntegerField(help_text="Rounds started so far.")
+    standings = TournamentStandingSerializer(many=True)
+    bracket = serializers.ListField(child=BracketMatchSerializer(many=True), required=False,
+                                    help_text="Knockout only: the matches of each round.")
+
+
+class TournamentRegistrationSerializer(serializers.Serializer):
+    registered = serializers.BooleanField()

@@ -1,8 +1,8 @@
 """/api/v1/: every path ends in '/'. The OpenAPI schema is at schema/, interactive docs at docs/.
 
 Ratings and ladders are served through their apps' selectors and services;
-tournaments get their section (list, detail, join/leave, standings) once that app
-offers its own.
+tournaments through the tournaments app's own views (tournaments/api.py), which
+api/views.py documents in the schema.
 """
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -45,13 +45,22 @@ urlpatterns = [
     path("challenges/<int:challenge_id>/decline/", views.ChallengeDeclineView.as_view(),
          name="challenge_decline"),
     path("challenges/<int:challenge_id>/cancel/", views.ChallengeCancelView.as_view(), name="challenge_cancel"),
-    # ratings and ladders (tournaments: to come once the tournaments app offers its services)
+    # ratings and ladders
     path("ratings/leaderboard/", views.LeaderboardView.as_view(), name="leaderboard"),
     path("ladders/", views.LadderListView.as_view(), name="ladders"),
     path("ladders/<int:ladder_id>/", views.LadderDetailView.as_view(), name="ladder"),
     path("ladders/<int:ladder_id>/join/", views.LadderJoinView.as_view(), name="ladder_join"),
     path("ladders/<int:ladder_id>/leave/", views.LadderLeaveView.as_view(), name="ladder_leave"),
     path("ladders/<int:ladder_id>/challenges/", views.LadderChallengeView.as_view(), name="ladder_challenge"),
+    # tournaments (views of the tournaments app, documented in api/views.py)
+    path("tournaments/", views.TournamentListView.as_view(), name="tournaments"),
+    path("tournaments/<int:tournament_id>/", views.TournamentDetailView.as_view(), name="tournament"),
+    path("tournaments/<int:tournament_id>/standings/", views.TournamentStandingsView.as_view(),
+         name="tournament_standings"),
+    path("tournaments/<int:tournament_id>/register/", views.TournamentRegisterView.as_view(),
+         name="tournament_register"),
+    path("tournaments/<int:tournament_id>/withdraw/", views.TournamentWithdrawView.as_view(),
+         name="tournament_withdraw"),
     # polling
     path("events/", views.EventsView.as_view(), name="events"),
     # Anything else under /api/v1/ is a 404 in the API's error shape, not an HTML page.

@@ -22,6 +22,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import Conflict
 from games.models import Challenge, Game
+from tournaments import api as tournament_api
 
 from . import presenters, selectors, services
 from . import serializers as s
@@ -603,3 +604,86 @@ class LadderChallengeView(ApiView):
                                                                 defender=defender)
             return Response(_detail_data(challenge.game_id, request.user), status=status.HTTP_201_CREATED)
         return idempotent(request, run)
+
+
+# ---------------------------------------------------------------- tournaments (the tournaments app's own
+# views, tournaments/api.py, documented here; reads get ETags, registering takes an Idempotency-Key)
+
+TOURNAMENT_EXAMPLE = {
+    "id": 7, "name": "Autumn Onitama Swiss", "game": "onitama", "format": "swiss", "status": "registration",
+    "days_per_move": 3, "rated": True, "vacation_allowed": True, "swiss_rounds": 5, "cycles": 1,
+    "registration_opens_at": None, "registration_closes_at": "2026-12-01T12:00:00Z", "min_players": 4,
+    "max_players": 32, "rating_min": None, "rating_max": 1800, "started_at": None, "finished_at": None}
+
+
+class TournamentListView(tournament_api.TournamentListView):
+    @extend_schema(tags=["tournaments"], parameters=CONDITIONAL, operation_id="tournaments_list",
+                   responses={200: s.TournamentListSerializer, **NOT_MODIFIED, **errors(429)},
+                   summary="Tournaments open for registration, running, paused or finished (newest first)",
+                   examples=[OpenApiExample("One tournament", response_only=True,
+                                            value={"results": [TOURNAMENT_EXAMPLE]})])
+    def get(self, request: Any) -> Response:
+        return body_conditional_response(request, super().get(request))
+
+
+class TournamentDetailView(tournament_api.TournamentDetailView):
+    @extend_schema(tags=["tournaments"], parameters=CONDITIONAL,
+                   responses={200: s.TournamentDetailSerializer, **NOT_MODIFIED, **errors(404, 429)},
+                   summary="A tournament: settings, players, rounds and their pairings",
+                   examples=[OpenApiExample("A Swiss in its first round", response_only=True, value={
+                       **TOURNAMENT_EXAMPLE, "status": "running", "started_at": "2026-12-01T12:00:00Z",
+                       "planned_rounds": 5, "registration_open": False,
+                       "players": [{"username": "alice", "seed": 1, "status": "active"},
+                                   {"username": "bob", "seed": 2, "status": "active"},
+                                   {"username": "carol", "seed": 3, "status": "active"}],
+                       "rounds": [{"number": 1, "pairings": [
+                           {"board": 1, "replay": 0, "first": "alice", "second": "bob", "game": 42, "result": ""},
+                           {"board": 2, "replay": 0, "first": "carol", "second": None, "game": None,
+                            "result": "bye"}]}]})])
+    def get(self, request: Any, tournament_id: int) -> Response:
+        return body_conditional_response(request, super().get(request, tournament_id))
+
+
+class TournamentStandingsView(tournament_api.TournamentStandingsView):
+    @extend_schema(tags=["tournaments"], parameters=CONDITIONAL,
+                   responses={200: s.TournamentStandingsSerializer, **NOT_MODIFIED, **errors(404, 429)},
+                   summary="Standings with tie-breaks (Buchholz, Sonneborn-Berger, head to head); "
+                           "the bracket of a knockout",
+                   examples=[OpenApiExample("After one round", response_only=True, value={
+                       "id": 7, "name": "Autumn Onitama Swiss", "game": "onitama", "format": "swiss",
+                       "status": "running", "current_round": 1, "standings": [
+                           {"rank": 1, "player": "alice", "seed": 1, "points": 1.0, "buchholz": 0.0,
+                            "sonneborn_berger": 0.0, "head_to_head": 0.0, "games": 1, "wins": 1, "draws": 0,
+                            "losses": 0, "byes": 0, "withdrawn": False},
+                           {"rank": 2, "player": "bob", "seed": 2, "points": 0.0, "buchholz": 1.0,
+                            "sonneborn_berger": 0.0, "head_to_head": 0.0, "games": 1, "wins": 0, "draws": 0,
+                            "losses": 1, "byes": 0, "withdrawn": False}]})])
+    def get(self, request: Any, tournament_id: int) -> Response:
+        return body_conditional_response(request, super().get(request, tournament_id))
+
+
+class TournamentRegisterView(tournament_api.TournamentRegisterView):
+    @extend_schema(tags=["tournaments"], request=None, parameters=[IDEMPOTENCY],
+                   responses={201: s.TournamentRegistrationSerializer,
+                              **errors(400, 401, 403, 404, 409, 422, 429)},
+                   summary="Register for a tournament while its registration is open "
+                           "(400: outside its rating limits; 409: closed, full or already registered)",
+                   examples=[OpenApiExample("Registered", response_only=True, status_codes=["201"],
+                                            value={"registered": True}),
+                             OpenApiExample("Full", response_only=True, status_codes=["409"], value={
+                                 "code": "tournament_full", "message": "This tournament is full (32 players).",
+                                 "details": {"max": 32}})])
+    def post(self, request: Any, tournament_id: int) -> Response:
+        return idempotent(request, lambda: super(TournamentRegisterView, self).post(request, tournament_id))
+
+
+class TournamentWithdrawView(tournament_api.TournamentWithdrawView):
+    @extend_schema(tags=["tournaments"], request=None, parameters=[IDEMPOTENCY],
+                   responses={200: s.TournamentRegistrationSerializer,
+                              **errors(401, 403, 404, 409, 422, 429)},
+                   summary="Take back your registration (only before the start; 409 after it, "
+                           "or when you are not registered)",
+                   examples=[OpenApiExample("Withdrawn", response_only=True, status_codes=["200"],
+                                            value={"registered": False})])
+    def post(self, request: Any, tournament_id: int) -> Response:
+        return idempotent(request, lambda: super(TournamentWithdrawView, self).post(request, tournament_id))

@@ -240,7 +240,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"GameKindEnum": "games.models.GameKind",
                             "GameStatusEnum": "api.serializers.GAME_STATUSES",
                             "ChallengeStatusEnum": "api.serializers.CHALLENGE_STATUSES",
-                            "EventKindEnum": "api.serializers.EVENT_KINDS"},
+                            "EventKindEnum": "api.serializers.EVENT_KINDS",
+                            "TournamentStatusEnum": "api.serializers.TOURNAMENT_STATUSES"},
 }
 # The cache holds the API's rate-limit counters; a shared one (redis://host:6379/3) lets every
 # web process count together. Default: each process's own memory (local development).
