@@ -32,13 +32,13 @@ colour, card and square); squares are ``file + 5 * rank`` (a1 = 0).
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..fair import SeedStream
 from ..onitama.cards import DEST, CARD_NAMES, SQUARE_NAMES
+from ..onitama.fast import Z_BLUE_TO_MOVE, Z_CARD, Z_MASTER, Z_PIECE, zobrist_of
 
 WIN = 100_000
 """Score of a won position; a win in ``p`` plies from the root scores ``WIN - p``."""
@@ -60,15 +60,9 @@ class SearchAborted(Exception):
 
 # --- hashing -------------------------------------------------------------------------------
 
-def _key(label: str) -> int:
-    return int.from_bytes(hashlib.sha256(("maatasite/bot/zobrist/" + label).encode()).digest()[:8],
-                          "big")
-
-
-Z_PIECE = tuple(tuple(_key("p%d/%d" % (c, s)) for s in range(25)) for c in (RED, BLUE))
-Z_MASTER = tuple(tuple(_key("m%d/%d" % (c, s)) for s in range(25)) for c in (RED, BLUE))
-Z_CARD = tuple(tuple(_key("c%d/%d" % (holder, k)) for k in range(NCARDS)) for holder in range(3))
-Z_BLUE = _key("blue")
+# The position hash is the engine's (engine.onitama.fast); the search only adds
+# the precomputed differences below to update it incrementally.
+Z_BLUE = Z_BLUE_TO_MOVE
 # Hash change of a piece of colour c moving src -> dst, and of a master doing so.
 Z_MOVE = tuple(tuple(tuple(Z_PIECE[c][s] ^ Z_PIECE[c][d] for d in range(25)) for s in range(25))
                for c in (RED, BLUE))
@@ -78,23 +72,6 @@ Z_MMOVE = tuple(tuple(tuple(Z_MASTER[c][s] ^ Z_MASTER[c][d] for d in range(25))
 # with the side to move flipped too.
 Z_CARDS = tuple(tuple(tuple(Z_CARD[c][k] ^ Z_CARD[2][k] ^ Z_CARD[2][s] ^ Z_CARD[c][s] ^ Z_BLUE
                             for s in range(NCARDS)) for k in range(NCARDS)) for c in (RED, BLUE))
-
-
-def zobrist(red: int, blue: int, red_master: int, blue_master: int, red_hand: Sequence[int],
-            blue_hand: Sequence[int], side: int, turn: int) -> int:
-    """The search hash of a position, from scratch (the search updates it incrementally)."""
-    h = Z_BLUE if turn == BLUE else 0
-    for c, bb, master in ((RED, red, red_master), (BLUE, blue, blue_master)):
-        for s in range(25):
-            if bb >> s & 1:
-                h ^= Z_PIECE[c][s]
-        if master >= 0:
-            h ^= Z_MASTER[c][master]
-    for k in red_hand:
-        h ^= Z_CARD[RED][k]
-    for k in blue_hand:
-        h ^= Z_CARD[BLUE][k]
-    return h ^ Z_CARD[2][side]
 
 
 # --- evaluation ----------------------------------------------------------------------------
@@ -523,7 +500,7 @@ def search_position(red: int, blue: int, red_master: int, blue_master: int,
         # Every win is equally short; which one is a seeded choice.
         return SearchResult(stream.choice(wins), WIN - 1, 1, 0, time.monotonic() - start)
 
-    h = zobrist(red, blue, red_master, blue_master, red_hand, blue_hand, side, turn)
+    h = zobrist_of(red, blue, red_master, blue_master, tuple(red_hand), tuple(blue_hand), side, turn)
     root = s.moves(own, c1, c2, col)
     # Seeded order: decides between equally good moves and the noise of the low levels.
     stream.shuffle(root)

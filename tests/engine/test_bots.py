@@ -13,6 +13,7 @@ from engine.bots import ONITAMA_LEVELS, bot_move_from_cli, choose_move
 from engine.bots import onitama as ob
 from engine.errors import OptionsError, StateFormatError
 from engine.fair import SeedStream
+from engine.onitama.fast import zobrist_of
 from engine.onitama import position_from_text
 
 RULES = get_game("onitama")
@@ -214,7 +215,7 @@ def test_alpha_beta_with_table_equals_plain_negamax():
 
 def test_incremental_hash_equals_hash_from_scratch():
     for state in random_positions(20, salt="hash"):
-        h = ob.zobrist(state.red, state.blue, state.red_master, state.blue_master,
+        h = zobrist_of(state.red, state.blue, state.red_master, state.blue_master,
                        state.red_hand, state.blue_hand, state.side, state.turn)
         n = node(state)
         stream = SeedStream(1, "hash")
@@ -226,7 +227,7 @@ def test_incremental_hash_equals_hash_from_scratch():
                 card, ob.SQUARE_NAMES.index(rest[:2]), ob.SQUARE_NAMES.index(rest[2:]))
             child = ob.play(*n, h, code)
             after = RULES.apply(state, m)
-            assert child[10] == ob.zobrist(after.red, after.blue, after.red_master,
+            assert child[10] == zobrist_of(after.red, after.blue, after.red_master,
                                            after.blue_master, after.red_hand, after.blue_hand,
                                            after.side, after.turn)
         assert stream is not None
