@@ -1,0 +1,78 @@
+"""The lobby costs the same number of queries whatever the number of a player's games.
+
+A per-game query (a seat, a user, a rating looked up row by row) would make the
+lobby of an active correspondence player slow; these tests count queries, never time.
+"""
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import selectors, services
+
+from .conftest import make_user, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def give_games(player, count: int, prefix: str) -> None:
+    """``count`` running games, ``count`` finished ones and ``count`` challenges, each against a new player."""
+    for index in range(count):
+        kind, options = (("onitama", {"cards": "base"}) if index % 2 else
+                         ("maatatahay", {"variant": "first"}))
+        running = make_user("%srun%d" % (prefix, index))
+        start_game(player, running, kind, options)
+        finished = make_user("%sfin%d" % (prefix, index))
+        game = start_game(finished, player, kind, options)
+        services.game_resign(game_id=game.pk, user=finished if index % 2 else player)
+        challenger = make_user("%sch%d" % (prefix, index))
+        services.challenge_create(challenger=challenger, opponent=player, kind=kind, options=options,
+                                  days_per_move=3)
+        services.challenge_create(challenger=player, opponent=challenger, kind=kind, options=options,
+                                  days_per_move=3)
+
+
+def lobby_queries(client, player) -> tuple[int, str]:
+    client.force_login(player)
+    client.get("/lobby/")  # warm per-process caches (content types, translations) out of the count
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/lobby/")
+    assert response.status_code == 200
+    return len(queries), response.content.decode()
+
+
+def test_lobby_page_queries_do_not_grow_with_the_number_of_games(client):
+    few, many = make_user("few"), make_user("many")
+    give_games(few, 3, "f")
+    give_games(many, 30, "m")
+
+    few_count, few_html = lobby_queries(client, few)
+    many_count, many_html = lobby_queries(client, many)
+
+    # The pages do show every game and challenge (else the counts would prove nothing).
+    assert few_html.count('class="game-row') == 3 and many_html.count('class="game-row') == 30
+    assert "mrun29" in many_html and "mch29" in many_html and "mfin" in many_html
+    assert many_count == few_count, "the lobby made %d queries for 30 games, %d for 3" % (many_count, few_count)
+
+
+def test_lobby_selectors_queries_do_not_grow_with_the_number_of_games():
+    few, many = make_user("few"), make_user("many")
+    give_games(few, 3, "f")
+    give_games(many, 30, "m")
+
+    def count(player) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            rows = selectors.games_for_lobby(user=player)
+            challenges = selectors.challenges_for_lobby(user=player)
+            history = selectors.games_history(user=player, limit=10)
+            # Touch what the template reads, so that lazy per-row queries are counted too.
+            names = [row.opponent for row in rows]
+            names += [c.challenger.public_name for c in challenges.incoming]
+            names += [c.opponent.public_name for c in challenges.outgoing]
+            names += [s.player_name for game in history for s in game.seats.all()]
+        assert len(rows) == len(challenges.incoming) == len(challenges.outgoing)
+        assert all(names)
+        return len(queries)
+
+    assert count(many) == count(few)
