@@ -618,7 +618,7 @@ TOURNAMENT_EXAMPLE = {
 
 class TournamentListView(tournament_api.TournamentListView):
     @extend_schema(tags=["tournaments"], parameters=CONDITIONAL, operation_id="tournaments_list",
-                   responses={200: s.TournamentListSerializer, **NOT_MODIFIED, **errors(429)},
+                   responses={200: s.TournamentListSerializer, **NOT_MODIFIED, **errors(401, 403, 429)},
                    summary="Tournaments open for registration, running, paused or finished (newest first)",
                    examples=[OpenApiExample("One tournament", response_only=True,
                                             value={"results": [TOURNAMENT_EXAMPLE]})])
@@ -628,7 +628,7 @@ class TournamentListView(tournament_api.TournamentListView):
 
 class TournamentDetailView(tournament_api.TournamentDetailView):
     @extend_schema(tags=["tournaments"], parameters=CONDITIONAL,
-                   responses={200: s.TournamentDetailSerializer, **NOT_MODIFIED, **errors(404, 429)},
+                   responses={200: s.TournamentDetailSerializer, **NOT_MODIFIED, **errors(401, 403, 404, 429)},
                    summary="A tournament: settings, players, rounds and their pairings",
                    examples=[OpenApiExample("A Swiss in its first round", response_only=True, value={
                        **TOURNAMENT_EXAMPLE, "status": "running", "started_at": "2026-12-01T12:00:00Z",
@@ -646,7 +646,8 @@ class TournamentDetailView(tournament_api.TournamentDetailView):
 
 class TournamentStandingsView(tournament_api.TournamentStandingsView):
     @extend_schema(tags=["tournaments"], parameters=CONDITIONAL,
-                   responses={200: s.TournamentStandingsSerializer, **NOT_MODIFIED, **errors(404, 429)},
+                   responses={200: s.TournamentStandingsSerializer, **NOT_MODIFIED,
+                              **errors(401, 403, 404, 429)},
                    summary="Standings with tie-breaks (Buchholz, Sonneborn-Berger, head to head); "
                            "the bracket of a knockout",
                    examples=[OpenApiExample("After one round", response_only=True, value={

@@ -3,7 +3,7 @@
 
 Bounded: a few examples per operation (``API_FUZZ_EXAMPLES``, default 8), positive
 generation only, no shrinking, deterministic; about a minute in all. The signed-in
-user holds a live game and challenges, so ids in the generated paths sometimes hit.
+user holds a live game and challenges, and a tournament is open, so ids in the generated paths sometimes hit.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
 
 from api import services as api_services
 from games import services as game_services
+from tournaments import services as tournament_services
 
 from .conftest import make_user, start_game
 
@@ -34,6 +35,8 @@ def fuzz_target(live_server, transactional_db):
     start_game(fuzzer, rival, "onitama", {"cards": "base"})
     start_game(rival, fuzzer, "maatatahay", {"variant": "first"})
     game_services.challenge_create(challenger=rival, opponent=fuzzer, kind="onitama")
+    cup = tournament_services.tournament_create(actor=None, name="Fuzz cup", kind="onitama", format="swiss")
+    tournament_services.tournament_open_registration(tournament_id=cup.pk, actor=None)
     _token, secret = api_services.token_create(user=fuzzer, name="fuzz", scopes=["read", "play"])
     schema = schemathesis.openapi.from_url(live_server.url + "/api/v1/schema/?format=json")
     schema.config.update(base_url=live_server.url)
