@@ -1,206 +1,74 @@
-"""Translations of the project-level strings (maatasite, accounts, base templates).
+"""Fill and compile the Indonesian (id) and Arabic (ar) catalogs from the tables in locale/tables/.
 
-Fill the .po files from this table and compile them:
-    .venv/bin/python manage.py makemessages -l id -l ar --ignore='.venv/*' --ignore='games/*' \
-        --ignore='engine/*' --ignore='templates/games/*' --ignore='tests/*' --ignore='bench/*'
+The one way to refresh the translations, from the project root:
     .venv/bin/python locale/translations.py
-    for l in id ar; do msgfmt --check -o locale/$l/LC_MESSAGES/django.mo locale/$l/LC_MESSAGES/django.po; done
+It runs makemessages for id and ar over the whole project (without .venv, engine, tests, bench,
+static and locale), writes every translation from the tables into the .po files (no fuzzy guesses
+survive), and compiles the .mo files with `msgfmt --check`. It lists every msgid that has no
+translation yet and exits with status 1 if there is one: add it to the table of its app.
+
+Each module in locale/tables/ holds one app's strings as a dict T: msgid -> (Indonesian, Arabic);
+a plural entry is msgid -> ((the one Indonesian form,), (the six Arabic forms, in the order of the
+ar catalog's Plural-Forms: n==0, n==1, n==2, 3-10, 11-99, other)). Game and tribe names (Onitama,
+Maatatahay, Balan, Wazu) and the notation of moves stay in English.
+
 The compiled .mo files are committed, so running the site needs no gettext tools.
 """
 import ast
+import importlib
+import pkgutil
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-
-# msgid -> (Indonesian, Arabic). Plural entries: msgid -> ((id forms...), (ar forms x6)).
-T = {
-    "Profile": ("Profil", "الملف الشخصي"),
-    "Accounts": ("Akun", "الحسابات"),
-    "Username": ("Nama pengguna", "اسم المستخدم"),
-    "Email address": ("Alamat email", "البريد الإلكتروني"),
-    "Password": ("Kata sandi", "كلمة المرور"),
-    "Password again": ("Ulangi kata sandi", "أعد كتابة كلمة المرور"),
-    "The two passwords differ.": ("Kedua kata sandi berbeda.", "كلمتا المرور مختلفتان."),
-    "Please confirm your email address first: follow the link we mailed you.": (
-        "Konfirmasikan dulu alamat email Anda: buka tautan yang kami kirimkan.",
-        "يرجى تأكيد بريدك الإلكتروني أولًا: اتبع الرابط الذي أرسلناه إليك.",
-    ),
-    "Send the link again": ("Kirim ulang tautan", "أرسل الرابط مرة أخرى"),
-    "Language": ("Bahasa", "اللغة"),
-    "Follow my browser": ("Ikuti peramban saya", "حسب المتصفح"),
-    "Time zone": ("Zona waktu", "المنطقة الزمنية"),
-    "UTC (default)": ("UTC (bawaan)", "UTC (الافتراضي)"),
-    "username": ("nama pengguna", "اسم المستخدم"),
-    "3 to 30 letters, digits, hyphens or underscores. It appears in your public page's address.": (
-        "3 sampai 30 huruf, angka, tanda hubung, atau garis bawah. Muncul di alamat halaman publik Anda.",
-        "من 3 إلى 30 حرفًا أو رقمًا أو شرطة أو شرطة سفلية. يظهر في عنوان صفحتك العامة.",
-    ),
-    "Use 3 to 30 letters (a-z, A-Z), digits, hyphens or underscores.": (
-        "Gunakan 3 sampai 30 huruf (a-z, A-Z), angka, tanda hubung, atau garis bawah.",
-        "استخدم من 3 إلى 30 حرفًا (a-z، A-Z) أو رقمًا أو شرطة أو شرطة سفلية.",
-    ),
-    "A user with that username already exists.": (
-        "Nama pengguna itu sudah dipakai.",
-        "يوجد مستخدم بهذا الاسم بالفعل.",
-    ),
-    "email address": ("alamat email", "البريد الإلكتروني"),
-    "email confirmed": ("email terkonfirmasi", "البريد مؤكَّد"),
-    "display name": ("nama tampilan", "الاسم المعروض"),
-    "language": ("bahasa", "اللغة"),
-    "Leave empty to follow your browser.": (
-        "Kosongkan untuk mengikuti peramban Anda.",
-        "اتركه فارغًا لاتباع لغة المتصفح.",
-    ),
-    "time zone": ("zona waktu", "المنطقة الزمنية"),
-    "mail me when it is my turn": ("kirim email saat giliran saya", "راسلني عندما يحين دوري"),
-    "mail me when a game ends": ("kirim email saat permainan selesai", "راسلني عندما تنتهي مباراة"),
-    "Unknown language.": ("Bahasa tidak dikenal.", "لغة غير معروفة."),
-    "Unknown time zone.": ("Zona waktu tidak dikenal.", "منطقة زمنية غير معروفة."),
-    "An account with that email address already exists.": (
-        "Sudah ada akun dengan alamat email itu.",
-        "يوجد حساب بهذا البريد الإلكتروني بالفعل.",
-    ),
-    "This confirmation link has expired. Ask for a new one.": (
-        "Tautan konfirmasi ini sudah kedaluwarsa. Minta tautan baru.",
-        "انتهت صلاحية رابط التأكيد هذا. اطلب رابطًا جديدًا.",
-    ),
-    "This confirmation link is not valid.": (
-        "Tautan konfirmasi ini tidak sah.",
-        "رابط التأكيد هذا غير صالح.",
-    ),
-    "This account is disabled.": ("Akun ini dinonaktifkan.", "هذا الحساب معطَّل."),
-    "Your email address is confirmed. Welcome, %(name)s!": (
-        "Alamat email Anda sudah terkonfirmasi. Selamat datang, %(name)s!",
-        "تم تأكيد بريدك الإلكتروني. أهلًا بك يا %(name)s!",
-    ),
-    "If an unconfirmed account uses that address, we have mailed it a new link.": (
-        "Jika ada akun belum terkonfirmasi dengan alamat itu, kami telah mengirimkan tautan baru.",
-        "إذا كان هناك حساب غير مؤكَّد بهذا العنوان، فقد أرسلنا إليه رابطًا جديدًا.",
-    ),
-    "Your profile is saved.": ("Profil Anda tersimpan.", "تم حفظ ملفك الشخصي."),
-    "No such player.": ("Pemain tidak ditemukan.", "لا يوجد لاعب بهذا الاسم."),
-    "You are logged out. See you at the next move.": (
-        "Anda sudah keluar. Sampai jumpa di langkah berikutnya.",
-        "لقد سجّلت الخروج. نراك في النقلة القادمة.",
-    ),
-    "English": ("Inggris", "الإنجليزية"),
-    "Indonesian": ("Indonesia", "الإندونيسية"),
-    "Arabic": ("Arab", "العربية"),
-    "Confirmation failed": ("Konfirmasi gagal", "فشل التأكيد"),
-    "Hello %(name)s,": ("Halo %(name)s,", "مرحبًا %(name)s،"),
-    "Follow this link to confirm your email address and start playing:": (
-        "Buka tautan ini untuk mengonfirmasi alamat email Anda dan mulai bermain:",
-        "اتبع هذا الرابط لتأكيد بريدك الإلكتروني والبدء باللعب:",
-    ),
-    "The link works for %(days)s day.": (
-        ("Tautan ini berlaku selama %(days)s hari.",),
-        (
-            "الرابط صالح لمدة %(days)s يوم.",
-            "الرابط صالح لمدة يوم واحد.",
-            "الرابط صالح لمدة يومين.",
-            "الرابط صالح لمدة %(days)s أيام.",
-            "الرابط صالح لمدة %(days)s يومًا.",
-            "الرابط صالح لمدة %(days)s يوم.",
-        ),
-    ),
-    "If you did not sign up on Maatasite, ignore this message.": (
-        "Jika Anda tidak mendaftar di Maatasite, abaikan pesan ini.",
-        "إذا لم تسجّل في Maatasite فتجاهل هذه الرسالة.",
-    ),
-    "Confirm your Maatasite account": ("Konfirmasikan akun Maatasite Anda", "أكِّد حسابك في Maatasite"),
-    "Someone asked to reset your password on Maatasite. To choose a new one, follow this link:": (
-        "Seseorang meminta pengaturan ulang kata sandi Anda di Maatasite. Untuk memilih yang baru, buka tautan ini:",
-        "طلب أحدهم إعادة تعيين كلمة مرورك في Maatasite. لاختيار كلمة جديدة اتبع هذا الرابط:",
-    ),
-    "If it was not you, ignore this message: your password stays as it is.": (
-        "Jika itu bukan Anda, abaikan pesan ini: kata sandi Anda tetap sama.",
-        "إن لم تكن أنت فتجاهل هذه الرسالة: ستبقى كلمة مرورك كما هي.",
-    ),
-    "Reset your Maatasite password": ("Atur ulang kata sandi Maatasite Anda", "إعادة تعيين كلمة مرورك في Maatasite"),
-    "Log in": ("Masuk", "تسجيل الدخول"),
-    "Forgot your password?": ("Lupa kata sandi?", "نسيت كلمة المرور؟"),
-    "Sign up": ("Daftar", "إنشاء حساب"),
-    "Change your password": ("Ganti kata sandi Anda", "غيّر كلمة مرورك"),
-    "Change password": ("Ganti kata sandi", "تغيير كلمة المرور"),
-    "Password changed": ("Kata sandi diganti", "تم تغيير كلمة المرور"),
-    "Back to your profile": ("Kembali ke profil Anda", "العودة إلى ملفك الشخصي"),
-    "Reset your password": ("Atur ulang kata sandi", "إعادة تعيين كلمة المرور"),
-    "Enter your email address and we will mail you a link to choose a new password.": (
-        "Masukkan alamat email Anda dan kami akan mengirimkan tautan untuk memilih kata sandi baru.",
-        "أدخل بريدك الإلكتروني وسنرسل إليك رابطًا لاختيار كلمة مرور جديدة.",
-    ),
-    "Send me the link": ("Kirimkan tautannya", "أرسل لي الرابط"),
-    "Choose a new password": ("Pilih kata sandi baru", "اختر كلمة مرور جديدة"),
-    "This link is not valid any more: it may have been used already.": (
-        "Tautan ini sudah tidak berlaku: mungkin sudah pernah dipakai.",
-        "هذا الرابط لم يعد صالحًا: ربما استُخدم من قبل.",
-    ),
-    "Ask for a new one": ("Minta yang baru", "اطلب رابطًا جديدًا"),
-    "Check your mail": ("Periksa email Anda", "تحقّق من بريدك"),
-    "If an account uses that address, we have mailed it a link to choose a new password.": (
-        "Jika ada akun dengan alamat itu, kami telah mengirimkan tautan untuk memilih kata sandi baru.",
-        "إذا كان هناك حساب بهذا العنوان، فقد أرسلنا إليه رابطًا لاختيار كلمة مرور جديدة.",
-    ),
-    "Playing since %(date)s.": ("Bermain sejak %(date)s.", "يلعب منذ %(date)s."),
-    "Your profile": ("Profil Anda", "ملفك الشخصي"),
-    "Signed in as %(username)s (%(email)s).": (
-        "Masuk sebagai %(username)s (%(email)s).",
-        "مسجَّل الدخول باسم %(username)s (%(email)s).",
-    ),
-    "Your public page": ("Halaman publik Anda", "صفحتك العامة"),
-    "Save": ("Simpan", "حفظ"),
-    "Enter the address you signed up with and we will mail you a new confirmation link.": (
-        "Masukkan alamat yang Anda pakai saat mendaftar dan kami akan mengirimkan tautan konfirmasi baru.",
-        "أدخل العنوان الذي سجّلت به وسنرسل إليك رابط تأكيد جديدًا.",
-    ),
-    "Send": ("Kirim", "إرسال"),
-    "Create my account": ("Buat akun saya", "أنشئ حسابي"),
-    "Already have an account?": ("Sudah punya akun?", "لديك حساب بالفعل؟"),
-    "We have sent you a link. Follow it to confirm your email address and start playing.": (
-        "Kami telah mengirimkan tautan. Buka tautan itu untuk mengonfirmasi alamat email Anda dan mulai bermain.",
-        "أرسلنا إليك رابطًا. اتبعه لتأكيد بريدك الإلكتروني والبدء باللعب.",
-    ),
-    "No mail after a few minutes?": ("Belum ada email setelah beberapa menit?", "لم يصلك البريد بعد بضع دقائق؟"),
-    "Maatasite": ("Maatasite", "Maatasite"),
-    "Skip to content": ("Langsung ke isi", "انتقل إلى المحتوى"),
-    "Main": ("Utama", "الرئيسية"),
-    "Menu": ("Menu", "القائمة"),
-    "Home": ("Beranda", "الرئيسية"),
-    "Lobby": ("Lobi", "الردهة"),
-    "Log out": ("Keluar", "تسجيل الخروج"),
-    "Go": ("Pilih", "انتقال"),
-    "Onitama and Maatatahay by correspondence: one move a day.": (
-        "Onitama dan Maatatahay lewat korespondensi: satu langkah sehari.",
-        "أونيتاما وماتاتاهاي بالمراسلة: نقلة واحدة في اليوم.",
-    ),
-}
+ROOT = HERE.parent
+LANGUAGES = ("id", "ar")
+IGNORE = (".venv/*", "engine/*", "tests/*", "bench/*", "static/*", "staticfiles/*", "locale/*")
 
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def load_tables() -> dict:
+    """Merge every locale/tables/<app>.py table; one msgid may appear in one table only."""
+    sys.path.insert(0, str(HERE))
+    import tables
+
+    merged: dict = {}
+    for info in sorted(pkgutil.iter_modules(tables.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"tables.{info.name}")
+        for msgid, entry in module.T.items():
+            if msgid in merged and merged[msgid] != entry:
+                raise SystemExit(f"{msgid!r} is translated differently in two tables ({info.name}).")
+            merged[msgid] = entry
+    return merged
 
 
 def quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def fill(language: str, index: int) -> list[str]:
+def fill(language: str, index: int, table: dict) -> list[str]:
+    """Write the table's translations into one .po file; return the msgids it lacks."""
     path = HERE / language / "LC_MESSAGES" / "django.po"
     blocks = path.read_text(encoding="utf-8").split("\n\n")
     missing = []
     out = [_header(blocks[0], language)]
     for block in blocks[1:]:
+        if not block.strip():
+            continue
         msgid = _field(block, "msgid")
         plural = "msgid_plural" in block
-        entry = T.get(msgid)
+        head = _before_msgstr(_unfuzzy(block))
+        entry = table.get(msgid)
         if entry is None:
             missing.append(msgid)
-            out.append(block)
-            continue
-        head = _before_msgstr(block).replace("#, fuzzy\n", "")
-        value = entry[index]
+            value = ("",) * (6 if language == "ar" else 1) if plural else ""
+        else:
+            value = entry[index]
         if plural:
-            forms = value
-            head += "\n" + "\n".join(f"msgstr[{n}] {quote(form)}" for n, form in enumerate(forms))
+            head += "\n" + "\n".join(f"msgstr[{n}] {quote(form)}" for n, form in enumerate(value))
         else:
             head += "\nmsgstr " + quote(value)
         out.append(head)
@@ -209,6 +77,13 @@ def fill(language: str, index: int) -> list[str]:
         text += "\n"
     path.write_text(text, encoding="utf-8")
     return missing
+
+
+def _unfuzzy(block: str) -> str:
+    """Drop makemessages' fuzzy flag and the previous msgid it guessed from."""
+    lines = [line for line in block.split("\n") if not line.startswith("#|")]
+    lines = [line for line in lines if line != "#, fuzzy"]
+    return "\n".join(line.replace("#, fuzzy, ", "#, ") for line in lines)
 
 
 def _header(block: str, language: str) -> str:
@@ -231,7 +106,22 @@ def _field(block: str, name: str) -> str:
     return "".join(ast.literal_eval(s) for s in STRING.findall(match.group(1))) if match else ""
 
 
-if __name__ == "__main__":
-    for index, language in enumerate(("id", "ar")):
-        for msgid in fill(language, index):
+def main() -> int:
+    table = load_tables()
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "--no-obsolete", "--verbosity=0",
+         *(f"--locale={language}" for language in LANGUAGES),
+         *(f"--ignore={pattern}" for pattern in IGNORE)],
+        cwd=ROOT, check=True)
+    status = 0
+    for index, language in enumerate(LANGUAGES):
+        for msgid in fill(language, index, table):
             print(f"{language}: no translation for {msgid!r}")
+            status = 1
+        po = HERE / language / "LC_MESSAGES" / "django.po"
+        subprocess.run(["msgfmt", "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""Strings of the ratings app and templates/ratings."""
+
+# msgid -> (Indonesian, Arabic). Plural entries: msgid -> ((Indonesian form,), (six Arabic forms)).
+T = {
+    "Ratings": ("Peringkat", "التصنيفات"),
+    "%(rating)d after game #%(game)s": ("%(rating)d setelah permainan #%(game)s", "%(rating)d بعد المباراة #%(game)s"),
+    "rating": ("rating", "التصنيف"),
+    "rating deviation": ("deviasi rating", "انحراف التصنيف"),
+    "volatility": ("volatilitas", "التقلّب"),
+    "rated games": ("permainan berperingkat", "المباريات المصنّفة"),
+    "last rated game": ("permainan berperingkat terakhir", "آخر مباراة مصنّفة"),
+    "ratings": ("rating", "التصنيفات"),
+    "rating before": ("rating sebelum", "التصنيف قبل"),
+    "rating after": ("rating sesudah", "التصنيف بعد"),
+    "deviation before": ("deviasi sebelum", "الانحراف قبل"),
+    "deviation after": ("deviasi sesudah", "الانحراف بعد"),
+    "volatility after": ("volatilitas sesudah", "التقلّب بعد"),
+    "opponent's rating": ("rating lawan", "تصنيف الخصم"),
+    "rated at": ("dinilai pada", "وقت التصنيف"),
+    "rating change": ("perubahan rating", "تغيّر التصنيف"),
+    "rating changes": ("perubahan rating", "تغيّرات التصنيف"),
+    "%(game)s rating history": ("Riwayat rating %(game)s", "سجل التصنيف في %(game)s"),
+    "Leaderboards": ("Papan peringkat", "لوحات الصدارة"),
+    "No established ratings yet.": ("Belum ada rating yang mapan.", "لا توجد تصنيفات ثابتة بعد."),
+    "%(counter)s rated game": (
+        ("%(counter)s permainan berperingkat",),
+        (
+            "%(counter)s مباراة مصنّفة",
+            "مباراة مصنّفة واحدة",
+            "مباراتان مصنّفتان",
+            "%(counter)s مباريات مصنّفة",
+            "%(counter)s مباراة مصنّفة",
+            "%(counter)s مباراة مصنّفة",
+        ),
+    ),
+    "provisional": ("sementara", "مؤقت"),
+    "against %(opponent)s: %(before)s → %(after)s": (
+        "melawan %(opponent)s: %(before)s → %(after)s",
+        "ضد %(opponent)s: %(before)s ← %(after)s",
+    ),
+    "%(game)s leaderboard": ("Papan peringkat %(game)s", "لوحة صدارة %(game)s"),
+    "Glicko-2 ratings from rated games between players. Provisional ratings (marked ?) are not listed.": (
+        "Rating Glicko-2 dari permainan berperingkat antarpemain. Rating sementara (bertanda ?) tidak dicantumkan.",
+        "تصنيفات Glicko-2 من المباريات المصنّفة بين اللاعبين. التصنيفات المؤقتة (المعلَّمة بـ ?) غير مدرجة.",
+    ),
+    "Player": ("Pemain", "اللاعب"),
+    "Rating": ("Rating", "التصنيف"),
+    "Deviation": ("Deviasi", "الانحراف"),
+    "Rated games": ("Permainan berperingkat", "المباريات المصنّفة"),
+}
