@@ -681,9 +681,9 @@ class TournamentRegisterView(tournament_api.TournamentRegisterView):
 class TournamentWithdrawView(tournament_api.TournamentWithdrawView):
     @extend_schema(tags=["tournaments"], request=None, parameters=[IDEMPOTENCY],
                    responses={200: s.TournamentRegistrationSerializer,
-                              **errors(401, 403, 404, 409, 422, 429)},
+                              **errors(400, 401, 403, 404, 409, 422, 429)},
                    summary="Take back your registration (only before the start; 409 after it, "
-                           "or when you are not registered)",
+                           "or when you are not registered; 400: a bad Idempotency-Key)",
                    examples=[OpenApiExample("Withdrawn", response_only=True, status_codes=["200"],
                                             value={"registered": False})])
     def post(self, request: Any, tournament_id: int) -> Response:
