@@ -22,51 +22,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import socket
-import statistics
-import subprocess
-import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1].split("?")[0]
-    server = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(server, autocommit=True) as conn:
-        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-            conn.execute('CREATE DATABASE "%s"' % name)
+from _common import django_migrated, ensure_database, gunicorn, run_phase, site_environment
 
 
 def prepare(clients: int) -> dict:
     """Migrate and create, per client, two players with tokens and games to read and play."""
-    import django
-
-    django.setup()
+    django_migrated()
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.db import connections
 
     from api import services as api_services
     from games import services as game_services
 
-    call_command("migrate", verbosity=0)
     User = get_user_model()
     run = uuid.uuid4().hex[:6]
     setup = {"clients": []}
@@ -125,33 +97,6 @@ class Client:
         return status, (json.loads(raw) if raw else None), elapsed
 
 
-def run_phase(name: str, clients: int, worker) -> None:
-    latencies: list[list[float]] = [[] for _ in range(clients)]
-    errors: list[str] = []
-
-    def target(index: int) -> None:
-        try:
-            worker(index, latencies[index])
-        except Exception as error:  # report, do not hide
-            errors.append("%s: %r" % (name, error))
-
-    threads = [threading.Thread(target=target, args=(i,)) for i in range(clients)]
-    start = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    wall = time.perf_counter() - start
-    flat = sorted(x for per in latencies for x in per)
-    if errors or not flat:
-        print("%-28s FAILED: %s" % (name, "; ".join(errors[:3]) or "no requests"))
-        return
-    p99 = flat[min(len(flat) - 1, int(round(0.99 * (len(flat) - 1))))]
-    print("%-28s n=%5d  p50 %7.1f ms  p99 %7.1f ms  mean %7.1f ms  %7.1f req/s" % (
-        name, len(flat), statistics.median(flat) * 1000, p99 * 1000, statistics.fmean(flat) * 1000,
-        len(flat) / wall))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=4)
@@ -161,32 +106,12 @@ def main() -> None:
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench_api"))
     args = parser.parse_args()
 
-    env = dict(os.environ, DATABASE_URL=args.database, DJANGO_SETTINGS_MODULE="maatasite.settings",
-               EMAIL_URL="dummymail://", API_RATE_USER="1000000/min", API_RATE_IP="1000000/min",
-               API_RATE_AUTH="1000000/min", DEBUG="true", LOG_LEVEL="ERROR", DATABASE_CONN_MAX_AGE="60")
-    env.pop("CELERY_BROKER_URL", None)
-    os.environ.update({k: v for k, v in env.items() if k != "CELERY_BROKER_URL"})
-    os.environ.pop("CELERY_BROKER_URL", None)
+    env = site_environment(args.database)
     ensure_database(args.database)
     setup = prepare(args.clients)
 
-    port = free_port()
-    server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "maatasite.wsgi", "--bind", "127.0.0.1:%d" % port,
-         "--workers", str(args.workers), "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True)
-    base = "http://127.0.0.1:%d" % port
-    client = Client(base)
-    try:
-        for _ in range(100):
-            try:
-                if client.call("GET", "/api/v1/ping/")[0] == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.1)
-        else:
-            raise SystemExit("gunicorn did not answer")
+    with gunicorn(env, args.workers) as base:
+        client = Client(base)
         print("bench/api.py: %d clients x %d requests per phase, gunicorn %d sync workers, PostgreSQL, %d cores" % (
             args.clients, args.requests, args.workers, os.cpu_count() or 0))
 
@@ -245,9 +170,6 @@ def main() -> None:
         run_phase("game detail, maatatahay", args.clients, detail("maatatahay"))
         run_phase("game detail, 304 (ETag)", args.clients, detail_304)
         run_phase("move submit, onitama", args.clients, moves)
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
 
 
 if __name__ == "__main__":

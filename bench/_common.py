@@ -1,0 +1,134 @@
+"""What the HTTP benchmarks share: their own PostgreSQL database, the environment the
+site runs under for them, a gunicorn server on loopback, and concurrent phases that
+print latency percentiles and throughput (measured, never asserted).
+
+Used by bench/api.py and bench/http.py (run as scripts, so ``import _common`` finds it).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Callable, Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PING_PATH = "/api/v1/ping/"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def ensure_database(url: str) -> None:
+    """Create the benchmark's PostgreSQL database if it does not exist yet."""
+    import psycopg
+
+    name = url.rsplit("/", 1)[1].split("?")[0]
+    server = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(server, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute('CREATE DATABASE "%s"' % name)
+
+
+def site_environment(database: str) -> dict[str, str]:
+    """The site's settings for a benchmark, also applied to this process.
+
+    No broker (tasks run in-process), mail dropped, API rate limits out of the way,
+    persistent database connections: the numbers are the web tier's.
+    """
+    env = dict(os.environ, DATABASE_URL=database, DJANGO_SETTINGS_MODULE="maatasite.settings",
+               EMAIL_URL="dummymail://", API_RATE_USER="1000000/min", API_RATE_IP="1000000/min",
+               API_RATE_AUTH="1000000/min", DEBUG="true", LOG_LEVEL="ERROR", DATABASE_CONN_MAX_AGE="60")
+    env.pop("CELERY_BROKER_URL", None)
+    os.environ.update(env)
+    os.environ.pop("CELERY_BROKER_URL", None)
+    return env
+
+
+def django_migrated() -> None:
+    """Set Django up in this process and migrate the benchmark's database."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+@contextlib.contextmanager
+def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
+    """Serve maatasite.wsgi on a free loopback port; yields the base URL once it answers."""
+    port = free_port()
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "maatasite.wsgi", "--bind", "127.0.0.1:%d" % port,
+         "--workers", str(workers), "--log-level", "warning"],
+        cwd=ROOT, env=env, start_new_session=True)
+    base = "http://127.0.0.1:%d" % port
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(base + PING_PATH, timeout=5) as response:
+                    if response.status == 200:
+                        break
+            except (OSError, urllib.error.HTTPError):
+                pass
+            time.sleep(0.1)
+        else:
+            raise SystemExit("gunicorn did not answer")
+        yield base
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def report(name: str, latencies: list[float], wall: float, unit: str = "req/s") -> None:
+    """One line: count, p50, p99 and mean latency (ms), and completed operations per second."""
+    flat = sorted(latencies)
+    p99 = flat[min(len(flat) - 1, int(round(0.99 * (len(flat) - 1))))]
+    print("%-28s n=%5d  p50 %7.1f ms  p99 %7.1f ms  mean %7.1f ms  %7.1f %s" % (
+        name, len(flat), statistics.median(flat) * 1000, p99 * 1000, statistics.fmean(flat) * 1000,
+        len(flat) / wall, unit))
+
+
+def run_phase(name: str, clients: int, worker: Callable[[int, list[float]], None],
+              unit: str = "req/s") -> float | None:
+    """Run ``worker(index, latencies)`` in ``clients`` threads at once and report what they measured.
+
+    Returns the wall time of the phase (None when it failed; the errors are printed).
+    """
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    errors: list[str] = []
+
+    def target(index: int) -> None:
+        try:
+            worker(index, latencies[index])
+        except Exception as error:  # report, do not hide
+            errors.append("%s: %r" % (name, error))
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - start
+    flat = [x for per in latencies for x in per]
+    if errors or not flat:
+        print("%-28s FAILED: %s" % (name, "; ".join(errors[:3]) or "no requests"))
+        return None
+    report(name, flat, wall, unit)
+    return wall
