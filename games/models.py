@@ -61,12 +61,18 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     # The clock (see games.services.game_deadline): a vacation of the player to
-    # move stops it (clock_paused_at); the pauses of this turn add up in turn_paused.
+    # move or a staff hold stops it (clock_paused_at); the pauses of this turn add
+    # up in turn_paused.
     vacation_allowed = models.BooleanField(
         _("vacation allowed"), default=True,
         help_text=_("Whether a player's vacation stops this game's clock (tournaments may forbid it)."))
     clock_paused_at = models.DateTimeField(_("clock stopped since"), null=True, blank=True)
     turn_paused = models.DurationField(_("time stopped this turn"), default=timedelta(0))
+    # Staff may hold the clock too (games.services.game_clock_pause, e.g. for a paused
+    # tournament): while clock_held_since is set the clock stands still whatever the
+    # vacations, and only game_clock_resume lets it run again.
+    clock_held_since = models.DateTimeField(_("clock held by staff since"), null=True, blank=True)
+    clock_hold_reason = models.CharField(_("why staff hold the clock"), max_length=200, blank=True)
 
     # Provably fair seed: the commitment is public from creation; the sealed
     # "salt:seed" is revealed into revealed_salt / revealed_seed at the end.

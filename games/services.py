@@ -177,6 +177,8 @@ def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
     game.finished_at = now
     game.deadline = None
     game.clock_paused_at = None
+    game.clock_held_since = None
+    game.clock_hold_reason = ""
     game.to_move_side = ""
     game.to_move_user = None
     game.revealed_salt = salt_hex
@@ -378,6 +380,18 @@ def game_abort(*, game_id: int, user: "User") -> Game:
                            reason=REASON_ABORTED, scores=None)
 
 
+def game_cancel(*, game_id: int, reason: str = "") -> Game:
+    """Staff end a running game at any point without a result (status aborted, as a
+    player's abort), e.g. when its tournament ends early; ``reason`` goes to the log.
+    Apps built on games decide what a cancelled game means for them."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_active(game)
+        log.info("game=%s cancelled by staff: %s", game.pk, reason)
+        return game_finish(game, status=GameStatus.ABORTED, winner_side="",
+                           reason=REASON_ABORTED, scores=None)
+
+
 # ---------------------------------------------------------------- draws (Onitama)
 
 def _draw_game(game: Game) -> None:
@@ -450,8 +464,8 @@ def game_deadline(game: Game) -> datetime | None:
     """The one computation of when the player to move runs out of time.
 
     ``days_per_move`` from the start of the turn, plus the time the clock stood
-    still this turn (vacation); None while it stands still, for a bot and for a
-    game that is over. A deadline falling in the player's quiet hours (their
+    still this turn (vacation, staff hold); None while it stands still, for a bot
+    and for a game that is over. A deadline falling in the player's quiet hours (their
     night, in their time zone) moves to the end of that night.
     """
     user = game.to_move_user
@@ -464,10 +478,14 @@ def game_deadline(game: Game) -> datetime | None:
 
 
 def _clock_update(game: Game, now: datetime, *, turn_started: bool = False) -> None:
-    """Stop or restart the clock of the player to move (vacation), set the
-    deadline and reschedule the turn's alarms. The caller saves the game."""
+    """Stop or restart the clock of the player to move (vacation or staff hold),
+    set the deadline and reschedule the turn's alarms. The caller saves the game.
+
+    The clock runs only when neither stops it, so a vacation ending inside a
+    staff hold, or a hold ending during a vacation, leaves it standing."""
     user = game.to_move_user
-    stopped = bool(user is not None and user.vacation_since is not None and game.vacation_allowed)
+    on_vacation = bool(user is not None and user.vacation_since is not None and game.vacation_allowed)
+    stopped = on_vacation or game.clock_held_since is not None
     if stopped and game.clock_paused_at is None:
         game.clock_paused_at = now
     elif not stopped and game.clock_paused_at is not None:
@@ -475,6 +493,47 @@ def _clock_update(game: Game, now: datetime, *, turn_started: bool = False) -> N
         game.clock_paused_at = None
     game.deadline = game_deadline(game)
     notifications.turn_alarms_schedule(game, now=now, turn_started=turn_started)
+
+
+def game_clock_pause(*, game_id: int, reason: str = "", now: datetime | None = None) -> Game:
+    """Staff hold a running game's clock (e.g. while a tournament is paused): the
+    player to move cannot run out of time until :func:`game_clock_resume`.
+
+    Moves may still be played; a turn starting during the hold starts stopped.
+    Composes with vacations: the clock runs only when neither a hold nor the
+    mover's vacation stops it. Holding a held game changes nothing."""
+    now = now or _now()
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_active(game)
+        if game.clock_held_since is not None:
+            return game
+        game.clock_held_since = now
+        game.clock_hold_reason = (reason or "").strip()[:200]
+        _clock_update(game, now)
+        game.save(update_fields=["clock_held_since", "clock_hold_reason", "clock_paused_at",
+                                 "turn_paused", "deadline"])
+        log.info("game=%s clock held: %s", game.pk, game.clock_hold_reason)
+        return game
+
+
+def game_clock_resume(*, game_id: int, now: datetime | None = None) -> Game:
+    """Release a staff hold: the clock runs again (unless the mover is on vacation)
+    with exactly the time the player had left when it stopped, because the held
+    time is added to ``turn_paused``. Releasing a game not held changes nothing."""
+    now = now or _now()
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_active(game)
+        if game.clock_held_since is None:
+            return game
+        game.clock_held_since = None
+        game.clock_hold_reason = ""
+        _clock_update(game, now)
+        game.save(update_fields=["clock_held_since", "clock_hold_reason", "clock_paused_at",
+                                 "turn_paused", "deadline"])
+        log.info("game=%s clock released", game.pk)
+        return game
 
 
 def games_clock_update(*, user_id: int, now: datetime | None = None) -> int:
