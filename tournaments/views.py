@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from games.errors import GameActionError
 
-from . import selectors, services
+from . import errors, selectors, services
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -71,5 +71,5 @@ def tournament_standings_json(request: HttpRequest, tournament_id: int) -> HttpR
                             status=error.status)
     if data["status"] == "draft":
         return JsonResponse({"error": {"code": "tournament_not_found",
-                                       "message": "This tournament does not exist."}}, status=404)
+                                       "message": str(errors.MESSAGES["tournament_not_found"])}}, status=404)
     return JsonResponse(data)
