@@ -167,4 +167,38 @@ T = {
     ),
     "You are registered.": ("Anda sudah terdaftar.", "تم تسجيلك."),
     "Your registration is withdrawn.": ("Pendaftaran Anda ditarik.", "سُحب تسجيلك."),
+    "End these tournaments early, at once and for good:": (
+        "Akhiri turnamen-turnamen ini lebih awal, sekarang juga dan untuk selamanya:",
+        "إنهاء هذه البطولات مبكرًا، فورًا وبشكل نهائي:",
+    ),
+    "The results so far stand and nothing more is played: games still running are cancelled and count for nobody (not rated), no further round is paired, and the standings as they stand are final. Every player is mailed. This cannot be undone.": (
+        "Hasil sejauh ini tetap berlaku dan tidak ada lagi yang dimainkan: permainan yang masih berjalan dibatalkan dan tidak dihitung untuk siapa pun (tidak berperingkat), tidak ada ronde baru yang dipasangkan, dan klasemen saat ini menjadi final. Setiap pemain dikirimi email. Ini tidak bisa dibatalkan.",
+        "تبقى النتائج حتى الآن كما هي ولا يُلعب شيء بعد ذلك: تُلغى المباريات الجارية ولا تُحتسب لأحد (غير مصنّفة)، ولا تُجرى مواجهات جولة جديدة، ويصبح الترتيب الحالي نهائيًا. يُرسل بريد إلى كل لاعب. لا يمكن التراجع عن ذلك.",
+    ),
+    "Yes, end them now": ("Ya, akhiri sekarang", "نعم، أنهِها الآن"),
+    "No, go back": ("Tidak, kembali", "لا، عودة"),
+    "The organisers have ended %(tname)s early. Games still running were cancelled and do not count; the standings as they stand are final.": (
+        "Penyelenggara telah mengakhiri %(tname)s lebih awal. Permainan yang masih berjalan dibatalkan dan tidak dihitung; klasemen saat ini menjadi final.",
+        "أنهى المنظمون %(tname)s مبكرًا. أُلغيت المباريات التي كانت جارية ولا تُحتسب؛ والترتيب الحالي نهائي.",
+    ),
+    "Your final place: %(rank)s of %(players)s, with %(points)s points.": (
+        "Posisi akhir Anda: %(rank)s dari %(players)s, dengan %(points)s poin.",
+        "مركزك النهائي: %(rank)s من %(players)s، برصيد %(points)s من النقاط.",
+    ),
+    "The organisers have cancelled %(tname)s before it started.": (
+        "Penyelenggara telah membatalkan %(tname)s sebelum dimulai.",
+        "ألغى المنظمون %(tname)s قبل أن تبدأ.",
+    ),
+    "%(name)s has ended early": ("%(name)s berakhir lebih awal", "انتهت %(name)s مبكرًا"),
+    "Pause (game clocks stop, no new round)": (
+        "Jeda (jam permainan berhenti, tidak ada ronde baru)",
+        "إيقاف مؤقت (تتوقف ساعات المباريات، ولا جولة جديدة)",
+    ),
+    "Resume (game clocks run again)": ("Lanjutkan (jam permainan berjalan lagi)", "استئناف (تعمل ساعات المباريات من جديد)"),
+    "End early (running games cancelled)": (
+        "Akhiri lebih awal (permainan yang berjalan dibatalkan)",
+        "إنهاء مبكر (تُلغى المباريات الجارية)",
+    ),
+    "End tournaments early": ("Akhiri turnamen lebih awal", "إنهاء البطولات مبكرًا"),
+    "Not played": ("Tidak dimainkan", "لم تُلعب"),
 }
