@@ -128,7 +128,8 @@ class Round(models.Model):
 
 class Result(models.TextChoices):
     """A pairing's result, seen from its first player. F marks a forfeit (no game or
-    an aborted one)."""
+    an aborted one). VOID: the game was cancelled when the tournament ended early;
+    it does not count for anyone."""
 
     PENDING = "", _("Pending")
     FIRST_WINS = "1-0", "1-0"
@@ -138,6 +139,7 @@ class Result(models.TextChoices):
     FIRST_WINS_FORFEIT = "1F-0F", "+/−"
     SECOND_WINS_FORFEIT = "0F-1F", "−/+"
     DOUBLE_FORFEIT = "0F-0F", "−/−"
+    VOID = "void", _("Not played")
 
 
 # Half points of (first, second) for each result.
@@ -150,7 +152,11 @@ RESULT_POINTS: dict[str, tuple[int, int]] = {
     Result.FIRST_WINS_FORFEIT: (2, 0),
     Result.SECOND_WINS_FORFEIT: (0, 2),
     Result.DOUBLE_FORFEIT: (0, 0),
+    Result.VOID: (0, 0),
 }
+
+# Results that do not count in standings or pairing: not yet played, or never will be.
+UNCOUNTED_RESULTS = (Result.PENDING, Result.VOID)
 
 
 class Pairing(models.Model):

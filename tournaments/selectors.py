@@ -3,7 +3,9 @@
 Standings are computed from the pairings' results on every read: points, then
 Buchholz (the sum of the opponents' points), then Sonneborn-Berger (the points
 of the opponents beaten plus half those of the opponents drawn), then the
-head-to-head score among the players still tied, then the seed.
+head-to-head score among the players still tied, then the seed. A pairing
+whose game was cancelled when the tournament ended early (Result.VOID) counts
+for nobody, as if never paired.
 """
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ from django.utils import timezone
 
 from . import pairing as rules
 from .errors import NotFound
-from .models import (Pairing, Participant, ParticipantStatus, Result, Round, Tournament,
-                     TournamentFormat, TournamentStatus)
+from .models import (UNCOUNTED_RESULTS, Pairing, Participant, ParticipantStatus, Result, Round,
+                     Tournament, TournamentFormat, TournamentStatus)
 
 LISTED_STATUSES = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING,
                    TournamentStatus.PAUSED, TournamentStatus.FINISHED)
@@ -118,7 +120,7 @@ class _Tally:
 def _tallies(participants: list[Participant], pairings: list[Pairing]) -> dict[int, _Tally]:
     tallies = {p.pk: _Tally() for p in participants}
     for pairing in pairings:
-        if pairing.result == Result.PENDING:
+        if pairing.result in UNCOUNTED_RESULTS:
             continue
         first_pts, second_pts = pairing.points
         if pairing.second_id is None:
@@ -203,7 +205,7 @@ def tournament_crosstable(*, tournament: Tournament) -> dict[str, Any]:
     order = [row.participant.pk for row in standings]
     cells: dict[tuple[int, int], list[str]] = {}
     for pairing in tournament_pairings(tournament=tournament):
-        if pairing.second_id is None or pairing.result == Result.PENDING:
+        if pairing.second_id is None or pairing.result in UNCOUNTED_RESULTS:
             continue
         a, b = pairing.points
         forfeit = "F" if "F" in pairing.result else ""
@@ -226,6 +228,8 @@ def swiss_players(participants: list[Participant], pairings: list[Pairing]) -> l
     info = {p.pk: {"score": 0, "opponents": set(), "bye": False, "balance": 0, "last": None}
             for p in participants}
     for pairing in pairings:  # in round order
+        if pairing.result == Result.VOID:
+            continue  # never played: the two may still meet
         a, b = pairing.points
         first = info.get(pairing.first_id)
         second = info.get(pairing.second_id) if pairing.second_id else None
@@ -274,7 +278,7 @@ def match_results(legs: list[Pairing], first_id: int) -> list[str]:
     """The legs' results seen from ``first_id`` (the match's higher seed): win/loss/draw/""."""
     out = []
     for leg in legs:
-        if leg.result == Result.PENDING:
+        if leg.result in UNCOUNTED_RESULTS:
             out.append("")
             continue
         a, b = leg.points
