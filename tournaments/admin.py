@@ -104,17 +104,23 @@ class TournamentAdmin(admin.ModelAdmin):
     def start(self, request, queryset):
         _run(self, request, queryset, services.tournament_start, _("started"))
 
-    @admin.action(description=_("Pause"))
+    @admin.action(description=_("Pause (game clocks stop, no new round)"))
     def pause(self, request, queryset):
         _run(self, request, queryset, services.tournament_pause, _("paused"))
 
-    @admin.action(description=_("Resume"))
+    @admin.action(description=_("Resume (game clocks run again)"))
     def resume(self, request, queryset):
         _run(self, request, queryset, services.tournament_resume, _("resumed"))
 
-    @admin.action(description=_("End early"))
+    @admin.action(description=_("End early (running games cancelled)"))
     def end_early(self, request, queryset):
+        """Asks for confirmation first: ending early cannot be undone."""
+        if "apply" not in request.POST:
+            return render(request, "tournaments/admin_end_early.html", {
+                **self.admin_site.each_context(request), "tournaments": list(queryset),
+                "title": _("End tournaments early")})
         _run(self, request, queryset, services.tournament_end, _("ended"))
+        return None
 
 
 class ReplaceForm(forms.Form):

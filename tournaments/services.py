@@ -11,6 +11,10 @@ unique (tournament, number) of Round is the last guard.
 Games are created and ended only through games.services. Lock order is always
 game rows, then the tournament row (the order of games.signals.game_finished),
 so a staff withdrawal and a finishing move cannot deadlock.
+
+Pausing holds the clocks of the running games (games.services.game_clock_pause)
+and pairs nothing; resuming releases them with the time each player had left.
+Ending early cancels the running games, which then count for nobody.
 """
 from __future__ import annotations
 
@@ -64,6 +68,16 @@ def _require_status(tournament: Tournament, *statuses: str) -> None:
     if tournament.status not in statuses:
         raise Conflict("bad_status", "Not possible in this status.",
                        status=tournament.get_status_display())
+
+
+def _running_game_ids(tournament_id: int) -> list[int]:
+    """Lock the tournament's running games (in pk order) and return their ids.
+
+    Called before locking the tournament row (the lock order), and again after
+    it to catch a game a pairing task created in between."""
+    return list(Game.objects.select_for_update(of=("self",)).filter(
+        tournament_pairing__tournament_id=tournament_id, status=GameStatus.ACTIVE)
+        .order_by("pk").values_list("pk", flat=True))
 
 
 def _enqueue_advance(tournament_id: int) -> None:
@@ -298,45 +312,92 @@ def tournament_start(*, tournament_id: int, actor: "User | None") -> StartResult
 
 
 def tournament_pause(*, tournament_id: int, actor: "User | None") -> Tournament:
-    """Stop pairing new rounds (running games go on)."""
+    """Pause while staff investigate: no new round is paired and the clocks of the
+    running games stand still (games.services.game_clock_pause), so nobody loses
+    on time. Players may still move; a game that ends is recorded as usual."""
     with transaction.atomic():
+        _running_game_ids(tournament_id)
         tournament = _lock(tournament_id)
         _require_status(tournament, TournamentStatus.RUNNING)
         tournament.status = TournamentStatus.PAUSED
         tournament.save(update_fields=["status"])
-        _log(tournament, actor, "pause")
+        held = _running_game_ids(tournament_id)
+        for game_id in held:
+            game_services.game_clock_pause(game_id=game_id,
+                                           reason="tournament %d paused" % tournament.pk)
+        _log(tournament, actor, "pause", "%d game clock(s) stopped" % len(held))
         return tournament
 
 
 def tournament_resume(*, tournament_id: int, actor: "User | None") -> Tournament:
-    """Pair again; a round that completed during the pause is followed at once."""
+    """Run again: the clocks restart with the time each player had left when they
+    stopped (a player on vacation stays stopped), and a round that completed
+    during the pause is followed at once. A staff hold on one of the games
+    (games.services.game_clock_pause) is released too."""
     with transaction.atomic():
+        _running_game_ids(tournament_id)
         tournament = _lock(tournament_id)
         _require_status(tournament, TournamentStatus.PAUSED)
         tournament.status = TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
-        _log(tournament, actor, "resume")
+        released = _running_game_ids(tournament_id)
+        for game_id in released:
+            game_services.game_clock_resume(game_id=game_id)
+        _log(tournament, actor, "resume", "%d game clock(s) running again" % len(released))
         _enqueue_advance(tournament.pk)
         return tournament
 
 
 def tournament_end(*, tournament_id: int, actor: "User | None") -> Tournament:
-    """End early: no more rounds; games still running are played out and counted."""
+    """End early, at once and for good. The rule: the results so far stand and
+    nothing more is played. Games still running are cancelled (aborted through
+    games.services.game_cancel) and count for nobody: their pairings become
+    "not played" (Result.VOID), unrated. No further round is paired; the
+    standings as they stand are final (a knockout may have no champion).
+    Every participant with an address is mailed their final place; the action
+    is logged with the number of games cancelled. Also cancels a tournament
+    that has not started (nothing to cancel then)."""
     with transaction.atomic():
+        _running_game_ids(tournament_id)
         tournament = _lock(tournament_id)
         _require_status(tournament, *BEFORE_START, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
         tournament.status = TournamentStatus.FINISHED
         tournament.ended_early = True
         tournament.finished_at = _now()
         tournament.save(update_fields=["status", "ended_early", "finished_at"])
-        _log(tournament, actor, "end_early")
+        cancelled = _running_game_ids(tournament_id)
+        for game_id in cancelled:
+            # Its result is recorded as VOID by tournament_game_record (the tournament is over).
+            game_services.game_cancel(game_id=game_id,
+                                      reason="tournament %d ended early" % tournament.pk)
+        _log(tournament, actor, "end_early", "%d running game(s) cancelled" % len(cancelled))
+        _mail_ended_early(tournament)
         return tournament
+
+
+def _mail_ended_early(tournament: Tournament) -> None:
+    """Tell every participant that the tournament ended early, with their final place."""
+    from accounts.mail import absolute_url
+    standings = selectors.tournament_standings(tournament=tournament)
+    for row in standings:
+        user = row.participant.user
+        if not user.email:
+            continue
+        user_email_send(user=user, subject_template="tournaments/email/ended_early_subject.txt",
+                        body_template="tournaments/email/ended_early.txt", context={
+                            "tournament": tournament, "row": row, "players": len(standings),
+                            "tournament_url": absolute_url(tournament.get_absolute_url())})
 
 
 # ---------------------------------------------------------------- results
 
-def _result_of_game(game: Game, pairing: Pairing) -> str:
-    """The pairing's result from its finished or aborted game (first player = first side)."""
+def _result_of_game(game: Game, tournament: Tournament) -> str:
+    """The pairing's result from its finished or aborted game (first player = first side).
+
+    A game ending after its tournament finished was cancelled by tournament_end:
+    it counts for nobody."""
+    if tournament.status == TournamentStatus.FINISHED:
+        return Result.VOID
     first_side, second_side = game_services.rules_for(game.kind).players
     if game.status == GameStatus.FINISHED:
         if game.winner_side == first_side:
@@ -365,12 +426,13 @@ def tournament_game_record(*, game: Game) -> Pairing | None:
         pairing = Pairing.objects.select_for_update().get(pk=pairing.pk)
         if pairing.result != Result.PENDING:
             return pairing
-        pairing.result = _result_of_game(game, pairing)
+        pairing.result = _result_of_game(game, tournament)
         pairing.save(update_fields=["result"])
         round_done = not Pairing.objects.filter(round_id=pairing.round_id,
                                                 result=Result.PENDING).exists()
-        if round_done or tournament.format == TournamentFormat.KNOCKOUT:
-            _enqueue_advance(tournament.pk)
+        if tournament.status == TournamentStatus.RUNNING and (
+                round_done or tournament.format == TournamentFormat.KNOCKOUT):
+            _enqueue_advance(tournament.pk)  # paused: tournament_resume enqueues it
         return pairing
 
 
