@@ -57,7 +57,7 @@ T = {
         "Kosong untuk tantangan terbuka yang boleh diterima siapa saja.",
         "فارغ لتحدٍّ مفتوح يمكن لأي شخص قبوله.",
     ),
-    "challenger plays": ("penantang bermain sebagai", "المتحدّي يلعب بـ"),
+    "challenger plays": ("penantang bermain sebagai", "طرف المتحدّي"),
     "expires": ("kedaluwarsa", "ينتهي"),
     "Pending": ("Menunggu", "قيد الانتظار"),
     "Your turn": ("Giliran Anda", "دورك"),
@@ -276,7 +276,7 @@ T = {
     "Onitama cards": ("Kartu Onitama", "بطاقات Onitama"),
     "Maatatahay variant": ("Varian Maatatahay", "نسخة Maatatahay"),
     "Maatatahay opening (First Game)": ("Pembukaan Maatatahay (First Game)", "افتتاحية Maatatahay (First Game)"),
-    "I play": ("Saya bermain sebagai", "ألعب بـ"),
+    "I play": ("Saya bermain sebagai", "طرفي"),
     "Opponent": ("Lawan", "الخصم"),
     "A username, or empty for an open challenge.": (
         "Nama pengguna, atau kosong untuk tantangan terbuka.",
@@ -336,7 +336,7 @@ T = {
     "Your challenge was withdrawn.": ("Tantangan Anda ditarik.", "سُحب تحدّيك."),
     # templates/games
     "against %(opponent)s": ("melawan %(opponent)s", "ضد %(opponent)s"),
-    "you play %(side)s": ("Anda bermain sebagai %(side)s", "تلعب بـ%(side)s"),
+    "you play %(side)s": ("Anda bermain sebagai %(side)s", "طرفك: %(side)s"),
     "Finished games": ("Permainan selesai", "المباريات المنتهية"),
     "All games": ("Semua permainan", "كل المباريات"),
     "No finished games yet.": ("Belum ada permainan yang selesai.", "لا توجد مباريات منتهية بعد."),
