@@ -328,7 +328,7 @@ class LadderChallengeCreateSerializer(serializers.Serializer):
 TOURNAMENT_STATUSES = ["registration", "running", "paused", "finished"]  # drafts are never shown
 TOURNAMENT_FORMATS = ["round_robin", "swiss", "knockout"]
 PAIRING_RESULT_HELP = ('From the first player\'s side: "" pending, "1-0", "0-1", "1/2-1/2", "bye", '
-                       'forfeits "1F-0F", "0F-1F", "0F-0F".')
+                       'forfeits "1F-0F", "0F-1F", "0F-0F"; "void": not played (the tournament ended early).')
 
 
 class TournamentSerializer(serializers.Serializer):
