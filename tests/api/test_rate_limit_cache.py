@@ -1,39 +1,50 @@
 """Rate-limit counters live in Django's cache (CACHE_URL), not in a process's memory:
-separate clients, and separate processes sharing a Redis cache, spend one budget."""
+separate clients, and separate processes sharing a Redis cache, spend one budget,
+and simultaneous requests never lose a count."""
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
 
+from api import throttling
+
 from .conftest import token_client
 
 ROOT = Path(__file__).resolve().parents[2]
+FROZEN = 1_800_000_000.0  # a fixed clock, far from a window boundary
 
 
-def _counter_key(user) -> str:
-    return "throttle_user_%s" % user.pk
+@pytest.fixture
+def frozen_clock(monkeypatch):
+    monkeypatch.setattr(throttling, "_now", lambda: FROZEN + 1.0)
+
+
+def _counter_key(user, period: int = 60, now: float = FROZEN + 1.0) -> str:
+    return throttling.counter_key("user", user.pk, period=period, now=now)
 
 
 @pytest.mark.django_db
-def test_two_clients_of_one_user_share_the_counter_in_the_cache(settings, alice):
+def test_two_clients_of_one_user_share_the_counter_in_the_cache(settings, alice, frozen_clock):
     settings.API_THROTTLE_RATES = {"user": "2/min", "ip": "1000/min", "auth": "1000/min"}
     phone, laptop = token_client(alice), token_client(alice)
     assert phone.get("/api/v1/me/").status_code == 200
-    assert len(cache.get(_counter_key(alice))) == 1  # the count is in the cache, under the user's key
+    assert cache.get(_counter_key(alice)) == 1  # the count is in the cache, under the user's key
     assert laptop.get("/api/v1/me/").status_code == 200
-    assert len(cache.get(_counter_key(alice))) == 2
+    assert cache.get(_counter_key(alice)) == 2
     refused = phone.get("/api/v1/me/")
     assert refused.status_code == 429 and refused.json()["code"] == "throttled"
 
 
 @pytest.mark.django_db
-def test_an_emptied_cache_gives_the_budget_back(settings, alice):
+def test_an_emptied_cache_gives_the_budget_back(settings, alice, frozen_clock):
     """Nothing counts outside the cache: a request is refused only by what the cache holds."""
     settings.API_THROTTLE_RATES = {"user": "1/min", "ip": "1000/min", "auth": "1000/min"}
     client = token_client(alice)
@@ -50,7 +61,7 @@ def _redis_url() -> str:
 
 @pytest.mark.services
 @pytest.mark.django_db
-def test_another_process_sees_and_spends_the_same_redis_counter(settings, alice):
+def test_another_process_sees_and_spends_the_same_redis_counter(settings, alice, frozen_clock):
     """Two gunicorn workers are two processes: one with the same CACHE_URL sees the
     counter this process wrote and adds to it, so the next request here is refused."""
     prefix = django_settings.CACHES["default"]["KEY_PREFIX"]
@@ -60,21 +71,73 @@ def test_another_process_sees_and_spends_the_same_redis_counter(settings, alice)
     client = token_client(alice)
     assert [client.get("/api/v1/me/").status_code for _ in range(2)] == [200, 200]
     other_process = (
-        "import django, sys, time\n"
+        "import django, sys\n"
         "django.setup()\n"
         "from django.core.cache import cache\n"
         "cache.key_prefix = sys.argv[2]  # the test's own namespace\n"
-        "key = sys.argv[1]\n"
-        "history = cache.get(key)\n"
-        "print(len(history))\n"
-        "cache.set(key, [time.time()] + history, 60)\n"
+        "print(cache.incr(sys.argv[1]))\n"
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "maatasite.settings",
            "CACHE_URL": _redis_url()}
     seen = subprocess.run([sys.executable, "-c", other_process, _counter_key(alice), prefix], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert seen.returncode == 0, seen.stderr
-    assert seen.stdout.strip() == "2"
+    assert seen.stdout.strip() == "3"  # it saw our 2 and spent the last one
     refused = client.get("/api/v1/me/")
     assert refused.status_code == 429 and refused.json()["code"] == "throttled"
     cache.delete(_counter_key(alice))
+
+
+def _race(throttle_class, threads: int) -> list[bool]:
+    """``threads`` requests of one user checked by the throttle at the same moment."""
+    request = SimpleNamespace(user=SimpleNamespace(pk=4242, is_authenticated=True))
+    start = threading.Barrier(threads)
+    answers: list[bool] = []
+    lock = threading.Lock()
+
+    def one() -> None:
+        start.wait()
+        allowed = throttle_class().allow_request(request, None)
+        with lock:
+            answers.append(allowed)
+
+    workers = [threading.Thread(target=one) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return answers
+
+
+def test_simultaneous_requests_spend_the_budget_exactly(settings, frozen_clock):
+    settings.API_THROTTLE_RATES = {"user": "5/min", "ip": "1000/min", "auth": "1000/min"}
+    answers = _race(throttling.UserRateThrottle, 24)
+    assert answers.count(True) == 5 and answers.count(False) == 19
+
+
+@pytest.mark.services
+def test_simultaneous_requests_spend_the_budget_exactly_in_redis(settings, frozen_clock):
+    prefix = django_settings.CACHES["default"]["KEY_PREFIX"]
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": _redis_url(), "KEY_PREFIX": prefix}}
+    settings.API_THROTTLE_RATES = {"user": "5/min", "ip": "1000/min", "auth": "1000/min"}
+    answers = _race(throttling.UserRateThrottle, 24)
+    assert answers.count(True) == 5 and answers.count(False) == 19
+    cache.delete(throttling.counter_key("user", 4242, period=60, now=FROZEN + 1.0))
+
+
+def test_refusal_waits_until_the_window_ends(settings, monkeypatch):
+    settings.API_THROTTLE_RATES = {"user": "1/min", "ip": "1000/min", "auth": "1000/min"}
+    monkeypatch.setattr(throttling, "_now", lambda: FROZEN + 15.0)  # FROZEN is a whole minute
+    request = SimpleNamespace(user=SimpleNamespace(pk=77, is_authenticated=True))
+    assert throttling.UserRateThrottle().allow_request(request, None) is True
+    refused = throttling.UserRateThrottle()
+    assert refused.allow_request(request, None) is False
+    assert refused.wait() == pytest.approx(45.0)
+
+
+def test_rates_are_read_as_count_and_window():
+    assert throttling.parse_rate("30/min") == (30, 60)
+    assert throttling.parse_rate("10/second") == (10, 1)
+    assert throttling.parse_rate("1000/hour") == (1000, 3600)
+    assert throttling.parse_rate("5/day") == (5, 86400)
