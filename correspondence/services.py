@@ -87,14 +87,15 @@ def _alarm_outcome(alarm: Alarm, now: datetime) -> str | None:
         return "no_address"
     if alarm.kind == Alarm.Kind.GAME_OVER:
         return None if user.email_on_game_over else "off"
-    if (game.status != GameStatus.ACTIVE or game.turn != alarm.turn
-            or game.to_move_user_id != user.pk or game.clock_paused_at is not None):
+    if game.status != GameStatus.ACTIVE or game.turn != alarm.turn or game.to_move_user_id != user.pk:
         return "stale"
     if alarm.kind == Alarm.Kind.YOUR_TURN:
+        # Sent even while the clock stands still (vacation, staff hold): the turn is theirs.
         if not user.email_on_your_turn:
             return "off"
         return "digest" if user.turn_mail == "digest" else None
-    if game.deadline is None or game.deadline <= now:
+    # A reminder while the clock stands still is stale: restarting the clock schedules new ones.
+    if game.clock_paused_at is not None or game.deadline is None or game.deadline <= now:
         return "stale"
     return None if user.email_reminders else "off"
 

@@ -150,3 +150,26 @@ def test_the_beat_task_is_late_acknowledged_and_retried():
     assert task.acks_late and task.autoretry_for and task.retry_backoff
     from django.conf import settings
     assert settings.CELERY_BEAT_SCHEDULE["correspondence-sweep"]["task"] == task.name
+
+
+def test_a_held_clock_still_tells_the_player_it_is_their_turn_but_reminds_only_after(onitama_game):
+    """A staff hold (a paused tournament) stops reminders, not the "your turn" mail;
+    releasing the hold schedules the reminders again from the time left."""
+    from games import services as game_services
+
+    game = onitama_game
+    held_at = game.turn_started_at + timedelta(hours=1)
+    game_services.game_clock_pause(game_id=game.pk, reason="tournament paused", now=held_at)
+    mail.outbox.clear()
+    # the "your turn" mail goes out during the hold ...
+    assert services.alarms_send_due(now=held_at + timedelta(minutes=1)).sent == 1
+    assert "Your turn" in mail.outbox[-1].subject
+    # ... but no reminder, however long the hold lasts
+    assert services.alarms_send_due(now=held_at + timedelta(days=20)).sent == 0
+    resumed_at = held_at + timedelta(days=20)
+    game_services.game_clock_resume(game_id=game.pk, now=resumed_at)
+    game.refresh_from_db()
+    assert game.deadline == game.turn_started_at + timedelta(days=3) + (resumed_at - held_at)
+    reminder_at = game.turn_started_at + (resumed_at - held_at) + timedelta(days=2.4, seconds=1)
+    assert services.alarms_send_due(now=reminder_at).sent == 1
+    assert "Time is running out" in mail.outbox[-1].subject
