@@ -91,3 +91,22 @@ class User(AbstractUser):
 
     def get_absolute_url(self) -> str:
         return reverse("players:detail", kwargs={"username": self.username})
+
+
+class Block(models.Model):
+    """``blocker`` does not want to be challenged by ``blocked`` (games already running go on).
+
+    Read only through ``accounts.selectors.is_blocked``; written by
+    ``accounts.services.block_create``/``block_delete``.
+    """
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_received")
+    created_at = models.DateTimeField(_("blocked at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="accounts_block_unique_pair")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"

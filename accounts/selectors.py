@@ -1,7 +1,7 @@
 """Reads from accounts."""
 from typing import Literal
 
-from .models import User
+from .models import Block, User
 
 
 def user_get_public(*, username: str) -> User | None:
@@ -14,3 +14,13 @@ def user_wants_email(*, user: User, kind: Literal["your_turn", "game_over"]) -> 
     if not (user.is_active and user.email):
         return False
     return {"your_turn": user.email_on_your_turn, "game_over": user.email_on_game_over}[kind]
+
+
+def is_blocked(*, blocker: User, blocked: User) -> bool:
+    """Whether ``blocker`` blocked ``blocked``: the one block check (challenges, ladder challenges)."""
+    return Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).exists()
+
+
+def blocks_of_user(*, user: User) -> list:
+    """The blocks ``user`` made, newest first, with the blocked players."""
+    return list(Block.objects.filter(blocker=user).select_related("blocked"))

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .mail import absolute_url, user_email_send
-from .models import User
+from .models import Block, User
 
 logger = logging.getLogger(__name__)
 
@@ -156,3 +156,19 @@ def unconfirmed_accounts_purge() -> int:
     if count:
         logger.info("unconfirmed_accounts_purge deleted=%s", count)
     return count
+
+
+def block_create(*, blocker: User, blocked: User):
+    """``blocker`` blocks ``blocked`` from challenging them. Blocking twice changes nothing."""
+    if blocker.pk == blocked.pk:
+        raise ValidationError(_("You cannot block yourself."), code="self_block")
+    with transaction.atomic():
+        block, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+        return block
+
+
+def block_delete(*, blocker: User, blocked: User) -> bool:
+    """Lift a block; True when there was one (unblocking twice changes nothing)."""
+    with transaction.atomic():
+        deleted, _details = Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+        return deleted > 0

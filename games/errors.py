@@ -92,6 +92,7 @@ ENGINE_MESSAGES: dict[str, Any] = {
     "bad_option": _("These game options are not valid."),
     "bad_options": _("These game options are not valid."),
     "unknown_option": _("Unknown game option %(option)s."),
+    "blocked": _("This player does not accept your challenges."),
 }
 
 

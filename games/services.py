@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Mapping
 
 import engine
+from accounts.selectors import is_blocked
 from django.db import transaction
 from django.utils import timezone
 from engine import fair
@@ -598,6 +599,8 @@ def challenge_create(*, challenger: "User", kind: str, opponent: "User | None" =
             raise InvalidInput("self_challenge", "You cannot challenge yourself.")
         if not opponent.is_active:
             raise InvalidInput("inactive_user", "This player cannot play at the moment.")
+        if is_blocked(blocker=opponent, blocked=challenger):
+            raise NotAllowed("blocked", "This player does not accept your challenges.")
     now = now or _now()
     with transaction.atomic():
         return Challenge.objects.create(
@@ -631,6 +634,8 @@ def challenge_accept(*, challenge_id: int, user: "User", now: datetime | None = 
             raise InvalidInput("self_challenge", "You cannot accept your own challenge.")
         if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
             raise NotAllowed("not_for_you", "This challenge is addressed to another player.")
+        if is_blocked(blocker=challenge.challenger, blocked=user):
+            raise NotAllowed("blocked", "This player does not accept your challenges.")
         rules = rules_for(challenge.kind)
         side = challenge.seat_choice
         if side == "random":

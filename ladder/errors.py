@@ -21,6 +21,7 @@ LADDER_MESSAGES: dict[str, Any] = {
     "too_soon": _("You challenged this player less than %(days)s days ago."),
     "on_vacation": _("This player is on vacation."),
     "inactive_user": _("This player cannot play at the moment."),
+    "blocked": _("This player does not accept your challenges."),
 }
 
 

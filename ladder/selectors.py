@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from accounts.selectors import is_blocked
 from django.db.models import Q
 from django.utils import timezone
 from ratings.selectors import ratings_by_user
@@ -83,6 +84,8 @@ def challenge_refusal(*, ladder: Ladder, challenger: LadderMember | None,
         return LadderInvalid("too_far", "Too many places above you.", places=ladder.max_places_up)
     if not defender.user.is_active:
         return LadderInvalid("inactive_user", "This player cannot play at the moment.")
+    if is_blocked(blocker=defender.user, blocked=challenger.user):
+        return LadderNotAllowed("blocked", "This player does not accept your challenges.")
     if player_is_on_vacation(user=defender.user, now=now):
         return LadderConflict("on_vacation", "This player is on vacation.")
     playing = LadderChallenge.objects.filter(ladder=ladder, state=ChallengeState.PLAYING)

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "api",
+    "ops",
 ]
 
 MIDDLEWARE = [
@@ -180,6 +181,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True  # with acks_late: a task whose worker 
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks, run by exactly one `celery -A maatasite beat` process. Apps add entries here.
+# /healthz/: beat is failing when no sweep ran on a worker for this long (ops/).
+OPS_BEAT_STALE_SECONDS = env.int("OPS_BEAT_STALE_SECONDS", default=900)
 CELERY_BEAT_SCHEDULE = {
     "games-timeout-sweep": {
         "task": "games.tasks.games_timeout_sweep",

@@ -12,5 +12,6 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("correspondence/", include("correspondence.urls")),
+    path("", include("ops.urls")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,72 @@
+"""Heartbeats of the beat-scheduled tasks, reports of games and players, and the
+log of what staff did with the reports."""
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Heartbeat(models.Model):
+    """When the task called ``name`` last ran on a worker (written by ``heartbeat_record``)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.seen_at:%Y-%m-%d %H:%M:%S}"
+
+
+class ReportKind(models.TextChoices):
+    ABUSE = "abuse", _("Abuse")
+    ENGINE = "engine", _("Suspected engine help")
+    STALLING = "stalling", _("Stalling")
+    OTHER = "other", _("Other")
+
+
+class ReportStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    REVIEWED = "reviewed", _("Reviewed")
+    DISMISSED = "dismissed", _("Dismissed")
+
+
+class Report(models.Model):
+    """A player's report of another player, or of a game (then ``player`` is empty)."""
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="reports_made")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                               related_name="reports_received", verbose_name=_("reported player"))
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="reports", verbose_name=_("reported game"))
+    kind = models.CharField(_("kind"), max_length=16, choices=ReportKind.choices)
+    reason = models.TextField(_("reason"), max_length=2000)
+    status = models.CharField(_("status"), max_length=16, choices=ReportStatus.choices,
+                              default=ReportStatus.OPEN)
+    created_at = models.DateTimeField(_("reported at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["reporter", "created_at"])]
+        constraints = [models.CheckConstraint(
+            condition=models.Q(player__isnull=False) | models.Q(game__isnull=False),
+            name="ops_report_has_target")]
+
+    def __str__(self) -> str:
+        target = f"game {self.game_id}" if self.game_id else str(self.player)
+        return f"{self.get_kind_display()}: {target} ({self.reporter})"
+
+
+class ReportAction(models.Model):
+    """The audit log: which staff member changed a report's status, when and why."""
+
+    report = models.ForeignKey(Report, on_delete=models.CASCADE, related_name="actions")
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(_("new status"), max_length=16, choices=ReportStatus.choices)
+    note = models.TextField(_("why"), blank=True)
+    acted_at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-acted_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.staff} set report {self.report_id} to {self.status}"

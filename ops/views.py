@@ -1,0 +1,89 @@
+"""Pages of the ops app: /healthz/, blocking players, reporting games and players. Thin:
+writes go through accounts.services and ops.services, reads through selectors."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+from games.errors import GameActionError
+
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+
+from . import selectors, services
+from .forms import ReportForm
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """For load balancers and monitoring: 200 when everything configured answers, else 503."""
+    report = selectors.health_report()
+    return JsonResponse(report, status=200 if selectors.health_is_ok(report) else 503)
+
+
+def _player_or_404(username: str):
+    player = account_selectors.user_get_public(username=username)
+    if player is None:
+        raise Http404(_("No such player."))
+    return player
+
+
+@login_required
+def block_list(request: HttpRequest) -> HttpResponse:
+    blocks = account_selectors.blocks_of_user(user=request.user)
+    return render(request, "ops/block_list.html", {"blocks": blocks})
+
+
+@login_required
+@require_POST
+def block_toggle(request: HttpRequest, username: str) -> HttpResponse:
+    """Block the player (``action=block``) or lift the block (``action=unblock``)."""
+    player = _player_or_404(username)
+    if request.POST.get("action") == "unblock":
+        account_services.block_delete(blocker=request.user, blocked=player)
+        messages.success(request, _("You unblocked %(name)s.") % {"name": player.public_name})
+    else:
+        try:
+            account_services.block_create(blocker=request.user, blocked=player)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("You blocked %(name)s: they cannot challenge you.")
+                             % {"name": player.public_name})
+    target = request.POST.get("next") or ""
+    return redirect(target if target == reverse("ops:blocks") else player.get_absolute_url())
+
+
+def _report(request: HttpRequest, back: str, **target) -> HttpResponse:
+    form = ReportForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose what happened and say why."))
+        return redirect(back)
+    try:
+        services.report_create(reporter=request.user, kind=form.cleaned_data["kind"],
+                               reason=form.cleaned_data["reason"], **target)
+    except GameActionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Thank you: staff will look at your report."))
+    return redirect(back)
+
+
+@login_required
+@require_POST
+def report_player(request: HttpRequest, username: str) -> HttpResponse:
+    player = _player_or_404(username)
+    return _report(request, player.get_absolute_url(), player=player)
+
+
+@login_required
+@require_POST
+def report_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _report(request, reverse("games:game", kwargs={"game_id": game_id}), game_id=game_id)

@@ -1,0 +1,105 @@
+"""/healthz/: database, Redis, workers and beat, each ok, failing or not configured."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from ops import selectors, services
+from ops.models import Heartbeat
+
+SWEEP = "games.tasks.games_timeout_sweep"
+
+
+@pytest.fixture
+def queued(settings):
+    """Tasks go through a broker (not run in-process), with a Redis-free cache."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.CELERY_BROKER_URL = "memory://"
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.OPS_BEAT_STALE_SECONDS = 120
+
+
+@pytest.mark.django_db
+def test_without_a_broker_workers_and_beat_are_not_configured(client, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    response = client.get(reverse("ops:healthz"))
+    assert response.status_code == 200
+    assert response.json() == {"database": "ok", "redis": "not configured",
+                               "workers": "not configured", "beat": "not configured"}
+
+
+@pytest.mark.django_db
+def test_a_fresh_sweep_heartbeat_means_workers_and_beat_are_ok(client, queued):
+    services.heartbeat_record(name=SWEEP, now=timezone.now() - timedelta(seconds=30))
+    response = client.get(reverse("ops:healthz"))
+    assert response.status_code == 200
+    assert response.json() == {"database": "ok", "redis": "not configured", "workers": "ok", "beat": "ok"}
+
+
+@pytest.mark.django_db
+def test_a_stale_heartbeat_and_no_worker_answering_is_503(client, queued, monkeypatch):
+    services.heartbeat_record(name=SWEEP, now=timezone.now() - timedelta(seconds=121))
+    monkeypatch.setattr(selectors, "_workers_answer_ping", lambda: False)
+    response = client.get(reverse("ops:healthz"))
+    assert response.status_code == 503
+    assert response.json()["beat"] == "failing"
+    assert response.json()["workers"] == "failing"
+
+
+@pytest.mark.django_db
+def test_workers_answering_a_ping_are_ok_while_beat_is_silent(client, queued, monkeypatch):
+    monkeypatch.setattr(selectors, "_workers_answer_ping", lambda: True)
+    response = client.get(reverse("ops:healthz"))
+    assert response.status_code == 503
+    assert response.json() == {"database": "ok", "redis": "not configured", "workers": "ok", "beat": "failing"}
+
+
+@pytest.mark.django_db
+def test_an_unreachable_redis_is_failing_without_leaking_its_address(client, queued, settings):
+    settings.CELERY_BROKER_URL = "redis://:secret-password@127.0.0.1:1/0"
+    services.heartbeat_record(name=SWEEP)
+    response = client.get(reverse("ops:healthz"))
+    assert response.status_code == 503
+    assert response.json()["redis"] == "failing"
+    assert b"secret" not in response.content and b"127.0.0.1" not in response.content
+
+
+@pytest.mark.django_db
+def test_a_database_error_is_failing_not_a_500(client, settings, monkeypatch):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+    def broken():
+        raise RuntimeError("connection refused")
+    monkeypatch.setattr(selectors, "_database", broken)
+    response = client.get(reverse("ops:healthz"))
+    assert response.status_code == 503
+    assert response.json()["database"] == "failing"
+
+
+@pytest.mark.django_db
+def test_the_sweeps_record_their_heartbeat_and_running_twice_keeps_one_row():
+    from correspondence.tasks import correspondence_sweep
+    from games.tasks import games_timeout_sweep
+    games_timeout_sweep.delay().get()
+    games_timeout_sweep.delay().get()
+    correspondence_sweep.delay().get()
+    assert set(Heartbeat.objects.values_list("name", flat=True)) == set(selectors.SWEEP_TASKS)
+    assert timezone.now() - selectors.last_heartbeat() < timedelta(seconds=30)
+
+
+@pytest.mark.services
+def test_with_a_real_worker_and_beat_everything_is_ok(celery_worker, celery_beat, client, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    deadline = timezone.now() + timedelta(seconds=30)
+    while not Heartbeat.objects.filter(name=SWEEP).exists():
+        assert timezone.now() < deadline, "the beat-scheduled sweep never recorded a heartbeat"
+        import time
+        time.sleep(0.2)
+    response = client.get(reverse("ops:healthz"))
+    assert response.json() == {"database": "ok", "redis": "ok", "workers": "ok", "beat": "ok"}
+    assert response.status_code == 200
