@@ -429,3 +429,37 @@ class TournamentStandingsSerializer(serializers.Serializer):
 
 class TournamentRegistrationSerializer(serializers.Serializer):
     registered = serializers.BooleanField()
+
+
+class BlockCreateSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=30, help_text="The player to block.")
+
+
+class BlockSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    blocked_at = serializers.DateTimeField()
+
+
+class ReportCreateSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["abuse", "engine", "stalling", "other"])
+    reason = serializers.CharField(max_length=2000)
+    player = serializers.CharField(max_length=30, required=False, allow_null=True, default=None,
+                                   help_text="Username of the reported player (or give `game`).")
+    game = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                    help_text="Id of the reported game (or give `player`).")
+
+    def validate(self, attrs):
+        if (attrs["player"] is None) == (attrs["game"] is None):
+            raise serializers.ValidationError(_("Report either a player or a game."))
+        return attrs
+
+
+class ReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    reason = serializers.CharField()
+    player = serializers.CharField(allow_null=True)
+    game = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()

@@ -61,6 +61,10 @@ urlpatterns = [
          name="tournament_register"),
     path("tournaments/<int:tournament_id>/withdraw/", views.TournamentWithdrawView.as_view(),
          name="tournament_withdraw"),
+    # blocks and reports (fair play)
+    path("blocks/", views.BlockListView.as_view(), name="blocks"),
+    path("blocks/<str:username>/", views.BlockDetailView.as_view(), name="block"),
+    path("reports/", views.ReportCreateView.as_view(), name="reports"),
     # polling
     path("events/", views.EventsView.as_view(), name="events"),
     # Anything else under /api/v1/ is a 404 in the API's error shape, not an HTML page.

@@ -22,6 +22,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import Conflict
 from games.models import Challenge, Game
+from ops import services as ops_services
 from tournaments import api as tournament_api
 
 from . import presenters, selectors, services
@@ -688,3 +689,59 @@ class TournamentWithdrawView(tournament_api.TournamentWithdrawView):
                                             value={"registered": False})])
     def post(self, request: Any, tournament_id: int) -> Response:
         return idempotent(request, lambda: super(TournamentWithdrawView, self).post(request, tournament_id))
+
+
+# ---------------------------------------------------------------- blocks and reports
+
+def _block_data(block: Any) -> dict[str, Any]:
+    return {"username": block.blocked.username, "display_name": block.blocked.display_name,
+            "blocked_at": block.created_at}
+
+
+class BlockListView(ApiView):
+    @extend_schema(tags=["fair play"], responses={200: s.BlockSerializer(many=True), **errors(401, 403, 429)},
+                   summary="The players you blocked (they cannot challenge you)")
+    def get(self, request: Any) -> Response:
+        blocks = account_selectors.blocks_of_user(user=request.user)
+        return Response(s.BlockSerializer([_block_data(b) for b in blocks], many=True).data)
+
+    @extend_schema(tags=["fair play"], request=s.BlockCreateSerializer, parameters=[IDEMPOTENCY],
+                   responses={201: s.BlockSerializer, **errors(400, 401, 403, 404, 422, 429)},
+                   summary="Block a player (blocking twice changes nothing)")
+    def post(self, request: Any) -> Response:
+        data = s.BlockCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = _user_or_404(data.validated_data["username"])
+
+        def create() -> Response:
+            block = account_services.block_create(blocker=request.user, blocked=player)
+            return Response(s.BlockSerializer(_block_data(block)).data, status=status.HTTP_201_CREATED)
+        return idempotent(request, create)
+
+
+class BlockDetailView(ApiView):
+    @extend_schema(tags=["fair play"], responses={204: None, **errors(401, 403, 404, 429)},
+                   summary="Unblock a player (204 also when there was no block)")
+    def delete(self, request: Any, username: str) -> Response:
+        account_services.block_delete(blocker=request.user, blocked=_user_or_404(username))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ReportCreateView(ApiView):
+    @extend_schema(tags=["fair play"], request=s.ReportCreateSerializer, parameters=[IDEMPOTENCY],
+                   responses={201: s.ReportSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+                   summary="Report a player or a game to staff (once a day per target)")
+    def post(self, request: Any) -> Response:
+        data = s.ReportCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        player = _user_or_404(values["player"]) if values["player"] else None
+
+        def create() -> Response:
+            report = ops_services.report_create(reporter=request.user, kind=values["kind"],
+                                                reason=values["reason"], player=player, game_id=values["game"])
+            body = {"id": report.pk, "kind": report.kind, "reason": report.reason,
+                    "player": report.player.username if report.player else None, "game": report.game_id,
+                    "status": report.status, "created_at": report.created_at}
+            return Response(s.ReportSerializer(body).data, status=status.HTTP_201_CREATED)
+        return idempotent(request, create)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from games.errors import NotFound
@@ -47,7 +48,7 @@ def report_create(*, reporter: "User", kind: str, reason: str, player: "User | N
     now = now or timezone.now()
     with transaction.atomic():
         # Serialize one reporter's reports so two simultaneous ones cannot both pass the check.
-        type(reporter).objects.select_for_update().filter(pk=reporter.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=reporter.pk).first()
         earlier = Report.objects.filter(reporter=reporter, created_at__gt=now - timedelta(days=1))
         if earlier.filter(player=player, game=game).exists():
             raise OpsConflict("report_repeated", "You have already reported this today.")

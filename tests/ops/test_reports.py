@@ -1,0 +1,104 @@
+"""Reports of games and players: one per reporter, target and day; never oneself;
+the staff queue marks them reviewed or dismissed and logs who, when and why."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services as games_services
+from games.errors import GameActionError
+from ops import services
+from ops.models import Report, ReportAction
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(alice, bob):
+    challenge = games_services.challenge_create(challenger=alice, opponent=bob, kind="onitama")
+    return games_services.challenge_accept(challenge_id=challenge.pk, user=bob)
+
+
+def _refusal(**kwargs) -> GameActionError:
+    with pytest.raises(GameActionError) as refused:
+        services.report_create(**kwargs)
+    return refused.value
+
+
+def test_one_report_per_target_per_day(alice, bob, game):
+    now = timezone.now()
+    services.report_create(reporter=alice, player=bob, kind="abuse", reason="Rude chat.", now=now)
+    repeat = _refusal(reporter=alice, player=bob, kind="other", reason="Again.", now=now + timedelta(hours=23))
+    assert (repeat.status, repeat.code) == (409, "report_repeated")
+    assert repeat.message == "You have already reported this today."
+    # Another target the same day, and the same target the next day, are fine.
+    services.report_create(reporter=alice, game_id=game.pk, kind="stalling", reason="Slow.", now=now)
+    services.report_create(reporter=alice, player=bob, kind="abuse", reason="Still rude.",
+                           now=now + timedelta(days=1, seconds=1))
+    assert Report.objects.filter(reporter=alice).count() == 3
+
+
+def test_bad_reports_are_refused_with_a_reason(alice, bob):
+    assert _refusal(reporter=alice, player=alice, kind="abuse", reason="me").code == "report_self"
+    assert _refusal(reporter=alice, player=bob, kind="cheese", reason="x").code == "report_bad_kind"
+    assert _refusal(reporter=alice, player=bob, kind="abuse", reason="   ").code == "report_no_reason"
+    assert _refusal(reporter=alice, kind="abuse", reason="x").code == "report_bad_target"
+    missing = _refusal(reporter=alice, game_id=999999, kind="abuse", reason="x")
+    assert (missing.status, missing.code) == (404, "game_not_found")
+    assert not Report.objects.exists()
+
+
+def test_report_forms_on_the_game_and_player_pages(client, alice, bob, game):
+    client.force_login(alice)
+    assert reverse("ops:report_game", args=[game.pk]) in client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert reverse("ops:report_player", args=["bob"]) in client.get(bob.get_absolute_url()).content.decode()
+    response = client.post(reverse("ops:report_game", args=[game.pk]),
+                           {"kind": "engine", "reason": "Too perfect."}, follow=True)
+    assert "Thank you" in response.content.decode()
+    response = client.post(reverse("ops:report_game", args=[game.pk]),
+                           {"kind": "engine", "reason": "Again."}, follow=True)
+    assert "You have already reported this today." in response.content.decode()
+    client.post(reverse("ops:report_player", args=["bob"]), {"kind": "abuse", "reason": "Insults."})
+    assert sorted(Report.objects.values_list("kind", flat=True)) == ["abuse", "engine"]
+    response = client.post(reverse("ops:report_player", args=["bob"]), {"kind": "nonsense", "reason": ""},
+                           follow=True)
+    assert response.status_code == 200 and Report.objects.count() == 2
+
+
+def test_anonymous_visitors_see_no_forms_and_cannot_report(client, bob, game):
+    assert "Report this game" not in client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "Report this player" not in client.get(bob.get_absolute_url()).content.decode()
+    response = client.post(reverse("ops:report_player", args=["bob"]), {"kind": "abuse", "reason": "x"})
+    assert response.status_code == 302 and not Report.objects.exists()
+
+
+def test_staff_review_reports_and_every_action_is_logged(client, alice, bob):
+    admin = type(alice).objects.create_superuser("staffer", "staff@example.org", "pw-staff-123456")
+    report = services.report_create(reporter=alice, player=bob, kind="abuse", reason="Rude.")
+    client.force_login(admin)
+    queue = client.get(reverse("admin:ops_report_changelist") + "?status__exact=open&kind__exact=abuse")
+    assert queue.status_code == 200 and str(report) in queue.content.decode()
+    asked = client.post(reverse("admin:ops_report_changelist"),
+                        {"action": "mark_dismissed", ACTION_CHECKBOX_NAME: [report.pk]})
+    assert asked.status_code == 200 and "Why" in asked.content.decode()
+    done = client.post(reverse("admin:ops_report_changelist"),
+                       {"action": "mark_dismissed", ACTION_CHECKBOX_NAME: [report.pk], "apply": "1",
+                        "note": "Banter between friends."})
+    assert done.status_code == 302
+    report.refresh_from_db()
+    assert report.status == "dismissed"
+    entry = ReportAction.objects.get(report=report)
+    assert (entry.staff, entry.status, entry.note) == (admin, "dismissed", "Banter between friends.")
+    assert timezone.now() - entry.acted_at < timedelta(minutes=1)
+
+
+def test_only_staff_review(alice, bob):
+    report = services.report_create(reporter=alice, player=bob, kind="abuse", reason="Rude.")
+    with pytest.raises(GameActionError) as refused:
+        services.report_review(report_id=report.pk, staff=bob, status="reviewed")
+    assert refused.value.status == 403
+    assert not ReportAction.objects.exists()
