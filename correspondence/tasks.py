@@ -9,7 +9,6 @@ from __future__ import annotations
 from celery import shared_task
 
 from maatasite.task_policy import RETRYING_TASK
-from ops.services import heartbeat_record
 
 from . import services
 
@@ -17,7 +16,6 @@ from . import services
 @shared_task(name="correspondence.tasks.correspondence_sweep", **RETRYING_TASK)
 def correspondence_sweep(self) -> dict[str, int]:
     """Send due alarms and digests; end vacations whose time is up."""
-    heartbeat_record(name="correspondence.tasks.correspondence_sweep")
     alarms = services.alarms_send_due()
     digests = services.digests_send_due()
     return {"alarms_claimed": alarms.claimed, "alarms_sent": alarms.sent, "digests_sent": digests.sent,

@@ -7,7 +7,6 @@ from __future__ import annotations
 from celery import shared_task
 
 from maatasite.task_policy import RETRYING_TASK
-from ops.services import heartbeat_record
 
 from . import services
 
@@ -22,6 +21,5 @@ def bot_play_turn(self, game_id: int, ply: int) -> list[str]:
 def games_timeout_sweep(self) -> dict[str, int]:
     """The beat task: end games past their deadline and expire old challenges.
     (Mail about games is scheduled as alarms, sent by the correspondence sweep.)"""
-    heartbeat_record(name="games.tasks.games_timeout_sweep")
     return {"games_timed_out": services.games_time_out(),
             "challenges_expired": services.challenges_expire()}

@@ -202,6 +202,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "api.tasks.idempotency_purge",
         "schedule": crontab(minute=41),
     },
+    # Proof for /healthz/ that beat schedules and a worker runs tasks (ops/).
+    "ops-heartbeat": {
+        "task": "ops.tasks.heartbeat",
+        "schedule": timedelta(seconds=env.int("OPS_HEARTBEAT_SECONDS",
+                                              default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))),
+    },
 }
 
 # --- Correspondence ---------------------------------------------------------

@@ -15,8 +15,9 @@ logger = logging.getLogger(__name__)
 
 OK, FAILING, NOT_CONFIGURED = "ok", "failing", "not configured"
 
-# The beat-scheduled tasks that record a heartbeat each time a worker runs them.
-SWEEP_TASKS = ("games.tasks.games_timeout_sweep", "correspondence.tasks.correspondence_sweep")
+# The beat-scheduled task that records a heartbeat each time a worker runs it
+# (ops.tasks.heartbeat): fresh means beat schedules and a worker runs tasks.
+HEARTBEAT_TASK = "ops.tasks.heartbeat"
 
 
 def _guarded(check: Callable[[], str]) -> str:
@@ -62,8 +63,8 @@ def _redis() -> str:
 
 
 def last_heartbeat() -> datetime | None:
-    """When a worker last ran one of the beat-scheduled sweeps."""
-    beat = Heartbeat.objects.filter(name__in=SWEEP_TASKS).order_by("-seen_at").first()
+    """When a worker last ran the beat-scheduled heartbeat task."""
+    beat = Heartbeat.objects.filter(name=HEARTBEAT_TASK).order_by("-seen_at").first()
     return beat.seen_at if beat else None
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from ops import selectors, services
 from ops.models import Heartbeat
 
-SWEEP = "games.tasks.games_timeout_sweep"
+SWEEP = selectors.HEARTBEAT_TASK
 
 
 @pytest.fixture
@@ -82,14 +82,16 @@ def test_a_database_error_is_failing_not_a_500(client, settings, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_the_sweeps_record_their_heartbeat_and_running_twice_keeps_one_row():
-    from correspondence.tasks import correspondence_sweep
-    from games.tasks import games_timeout_sweep
-    games_timeout_sweep.delay().get()
-    games_timeout_sweep.delay().get()
-    correspondence_sweep.delay().get()
-    assert set(Heartbeat.objects.values_list("name", flat=True)) == set(selectors.SWEEP_TASKS)
+def test_the_heartbeat_task_records_it_and_running_twice_keeps_one_row():
+    from ops.tasks import heartbeat
+    heartbeat.delay().get()
+    heartbeat.delay().get()
+    assert list(Heartbeat.objects.values_list("name", flat=True)) == [selectors.HEARTBEAT_TASK]
     assert timezone.now() - selectors.last_heartbeat() < timedelta(seconds=30)
+
+
+def test_beat_schedules_the_heartbeat(settings):
+    assert any(entry["task"] == selectors.HEARTBEAT_TASK for entry in settings.CELERY_BEAT_SCHEDULE.values())
 
 
 @pytest.mark.services
