@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import GameActionError, _format
+from games.errors import GameActionError
 
 MESSAGES: dict[str, Any] = {
     "bad_preference": _("Unknown preference."),
@@ -19,11 +19,9 @@ MESSAGES: dict[str, Any] = {
 
 
 class CorrespondenceError(GameActionError):
+    app_messages = MESSAGES
+
     def __init__(self, code: str, fallback: str = "", *, status: int = 400, **params: Any) -> None:
         super().__init__(code, fallback, **params)
         self.status = status
 
-    @property
-    def message(self) -> str:
-        template = MESSAGES.get(self.code)
-        return self.fallback if template is None else _format(template, self.params, self.fallback)

@@ -113,9 +113,13 @@ def engine_message(code: str, params: Mapping[str, Any], fallback: str) -> str:
 
 
 class GameActionError(Exception):
-    """A games service refused an action. ``status`` is the HTTP status to answer with."""
+    """A service refused an action. ``status`` is the HTTP status to answer with.
+
+    Apps built on games subclass these errors and set ``app_messages``, their own
+    table of translated messages, looked up before the games table."""
 
     status = 400
+    app_messages: Mapping[str, Any] = {}
 
     def __init__(self, code: str, fallback: str = "", **params: Any) -> None:
         self.code = code
@@ -126,7 +130,7 @@ class GameActionError(Exception):
     @property
     def message(self) -> str:
         """The translated message, in the active language."""
-        template = SITE_MESSAGES.get(self.code)
+        template = self.app_messages.get(self.code, SITE_MESSAGES.get(self.code))
         if template is None:
             return self.fallback
         return _format(template, self.params, self.fallback)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from games.errors import Conflict, GameActionError, InvalidInput, NotAllowed, NotFound
+from games.errors import Conflict, InvalidInput, NotAllowed, NotFound
 
 LADDER_MESSAGES: dict[str, Any] = {
     "ladder_not_found": _("This ladder does not exist."),
@@ -26,18 +26,9 @@ LADDER_MESSAGES: dict[str, Any] = {
 
 
 class LadderMessages:
-    """Looks the message up in the ladder's table first."""
+    """The ladder's messages come first."""
 
-    @property
-    def message(self) -> str:
-        template = LADDER_MESSAGES.get(self.code)  # type: ignore[attr-defined]
-        if template is None:
-            return GameActionError.message.fget(self)  # type: ignore[attr-defined]
-        text = str(template)
-        try:
-            return text % dict(self.params) if "%(" in text else text  # type: ignore[attr-defined]
-        except (KeyError, TypeError, ValueError):
-            return text
+    app_messages = LADDER_MESSAGES
 
 
 class LadderInvalid(LadderMessages, InvalidInput):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from games.errors import Conflict, GameActionError, InvalidInput, NotAllowed, NotFound
+from games.errors import Conflict, InvalidInput, NotAllowed, NotFound
 
 OPS_MESSAGES: dict[str, Any] = {
     "report_bad_kind": _("Choose abuse, suspected engine help, stalling or other."),
@@ -20,18 +20,9 @@ OPS_MESSAGES: dict[str, Any] = {
 
 
 class OpsMessages:
-    """Looks the message up in the ops table first, then in the games table."""
+    """The ops messages come first."""
 
-    @property
-    def message(self) -> str:
-        template = OPS_MESSAGES.get(self.code)  # type: ignore[attr-defined]
-        if template is None:
-            return GameActionError.message.fget(self)  # type: ignore[attr-defined]
-        text = str(template)
-        try:
-            return text % dict(self.params) if "%(" in text else text  # type: ignore[attr-defined]
-        except (KeyError, TypeError, ValueError):
-            return text
+    app_messages = OPS_MESSAGES
 
 
 class OpsInvalid(OpsMessages, InvalidInput):

@@ -29,16 +29,9 @@ MESSAGES: dict[str, Any] = {
 
 
 class _Translated:
-    @property
-    def message(self) -> str:
-        template = MESSAGES.get(self.code)
-        if template is None:
-            return self.fallback
-        text = str(template)
-        try:
-            return text % dict(self.params) if "%(" in text else text
-        except (KeyError, TypeError, ValueError):
-            return self.fallback
+    """The tournament messages come first."""
+
+    app_messages = MESSAGES
 
 
 class InvalidInput(_Translated, game_errors.InvalidInput):
