@@ -9,31 +9,21 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from maatasite.admin_inlines import ReadOnlyTabularInline
+
 from .models import Alarm, Challenge, DrawOffer, Game, Move, Seat
 
 PRIVATE_FIELDS = ("state", "sealed_seed")
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyTabularInline):
     model = Seat
-    extra = 0
     fields = ("side", "position", "user", "bot_level")
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
-class MoveInline(admin.TabularInline):
+class MoveInline(ReadOnlyTabularInline):
     model = Move
-    extra = 0
     fields = ("ply", "turn", "seat", "text", "bot_seed", "created_at")
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Game)

@@ -1,19 +1,15 @@
 """Staff create ladders (each with its own days per move and reach) and watch them."""
 from django.contrib import admin
 
+from maatasite.admin_inlines import ReadOnlyTabularInline
+
 from .models import Ladder, LadderChallenge, LadderEvent, LadderMember
 
 
-class MemberInline(admin.TabularInline):
+class MemberInline(ReadOnlyTabularInline):
     model = LadderMember
-    extra = 0
     fields = ("position", "user", "joined_at", "left_at")
-    readonly_fields = fields
     ordering = ("position",)
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Ladder)

@@ -7,6 +7,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from maatasite.admin_inlines import ReadOnlyTabularInline
+
 from . import services
 from .models import Heartbeat, Report, ReportAction, ReportStatus
 
@@ -15,14 +17,9 @@ class ReviewNoteForm(forms.Form):
     note = forms.CharField(label=_("Why"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
-class ReportActionInline(admin.TabularInline):
+class ReportActionInline(ReadOnlyTabularInline):
     model = ReportAction
-    extra = 0
-    can_delete = False
-    fields = readonly_fields = ("acted_at", "staff", "status", "note")
-
-    def has_add_permission(self, request, obj=None):
-        return False
+    fields = ("acted_at", "staff", "status", "note")
 
 
 def _review(modeladmin, request, queryset, status, title):

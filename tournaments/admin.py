@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from maatasite.admin_inlines import ReadOnlyTabularInline
+
 from games.errors import GameActionError
 
 from . import services
@@ -31,26 +33,14 @@ class TournamentForm(forms.ModelForm):
         return cleaned
 
 
-class ParticipantInline(admin.TabularInline):
+class ParticipantInline(ReadOnlyTabularInline):
     model = Participant
-    extra = 0
     fields = ("user", "seed", "rating", "status", "registered_at", "withdrawn_at")
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
-class StaffActionInline(admin.TabularInline):
+class StaffActionInline(ReadOnlyTabularInline):
     model = StaffAction
-    extra = 0
     fields = ("created_at", "actor", "action", "detail")
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 def _run(modeladmin, request, queryset, action, done):
