@@ -67,6 +67,23 @@ class User(AbstractUser):
         _("on vacation since"), null=True, blank=True, editable=False,
         help_text=_("Set by correspondence.services while a vacation runs."))
 
+    # Mail deliverability (see correspondence.bounces): a hard bounce or a complaint marks
+    # the address failing; no mail goes to a failing address until its owner changes it.
+    email_failing_since = models.DateTimeField(
+        _("address failing since"), null=True, blank=True, editable=False)
+    email_failure = models.CharField(
+        _("why the address fails"), max_length=20, blank=True, editable=False,
+        choices=[("bounce", _("Hard bounce")), ("complaint", _("Spam complaint"))])
+    email_failure_detail = models.CharField(_("failure detail"), max_length=300, blank=True,
+                                            editable=False)
+    # Account deletion (privacy.services.account_delete): the row stays, anonymised, so
+    # finished games keep their players; the name shown becomes "deleted player".
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
+    # Staff suspension (ops.services.player_suspend); the account cannot log in meanwhile.
+    suspended_at = models.DateTimeField(_("suspended since"), null=True, blank=True, editable=False)
+    suspension_reason = models.CharField(_("suspension reason"), max_length=300, blank=True,
+                                         editable=False)
+
     REQUIRED_FIELDS = ["email"]
 
     objects = UserManager()
@@ -86,7 +103,17 @@ class User(AbstractUser):
         return self.username
 
     @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+    @property
+    def email_is_failing(self) -> bool:
+        return self.email_failing_since is not None
+
+    @property
     def public_name(self) -> str:
+        if self.deleted_at is not None:
+            return str(_("deleted player"))
         return self.display_name or self.username
 
     def get_absolute_url(self) -> str:
