@@ -56,9 +56,13 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "api",
     "ops",
+    "fairplay",
+    "chat",
+    "privacy",
 ]
 
 MIDDLEWARE = [
+    "maatasite.logs.RequestIdMiddleware",  # first: every later log line carries the request id
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -88,6 +92,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "correspondence.context_processors.banners",
+                "accounts.context_processors.mail_failing",
             ],
         },
     },
@@ -179,6 +184,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # with acks_late: a task whose worker died runs again
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below (structured, with ids)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks, run by exactly one `celery -A maatasite beat` process. Apps add entries here.
 # /healthz/: beat is failing when no sweep ran on a worker for this long (ops/).
@@ -216,11 +222,22 @@ CELERY_BEAT_SCHEDULE = {
 CORRESPONDENCE_REPLY_DOMAIN = env.str("CORRESPONDENCE_REPLY_DOMAIN", default="localhost")
 # Shared secret of the inbound-mail webhook (header X-Inbound-Secret); empty turns it off.
 CORRESPONDENCE_INBOUND_SECRET = env.str("CORRESPONDENCE_INBOUND_SECRET", default="")
+# Shared secret of the mail provider's bounce/complaint webhook (header X-Webhook-Secret); empty turns it off.
+MAIL_WEBHOOK_SECRET = env.str("MAIL_WEBHOOK_SECRET", default="")
 CORRESPONDENCE_CLAIM_LEASE = 600  # seconds before a claimed, unsent alarm is due again
 CORRESPONDENCE_VACATION_DAYS_PER_YEAR = 30  # credited monthly
 CORRESPONDENCE_VACATION_CAP_DAYS = 30
 GAMES_REMIND_SHARE = 0.8  # remind when this share of a turn's time is used
 GAMES_LAST_CALL_HOURS = 6  # and again this many hours before the deadline
+# Outage protection of the clocks (games.services.games_sweep): a gap without timeout sweeps
+# longer than this is an outage, and the deadlines inside it move by its length.
+GAMES_OUTAGE_GAP_SECONDS = env.int("GAMES_OUTAGE_GAP_SECONDS", default=900)
+if GAMES_OUTAGE_GAP_SECONDS <= CELERY_BEAT_SCHEDULE["games-timeout-sweep"]["schedule"].total_seconds():
+    raise ImproperlyConfigured("GAMES_OUTAGE_GAP_SECONDS must be longer than CELERY_BEAT_SWEEP_SECONDS")
+# A sweep times out at most max(this many, this share of the running games); above that it
+# holds them all for staff to confirm or extend in the admin (held timeout batches).
+GAMES_TIMEOUT_MAX_SHARE = env.float("GAMES_TIMEOUT_MAX_SHARE", default=0.10)
+GAMES_TIMEOUT_MIN_UNCONFIRMED = env.int("GAMES_TIMEOUT_MIN_UNCONFIRMED", default=5)
 
 # --- Django REST framework --------------------------------------------------
 
@@ -288,16 +305,25 @@ X_FRAME_OPTIONS = "DENY"
 # --- Logging ----------------------------------------------------------------
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
+# Structured logs (maatasite/logs.py): LOG_FORMAT=json writes one JSON object per line for a
+# log collector; kv (the default) writes key=value pairs. Both carry request_id and game_id.
+LOG_FORMAT = env.str("LOG_FORMAT", default="kv")
+if LOG_FORMAT not in ("kv", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be kv or json, not %r" % LOG_FORMAT)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"context": {"()": "maatasite.logs.ContextFilter"}},
     "formatters": {
         "kv": {
-            "format": "time=%(asctime)s level=%(levelname)s logger=%(name)s process=%(process)d msg=%(message)s",
+            "format": "time=%(asctime)s level=%(levelname)s logger=%(name)s process=%(process)d "
+                      "request_id=%(request_id)s game_id=%(game_id)s user_id=%(user_id)s "
+                      "task=%(task)s msg=%(message)s",
         },
+        "json": {"()": "maatasite.logs.JsonFormatter"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "kv"},
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["context"]},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
