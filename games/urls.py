@@ -7,6 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("lobby/", views.lobby, name="lobby"),
+    path("rules/", views.rules, name="rules"),
     path("games/<int:game_id>/", views.game_detail, name="game"),
     path("games/<int:game_id>/move/", views.game_move, name="move"),
     path("games/<int:game_id>/status.json", views.game_status, name="status"),

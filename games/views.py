@@ -36,6 +36,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html")
 
 
+def rules(request: HttpRequest) -> HttpResponse:
+    """The site's rules (fair play, time, conduct) and a summary of both games' rules."""
+    return render(request, "games/rules.html")
+
+
 @login_required
 def lobby(request: HttpRequest, *, challenge_form: ChallengeForm | None = None,
           solo_form: SoloForm | None = None, status: int = 200) -> HttpResponse:
@@ -66,6 +71,8 @@ def _result_text(game: Game, seats: dict[str, Any]) -> str:
         return ""
     if game.status == GameStatus.ABORTED:
         return _("Game aborted")
+    if game.result_reason == "void":
+        return _("Voided by staff")
     if not game.winner_side:
         return _("Draw")
     seat = seats.get(game.winner_side)
@@ -86,6 +93,8 @@ def reason_label(reason: str) -> str:
         "latest_relic": _("most recent relic"), "tie": _("tie"),
         "resign": _("resignation"), "timeout": _("out of time"),
         "aborted": _("aborted"), "aborted_timeout": _("aborted: no first move in time"),
+        "void": _("Voided by staff"), "adjudicated": _("adjudicated by staff"),
+        "forfeit": _("forfeit"),
     }.get(reason, reason)
 
 
