@@ -1,23 +1,40 @@
-"""Writing ratings: one service, called when a rated game between two people ends.
+"""Writing ratings: one rated result at a time, live or replayed.
 
-Exactly once per game: the change rows are unique per (game, player) and the
-service returns early when they exist; the caller (the game_finished receiver)
-runs in the transaction that finishes the game, under the game's row lock, and
-the two players' Rating rows are locked in primary-key order, so two games of
-one player ending at the same moment are applied one after the other.
+Live (``rating_record_result``): exactly once per game. The change rows are
+unique per (game, player) and the service returns early when they exist; the
+caller (the game_finished receiver) runs in the transaction that finishes the
+game, under the game's row lock, and the two players' Rating rows are locked in
+primary-key order, so two games of one player ending at the same moment are
+applied one after the other.
+
+Replay (``ratings_replay``): when staff change the result of an ended game
+(games.signals.game_result_changed), the history of that game kind is computed
+again from that game onward, in game-end order ``(finished_at, game pk)``, with
+the same function as live results (``_rate``): a player's rating before a game is
+their state after their previous rated game, its deviation grown for the idle
+periods in between. Every Rating row of the kind is locked (in primary-key
+order, as live results do), so replays and live results are serialized.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Iterable
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
+from games.adjudication import REASON_VOID
 from games.models import Game, GameStatus
 
 from . import conf
 from .glicko2 import Glicko, Result, idle, rate
 from .models import Rating, RatingChange
+
+RATING_FIELDS = ["rating", "deviation", "volatility", "games_played", "last_played_at"]
+CHANGE_FIELDS = ["opponent_id", "score", "rating_before", "rating_after", "deviation_before",
+                 "deviation_after", "volatility_after", "opponent_rating", "created_at"]
 
 
 def idle_periods(last_played_at: datetime | None, now: datetime) -> int:
@@ -34,11 +51,35 @@ def glicko_now(rating: Rating, now: datetime) -> Glicko:
 
 
 def _is_rateable(game: Game) -> bool:
-    if not game.rated or game.status != GameStatus.FINISHED or game.bot_level is not None:
+    if not game.rated or game.status != GameStatus.FINISHED or game.bot_level is not None \
+            or game.result_reason == REASON_VOID:
         return False
     seats = list(game.seats.all())
     return len(seats) == 2 and all(s.user_id is not None for s in seats) \
         and seats[0].user_id != seats[1].user_id
+
+
+def _rate(game: Game, rows: dict[int, Rating]) -> list[RatingChange]:
+    """The one rating formula: apply a finished game to its players' Rating rows (in
+    memory; the caller saves them) and return the two change rows (unsaved)."""
+    seats = list(game.seats.all())
+    now = game.finished_at or timezone.now()
+    before = {s.user_id: glicko_now(rows[s.user_id], now) for s in seats}
+    changes = []
+    for seat, other in (seats, seats[::-1]):
+        score = 0.5 if not game.winner_side else (1.0 if game.winner_side == seat.side else 0.0)
+        mine, theirs = before[seat.user_id], before[other.user_id]
+        after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=conf.TAU)
+        row = rows[seat.user_id]
+        changes.append(RatingChange(
+            user_id=seat.user_id, opponent_id=other.user_id, game=game, kind=game.kind,
+            score=score, rating_before=row.rating, rating_after=after.rating,
+            deviation_before=mine.deviation, deviation_after=after.deviation,
+            volatility_after=after.volatility, opponent_rating=theirs.rating, created_at=now))
+        row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
+        row.games_played += 1
+        row.last_played_at = now
+    return changes
 
 
 def rating_record_result(*, game: Game) -> list[RatingChange]:
@@ -52,28 +93,99 @@ def rating_record_result(*, game: Game) -> list[RatingChange]:
     with transaction.atomic():
         if RatingChange.objects.filter(game=game).exists():
             return []
-        seats = list(game.seats.all())
-        now = game.finished_at or timezone.now()
-        for user_id in sorted(s.user_id for s in seats):  # one order everywhere: no deadlock
+        user_ids = sorted(s.user_id for s in game.seats.all())
+        for user_id in user_ids:  # one order everywhere: no deadlock
             Rating.objects.get_or_create(user_id=user_id, kind=game.kind)
         locked = {r.user_id: r for r in Rating.objects.select_for_update().filter(
-            kind=game.kind, user_id__in=[s.user_id for s in seats]).order_by("pk")}
-        before = {user_id: glicko_now(r, now) for user_id, r in locked.items()}
-        changes = []
-        for seat, other in (seats, seats[::-1]):
-            score = 0.5 if not game.winner_side else (1.0 if game.winner_side == seat.side else 0.0)
-            mine, theirs = before[seat.user_id], before[other.user_id]
-            after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=conf.TAU)
-            row = locked[seat.user_id]
-            changes.append(RatingChange(
-                user_id=seat.user_id, opponent_id=other.user_id, game=game, kind=game.kind,
-                score=score, rating_before=row.rating, rating_after=after.rating,
-                deviation_before=mine.deviation, deviation_after=after.deviation,
-                volatility_after=after.volatility, opponent_rating=theirs.rating, created_at=now))
-            row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
-            row.games_played += 1
-            row.last_played_at = now
-            row.save(update_fields=["rating", "deviation", "volatility", "games_played",
-                                    "last_played_at"])
+            kind=game.kind, user_id__in=user_ids).order_by("pk")}
+        changes = _rate(game, locked)
+        for row in locked.values():
+            row.save(update_fields=RATING_FIELDS)
         RatingChange.objects.bulk_create(changes)
         return changes
+
+
+@dataclass
+class Replay:
+    """What a replay did: how many games it rated again and whose ratings it rewrote."""
+
+    games: int
+    players: set[int]
+
+
+def _state_before(row: Rating, earlier: Iterable[RatingChange]) -> None:
+    """Set ``row`` to the player's state after their last change in ``earlier`` (in
+    game-end order), or to a new player's rating when there is none."""
+    earlier = list(earlier)
+    if earlier:
+        last = earlier[-1]
+        row.rating, row.deviation, row.volatility = (last.rating_after, last.deviation_after,
+                                                     last.volatility_after)
+        row.last_played_at = last.created_at
+    else:
+        row.rating, row.deviation, row.volatility = (conf.INITIAL_RATING, conf.INITIAL_DEVIATION,
+                                                     conf.INITIAL_VOLATILITY)
+        row.last_played_at = None
+    row.games_played = len(earlier)
+
+
+def ratings_replay(*, kind: str, since: datetime, game_id: int) -> Replay:
+    """Compute the rating history of ``kind`` again from the game ``game_id``, which
+    ended at ``since`` (its old end), onward: the change rows of every rateable game
+    ending at or after it, in (finished_at, pk) order, are rewritten in place
+    (created for a game rated now, deleted for a game no longer rated, e.g. a void
+    one), and each touched player's Rating row ends as that history leaves it."""
+    after_pivot = Q(finished_at__gt=since) | Q(finished_at=since, pk__gte=game_id)
+    with transaction.atomic():
+        rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(kind=kind)
+                .order_by("pk")}
+        candidates = (Game.objects.filter(after_pivot, kind=kind, status=GameStatus.FINISHED)
+                      .order_by("finished_at", "pk").prefetch_related("seats"))
+        games = [g for g in candidates if _is_rateable(g)]
+        # Who is touched: the players of the games rated again, and whoever was rated
+        # at or after the old end (the changed game's players among them).
+        players = {s.user_id for g in games for s in g.seats.all()}
+        players |= {r.user_id for r in rows.values() if r.last_played_at is not None
+                    and r.last_played_at >= since}
+        stale = (Q(game__finished_at__gt=since) | Q(game__finished_at=since, game_id__gte=game_id)
+                 | Q(game__finished_at__isnull=True) | Q(game_id=game_id))
+        RatingChange.objects.filter(stale, kind=kind).exclude(
+            game_id__in=[g.pk for g in games]).delete()
+        for user_id in sorted(players - set(rows)):
+            rows[user_id], _created = Rating.objects.get_or_create(user_id=user_id, kind=kind)
+        kept = RatingChange.objects.filter(kind=kind, user_id__in=players).exclude(
+            game_id__in=[g.pk for g in games]).exclude(stale).order_by("created_at", "game_id")
+        earlier: dict[int, list[RatingChange]] = {user_id: [] for user_id in players}
+        for change in kept:
+            earlier[change.user_id].append(change)
+        for user_id in players:
+            _state_before(rows[user_id], earlier[user_id])
+        existing = {(c.game_id, c.user_id): c for c in RatingChange.objects.filter(
+            kind=kind, game_id__in=[g.pk for g in games])}
+        rewritten, created = [], []
+        for game in games:
+            for change in _rate(game, rows):
+                old = existing.get((game.pk, change.user_id))
+                if old is None:
+                    created.append(change)
+                    continue
+                for name in CHANGE_FIELDS:
+                    setattr(old, name, getattr(change, name))
+                rewritten.append(old)
+        RatingChange.objects.bulk_update(rewritten, CHANGE_FIELDS)
+        RatingChange.objects.bulk_create(created)
+        for user_id in sorted(players):
+            rows[user_id].save(update_fields=RATING_FIELDS)
+        return Replay(games=len(games), players=players)
+
+
+def rating_result_changed(*, game: Game, previous: dict[str, Any]) -> Replay | None:
+    """Staff changed the result of an ended game (void, award, reversed timeout):
+    replay the ratings of its kind from where it had ended. None for a game that
+    was never rated and is not rated now (casual, against a bot)."""
+    if not game.rated or game.bot_level is not None:
+        return None
+    since = previous.get("finished_at") or game.finished_at
+    if since is None:
+        return None
+    return ratings_replay(kind=game.kind, since=since, game_id=game.pk)

@@ -1,0 +1,259 @@
+"""Staff decisions on games: void a result, award a game, reverse a timeout, and end
+the running games of a suspended player.
+
+Each service takes the ``staff`` member and the ``reason`` (required) and runs in
+one transaction under the game's row lock. The audit row is written by the caller
+(ops.services, which wraps these services), in the same transaction.
+
+A game that is running ends through ``games.services.game_finish`` like any game
+(``game_finished``). A game that had already ended and gets another result sends
+``games.signals.game_result_changed`` with its previous result, so that ratings,
+tournaments and ladders rewrite what they had derived from it.
+
+The rules decided here:
+
+* Void: an ended game (finished or aborted) keeps status finished with no winner and
+  the reason ``void`` ("Voided by staff"); it counts for nobody. A running game
+  cannot be voided (award it, or cancel it first).
+* Award: a running game ends with the reason ``adjudicated``; an ended game gets that
+  result instead of its own. No winner is a draw.
+* Reverse a timeout: a game that ended on time (``timeout``, ``aborted_timeout``) runs
+  again, the player to move starting a fresh full turn. Refused for a game kind with
+  hidden information once the seed is revealed (the order of Maatatahay's piles and
+  bag is then public): staff void such a game instead.
+* Suspension: every running game against a person is lost by the suspended player
+  (reason ``forfeit``), or aborted when they have not moved in it yet; games against
+  bots are aborted; their open challenges (made or received) are cancelled.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import engine
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from . import errors, services
+from .models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
+from .signals import game_result_changed
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+log = logging.getLogger(__name__)
+
+REASON_VOID = "void"
+REASON_ADJUDICATED = "adjudicated"
+REASON_FORFEIT = "forfeit"
+TIMEOUT_REASONS = (services.REASON_TIMEOUT, services.REASON_ABORTED_TIMEOUT)
+REASON_MAX_LENGTH = 2000
+
+MESSAGES: dict[str, Any] = {
+    "not_staff": _("Only staff may do this."),
+    "reason_required": _("Say why: the audit log keeps the reason."),
+    "reason_too_long": _("The reason is too long (at most %(limit)s characters)."),
+    "game_running": _("This game is still running: award it, or cancel it first."),
+    "game_not_over": _("Only an ended game can be changed this way."),
+    "already_void": _("This game is already void."),
+    "bad_winner": _("Choose a side of this game, or none for a draw."),
+    "not_a_timeout": _("This game did not end on time."),
+    "hidden_information": _("This game hides information that its end revealed: it cannot "
+                            "be resumed. Void it instead."),
+    "replay_failed": _("The moves of this game cannot be played again."),
+}
+
+
+class _Translated:
+    app_messages = MESSAGES
+
+
+class InvalidInput(_Translated, errors.InvalidInput):
+    pass
+
+
+class NotAllowed(_Translated, errors.NotAllowed):
+    pass
+
+
+class Conflict(_Translated, errors.Conflict):
+    pass
+
+
+@dataclass
+class Adjudication:
+    """A game after a staff decision and the result it had before (None: it was running)."""
+
+    game: Game
+    previous: dict[str, Any] | None
+
+
+@dataclass
+class SuspensionResolution:
+    """What a suspension did to a player's games and challenges (game ids)."""
+
+    forfeited: list[int] = field(default_factory=list)
+    aborted: list[int] = field(default_factory=list)
+    challenges_cancelled: int = 0
+
+
+def has_hidden_information(kind: str) -> bool:
+    """Whether a game kind hides an order from the players (Maatatahay's piles and bag).
+
+    The engine says so by offering ``sample_state`` (a full state guessed from a
+    player's view), which only a game with hidden information needs."""
+    return callable(getattr(engine.get_game(kind), "sample_state", None))
+
+
+def adjudication_check(*, staff: "User | None", reason: str) -> str:
+    """Refuse anyone but staff and a missing reason; return the reason, trimmed."""
+    if staff is None or not getattr(staff, "is_staff", False):
+        raise NotAllowed("not_staff", "Only staff may do this.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("reason_required", "Say why.")
+    if len(reason) > REASON_MAX_LENGTH:
+        raise InvalidInput("reason_too_long", "The reason is too long.", limit=REASON_MAX_LENGTH)
+    return reason
+
+
+def game_result(game: Game) -> dict[str, Any]:
+    """A game's result as ``game_result_changed`` hands it on (``previous``)."""
+    return {"status": game.status, "winner": game.winner_side or None,
+            "reason": game.result_reason, "scores": game.scores, "rated": game.rated,
+            "finished_at": game.finished_at}
+
+
+def _require_over(game: Game) -> None:
+    if game.status == GameStatus.ACTIVE:
+        raise Conflict("game_running", "This game is still running.")
+
+
+def _changed(game: Game, previous: dict[str, Any], *, staff: "User", action: str,
+             reason: str) -> Adjudication:
+    log.info("game=%s %s by staff=%s (was %s/%s): %s", game.pk, action, staff.pk,
+             previous["status"], previous["reason"], reason)
+    game_result_changed.send(sender=Game, game=game, previous=previous)
+    return Adjudication(game=game, previous=previous)
+
+
+def game_void(*, game_id: int, staff: "User", reason: str) -> Adjudication:
+    """Void an ended game: no winner, no rating change, no points (see the module rules)."""
+    reason = adjudication_check(staff=staff, reason=reason)
+    with transaction.atomic():
+        game = services._lock_game(game_id)
+        _require_over(game)
+        if game.result_reason == REASON_VOID:
+            raise Conflict("already_void", "This game is already void.")
+        previous = game_result(game)
+        game.status = GameStatus.FINISHED
+        game.winner_side = ""
+        game.result_reason = REASON_VOID
+        game.save(update_fields=["status", "winner_side", "result_reason"])
+        return _changed(game, previous, staff=staff, action="voided", reason=reason)
+
+
+def game_award(*, game_id: int, staff: "User", reason: str, winner_side: str) -> Adjudication:
+    """Give the game to ``winner_side`` ("" for a draw), reason ``adjudicated``: a
+    running game ends normally, an ended game gets this result instead of its own."""
+    reason = adjudication_check(staff=staff, reason=reason)
+    with transaction.atomic():
+        game = services._lock_game(game_id)
+        rules = services.rules_for(game.kind)
+        winner_side = winner_side or ""
+        if winner_side and winner_side not in rules.players:
+            raise InvalidInput("bad_winner", "Choose a side of this game.", side=winner_side)
+        if game.status == GameStatus.ACTIVE:
+            services._terminate_state(game, rules, reason=REASON_ADJUDICATED,
+                                      winner=winner_side or None)
+            services.game_finish(game, status=GameStatus.FINISHED, winner_side=winner_side,
+                                 reason=REASON_ADJUDICATED, scores=None)
+            log.info("game=%s awarded to %r by staff=%s: %s", game.pk, winner_side, staff.pk,
+                     reason)
+            return Adjudication(game=game, previous=None)
+        previous = game_result(game)
+        game.status = GameStatus.FINISHED
+        game.winner_side = winner_side
+        game.result_reason = REASON_ADJUDICATED
+        game.save(update_fields=["status", "winner_side", "result_reason"])
+        return _changed(game, previous, staff=staff, action="awarded to %r" % winner_side,
+                        reason=reason)
+
+
+def game_timeout_reverse(*, game_id: int, staff: "User", reason: str,
+                         now: datetime | None = None) -> Adjudication:
+    """Undo a loss (or abort) on time, e.g. after an outage: the game runs again and the
+    player to move starts a fresh full turn. The engine state is rebuilt by playing
+    the recorded moves again from the sealed seed, and the seed is sealed again."""
+    reason = adjudication_check(staff=staff, reason=reason)
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = services._lock_game(game_id)
+        _require_over(game)
+        if game.result_reason not in TIMEOUT_REASONS:
+            raise Conflict("not_a_timeout", "This game did not end on time.")
+        if has_hidden_information(game.kind) and game.revealed_seed:
+            raise Conflict("hidden_information", "The end of this game revealed hidden information.")
+        rules = services.rules_for(game.kind)
+        _salt, seed = services.game_secret(game)
+        moves = list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
+        try:
+            state = engine.replay(rules, seed, game.options, moves,
+                                  data_version=game.data_version or None)
+        except engine.ReplayError as error:
+            raise Conflict("replay_failed", "The moves cannot be played again.") from error
+        if rules.to_move(state) is None:
+            raise Conflict("replay_failed", "The moves cannot be played again.")
+        previous = game_result(game)
+        game.status = GameStatus.ACTIVE
+        game.state = rules.to_json(state)
+        game.winner_side = ""
+        game.result_reason = ""
+        game.scores = None
+        game.finished_at = None
+        game.revealed_salt = ""
+        game.revealed_seed = ""
+        Alarm.objects.filter(game=game, kind=Alarm.Kind.GAME_OVER, sent_at__isnull=True).delete()
+        services._start_turn_if_passed(game, rules, state, now, first=True)
+        game.save()
+        return _changed(game, previous, staff=staff, action="timeout reversed", reason=reason)
+
+
+def player_games_resolve(*, user: "User", staff: "User", reason: str,
+                         now: datetime | None = None) -> SuspensionResolution:
+    """End the running games and cancel the open challenges of a suspended player,
+    by the rule in the module docstring."""
+    reason = adjudication_check(staff=staff, reason=reason)
+    now = now or timezone.now()
+    done = SuspensionResolution()
+    with transaction.atomic():
+        game_ids = list(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user)
+                        .order_by("pk").values_list("pk", flat=True))
+        for game_id in game_ids:
+            game = services._lock_game(game_id)
+            if game.status != GameStatus.ACTIVE:
+                continue
+            seat = game.seats.get(user=user)
+            moved = Move.objects.filter(game=game, seat=seat).exists()
+            if game.bot_level is not None or not moved:
+                services.game_finish(game, status=GameStatus.ABORTED, winner_side="",
+                                     reason=services.REASON_ABORTED, scores=None, now=now)
+                done.aborted.append(game.pk)
+                continue
+            rules = services.rules_for(game.kind)
+            winner = services._other_side(rules, seat.side)
+            services._terminate_state(game, rules, reason=REASON_FORFEIT, winner=winner)
+            services.game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
+                                 reason=REASON_FORFEIT, scores=None, now=now)
+            done.forfeited.append(game.pk)
+        done.challenges_cancelled = Challenge.objects.filter(
+            Q(challenger=user) | Q(opponent=user), status=ChallengeStatus.OPEN).update(
+            status=ChallengeStatus.CANCELLED, responded_at=now)
+    log.info("suspended user=%s by staff=%s: %d forfeited, %d aborted, %d challenges: %s",
+             user.pk, staff.pk, len(done.forfeited), len(done.aborted),
+             done.challenges_cancelled, reason)
+    return done
