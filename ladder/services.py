@@ -9,6 +9,7 @@ after the ladder transaction (each resignation then finishes like any game).
 """
 from __future__ import annotations
 
+import logging
 import secrets
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -28,6 +29,8 @@ from .models import (ChallengeState, EventKind, Ladder, LadderChallenge, LadderE
 if TYPE_CHECKING:
     from accounts.models import User
 
+
+log = logging.getLogger(__name__)
 
 REASON_TIMEOUT = games_services.REASON_TIMEOUT
 REASON_ABORTED_TIMEOUT = games_services.REASON_ABORTED_TIMEOUT
@@ -219,3 +222,19 @@ def ladder_record_result(*, game: Game, now: datetime | None = None) -> LadderCh
                 _remove(ladder, slow, kind=EventKind.REMOVED, now=now)
                 _enqueue_departed_games_resign(ladder.pk, slow.user_id)
         return challenge
+
+
+def ladder_result_change_note(*, game: Game, previous: dict) -> LadderChallenge | None:
+    """Staff changed the result of an ended ladder game (games.signals.game_result_changed).
+
+    The rule: positions stay as they are (later challenges were played from them);
+    the change is only logged, and staff move players by hand if they must. A game
+    that runs again after a reversed timeout keeps its challenge done: its new end
+    moves nobody."""
+    challenge = LadderChallenge.objects.filter(game=game).first()
+    if challenge is not None:
+        log.info("ladder=%s challenge=%s game=%s result changed by staff from %s/%s to %s/%s; "
+                 "positions unchanged", challenge.ladder_id, challenge.pk, game.pk,
+                 previous.get("winner"), previous.get("reason"), game.winner_side or None,
+                 game.result_reason or game.status)
+    return challenge

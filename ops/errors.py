@@ -16,6 +16,10 @@ OPS_MESSAGES: dict[str, Any] = {
     "report_not_found": _("This report does not exist."),
     "report_bad_status": _("Mark a report reviewed or dismissed."),
     "not_staff": _("Only staff review reports."),
+    "player_not_found": _("This player does not exist."),
+    "suspend_self": _("You cannot suspend yourself."),
+    "already_suspended": _("This player is already suspended."),
+    "not_suspended": _("This player is not suspended."),
 }
 
 

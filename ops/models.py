@@ -1,9 +1,11 @@
-"""Heartbeats of the beat-scheduled tasks, reports of games and players, and the
-log of what staff did with the reports."""
+"""Heartbeats of the beat-scheduled tasks, reports of games and players, the log of
+what staff did with the reports, and the audit log of staff adjudication."""
+from accounts.models import User
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from games.models import Game
 
 
 class Heartbeat(models.Model):
@@ -70,3 +72,56 @@ class ReportAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.staff} set report {self.report_id} to {self.status}"
+
+
+class StaffActionKind(models.TextChoices):
+    VOID = "void", _("Void a game")
+    AWARD = "award", _("Award a game")
+    TIMEOUT_REVERSE = "timeout_reverse", _("Reverse a timeout")
+    SUSPEND = "suspend", _("Suspend a player")
+    UNSUSPEND = "unsuspend", _("Lift a suspension")
+
+
+class StaffAction(models.Model):
+    """The audit log of staff adjudication: who did what to which game or player, when
+    and why (written only by ops.services, in the transaction of the action)."""
+
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                              verbose_name=_("staff member"))
+    action = models.CharField(_("action"), max_length=20, choices=StaffActionKind.choices)
+    game = models.ForeignKey("games.Game", on_delete=models.PROTECT, null=True, blank=True,
+                             related_name="staff_adjudications", verbose_name=_("game"))
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
+                               blank=True, related_name="+", verbose_name=_("player"))
+    reason = models.TextField(_("why"))
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("staff adjudication")
+        verbose_name_plural = _("staff adjudications")
+        constraints = [models.CheckConstraint(
+            condition=~models.Q(reason=""), name="ops_staff_action_has_reason")]
+
+    def __str__(self) -> str:
+        target = f"game {self.game_id}" if self.game_id else f"player {self.player_id}"
+        return f"{self.staff} {self.action} {target}"
+
+
+class GameAdjudication(Game):
+    """Games as staff adjudicate them in the admin (void, award, reverse a timeout)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("game adjudication")
+        verbose_name_plural = _("game adjudications")
+
+
+class PlayerSuspension(User):
+    """Players as staff suspend them in the admin."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("player suspension")
+        verbose_name_plural = _("player suspensions")

@@ -1,22 +1,38 @@
-"""Writes of the ops app: task heartbeats and player reports (with staff review)."""
+"""Writes of the ops app: task heartbeats, player reports (with staff review), and staff
+adjudication of games and players with its audit log (``StaffAction``).
+
+Every adjudication service here takes the ``staff`` member and the ``reason``
+(required) and writes exactly one audit row in the transaction of the action;
+the game-side work is games.adjudication's. Suspension rule (shown to staff in
+the admin): the suspended player cannot log in (inactive; their sessions end and
+their API tokens are revoked); each running game against a person is lost by
+them (reason forfeit), or aborted when they have not moved in it yet; games
+against bots are aborted; their open challenges are cancelled. Lifting the
+suspension lets them log in again (new tokens needed); ended games stay ended."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from django.contrib.auth import get_user_model
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
+from games import adjudication
 from games.errors import NotFound
 from games.models import Game
 
 from .errors import OpsConflict, OpsInvalid, OpsNotAllowed, OpsNotFound
-from .models import Heartbeat, Report, ReportAction, ReportKind, ReportStatus
+from .models import (Heartbeat, Report, ReportAction, ReportKind, ReportStatus, StaffAction,
+                     StaffActionKind)
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 REASON_MAX_LENGTH = 2000
+DB_SESSION_ENGINES = ("django.contrib.sessions.backends.db",
+                      "django.contrib.sessions.backends.cached_db")
 
 
 def heartbeat_record(*, name: str, now: datetime | None = None) -> Heartbeat:
@@ -70,3 +86,110 @@ def report_review(*, report_id: int, staff: "User", status: str, note: str = "")
         report.save(update_fields=["status"])
         ReportAction.objects.create(report=report, staff=staff, status=status, note=note.strip())
         return report
+
+
+# ---------------------------------------------------------------- staff adjudication
+
+def staff_action_record(*, staff: "User", action: str, reason: str, game: Game | None = None,
+                        player: "User | None" = None, details: dict | None = None) -> StaffAction:
+    """The audit writer: one row per staff action (who, when, why, on what)."""
+    return StaffAction.objects.create(staff=staff, action=action, reason=reason, game=game,
+                                      player=player, details=details or {})
+
+
+def _result_details(done: adjudication.Adjudication) -> dict:
+    game = done.game
+    previous = dict(done.previous) if done.previous is not None else {"status": "active"}
+    if previous.get("finished_at") is not None:
+        previous["finished_at"] = previous["finished_at"].isoformat()
+    return {"previous": previous, "result": {
+        "status": game.status, "winner": game.winner_side or None, "reason": game.result_reason}}
+
+
+def game_void(*, game_id: int, staff: "User", reason: str) -> Game:
+    """Void an ended game (games.adjudication.game_void) and log it."""
+    with transaction.atomic():
+        done = adjudication.game_void(game_id=game_id, staff=staff, reason=reason)
+        staff_action_record(staff=staff, action=StaffActionKind.VOID, reason=reason.strip(),
+                            game=done.game, details=_result_details(done))
+        return done.game
+
+
+def game_award(*, game_id: int, staff: "User", reason: str, winner_side: str) -> Game:
+    """Award a game to ``winner_side`` ("" for a draw) and log it."""
+    with transaction.atomic():
+        done = adjudication.game_award(game_id=game_id, staff=staff, reason=reason,
+                                       winner_side=winner_side)
+        staff_action_record(staff=staff, action=StaffActionKind.AWARD, reason=reason.strip(),
+                            game=done.game, details=_result_details(done))
+        return done.game
+
+
+def game_timeout_reverse(*, game_id: int, staff: "User", reason: str) -> Game:
+    """Let a game that ended on time run again (e.g. after an outage) and log it."""
+    with transaction.atomic():
+        done = adjudication.game_timeout_reverse(game_id=game_id, staff=staff, reason=reason)
+        staff_action_record(staff=staff, action=StaffActionKind.TIMEOUT_REVERSE,
+                            reason=reason.strip(), game=done.game, details=_result_details(done))
+        return done.game
+
+
+def _lock_player(player_id: int) -> "User":
+    player = get_user_model().objects.select_for_update().filter(pk=player_id).first()
+    if player is None:
+        raise OpsNotFound("player_not_found", "This player does not exist.")
+    return player
+
+
+def _sessions_end(player: "User") -> int:
+    """Delete the player's sessions where the session engine keeps them in the database
+    (an inactive user's other sessions are refused by the authentication anyway)."""
+    if settings.SESSION_ENGINE not in DB_SESSION_ENGINES:
+        return 0
+    ended = [s.pk for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+             if str(s.get_decoded().get(SESSION_KEY)) == str(player.pk)]
+    Session.objects.filter(pk__in=ended).delete()
+    return len(ended)
+
+
+def player_suspend(*, player_id: int, staff: "User", reason: str) -> "User":
+    """Suspend a player by the rule in the module docstring, and log it."""
+    reason = adjudication.adjudication_check(staff=staff, reason=reason)
+    if player_id == staff.pk:
+        raise OpsInvalid("suspend_self", "You cannot suspend yourself.")
+    now = timezone.now()
+    with transaction.atomic():
+        player = _lock_player(player_id)
+        if player.suspended_at is not None:
+            raise OpsConflict("already_suspended", "This player is already suspended.")
+        player.suspended_at = now
+        player.suspension_reason = reason[:300]
+        player.is_active = False
+        player.save(update_fields=["suspended_at", "suspension_reason", "is_active"])
+        tokens = player.api_tokens.filter(revoked_at__isnull=True).update(revoked_at=now)
+        sessions = _sessions_end(player)
+        done = adjudication.player_games_resolve(user=player, staff=staff, reason=reason, now=now)
+        staff_action_record(staff=staff, action=StaffActionKind.SUSPEND, reason=reason,
+                            player=player, details={
+                                "forfeited": done.forfeited, "aborted": done.aborted,
+                                "challenges_cancelled": done.challenges_cancelled,
+                                "tokens_revoked": tokens, "sessions_ended": sessions})
+        return player
+
+
+def player_unsuspend(*, player_id: int, staff: "User", reason: str) -> "User":
+    """Lift a suspension: the player may log in again. Logged."""
+    reason = adjudication.adjudication_check(staff=staff, reason=reason)
+    with transaction.atomic():
+        player = _lock_player(player_id)
+        if player.suspended_at is None:
+            raise OpsConflict("not_suspended", "This player is not suspended.")
+        details = {"suspended_at": player.suspended_at.isoformat(),
+                   "suspension_reason": player.suspension_reason}
+        player.suspended_at = None
+        player.suspension_reason = ""
+        player.is_active = True
+        player.save(update_fields=["suspended_at", "suspension_reason", "is_active"])
+        staff_action_record(staff=staff, action=StaffActionKind.UNSUSPEND, reason=reason,
+                            player=player, details=details)
+        return player

@@ -25,6 +25,8 @@ MESSAGES: dict[str, Any] = {
     "bad_status": _("This cannot be done while the tournament is %(status)s."),
     "inactive_user": _("This player cannot play at the moment."),
     "bad_settings": _("These tournament settings are not valid: %(reason)s"),
+    "result_used": _("A later round was already paired from this game's result, or the "
+                     "tournament is over: the game cannot run again."),
 }
 
 

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from accounts.mail import user_email_send
 from games import services as game_services
+from games.adjudication import REASON_VOID
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus, Move
 
 from . import pairing as rules
@@ -398,6 +399,11 @@ def _result_of_game(game: Game, tournament: Tournament) -> str:
     it counts for nobody."""
     if tournament.status == TournamentStatus.FINISHED:
         return Result.VOID
+    return _played_result(game)
+
+
+def _played_result(game: Game) -> str:
+    """The pairing's result as the game ended, whatever the tournament's status."""
     first_side, second_side = game_services.rules_for(game.kind).players
     if game.status == GameStatus.FINISHED:
         if game.winner_side == first_side:
@@ -433,6 +439,38 @@ def tournament_game_record(*, game: Game) -> Pairing | None:
         if tournament.status == TournamentStatus.RUNNING and (
                 round_done or tournament.format == TournamentFormat.KNOCKOUT):
             _enqueue_advance(tournament.pk)  # paused: tournament_resume enqueues it
+        return pairing
+
+
+def tournament_game_result_rewrite(*, game: Game, previous: Mapping[str, Any]) -> Pairing | None:
+    """Staff changed the result of an ended tournament game (games.signals.game_result_changed):
+    the pairing's result follows. A void game counts for nobody (Result.VOID), an award
+    counts as played; both are allowed at any time, even after later rounds were paired
+    from the old result (those rounds stay as they are). A game that runs again (a
+    reversed timeout) makes its pairing pending, which is refused once a later round or
+    replay was paired from it, or the tournament is over. Logged with the old result."""
+    pairing = Pairing.objects.filter(game_id=game.pk).only("pk", "tournament_id").first()
+    if pairing is None:
+        return None
+    with transaction.atomic():
+        tournament = _lock(pairing.tournament_id)
+        pairing = Pairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
+        old = pairing.result
+        if game.status == GameStatus.ACTIVE:
+            later = (Round.objects.filter(tournament=tournament, number__gt=pairing.round.number)
+                     .exists() or Pairing.objects.filter(round_id=pairing.round_id,
+                                                         board=pairing.board,
+                                                         leg__gt=pairing.leg).exists())
+            if later or tournament.status == TournamentStatus.FINISHED:
+                raise Conflict("result_used", "A later round was already paired from this result.")
+            pairing.result = Result.PENDING
+        elif game.result_reason == REASON_VOID:
+            pairing.result = Result.VOID
+        else:
+            pairing.result = _played_result(game)
+        pairing.save(update_fields=["result"])
+        _log(tournament, None, "result_changed", "game %d: %s -> %s (was %s)" % (
+            game.pk, old or "pending", pairing.result or "pending", previous.get("reason")))
         return pairing
 
 
