@@ -254,3 +254,99 @@ class Alarm(models.Model):
 
     def __str__(self) -> str:
         return "%s %s turn %s" % (self.kind, self.game_id, self.turn)
+
+
+class ClockSweep(models.Model):
+    """The one row (pk 1) of the timeout sweep: when the last sweep judged the
+    deadlines and what it did. Every sweep and every staff decision on a held
+    batch locks it first, so they run one after another (games.outages)."""
+
+    swept_at = models.DateTimeField(_("last sweep judged deadlines at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("last sweep finished"), null=True, blank=True)
+    games_timed_out = models.PositiveIntegerField(_("games timed out"), default=0)
+    games_extended = models.PositiveIntegerField(_("games extended"), default=0)
+    games_held = models.PositiveIntegerField(_("games held"), default=0)
+
+    class Meta:
+        verbose_name = _("timeout sweep")
+        verbose_name_plural = _("timeout sweeps")
+
+    def __str__(self) -> str:
+        return "sweep %s" % (self.swept_at.isoformat() if self.swept_at else "-")
+
+
+class ClockOutage(models.Model):
+    """A gap without timeout sweeps longer than ``settings.GAMES_OUTAGE_GAP_SECONDS``: the
+    deadlines that fell inside it were moved by its length before anything timed out."""
+
+    started_at = models.DateTimeField(_("outage started"))
+    ended_at = models.DateTimeField(_("outage ended"))
+    games = models.ManyToManyField(Game, related_name="clock_outages", blank=True,
+                                   verbose_name=_("games extended"))
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name = _("clock outage")
+        verbose_name_plural = _("clock outages")
+
+    def __str__(self) -> str:
+        return "%s - %s" % (self.started_at.isoformat(), self.ended_at.isoformat())
+
+    @property
+    def length(self) -> timedelta:
+        return self.ended_at - self.started_at
+
+
+class TimeoutBatchStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting for staff")
+    CONFIRMED = "confirmed", _("Timed out by staff")
+    EXTENDED = "extended", _("Extended by staff")
+
+
+class TimeoutBatch(models.Model):
+    """Time-outs a sweep held back because too many games were due at once
+    (``settings.GAMES_TIMEOUT_MAX_SHARE``); staff confirm or extend them. At most
+    one batch waits at a time: later sweeps add to it."""
+
+    status = models.CharField(_("status"), max_length=10, choices=TimeoutBatchStatus.choices,
+                              default=TimeoutBatchStatus.PENDING)
+    created_at = models.DateTimeField(_("held at"))
+    since = models.DateTimeField(
+        _("clocks last judged normally"),
+        help_text=_("The sweep before the batch; extending gives back the time since then."))
+    active_games = models.PositiveIntegerField(_("games running when held"))
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("decided by"))
+    reason = models.TextField(_("why"), blank=True)
+    games_changed = models.PositiveIntegerField(
+        _("games changed"), default=0,
+        help_text=_("Games timed out or extended by the decision (games moved on are left alone)."))
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("held timeout batch")
+        verbose_name_plural = _("held timeout batches")
+        constraints = [models.UniqueConstraint(fields=["status"], condition=Q(status="pending"),
+                                               name="games_one_pending_timeout_batch")]
+
+    def __str__(self) -> str:
+        return "%s %s" % (self.created_at.isoformat(), self.get_status_display())
+
+
+class TimeoutHold(models.Model):
+    """One game of a held batch: the turn and deadline it was due at."""
+
+    batch = models.ForeignKey(TimeoutBatch, on_delete=models.CASCADE, related_name="holds")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="timeout_holds")
+    turn = models.PositiveIntegerField(_("turn"))
+    deadline = models.DateTimeField(_("deadline"))
+
+    class Meta:
+        ordering = ["deadline"]
+        constraints = [models.UniqueConstraint(fields=["batch", "game", "turn"],
+                                               name="games_timeout_hold_once")]
+
+    def __str__(self) -> str:
+        return "game %s turn %s" % (self.game_id, self.turn)

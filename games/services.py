@@ -551,35 +551,29 @@ def games_clock_update(*, user_id: int, now: datetime | None = None) -> int:
     return len(games)
 
 
+def game_time_out(game: Game, *, now: datetime) -> Game:
+    """Internal: end a locked, overdue game. The side to move loses on time, or
+    the game is aborted when that side has not made its first move yet.
+
+    Call only inside a transaction holding the game's row lock."""
+    rules = rules_for(game.kind)
+    loser = game.to_move_side
+    if not Move.objects.filter(game=game, seat__side=loser).exists():
+        return game_finish(game, status=GameStatus.ABORTED, winner_side="",
+                           reason=REASON_ABORTED_TIMEOUT, scores=None, now=now)
+    winner = _other_side(rules, loser)
+    _terminate_state(game, rules, reason=REASON_TIMEOUT, winner=winner)
+    return game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
+                       reason=REASON_TIMEOUT, scores=None, now=now)
+
+
 def games_time_out(*, now: datetime | None = None) -> int:
     """End every active game whose deadline has passed; returns how many ended.
 
-    The side to move loses on time, or the game is aborted when that side has
-    not made its first move yet. Each game is re-checked under its row lock,
-    so concurrent sweeps end a game exactly once.
-    """
-    now = now or _now()
-    ended = 0
-    ids = list(Game.objects.filter(status=GameStatus.ACTIVE, deadline__lt=now)
-               .values_list("pk", flat=True))
-    for game_id in ids:
-        with transaction.atomic():
-            game = Game.objects.select_for_update(skip_locked=True).filter(pk=game_id).first()
-            if game is None or game.status != GameStatus.ACTIVE or game.deadline is None \
-                    or game.deadline >= now:
-                continue
-            rules = rules_for(game.kind)
-            loser = game.to_move_side
-            if not Move.objects.filter(game=game, seat__side=loser).exists():
-                game_finish(game, status=GameStatus.ABORTED, winner_side="",
-                            reason=REASON_ABORTED_TIMEOUT, scores=None, now=now)
-            else:
-                winner = _other_side(rules, loser)
-                _terminate_state(game, rules, reason=REASON_TIMEOUT, winner=winner)
-                game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
-                            reason=REASON_TIMEOUT, scores=None, now=now)
-            ended += 1
-    return ended
+    This is the protected sweep, :func:`games.outages.games_sweep` (outage
+    extensions and the cap on time-outs included): its count of games timed out."""
+    from .outages import games_sweep
+    return games_sweep(now=now).timed_out
 
 
 # ---------------------------------------------------------------- challenges

@@ -8,7 +8,7 @@ from celery import shared_task
 
 from maatasite.task_policy import RETRYING_TASK
 
-from . import services
+from . import outages, services
 
 
 @shared_task(name="games.tasks.bot_play_turn", **RETRYING_TASK)
@@ -19,7 +19,12 @@ def bot_play_turn(self, game_id: int, ply: int) -> list[str]:
 
 @shared_task(name="games.tasks.games_timeout_sweep", **RETRYING_TASK)
 def games_timeout_sweep(self) -> dict[str, int]:
-    """The beat task: end games past their deadline and expire old challenges.
-    (Mail about games is scheduled as alarms, sent by the correspondence sweep.)"""
-    return {"games_timed_out": services.games_time_out(),
+    """The beat task: end games past their deadline (after extending the deadlines
+    of an outage, and holding them for staff when too many are due at once) and
+    expire old challenges. (Mail about games is scheduled as alarms, sent by the
+    correspondence sweep.)"""
+    swept = outages.games_sweep()
+    return {"games_timed_out": swept.timed_out,
+            "games_extended_for_outage": swept.extended,
+            "games_held_for_staff": swept.held,
             "challenges_expired": services.challenges_expire()}

@@ -481,4 +481,73 @@ T = {
     "Play a bot": ("Lawan bot", "العب ضد روبوت"),
     "Recent games": ("Permainan terbaru", "أحدث المباريات"),
     "All my games": ("Semua permainan saya", "كل مبارياتي"),
+    # Outage protection of the clocks (games/outages.py, admin)
+    "last sweep judged deadlines at": ("sapuan terakhir menilai tenggat pada", "آخر فحص للمواعيد النهائية عند"),
+    "last sweep finished": ("sapuan terakhir selesai", "انتهاء آخر فحص"),
+    "games timed out": ("permainan habis waktu", "المباريات المنتهية بانقضاء الوقت"),
+    "games extended": ("permainan diperpanjang", "المباريات الممدَّدة"),
+    "games held": ("permainan ditahan", "المباريات المعلَّقة"),
+    "timeout sweep": ("sapuan batas waktu", "فحص انقضاء الوقت"),
+    "timeout sweeps": ("sapuan batas waktu", "فحوص انقضاء الوقت"),
+    "outage started": ("gangguan dimulai", "بداية الانقطاع"),
+    "outage ended": ("gangguan berakhir", "نهاية الانقطاع"),
+    "clock outage": ("gangguan jam", "انقطاع الساعة"),
+    "clock outages": ("gangguan jam", "انقطاعات الساعة"),
+    "length": ("durasi", "المدة"),
+    "Waiting for staff": ("Menunggu staf", "بانتظار الطاقم"),
+    "Timed out by staff": ("Dihabiskan waktunya oleh staf", "أنهى الطاقم وقتها"),
+    "Extended by staff": ("Diperpanjang oleh staf", "مدَّدها الطاقم"),
+    "held at": ("ditahan pada", "عُلِّقت عند"),
+    "clocks last judged normally": ("jam terakhir dinilai normal", "آخر فحص طبيعي للساعات"),
+    "The sweep before the batch; extending gives back the time since then.": (
+        "Sapuan sebelum kelompok ini; memperpanjang mengembalikan waktu sejak saat itu.",
+        "الفحص السابق لهذه الدفعة؛ التمديد يعيد الوقت المنقضي منذ ذلك الحين.",
+    ),
+    "games running when held": ("permainan berjalan saat ditahan", "المباريات الجارية عند التعليق"),
+    "decided": ("diputuskan", "تاريخ القرار"),
+    "decided by": ("diputuskan oleh", "صاحب القرار"),
+    "games changed": ("permainan diubah", "المباريات المتغيرة"),
+    "Games timed out or extended by the decision (games moved on are left alone).": (
+        "Permainan yang dihabiskan waktunya atau diperpanjang oleh keputusan (permainan yang sudah "
+        "berlanjut dibiarkan).",
+        "المباريات التي أُنهي وقتها أو مُدِّدت بالقرار (تُترك المباريات التي تقدمت).",
+    ),
+    "held timeout batch": ("kelompok batas waktu yang ditahan", "دفعة انقضاء وقت معلَّقة"),
+    "held timeout batches": ("kelompok batas waktu yang ditahan", "دفعات انقضاء وقت معلَّقة"),
+    "Only staff decide held timeouts.": (
+        "Hanya staf yang memutuskan batas waktu yang ditahan.",
+        "الطاقم وحده يقرر في حالات انقضاء الوقت المعلَّقة.",
+    ),
+    "Say why: the batch keeps the reason with your name.": (
+        "Sebutkan alasannya: kelompok ini menyimpan alasan bersama nama Anda.",
+        "اذكر السبب: تحتفظ الدفعة بالسبب مع اسمك.",
+    ),
+    "This batch of held timeouts does not exist.": (
+        "Kelompok batas waktu yang ditahan ini tidak ada.",
+        "دفعة انقضاء الوقت المعلَّقة هذه غير موجودة.",
+    ),
+    "Staff have already decided these timeouts.": (
+        "Staf sudah memutuskan batas waktu ini.",
+        "سبق أن قرر الطاقم في حالات انقضاء الوقت هذه.",
+    ),
+    "Time the held games out": ("Akhiri permainan yang ditahan karena waktu habis",
+                                "أنهِ المباريات المعلَّقة بانقضاء الوقت"),
+    "Extend the held games as after an outage": ("Perpanjang permainan yang ditahan seperti setelah gangguan",
+                                                 "مدِّد المباريات المعلَّقة كما بعد انقطاع"),
+    "%(count)d game changed.": (
+        ("%(count)d permainan diubah.",),
+        ("لم تتغير أي مباراة (%(count)d).", "تغيرت مباراة واحدة (%(count)d).", "تغيرت مباراتان (%(count)d).",
+         "تغيرت %(count)d مباريات.", "تغيرت %(count)d مباراة.", "تغيرت %(count)d مباراة."),
+    ),
+    "Say why; the batch keeps it with your name and the time. Games that moved on or ended since "
+    "they were held are left alone.": (
+        "Sebutkan alasannya; kelompok ini menyimpannya bersama nama Anda dan waktunya. Permainan yang "
+        "sudah berlanjut atau berakhir sejak ditahan dibiarkan.",
+        "اذكر السبب؛ تحتفظ به الدفعة مع اسمك والوقت. تُترك المباريات التي تقدمت أو انتهت منذ تعليقها.",
+    ),
+    "%(count)s game held": (
+        ("%(count)s permainan ditahan",),
+        ("لا مباريات معلَّقة (%(count)s)", "مباراة واحدة معلَّقة (%(count)s)", "مباراتان معلَّقتان (%(count)s)",
+         "%(count)s مباريات معلَّقة", "%(count)s مباراة معلَّقة", "%(count)s مباراة معلَّقة"),
+    ),
 }
