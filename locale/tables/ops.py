@@ -1,4 +1,5 @@
-"""Strings of the ops app (health, blocks, reports), templates/ops and the block refusal."""
+"""Strings of the ops app (health, blocks, reports, staff adjudication), templates/ops, the block
+refusal, and the game side of adjudication (games.adjudication, its result labels)."""
 
 # msgid -> (Indonesian, Arabic); a plural msgid -> ((Indonesian,), (six Arabic forms)).
 T = {
@@ -70,4 +71,85 @@ T = {
         "Pemain yang Anda blokir tidak bisa menantang Anda; permainan yang sedang berjalan tetap berlanjut.",
         "لا يمكن للاعب الذي تحظره أن يتحداك؛ وتستمر المباريات الجارية."),
     "You have not blocked anyone.": ("Anda belum memblokir siapa pun.", "لم تحظر أحدًا."),
+
+    # Staff adjudication: ops (models, admin, errors) and the game side (games.adjudication,
+    # the result labels in games.views), kept together here.
+    "Only staff may do this.": ("Hanya staf yang boleh melakukan ini.", "هذا متاح لفريق الإشراف فقط."),
+    "Say why: the audit log keeps the reason.": (
+        "Jelaskan alasannya: log audit menyimpan alasan tersebut.", "اذكر السبب: يحفظه سجل التدقيق."),
+    "This game is still running: award it, or cancel it first.": (
+        "Permainan ini masih berjalan: tetapkan pemenangnya, atau batalkan dulu.",
+        "هذه المباراة ما زالت جارية: احكم بنتيجتها أو ألغِها أولًا."),
+    "Only an ended game can be changed this way.": (
+        "Hanya permainan yang sudah berakhir yang bisa diubah dengan cara ini.",
+        "لا يمكن تغيير مباراة بهذه الطريقة إلا بعد انتهائها."),
+    "This game is already void.": ("Permainan ini sudah dibatalkan hasilnya.", "هذه المباراة ملغاة بالفعل."),
+    "Choose a side of this game, or none for a draw.": (
+        "Pilih salah satu pihak dalam permainan ini, atau tidak ada untuk seri.",
+        "اختر أحد طرفي هذه المباراة، أو لا أحد للتعادل."),
+    "This game did not end on time.": (
+        "Permainan ini tidak berakhir karena waktu habis.", "لم تنتهِ هذه المباراة بنفاد الوقت."),
+    "This game hides information that its end revealed: it cannot be resumed. Void it instead.": (
+        "Permainan ini menyembunyikan informasi yang terungkap saat berakhir: permainan tidak bisa "
+        "dilanjutkan. Batalkan hasilnya saja.",
+        "تخفي هذه المباراة معلومات كشفتها نهايتها: لا يمكن استئنافها. ألغِها بدلًا من ذلك."),
+    "The moves of this game cannot be played again.": (
+        "Langkah-langkah permainan ini tidak bisa dimainkan ulang.",
+        "لا يمكن إعادة لعب نقلات هذه المباراة."),
+    "Voided by staff": ("Dibatalkan oleh staf", "ألغاها فريق الإشراف"),
+    "adjudicated by staff": ("diputuskan oleh staf", "بقرار من فريق الإشراف"),
+    "forfeit": ("kalah karena diskualifikasi", "خسارة بالتخلف"),
+    "Suspending a player: they cannot log in (their sessions end, their API tokens are revoked); "
+    "every running game against a person is lost by them (forfeit), or aborted if they have not "
+    "moved in it yet; games against bots are aborted; their open challenges are cancelled. "
+    "Lifting the suspension lets them log in again; ended games stay ended.": (
+        "Menangguhkan pemain: ia tidak bisa masuk (sesinya berakhir, token API-nya dicabut); setiap "
+        "permainan yang berjalan melawan orang lain dianggap kalah (diskualifikasi), atau dihentikan "
+        "jika ia belum melangkah di dalamnya; permainan melawan bot dihentikan; tantangan terbukanya "
+        "dibatalkan. Mencabut penangguhan membuatnya bisa masuk lagi; permainan yang sudah berakhir "
+        "tetap berakhir.",
+        "تعليق حساب لاعب: لا يمكنه تسجيل الدخول (تنتهي جلساته وتُلغى رموز API الخاصة به)؛ كل مباراة "
+        "جارية ضد شخص يخسرها (خسارة بالتخلف)، أو تُجهض إن لم يلعب فيها أي نقلة بعد؛ وتُجهض المباريات "
+        "ضد الروبوتات؛ وتُلغى تحدياته المفتوحة. رفع التعليق يتيح له تسجيل الدخول من جديد؛ وتبقى "
+        "المباريات المنتهية منتهية."),
+    "Winner": ("Pemenang", "الفائز"),
+    "First seat": ("Kursi pertama", "المقعد الأول"),
+    "Second seat": ("Kursi kedua", "المقعد الثاني"),
+    "Draw (no winner)": ("Seri (tanpa pemenang)", "تعادل (بلا فائز)"),
+    "%(count)d done.": (
+        ("%(count)d selesai.",),
+        ("لم يُنفَّذ شيء (%(count)d).", "نُفِّذ إجراء واحد (%(count)d).", "نُفِّذ إجراءان (%(count)d).",
+         "نُفِّذت %(count)d إجراءات.", "نُفِّذ %(count)d إجراءً.", "نُفِّذ %(count)d إجراء."),
+    ),
+    "Void (no result, no rating change)": (
+        "Batalkan hasil (tanpa hasil, tanpa perubahan rating)",
+        "إلغاء (بلا نتيجة ولا تغيير في التصنيف)"),
+    "Void games": ("Batalkan hasil permainan", "إلغاء المباريات"),
+    "Award to a side": ("Menangkan salah satu pihak", "منح الفوز لأحد الطرفين"),
+    "Award games": ("Tetapkan hasil permainan", "الحكم بنتائج المباريات"),
+    "Reverse a timeout (the game runs again)": (
+        "Batalkan kekalahan waktu (permainan berjalan lagi)",
+        "التراجع عن نفاد الوقت (تُستأنف المباراة)"),
+    "Reverse timeouts": ("Batalkan kekalahan waktu", "التراجع عن حالات نفاد الوقت"),
+    "Suspend": ("Tangguhkan", "تعليق"),
+    "Suspend players": ("Tangguhkan pemain", "تعليق اللاعبين"),
+    "Lift the suspension": ("Cabut penangguhan", "رفع التعليق"),
+    "Lift suspensions": ("Cabut penangguhan", "رفع التعليقات"),
+    "This player does not exist.": ("Pemain ini tidak ada.", "هذا اللاعب غير موجود."),
+    "You cannot suspend yourself.": ("Anda tidak bisa menangguhkan diri sendiri.", "لا يمكنك تعليق حسابك."),
+    "This player is already suspended.": ("Pemain ini sudah ditangguhkan.", "هذا اللاعب معلَّق بالفعل."),
+    "This player is not suspended.": ("Pemain ini tidak sedang ditangguhkan.", "هذا اللاعب غير معلَّق."),
+    "Void a game": ("Batalkan hasil permainan", "إلغاء مباراة"),
+    "Award a game": ("Tetapkan hasil permainan", "الحكم بنتيجة مباراة"),
+    "Reverse a timeout": ("Batalkan kekalahan waktu", "التراجع عن نفاد الوقت"),
+    "Suspend a player": ("Tangguhkan pemain", "تعليق لاعب"),
+    "Lift a suspension": ("Cabut penangguhan", "رفع تعليق"),
+    "staff member": ("anggota staf", "عضو فريق الإشراف"),
+    "details": ("rincian", "التفاصيل"),
+    "staff adjudication": ("keputusan staf", "قرار إشرافي"),
+    "staff adjudications": ("keputusan staf", "القرارات الإشرافية"),
+    "game adjudication": ("keputusan permainan", "الحكم في مباراة"),
+    "game adjudications": ("keputusan permainan", "الحكم في المباريات"),
+    "player suspension": ("penangguhan pemain", "تعليق لاعب"),
+    "player suspensions": ("penangguhan pemain", "تعليق اللاعبين"),
 }

@@ -201,4 +201,10 @@ T = {
     ),
     "End tournaments early": ("Akhiri turnamen lebih awal", "إنهاء البطولات مبكرًا"),
     "Not played": ("Tidak dimainkan", "لم تُلعب"),
+    "A later round was already paired from this game's result, or the tournament is over: "
+    "the game cannot run again.": (
+        "Babak berikutnya sudah dipasangkan dari hasil permainan ini, atau turnamen sudah selesai: "
+        "permainan tidak bisa berjalan lagi.",
+        "سبق أن قُرِنت جولة لاحقة بناءً على نتيجة هذه المباراة، أو انتهت البطولة: لا يمكن استئناف "
+        "المباراة."),
 }
