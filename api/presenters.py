@@ -20,7 +20,7 @@ def _me(user: Any) -> int | None:
 def seat_data(seat: Seat, me: int | None) -> dict[str, Any]:
     user = seat.user if seat.user_id is not None else None
     return {"side": seat.side, "position": seat.position,
-            "username": user.username if user else None,
+            "username": user.username if user and not user.is_deleted else None,
             "display_name": user.public_name if user else seat.player_name,
             "bot_level": seat.bot_level, "is_you": me is not None and seat.user_id == me}
 

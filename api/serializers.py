@@ -121,7 +121,8 @@ class PlayerSerializer(serializers.Serializer):
 class SeatSerializer(serializers.Serializer):
     side = serializers.CharField()
     position = serializers.IntegerField()
-    username = serializers.CharField(allow_null=True, help_text="Null for a bot.")
+    username = serializers.CharField(allow_null=True, help_text="Null for a bot or a deleted account "
+                                                                "(`display_name` then says \"deleted player\").")
     display_name = serializers.CharField()
     bot_level = serializers.IntegerField(allow_null=True)
     is_you = serializers.BooleanField()

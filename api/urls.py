@@ -8,6 +8,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from . import views
+from . import views_privacy
 
 app_name = "api"
 
@@ -26,6 +27,8 @@ urlpatterns = [
     path("tokens/", views.TokenListView.as_view(), name="tokens"),
     path("tokens/<int:token_id>/", views.TokenDetailView.as_view(), name="token_detail"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("account/export/", views_privacy.AccountExportView.as_view(), name="account_export"),
+    path("account/delete/", views_privacy.AccountDeleteView.as_view(), name="account_delete"),
     path("players/<str:username>/", views.PlayerView.as_view(), name="player"),
     path("players/<str:username>/games/", views.PlayerGamesView.as_view(), name="player_games"),
     # games

@@ -141,7 +141,7 @@ class Seat(models.Model):
     @property
     def player_name(self) -> str:
         if self.user_id is not None:
-            return self.user.get_username()
+            return self.user.public_name if self.user.is_deleted else self.user.get_username()
         return str(_("Bot (level %(level)s)") % {"level": self.bot_level})
 
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("correspondence/", include("correspondence.urls")),
+    path("privacy/", include("privacy.urls")),
     path("", include("ops.urls")),
     path("", include("games.urls")),
 ]

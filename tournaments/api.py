@@ -48,11 +48,11 @@ class TournamentDetailView(PublicReadView):
         data = _summary(detail["tournament"])
         data["planned_rounds"] = detail["planned_rounds"]
         data["registration_open"] = detail["registration_open"]
-        data["players"] = [{"username": p.user.get_username(), "seed": p.seed, "status": p.status}
+        data["players"] = [{"username": selectors.player_name(p.user), "seed": p.seed, "status": p.status}
                            for p in detail["participants"]]
         data["rounds"] = [{"number": number, "pairings": [
-            {"board": p.board, "replay": p.leg, "first": p.first.user.get_username(),
-             "second": p.second.user.get_username() if p.second_id else None,
+            {"board": p.board, "replay": p.leg, "first": selectors.player_name(p.first.user),
+             "second": selectors.player_name(p.second.user) if p.second_id else None,
              "game": p.game_id, "result": p.result} for p in pairings]}
             for number, pairings in detail["rounds"]]
         return Response(data)

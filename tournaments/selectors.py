@@ -25,6 +25,12 @@ LISTED_STATUSES = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING,
                    TournamentStatus.PAUSED, TournamentStatus.FINISHED)
 
 
+def player_name(user: Any) -> str:
+    """A player's name in the JSON of standings and brackets: the username, or
+    "deleted player" for a deleted account (privacy.services.account_delete)."""
+    return user.public_name if user.is_deleted else user.get_username()
+
+
 def player_rating(*, user: Any, kind: str) -> float:
     """The player's current rating in ``kind`` (ratings app), for limits and seeding."""
     from ratings.selectors import rating_for_player
@@ -98,7 +104,7 @@ class StandingRow:
     withdrawn: bool
 
     def as_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, "player": self.participant.user.get_username(),
+        return {"rank": self.rank, "player": player_name(self.participant.user),
                 "seed": self.participant.seed, "points": self.points, "buchholz": self.buchholz,
                 "sonneborn_berger": self.sonneborn_berger, "head_to_head": self.head_to_head,
                 "games": self.games, "wins": self.wins, "draws": self.draws,
@@ -267,7 +273,7 @@ class BracketMatch:
 
     def as_dict(self) -> dict[str, Any]:
         def name(p: Participant | None) -> str | None:
-            return p.user.get_username() if p is not None else None
+            return player_name(p.user) if p is not None else None
         return {"round": self.round, "board": self.board, "first": name(self.first),
                 "second": name(self.second), "winner": name(self.winner),
                 "games": [{"game": g.game_id, "result": g.result, "replay": g.leg}
