@@ -1,0 +1,158 @@
+"""Writes of the fair-play app: staff request a check, a task computes it.
+
+A check measures how often a player chose the strongest bot's first choice over their
+recent finished rated games of one kind, beside the pooled figure of honest players
+of similar rating. It is a signal for staff to look closer, never proof: no service
+here (or anywhere) acts on a player because of it.
+
+The bot is slow on purpose (level 5 thinks about 2 seconds a decision), so the work
+runs in a Celery task, outside any transaction, and each (game, side, bot level)
+figure is cached in GameAgreement for later checks.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+from engine.errors import EngineError
+from games.errors import InvalidInput
+from games.models import Game, GameKind
+
+from . import conf, selectors
+from .agreement import replay_agreement
+from .errors import FairPlayInvalid, FairPlayNotAllowed
+from .models import CheckStatus, FairPlayCheck, FairPlayCheckGame, GameAgreement
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+log = logging.getLogger(__name__)
+
+
+def fairplay_check_request(*, staff: "User", player: "User", kind: str,
+                           games: int = conf.DEFAULT_GAMES) -> FairPlayCheck:
+    """Staff ask for a check of ``player``'s last ``games`` rated games of ``kind``;
+    the task that computes it is enqueued once the row is committed."""
+    if not getattr(staff, "is_staff", False):
+        raise FairPlayNotAllowed("fairplay_not_staff", "Only staff run fair-play checks.")
+    if kind not in GameKind.values:
+        raise InvalidInput("unknown_game", "Unknown game.", game=kind)
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= conf.MAX_GAMES:
+        raise FairPlayInvalid("fairplay_bad_games", "Choose from 1 to %d recent games." % conf.MAX_GAMES,
+                              limit=conf.MAX_GAMES)
+    with transaction.atomic():
+        check = FairPlayCheck.objects.create(player=player, kind=kind, games_limit=games,
+                                             bot_level=conf.value("FAIRPLAY_BOT_LEVEL"),
+                                             requested_by=staff)
+        transaction.on_commit(lambda: _enqueue_run(check.pk))
+    log.info("fairplay check=%s of player=%s kind=%s requested by staff=%s",
+             check.pk, player.pk, kind, staff.pk)
+    return check
+
+
+def _enqueue_run(check_id: int) -> None:
+    from . import tasks
+    tasks.fairplay_check_run.delay(check_id)
+
+
+def game_agreement_compute(*, game: Game, user: Any, level: int) -> GameAgreement:
+    """The agreement of ``user``'s side of a finished game with the bot of ``level``:
+    the cached row when it was computed with today's settings, else computed now."""
+    side = selectors.side_of(game=game, user=user)
+    seconds = float(conf.value("FAIRPLAY_BOT_SECONDS"))
+    skip_opening = int(conf.value("FAIRPLAY_SKIP_OPENING"))
+    cached = GameAgreement.objects.filter(game=game, side=side, bot_level=level).first()
+    if cached is not None and cached.bot_seconds == seconds and cached.skip_opening == skip_opening:
+        return cached
+    result = replay_agreement(
+        game_id=game.pk, kind=game.kind, seed=int(game.revealed_seed), options=game.options,
+        data_version=game.data_version, moves=selectors.game_moves(game=game), side=side,
+        level=level, seconds=seconds, skip_opening=skip_opening)
+    row, _created = GameAgreement.objects.update_or_create(
+        game=game, side=side, bot_level=level,
+        defaults={"user": user, "bot_seconds": seconds, "skip_opening": skip_opening,
+                  "decisions": result.decisions, "matches": result.matches,
+                  "computed_at": timezone.now()})
+    return row
+
+
+@dataclass(frozen=True)
+class _Row:
+    game: Game
+    user: Any
+    reference: bool
+    agreement: GameAgreement
+
+
+def _reference_games(check: FairPlayCheck) -> list[tuple[Game, Any]]:
+    """(game, player) of the reference players: each one's latest games, capped in all."""
+    players = selectors.reference_players(
+        player=check.player, kind=check.kind, band=float(conf.value("FAIRPLAY_RATING_BAND")),
+        limit=int(conf.value("FAIRPLAY_REFERENCE_PLAYERS")))
+    per_player = int(conf.value("FAIRPLAY_REFERENCE_GAMES"))
+    cap = int(conf.value("FAIRPLAY_REFERENCE_MAX_GAMES"))
+    chosen: list[tuple[Game, Any]] = []
+    for user in players:
+        for game in selectors.rated_games(user=user, kind=check.kind)[:per_player]:
+            if len(chosen) >= cap:
+                return chosen
+            chosen.append((game, user))
+    return chosen
+
+
+def _measure(check: FairPlayCheck) -> list[_Row]:
+    games = [(game, check.player, False)
+             for game in selectors.rated_games(user=check.player, kind=check.kind)[:check.games_limit]]
+    games += [(game, user, True) for game, user in _reference_games(check)]
+    return [_Row(game, user, reference,
+                 game_agreement_compute(game=game, user=user, level=check.bot_level))
+            for game, user, reference in games]
+
+
+def fairplay_check_run(*, check_id: int) -> FairPlayCheck | None:
+    """Compute a queued check (the task's body). Idempotent: a check already done or
+    failed is returned unchanged, and of two runs of one check only the first to
+    finish writes its rows. An engine error (a record that cannot be replayed, a bot
+    refusing its input) marks the check failed, with the reason."""
+    with transaction.atomic():
+        check = FairPlayCheck.objects.select_for_update().filter(pk=check_id).first()
+        if check is None or check.status in (CheckStatus.DONE, CheckStatus.FAILED):
+            return check
+        check.status = CheckStatus.RUNNING
+        check.started_at = timezone.now()
+        check.player_rating = selectors.current_rating(user=check.player, kind=check.kind)
+        check.save(update_fields=["status", "started_at", "player_rating"])
+    try:
+        rows = _measure(check)
+    except EngineError as error:
+        log.warning("fairplay check=%s failed: %s", check_id, error)
+        return _check_close(check_id, rows=[], error=str(error) or error.code)
+    return _check_close(check_id, rows=rows, error="")
+
+
+def _check_close(check_id: int, *, rows: list[_Row], error: str) -> FairPlayCheck:
+    with transaction.atomic():
+        check = FairPlayCheck.objects.select_for_update().get(pk=check_id)
+        if check.status != CheckStatus.RUNNING:
+            return check  # another run of the same check finished first
+        for row in rows:
+            FairPlayCheckGame.objects.update_or_create(
+                fairplay_check=check, game=row.game, player=row.user,
+                defaults={"side": row.agreement.side, "reference": row.reference,
+                          "rating_before": selectors.rating_before(game=row.game, user=row.user),
+                          "decisions": row.agreement.decisions, "matches": row.agreement.matches})
+        own = [row.agreement for row in rows if not row.reference]
+        reference = [row for row in rows if row.reference]
+        check.decisions = sum(a.decisions for a in own)
+        check.matches = sum(a.matches for a in own)
+        check.reference_players = len({row.user.pk for row in reference})
+        check.reference_decisions = sum(row.agreement.decisions for row in reference)
+        check.reference_matches = sum(row.agreement.matches for row in reference)
+        check.status = CheckStatus.FAILED if error else CheckStatus.DONE
+        check.error = error
+        check.finished_at = timezone.now()
+        check.save()
+        return check

@@ -1,0 +1,109 @@
+"""Agreement with the bot of one side of one finished game: copying the bot scores 100 %,
+random play less; forced decisions and the skipped opening are not counted; the bot is
+only ever shown the player's view."""
+from __future__ import annotations
+
+import pytest
+
+import engine
+import engine.fair
+from fairplay import agreement, services
+from fairplay.models import GameAgreement
+from games import services as games_services
+from games.models import Move
+
+from .conftest import LEVEL, bot_copier, play, random_player, start
+
+pytestmark = pytest.mark.django_db
+
+KINDS = [("onitama", {"cards": "base"}), ("maatatahay", {"variant": "standard"})]
+
+
+@pytest.mark.parametrize("kind, options", KINDS)
+def test_copying_the_bot_agrees_every_time_and_random_play_does_not(alice, bob, kind, options):
+    game = start(alice, bob, kind, options=options)
+    game = play(game, {alice.pk: bot_copier(), bob.pk: random_player()}, decisions=20, resign=bob)
+    assert game.status == "finished"
+    copier = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
+    randomer = services.game_agreement_compute(game=game, user=bob, level=LEVEL)
+    alice_moves = Move.objects.filter(game=game, user=alice).count()
+    assert copier.decisions >= alice_moves - 1 and copier.decisions >= 5  # at most one forced
+    assert copier.matches == copier.decisions
+    assert randomer.decisions >= 5 and randomer.matches < randomer.decisions
+
+
+def test_a_copier_of_another_level_agrees_less(alice, bob):
+    game = start(alice, bob, "onitama", options={"cards": "base"})
+    game = play(game, {alice.pk: bot_copier(level=1), bob.pk: random_player()}, decisions=30, resign=bob)
+    row = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
+    assert 0 < row.decisions and row.matches < row.decisions
+
+
+def _forced_game(monkeypatch, alice, bob):
+    """A Maatatahay game from seed 6, whose decision 45 (of 46) has a single legal move."""
+    monkeypatch.setattr(engine.fair, "new_seed", lambda: 6)
+    rules = engine.get_game("maatatahay")
+    texts, _final = engine.random_game(rules, 6, {"variant": "standard"})
+    game = start(alice, bob, "maatatahay", options={"variant": "standard"})
+    for text in texts:
+        game.refresh_from_db()
+        games_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
+                                   expected_ply=game.ply)
+    game.refresh_from_db()
+    assert game.status == "finished" and game.revealed_seed == "6"
+    forced = Move.objects.get(game=game, ply=45)
+    state = engine.replay(rules, 6, game.options, texts[:44])
+    assert len(rules.legal_moves(state)) == 1
+    return game, forced
+
+
+def test_forced_decisions_and_the_skipped_opening_are_not_counted(monkeypatch, settings, alice, bob):
+    game, forced = _forced_game(monkeypatch, alice, bob)
+    asked = []
+    real = agreement.choose_move
+
+    def spy(kind, view, *, level, seed, seconds):
+        asked.append(seed)
+        return real(kind, view, level=level, seed=seed, seconds=seconds)
+
+    monkeypatch.setattr(agreement, "choose_move", spy)
+    player = forced.user
+    own_moves = Move.objects.filter(game=game, user=player).count()
+    row = services.game_agreement_compute(game=game, user=player, level=LEVEL)
+    assert row.decisions == own_moves - 1 == len(asked)
+    assert agreement.decision_seed(game.pk, 45) not in asked
+    # Skipping the first two decisions recomputes the cached row in place.
+    settings.FAIRPLAY_SKIP_OPENING = 2
+    again = services.game_agreement_compute(game=game, user=player, level=LEVEL)
+    assert (again.pk, again.decisions, again.skip_opening) == (row.pk, own_moves - 3, 2)
+    assert GameAgreement.objects.filter(game=game).count() == 1
+
+
+def test_the_bot_is_shown_the_players_view_never_the_hidden_order(monkeypatch, alice, bob):
+    game = start(alice, bob, "maatatahay", options={"variant": "standard"})
+    game = play(game, {alice.pk: random_player(3), bob.pk: random_player(4)}, decisions=25, resign=bob)
+    side = game.seats.get(user=alice).side
+    rules = engine.get_game("maatatahay")
+    hidden_piles = games_services.game_state(game)  # the full state the server keeps
+    assert "piles" in rules.to_json(hidden_piles)
+    views = []
+    real = agreement.choose_move
+
+    def spy(kind, view, *, level, seed, seconds):
+        views.append(view)
+        return real(kind, view, level=level, seed=seed, seconds=seconds)
+
+    monkeypatch.setattr(agreement, "choose_move", spy)
+    row = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
+    assert views and len(views) == row.decisions
+    for view in views:
+        assert view["schema"] == "maatatahay-view/1" and view["you"] == side
+        assert "piles" not in view  # the order of the tile piles stays hidden
+        assert set(view["bag"]) == {"energy", "spirit"}  # counts only, not the bag's order
+        assert all(isinstance(n, int) for n in view["bag"].values())
+
+
+def test_the_decision_seed_is_fixed_per_game_and_ply():
+    assert agreement.decision_seed(7, 3) == agreement.decision_seed(7, 3)
+    assert len({agreement.decision_seed(g, p) for g in (1, 2) for p in (1, 2)}) == 4
+    assert 0 <= agreement.decision_seed(10**9, 500) < 2**63
