@@ -1,4 +1,5 @@
 """Reads from accounts."""
+from datetime import datetime
 from typing import Literal
 
 from .models import Block, User
@@ -24,3 +25,9 @@ def is_blocked(*, blocker: User, blocked: User) -> bool:
 def blocks_of_user(*, user: User) -> list:
     """The blocks ``user`` made, newest first, with the blocked players."""
     return list(Block.objects.filter(blocker=user).select_related("blocked"))
+
+
+def block_since(*, blocker: User, blocked: User) -> datetime | None:
+    """When ``blocker`` blocked ``blocked``, or None: game messages written after it stay hidden."""
+    return Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).values_list(
+        "created_at", flat=True).first()

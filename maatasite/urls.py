@@ -14,5 +14,6 @@ urlpatterns = [
     path("correspondence/", include("correspondence.urls")),
     path("privacy/", include("privacy.urls")),
     path("", include("ops.urls")),
+    path("", include("chat.urls")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ChatConfig(AppConfig):
+    """Messages between the players of a game, respecting blocks."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "chat"
+    verbose_name = _("Game messages")

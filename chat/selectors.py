@@ -1,0 +1,77 @@
+"""Reads of the chat app: a game's messages as one of its players sees them.
+
+Only the users seated in a game take part (not bots, not spectators). A player does not
+see what a player they blocked wrote after the block (earlier messages stay).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Q
+from games.errors import NotAllowed, NotFound
+from games.models import Game, Seat
+
+from accounts.selectors import block_since, is_blocked
+
+from .models import Message
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+@dataclass
+class Conversation:
+    """What ``viewer`` sees of ``game``'s messages, and whether they may write."""
+
+    game: Game
+    viewer: "User"
+    partners: list["User"]
+    messages: list[Message] = field(default_factory=list)
+    blocked_by_partner: bool = False
+
+    @property
+    def can_write(self) -> bool:
+        return bool(self.partners) and not self.blocked_by_partner
+
+
+def game_users(*, game: Game) -> list["User"]:
+    """The users seated in ``game`` (bots have no user), in seat order."""
+    seats = Seat.objects.filter(game=game, user__isnull=False).select_related("user")
+    return [seat.user for seat in seats]
+
+
+def partners_of(*, game: Game, user: Any) -> list["User"]:
+    """The other seated users of ``game``; refuses anyone not seated in it."""
+    users = game_users(game=game)
+    if not getattr(user, "is_authenticated", False) or user.pk not in {u.pk for u in users}:
+        raise NotAllowed("not_a_player", "You are not playing in this game.")
+    return [u for u in users if u.pk != user.pk]
+
+
+def conversation_for(*, game_id: int, user: Any) -> Conversation:
+    """The messages of the game ``game_id`` as ``user`` sees them (404 unknown game, 403 not seated)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("game_not_found", "This game does not exist.", game=game_id)
+    partners = partners_of(game=game, user=user)
+    hidden = Q()
+    for partner in partners:
+        since = block_since(blocker=user, blocked=partner)
+        if since is not None:
+            hidden |= Q(author=partner, created_at__gte=since)
+    messages = Message.objects.filter(game=game).select_related("author")
+    if hidden:
+        messages = messages.exclude(hidden)
+    return Conversation(
+        game=game, viewer=user, partners=partners, messages=list(messages),
+        blocked_by_partner=any(is_blocked(blocker=partner, blocked=user) for partner in partners))
+
+
+def conversation_or_none(*, game: Game, user: Any) -> Conversation | None:
+    """For the game page: the conversation, or None for spectators and games against a bot."""
+    try:
+        conversation = conversation_for(game_id=game.pk, user=user)
+    except NotAllowed:
+        return None
+    return conversation if conversation.partners else None
