@@ -65,6 +65,13 @@ class ResendForm(forms.Form):
     email = forms.EmailField(label=_("Email address"))
 
 
+class EmailChangeForm(forms.Form):
+    new_email = forms.EmailField(label=_("New email address"),
+                                 widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}))
+    password = forms.CharField(label=_("Your password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+
 class PasswordResetForm(auth_forms.PasswordResetForm):
     """Django's form; the link uses SITE_URL and the mail goes out through Celery."""
 

@@ -67,7 +67,7 @@ class User(AbstractUser):
         _("on vacation since"), null=True, blank=True, editable=False,
         help_text=_("Set by correspondence.services while a vacation runs."))
 
-    # Mail deliverability (see correspondence.bounces): a hard bounce or a complaint marks
+    # Mail deliverability (see accounts.deliverability): a hard bounce or a complaint marks
     # the address failing; no mail goes to a failing address until its owner changes it.
     email_failing_since = models.DateTimeField(
         _("address failing since"), null=True, blank=True, editable=False)

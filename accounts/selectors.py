@@ -10,11 +10,21 @@ def user_get_public(*, username: str) -> User | None:
     return User.objects.filter(username__iexact=username, is_active=True).first()
 
 
-def user_wants_email(*, user: User, kind: Literal["your_turn", "game_over"]) -> bool:
-    """Whether ``user`` wants the given kind of notification mail."""
-    if not (user.is_active and user.email):
+def email_deliverable(*, user: User) -> bool:
+    """Whether mail may go to ``user``'s address: the one gate of every mail to an account.
+
+    A failing address (a hard bounce or a spam complaint, see accounts.deliverability)
+    gets nothing until its owner confirms an address again.
+    """
+    return bool(user.email) and user.email_failing_since is None
+
+
+def user_wants_email(*, user: User, kind: Literal["your_turn", "game_over", "reminders"]) -> bool:
+    """Whether ``user`` wants the given kind of notification mail (and may get it)."""
+    if not (user.is_active and email_deliverable(user=user)):
         return False
-    return {"your_turn": user.email_on_your_turn, "game_over": user.email_on_game_over}[kind]
+    return {"your_turn": user.email_on_your_turn, "game_over": user.email_on_game_over,
+            "reminders": user.email_reminders}[kind]
 
 
 def is_blocked(*, blocker: User, blocked: User) -> bool:

@@ -11,17 +11,20 @@ from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .deliverability import address_failure_clear
 from .mail import absolute_url, user_email_send
 from .models import Block, User
 
 logger = logging.getLogger(__name__)
 
 CONFIRMATION_SALT = "accounts.email-confirmation"
+EMAIL_CHANGE_SALT = "accounts.email-change"
 
 
 def _language_check(language: str) -> str:
@@ -105,6 +108,68 @@ def user_confirmation_resend(*, email: str) -> None:
     if user is not None:
         email_confirmation_send(user=user)
         logger.info("user_confirmation_resend user_id=%s", user.pk)
+
+
+def email_change_request(*, user: User, new_email: str, password: str) -> None:
+    """Mail a link to ``new_email``; following it makes it the account's address.
+
+    The current address may be asked for again while it is failing: confirming it is
+    how a player whose mailbox works again fixes it. The link mail goes to the new
+    address even when the account's own is failing.
+    """
+    if not user.check_password(password):
+        raise ValidationError(_("Your password is not correct."), code="password")
+    email = User.objects.normalize_email(new_email).strip()
+    validate_email(email)
+    if email.lower() == user.email.lower() and not user.email_is_failing:
+        raise ValidationError(_("This is already your address."), code="same_email")
+    if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
+        raise ValidationError(_("An account with that email address already exists."), code="email_taken")
+    token = signing.dumps({"user": user.pk, "email": email, "old": user.email}, salt=EMAIL_CHANGE_SALT)
+    user_email_send(
+        user=user,
+        to=email,
+        subject_template="accounts/email/email_change_subject.txt",
+        body_template="accounts/email/email_change_body.txt",
+        context={
+            "confirm_url": absolute_url(reverse("accounts:email_change_confirm", kwargs={"token": token})),
+            "max_age_days": settings.ACCOUNTS_CONFIRMATION_MAX_AGE // 86400,
+            "new_email": email,
+        },
+    )
+    logger.info("email_change_request user_id=%s", user.pk)
+
+
+def email_change_confirm(*, token: str) -> User:
+    """Follow an address-change link: the new address becomes the account's, and a failure
+    of the address (bounce, complaint) is forgotten. Confirming twice is harmless."""
+    try:
+        data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=settings.ACCOUNTS_CONFIRMATION_MAX_AGE)
+    except signing.SignatureExpired as exc:
+        raise ValidationError(_("This confirmation link has expired. Ask for a new one."), code="expired") from exc
+    except signing.BadSignature as exc:
+        raise ValidationError(_("This confirmation link is not valid."), code="invalid") from exc
+    email, old = str(data.get("email", "")), str(data.get("old", ""))
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(pk=data.get("user"), is_active=True).first()
+        if user is None:
+            raise ValidationError(_("This confirmation link is not valid."), code="invalid")
+        if user.email.lower() == email.lower() and not user.email_is_failing:
+            return user
+        if user.email.lower() != old.lower():  # the address changed since the link was sent
+            raise ValidationError(_("This confirmation link is not valid."), code="invalid")
+        if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
+            raise ValidationError(_("An account with that email address already exists."), code="email_taken")
+        user.email = email
+        try:
+            with transaction.atomic():
+                user.save(update_fields=["email"])
+        except IntegrityError as exc:  # another account took the address meanwhile
+            raise ValidationError(_("An account with that email address already exists."),
+                                  code="email_taken") from exc
+        address_failure_clear(user=user)
+    logger.info("email_change_confirm user_id=%s", user.pk)
+    return user
 
 
 @transaction.atomic

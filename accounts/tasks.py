@@ -11,16 +11,19 @@ logger = logging.getLogger(__name__)
 @shared_task(**RETRYING_TASK)
 def email_send(self, *, to: list[str], subject: str, body: str, html_body: str | None = None,
                headers: dict | None = None, images: dict[str, str] | None = None) -> int:
-    """Send one message (``images``: content id -> base64 PNG); returns the number sent (1)."""
+    """Send one message (``images``: content id -> base64 PNG); returns the number sent: 1, or 0
+    when the SMTP server refused the recipient for good (the address is then marked failing
+    and not retried; a temporary refusal raises and is retried)."""
     import base64
 
-    from .mail import email_message
+    from .mail import email_deliver, email_message
 
     message = email_message(to=to, subject=subject, body=body, html_body=html_body, headers=headers,
                             images={name: base64.b64decode(data) for name, data in (images or {}).items()})
-    sent = message.send()
+    if not email_deliver(message):
+        return 0
     logger.info("email_sent to=%s subject=%r task_id=%s", ",".join(to), subject, self.request.id)
-    return sent
+    return 1
 
 
 @shared_task(**RETRYING_TASK)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from . import selectors, services
-from .forms import LoginForm, PasswordResetForm, ProfileForm, ResendForm, SignupForm
+from .forms import EmailChangeForm, LoginForm, PasswordResetForm, ProfileForm, ResendForm, SignupForm
 
 PLAYER_GAMES_TEMPLATE = "games/_player_games.html"
 
@@ -75,6 +75,34 @@ def profile(request):
             messages.success(request, _("Your profile is saved."))
             return redirect("accounts:profile")
     return render(request, "accounts/profile.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def email_change(request):
+    """Ask for a new address (or the failing one again): a link goes to it."""
+    form = EmailChangeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.email_change_request(user=request.user, new_email=form.cleaned_data["new_email"],
+                                          password=form.cleaned_data["password"])
+        except ValidationError as exc:
+            form.add_error("password" if exc.code == "password" else "new_email", exc)
+        else:
+            messages.info(request, _("We have mailed a link to %(email)s: follow it to use that address.")
+                          % {"email": form.cleaned_data["new_email"]})
+            return redirect("accounts:profile")
+    return render(request, "accounts/email_change.html", {"form": form})
+
+
+def email_change_confirm(request, token):
+    try:
+        services.email_change_confirm(token=token)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+        return redirect("accounts:email_change")
+    messages.success(request, _("Your email address is changed."))
+    return redirect("accounts:profile")
 
 
 def player_detail(request, username):

@@ -97,6 +97,7 @@ class MeSerializer(serializers.Serializer):
     time_zone = serializers.CharField(allow_blank=True)
     email_on_your_turn = serializers.BooleanField()
     email_on_game_over = serializers.BooleanField()
+    email_is_failing = serializers.BooleanField(help_text="Mail to you bounced or was marked as spam: none is sent.")
     date_joined = serializers.DateTimeField()
 
 

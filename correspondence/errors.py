@@ -15,6 +15,10 @@ MESSAGES: dict[str, Any] = {
     "already_on_vacation": _("You are already on vacation."),
     "vacation_too_long": _("You have %(hours)s hours of vacation left."),
     "not_on_vacation": _("You are not on vacation."),
+    "bad_json": _("The body is not valid JSON."),
+    "bad_bounce_events": _("Send one event or a list of 1 to %(max)s events."),
+    "bad_bounce_event": _("Event %(index)s must have an email address and the type bounce (hard or soft) "
+                          "or complaint."),
 }
 
 

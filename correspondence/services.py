@@ -35,7 +35,8 @@ from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 
 import engine
-from accounts.mail import user_email_send
+from accounts.mail import email_deliver, user_email_send
+from accounts.selectors import email_deliverable
 from games import services as games_services
 from games.clock import local_hour_next
 from games.errors import GameActionError
@@ -85,6 +86,8 @@ def _alarm_outcome(alarm: Alarm, now: datetime) -> str | None:
     game, user = alarm.game, alarm.user
     if not user.email or not user.is_active:
         return "no_address"
+    if not email_deliverable(user=user):
+        return "failing"  # a hard bounce or a complaint: nothing until the address is fixed
     if alarm.kind == Alarm.Kind.GAME_OVER:
         return None if user.email_on_game_over else "off"
     if game.status != GameStatus.ACTIVE or game.turn != alarm.turn or game.to_move_user_id != user.pk:
@@ -118,22 +121,27 @@ def alarms_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) ->
         else:
             by_outcome.setdefault(outcome, []).append(alarm.pk)
     sent: list[int] = []
+    refused: list[int] = []  # the SMTP server refused the address for good: now failing
     pictures: dict = {}
     try:
         if to_send:
             with get_connection() as connection:
                 for alarm in to_send:
                     message = mail.alarm_message(alarm, now=now, pictures=pictures)
-                    message.connection = connection
-                    message.send()
-                    sent.append(alarm.pk)
+                    if email_deliver(message, connection=connection):
+                        sent.append(alarm.pk)
+                    else:
+                        refused.append(alarm.pk)
     except Exception:
         # Release what was not sent so that the retry of the task can take it at once.
-        Alarm.objects.filter(pk__in=[a.pk for a in to_send if a.pk not in set(sent)]).update(claimed_at=None)
+        done = set(sent) | set(refused)
+        Alarm.objects.filter(pk__in=[a.pk for a in to_send if a.pk not in done]).update(claimed_at=None)
         raise
     finally:
         if sent:
             by_outcome.setdefault("sent", []).extend(sent)
+        if refused:
+            by_outcome.setdefault("failing", []).extend(refused)
         for outcome, pks in by_outcome.items():
             Alarm.objects.filter(pk__in=pks).update(sent_at=now, outcome=outcome)
             result.outcomes[outcome] = len(pks)
@@ -180,12 +188,11 @@ def digests_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -
         with get_connection() as connection:
             for row in rows:
                 games = waiting.get(row.user_id, [])
-                if games and row.user.email:
+                if games and email_deliverable(user=row.user):
                     message = mail.digest_message(row.user, games, now=now, pictures=pictures)
-                    message.connection = connection
-                    message.send()
-                    row.last_sent_at = now
-                    result.sent += 1
+                    if email_deliver(message, connection=connection):
+                        row.last_sent_at = now
+                        result.sent += 1
                 row.claimed_at = None
                 row.due_at = local_hour_next(max(now, row.due_at), time_zone=row.time_zone, hour=row.hour)
                 done.append(row)

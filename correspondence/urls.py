@@ -10,4 +10,5 @@ urlpatterns = [
     path("settings/", views.mail_settings, name="settings"),
     path("calendar/<str:secret>.ics", views.calendar_feed, name="calendar"),
     path("inbound/", views.inbound_mail, name="inbound"),
+    path("webhooks/bounces/", views.bounce_webhook, name="bounce_webhook"),
 ]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hmac
+import json
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import calendar, selectors, services, tasks, tokens
+from . import bounces, calendar, selectors, services, tasks, tokens
 from .errors import CorrespondenceError
 from .forms import MailPreferencesForm, VacationForm
 
@@ -133,3 +134,25 @@ def inbound_mail(request: HttpRequest) -> HttpResponse:
     recipient = request.POST.get("recipient") if request.content_type != "message/rfc822" else None
     tasks.mail_reply_receive.delay(raw.decode("latin-1"), recipient or request.headers.get("X-Recipient"))
     return JsonResponse({"accepted": True}, status=202)
+
+
+@csrf_exempt
+@require_POST
+def bounce_webhook(request: HttpRequest) -> HttpResponse:
+    """The mail provider's bounce and complaint webhook (JSON, see correspondence.bounces),
+    authenticated by the shared secret header X-Webhook-Secret; off (404) without one."""
+    secret = getattr(settings, "MAIL_WEBHOOK_SECRET", "")
+    if not secret:
+        raise Http404()
+    if not hmac.compare_digest(secret.encode(), request.headers.get("X-Webhook-Secret", "").encode()):
+        return JsonResponse({"error": "forbidden"}, status=403)
+    try:
+        payload = json.loads(request.body)
+    except ValueError:
+        error = CorrespondenceError("bad_json", "The body is not valid JSON.")
+        return JsonResponse({"error": error.code, "message": error.message}, status=400)
+    try:
+        report = bounces.bounce_events_receive(payload=payload)
+    except CorrespondenceError as error:
+        return JsonResponse({"error": error.code, "message": error.message}, status=error.status)
+    return JsonResponse(report.as_dict())

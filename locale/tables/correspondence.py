@@ -218,4 +218,58 @@ T = {
         "Hentikan email saat permainan berakhir?",
         "إيقاف البريد عند انتهاء مباراة؟",
     ),
+    # Bounces and complaints (correspondence/bounces.py, accounts: failing addresses and address change)
+    "The body is not valid JSON.": ("Isi permintaan bukan JSON yang sah.", "محتوى الطلب ليس JSON صالحًا."),
+    "Send one event or a list of 1 to %(max)s events.": (
+        "Kirim satu kejadian atau daftar berisi 1 sampai %(max)s kejadian.",
+        "أرسل حدثًا واحدًا أو قائمة من 1 إلى %(max)s حدث.",
+    ),
+    "Event %(index)s must have an email address and the type bounce (hard or soft) or complaint.": (
+        "Kejadian %(index)s harus memiliki alamat email dan jenis bounce (hard atau soft) atau complaint.",
+        "يجب أن يحتوي الحدث %(index)s على عنوان بريد إلكتروني والنوع bounce (hard أو soft) أو complaint.",
+    ),
+    "Mail to %(email)s bounced, so we send it nothing more. <a href=\"%(fix_url)s\">Fix your address</a>.": (
+        "Email ke %(email)s terpental, jadi kami tidak mengirim apa pun lagi ke sana. "
+        "<a href=\"%(fix_url)s\">Perbaiki alamat Anda</a>.",
+        "ارتدّ البريد المرسل إلى %(email)s، لذا لن نرسل إليه شيئًا بعد الآن. "
+        "<a href=\"%(fix_url)s\">أصلح عنوانك</a>.",
+    ),
+    "Mail to %(email)s was marked as spam, so we send it nothing more and your game mail is off. "
+    "<a href=\"%(fix_url)s\">Fix your address</a>, then turn mail on again.": (
+        "Email ke %(email)s ditandai sebagai spam, jadi kami tidak mengirim apa pun lagi ke sana dan email "
+        "permainan Anda dimatikan. <a href=\"%(fix_url)s\">Perbaiki alamat Anda</a>, lalu nyalakan lagi emailnya.",
+        "وُسم البريد المرسل إلى %(email)s بأنه رسائل مزعجة، لذا لن نرسل إليه شيئًا بعد الآن وأُوقف بريد "
+        "مبارياتك. <a href=\"%(fix_url)s\">أصلح عنوانك</a>، ثم شغّل البريد من جديد.",
+    ),
+    "Change your email address": ("Ubah alamat email Anda", "غيّر عنوان بريدك الإلكتروني"),
+    "New email address": ("Alamat email baru", "عنوان البريد الإلكتروني الجديد"),
+    "Your address is %(email)s.": ("Alamat Anda %(email)s.", "عنوانك هو %(email)s."),
+    "Mail to it fails: give a new address, or the same one again once its mailbox works.": (
+        "Email ke alamat itu gagal: berikan alamat baru, atau alamat yang sama lagi setelah kotak suratnya berfungsi.",
+        "البريد المرسل إليه يفشل: أدخل عنوانًا جديدًا، أو العنوان نفسه مرة أخرى بعد أن يعمل صندوق بريده.",
+    ),
+    "We mail a link to the new address; your address changes when you follow it.": (
+        "Kami mengirim tautan ke alamat baru; alamat Anda berubah saat Anda membukanya.",
+        "نرسل رابطًا إلى العنوان الجديد؛ يتغيّر عنوانك عندما تتبعه.",
+    ),
+    "Send the link": ("Kirim tautan", "أرسل الرابط"),
+    "Your password is not correct.": ("Kata sandi Anda salah.", "كلمة المرور غير صحيحة."),
+    "This is already your address.": ("Ini sudah alamat Anda.", "هذا هو عنوانك بالفعل."),
+    "We have mailed a link to %(email)s: follow it to use that address.": (
+        "Kami telah mengirim tautan ke %(email)s: buka tautan itu untuk memakai alamat tersebut.",
+        "أرسلنا رابطًا إلى %(email)s: اتبعه لاستخدام هذا العنوان.",
+    ),
+    "Your email address is changed.": ("Alamat email Anda telah diubah.", "تم تغيير عنوان بريدك الإلكتروني."),
+    "Confirm your new Maatasite address": (
+        "Konfirmasikan alamat Maatasite baru Anda",
+        "أكّد عنوانك الجديد في Maatasite",
+    ),
+    "Follow this link to use %(new_email)s for your Maatasite account:": (
+        "Buka tautan ini untuk memakai %(new_email)s pada akun Maatasite Anda:",
+        "اتبع هذا الرابط لاستخدام %(new_email)s لحسابك في Maatasite:",
+    ),
+    "If you did not ask for this, ignore this message: your address stays as it is.": (
+        "Jika Anda tidak memintanya, abaikan pesan ini: alamat Anda tetap seperti semula.",
+        "إذا لم تطلب هذا، فتجاهل هذه الرسالة: يبقى عنوانك كما هو.",
+    ),
 }
