@@ -21,7 +21,8 @@ class GameAgreement(models.Model):
     """How often one side of one finished game chose the bot's first choice (a cache).
 
     One row per game, side and bot level; the other parameters of the computation are
-    kept so that a row computed with another time cap or opening skip is recomputed."""
+    kept so that a row computed with another time cap or opening skip, or before staff
+    sent the game back into play (a reversed timeout), is recomputed."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     side = models.CharField(_("side"), max_length=20)
@@ -29,6 +30,7 @@ class GameAgreement(models.Model):
     bot_level = models.PositiveSmallIntegerField(_("bot level"))
     bot_seconds = models.FloatField(_("time cap per decision (seconds)"))
     skip_opening = models.PositiveSmallIntegerField(_("opening decisions skipped"))
+    game_ply = models.PositiveIntegerField(_("decisions played"))
     decisions = models.PositiveIntegerField(_("decisions considered"))
     matches = models.PositiveIntegerField(_("bot's first choice"))
     computed_at = models.DateTimeField(_("computed"), default=timezone.now)

@@ -60,12 +60,14 @@ def _enqueue_run(check_id: int) -> None:
 
 def game_agreement_compute(*, game: Game, user: Any, level: int) -> GameAgreement:
     """The agreement of ``user``'s side of a finished game with the bot of ``level``:
-    the cached row when it was computed with today's settings, else computed now."""
+    the cached row when it was computed with today's settings and the same moves,
+    else computed now."""
     side = selectors.side_of(game=game, user=user)
     seconds = float(conf.value("FAIRPLAY_BOT_SECONDS"))
     skip_opening = int(conf.value("FAIRPLAY_SKIP_OPENING"))
     cached = GameAgreement.objects.filter(game=game, side=side, bot_level=level).first()
-    if cached is not None and cached.bot_seconds == seconds and cached.skip_opening == skip_opening:
+    if cached is not None and (cached.bot_seconds, cached.skip_opening, cached.game_ply) == (
+            seconds, skip_opening, game.ply):
         return cached
     result = replay_agreement(
         game_id=game.pk, kind=game.kind, seed=int(game.revealed_seed), options=game.options,
@@ -74,7 +76,7 @@ def game_agreement_compute(*, game: Game, user: Any, level: int) -> GameAgreemen
     row, _created = GameAgreement.objects.update_or_create(
         game=game, side=side, bot_level=level,
         defaults={"user": user, "bot_seconds": seconds, "skip_opening": skip_opening,
-                  "decisions": result.decisions, "matches": result.matches,
+                  "game_ply": game.ply, "decisions": result.decisions, "matches": result.matches,
                   "computed_at": timezone.now()})
     return row
 

@@ -71,6 +71,7 @@ class Migration(migrations.Migration):
                 ('bot_level', models.PositiveSmallIntegerField(verbose_name='bot level')),
                 ('bot_seconds', models.FloatField(verbose_name='time cap per decision (seconds)')),
                 ('skip_opening', models.PositiveSmallIntegerField(verbose_name='opening decisions skipped')),
+                ('game_ply', models.PositiveIntegerField(verbose_name='decisions played')),
                 ('decisions', models.PositiveIntegerField(verbose_name='decisions considered')),
                 ('matches', models.PositiveIntegerField(verbose_name="bot's first choice")),
                 ('computed_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='computed')),

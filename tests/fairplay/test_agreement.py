@@ -3,6 +3,8 @@ random play less; forced decisions and the skipped opening are not counted; the 
 only ever shown the player's view."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 import engine
@@ -10,6 +12,7 @@ import engine.fair
 from fairplay import agreement, services
 from fairplay.models import GameAgreement
 from games import services as games_services
+from games.adjudication import game_timeout_reverse
 from games.models import Move
 
 from .conftest import LEVEL, bot_copier, play, random_player, start
@@ -107,3 +110,16 @@ def test_the_decision_seed_is_fixed_per_game_and_ply():
     assert agreement.decision_seed(7, 3) == agreement.decision_seed(7, 3)
     assert len({agreement.decision_seed(g, p) for g in (1, 2) for p in (1, 2)}) == 4
     assert 0 <= agreement.decision_seed(10**9, 500) < 2**63
+
+
+def test_a_game_sent_back_into_play_is_measured_again(alice, bob, staff):
+    game = play(start(alice, bob), {alice.pk: random_player(5), bob.pk: random_player(6)}, decisions=6)
+    games_services.games_time_out(now=game.deadline + timedelta(seconds=1))
+    game.refresh_from_db()
+    assert (game.status, game.result_reason) == ("finished", "timeout")
+    first = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
+    assert first.decisions == 3
+    game_timeout_reverse(game_id=game.pk, staff=staff, reason="Outage of the mail server.")
+    game = play(game, {alice.pk: random_player(7), bob.pk: random_player(8)}, decisions=4, resign=bob)
+    again = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
+    assert (again.pk, again.decisions, again.game_ply) == (first.pk, 5, game.ply)
