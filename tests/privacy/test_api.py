@@ -6,9 +6,11 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from games.models import GameStatus
+from api.serializers_privacy import AccountExportSerializer
 from privacy import services
 from tests.api.conftest import _api_settings, token_client  # noqa: F401  (autouse fixture)
 from tests.games.conftest import play, start_game
+from tests.privacy.test_services import alice_with_everything  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +33,14 @@ def test_the_export_is_the_services_document(alice, bob):
     assert data == services.account_export(user=alice)
     assert data["format"] == "maatasite-account-export"
     assert [g["id"] for g in data["games"]] == [game.pk]
+
+
+def test_the_documented_shape_holds_a_full_export(alice, alice_with_everything):
+    data = token_client(alice).get(EXPORT).json()
+    checked = AccountExportSerializer(data=data)
+    assert checked.is_valid(), checked.errors
+    assert set(checked.fields) == set(data)
+    assert all(data[section] for section in ("games", "blocks", "reports", "ladders", "tournaments"))
 
 
 def test_deleting_needs_the_play_scope_and_the_password(alice, bob):
