@@ -7,7 +7,7 @@ api/views.py documents in the schema.
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import views
+from . import views, views_chat
 from . import views_privacy
 
 app_name = "api"
@@ -41,6 +41,7 @@ urlpatterns = [
     path("games/<int:game_id>/draw/offer/", views.DrawOfferView.as_view(), name="draw_offer"),
     path("games/<int:game_id>/draw/accept/", views.DrawAcceptView.as_view(), name="draw_accept"),
     path("games/<int:game_id>/draw/decline/", views.DrawDeclineView.as_view(), name="draw_decline"),
+    path("games/<int:game_id>/messages/", views_chat.GameMessagesView.as_view(), name="game_messages"),
     # challenges
     path("challenges/", views.ChallengeListView.as_view(), name="challenges"),
     path("challenges/<int:challenge_id>/", views.ChallengeDetailView.as_view(), name="challenge"),
