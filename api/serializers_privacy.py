@@ -139,6 +139,13 @@ class ExportTournamentSerializer(serializers.Serializer):
     withdrawn_at = serializers.DateTimeField(allow_null=True)
 
 
+class ExportMessageSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    ply = serializers.IntegerField(help_text="The game's ply when you wrote it.")
+    text = serializers.CharField()
+    written_at = serializers.DateTimeField()
+
+
 class AccountExportSerializer(serializers.Serializer):
     format = serializers.CharField(help_text="Always `maatasite-account-export`.")
     version = serializers.IntegerField(help_text="The version of this format (1).")
@@ -149,3 +156,4 @@ class AccountExportSerializer(serializers.Serializer):
     reports = ExportReportSerializer(many=True, help_text="The reports you made.")
     ladders = ExportLadderSerializer(many=True)
     tournaments = ExportTournamentSerializer(many=True)
+    messages = ExportMessageSerializer(many=True, help_text="What you wrote to the other players of your games.")

@@ -22,7 +22,8 @@ from .views import errors
 class AccountExportView(ApiView):
     @extend_schema(tags=["me"], responses={200: sp.AccountExportSerializer, **errors(401, 403, 429)},
                    summary="Everything the site holds about you, as one JSON document "
-                           "(profile, games with their moves, ratings, blocks, reports, ladders, tournaments)")
+                           "(profile, games with their moves, ratings, blocks, reports, ladders, tournaments, "
+                           "game messages)")
     def get(self, request: Any) -> Response:
         return Response(privacy_services.account_export(user=request.user))
 

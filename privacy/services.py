@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts.models import Block
 from api.models import ApiToken, IdempotencyRecord
+from chat.models import Message
 from correspondence.models import CalendarFeed, DigestAlarm, Vacation, VacationAccount
 from games import services as game_services
 from games.models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
@@ -136,6 +137,7 @@ def account_export(*, user: "User") -> dict[str, Any]:
     reports = Report.objects.filter(reporter=user).select_related("player").order_by("created_at", "pk")
     ladders = LadderMember.objects.filter(user=user).select_related("ladder").order_by("ladder_id")
     entries = Participant.objects.filter(user=user).select_related("tournament").order_by("tournament_id")
+    messages = Message.objects.filter(author=user).order_by("created_at", "pk")
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
@@ -154,6 +156,8 @@ def account_export(*, user: "User") -> dict[str, Any]:
                          "status": p.status, "seed": p.seed,
                          "registered_at": _when(p.registered_at),
                          "withdrawn_at": _when(p.withdrawn_at)} for p in entries],
+        "messages": [{"game": m.game_id, "ply": m.ply, "text": m.text, "written_at": _when(m.created_at)}
+                     for m in messages],
     }
 
 
@@ -234,8 +238,8 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
 
     Ends what is running (challenges, games, ladders, tournaments), removes blocks,
     API tokens, sessions, pending mail and vacations, and anonymises the row (see
-    the module docstring). Reports the user made stay for staff, shown as made by
-    a deleted player. Refuses a wrong password (403) and a second deletion (409).
+    the module docstring). Reports and game messages the user wrote stay, for staff
+    and for the other player, shown as written by a deleted player. Refuses a wrong password (403) and a second deletion (409).
     """
     now = now or timezone.now()
     if user.is_deleted:

@@ -14,6 +14,7 @@ import engine
 from accounts.models import Block
 from api import services as api_services
 from api.models import ApiToken
+from chat import services as chat_services
 from correspondence import services as correspondence_services
 from correspondence.models import DigestAlarm, Vacation
 from engine import fair
@@ -48,8 +49,8 @@ def delete_alice(alice):
 
 @pytest.fixture
 def alice_with_everything(alice, bob, carol):
-    """alice: a finished rated game, a running game with moves, a bot game, a block, a
-    report, a ladder place and a tournament registration."""
+    """alice: a finished rated game, a running game with moves and a message, a bot game,
+    a block, a report, a ladder place and a tournament registration."""
     finished = play(start_game(alice, bob, "onitama", {"cards": "base"}), 4)
     game_services.game_resign(game_id=finished.pk, user=bob)
     running = play(start_game(bob, alice, "maatatahay", {"variant": "first"}), 3)
@@ -58,6 +59,7 @@ def alice_with_everything(alice, bob, carol):
     ops_services.report_create(reporter=alice, kind="stalling", reason="bob waits every time", player=bob)
     ladder = Ladder.objects.get_or_create(kind="onitama", defaults={"name": "Onitama ladder"})[0]
     ladder_services.ladder_join(ladder_id=ladder.pk, user=alice)
+    chat_services.message_create(game_id=running.pk, author=alice, text="good luck, bob")
     cup = tournament_services.tournament_create(actor=None, name="Spring cup", kind="onitama", format="swiss")
     tournament_services.tournament_open_registration(tournament_id=cup.pk, actor=None)
     tournament_services.tournament_register(tournament_id=cup.pk, user=alice)
@@ -100,6 +102,7 @@ def test_export_covers_every_section(alice, alice_with_everything):
     assert [(m["ladder"], m["position"]) for m in data["ladders"]] == [(things["ladder"].pk, 1)]
     assert [(t["tournament"], t["status"], t["tournament_status"]) for t in data["tournaments"]] == [
         (things["cup"].pk, "active", "registration")]
+    assert [(m["game"], m["text"]) for m in data["messages"]] == [(things["running"].pk, "good luck, bob")]
 
 
 def test_export_is_deterministic_json_without_hidden_information(alice, alice_with_everything):
