@@ -33,7 +33,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import errors
-from .models import ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch, TimeoutBatchStatus, TimeoutHold
+from .models import (ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch, TimeoutBatchStatus,
+                     TimeoutHold)
 from .services import _clock_update, _lock_game, game_time_out
 
 if TYPE_CHECKING:
@@ -147,7 +148,8 @@ def games_sweep(*, now: datetime | None = None) -> SweepResult:
         sweep = _sweep_lock()
         now = now or timezone.now()  # read after the lock: sweeps judge in order
         previous = sweep.swept_at
-        if previous is not None and now - previous > timedelta(seconds=settings.GAMES_OUTAGE_GAP_SECONDS):
+        gap = timedelta(seconds=settings.GAMES_OUTAGE_GAP_SECONDS)
+        if previous is not None and now - previous > gap:
             result.outage = _outage_extend(start=previous, end=now)
             result.extended = result.outage.games.count()
         active = Game.objects.filter(status=GameStatus.ACTIVE).count()

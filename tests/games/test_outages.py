@@ -65,7 +65,8 @@ def test_a_frozen_sweep_extends_the_deadlines_inside_the_gap_by_its_length(alice
         assert moved.deadline == game.deadline + timedelta(hours=1)  # exactly the gap
         assert moved.turn_paused == timedelta(hours=1)
         assert moved.deadline == services.game_deadline(moved)
-        assert Alarm.objects.get(game=moved, kind="last_call").due_at == moved.deadline - timedelta(hours=6)
+        last_call = Alarm.objects.get(game=moved, kind="last_call")
+        assert last_call.due_at == moved.deadline - timedelta(hours=6)  # the alarms follow
     assert fresh(after).deadline == after.deadline and fresh(after).turn_paused == timedelta(0)
     outage = ClockOutage.objects.get()
     assert (outage.started_at, outage.ended_at, outage.length) == (t0, t1, timedelta(hours=1))
@@ -252,3 +253,16 @@ def test_the_outage_and_sweep_records_are_read_only_in_the_admin(client, alice, 
     assert client.get(reverse("admin:games_clocksweep_changelist")).status_code == 200
     assert client.post(reverse("admin:games_clockoutage_delete", args=[outage.pk])).status_code == 403
     assert client.get(reverse("admin:games_clockoutage_add")).status_code == 403
+
+
+def test_a_held_game_that_moved_on_is_swept_again_on_its_new_turn(alice, bob):
+    t0 = timezone.now()
+    due, _running = held_batch(alice, bob, t0)
+    sweep(t0 + timedelta(minutes=5))
+    moved_on = due[0]
+    services.move_submit(game_id=moved_on.pk, user=moved_on.to_move_user,
+                         move_text=first_legal(fresh(moved_on)), expected_ply=0)
+    Game.objects.filter(pk=moved_on.pk).update(deadline=t0 + timedelta(minutes=8))
+    assert sweep(t0 + timedelta(minutes=9)).timed_out == 1  # turn 2 was never held
+    assert fresh(moved_on).status == GameStatus.ABORTED  # the second side never moved
+    assert [fresh(g).status for g in due[1:]] == [GameStatus.ACTIVE] * 3
