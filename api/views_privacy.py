@@ -16,6 +16,7 @@ from privacy import services as privacy_services
 from . import serializers as s
 from . import serializers_privacy as sp
 from .base import ApiView
+from .throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
 from .views import errors
 
 
@@ -29,6 +30,9 @@ class AccountExportView(ApiView):
 
 
 class AccountDeleteView(ApiView):
+    # A password check: it spends the budget of the sign-in endpoints too.
+    throttle_classes = [UserRateThrottle, IPRateThrottle, AuthRateThrottle]
+
     @extend_schema(tags=["me"], request=sp.AccountDeleteSerializer,
                    responses={200: s.MessageSerializer, **errors(400, 401, 403, 409, 429)},
                    summary="Delete your account: your running games are resigned, your data removed, "
