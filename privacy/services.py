@@ -201,7 +201,7 @@ def _games_resign(user: "User") -> int:
     """Resign every running game, against people and bots alike: the opponent wins and
     game_finished rates the game and moves ladders and tournaments on. The games are
     locked first, in pk order, before any ladder or tournament row (their lock order)."""
-    running = list(Game.objects.select_for_update().filter(
+    running = list(Game.objects.select_for_update(of=("self",)).filter(
         seats__user=user, status=GameStatus.ACTIVE).order_by("pk").values_list("pk", flat=True))
     for game_id in running:
         game_services.game_resign(game_id=game_id, user=user)
