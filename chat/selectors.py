@@ -70,6 +70,8 @@ def conversation_for(*, game_id: int, user: Any) -> Conversation:
 
 def conversation_or_none(*, game: Game, user: Any) -> Conversation | None:
     """For the game page: the conversation, or None for spectators and games against a bot."""
+    if not getattr(user, "is_authenticated", False):
+        return None
     try:
         conversation = conversation_for(game_id=game.pk, user=user)
     except NotAllowed:

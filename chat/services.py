@@ -26,10 +26,10 @@ RATE_WINDOW = timedelta(hours=1)
 
 
 def clean_text(text: str) -> str:
-    """``text`` stripped, without control characters (newlines and tabs stay) or lone
-    surrogates, which no database stores; carriage returns go, so lines end in "\\n"."""
-    kept = (ch for ch in str(text or "")
-            if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs"))
+    """``text`` stripped, lines ending in "\\n", without other control characters (tabs stay)
+    or lone surrogates, which no database stores."""
+    text = str(text or "").replace("\r\n", "\n").replace("\r", "\n")
+    kept = (ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs"))
     return "".join(kept).strip()
 
 

@@ -58,6 +58,7 @@ def test_length_and_empty_text(alice, game):
     kept = services.message_create(game_id=game.pk, author=alice, text="  " + "y" * 500 + "  ")
     assert len(kept.text) == 500
     assert services.message_create(game_id=game.pk, author=alice, text="a\x00b\ud800c").text == "abc"
+    assert services.message_create(game_id=game.pk, author=alice, text="one\rtwo\r\nthree").text == "one\ntwo\nthree"
 
 
 def test_only_seated_players_write_and_read(alice, carol, game):
