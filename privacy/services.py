@@ -223,8 +223,9 @@ def _leave_ladders_and_tournaments(user: "User") -> None:
 
 
 def _sessions_delete(user_id: int, now: datetime) -> int:
-    """Delete the user's stored sessions. (With any other session engine they die anyway:
-    the unusable password changes the session hash and an inactive user is never loaded.)"""
+    """Delete the user's stored sessions (reading every live session: deletions are rare).
+    With any other session engine they die anyway: the unusable password changes the
+    session hash, and an inactive user is never loaded."""
     if settings.SESSION_ENGINE not in DB_SESSION_ENGINES:
         return 0
     key = str(user_id)
@@ -239,7 +240,8 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
     Ends what is running (challenges, games, ladders, tournaments), removes blocks,
     API tokens, sessions, pending mail and vacations, and anonymises the row (see
     the module docstring). Reports and game messages the user wrote stay, for staff
-    and for the other player, shown as written by a deleted player. Refuses a wrong password (403) and a second deletion (409).
+    and for the other player, shown as written by a deleted player. Refuses a wrong
+    password (403) and a second deletion (409).
     """
     now = now or timezone.now()
     if user.is_deleted:

@@ -53,7 +53,7 @@ def test_a_wrong_password_keeps_the_account(client, alice, bob):
 def test_deleting_logs_out_and_the_games_show_deleted_player(client, alice, bob):
     alice.display_name = "Queen Alice"
     alice.save()
-    game = play(start_game(alice, bob), 3)
+    game = play(start_game(alice, bob), 2)  # no Onitama game ends in 2 plies
     client.force_login(alice)
     assert client.get(reverse("privacy:delete")).status_code == 200
     response = client.post(reverse("privacy:delete"), {"password": "pw-alice-123456"}, follow=True)
