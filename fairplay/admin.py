@@ -29,6 +29,10 @@ def share_text(matches: int, decisions: int) -> str:
         "share": 100.0 * matches / decisions, "matches": matches, "decisions": decisions}
 
 
+def rating_text(rating: float | None) -> str:
+    return "-" if rating is None else "%d" % round(rating)
+
+
 class FairPlayCheckForm(forms.ModelForm):
     games_limit = forms.IntegerField(label=_("recent games"), min_value=1, max_value=conf.MAX_GAMES,
                                      initial=conf.DEFAULT_GAMES,
@@ -55,22 +59,26 @@ class _CheckGameInline(ReadOnlyTabularInline):
     def agreement(self, row):
         return share_text(row.matches, row.decisions)
 
+    @admin.display(description=_("rating before"))
+    def rating(self, row):
+        return rating_text(row.rating_before)
+
 
 class PlayerGameInline(_CheckGameInline):
-    fields = ("game_link", "side", "rating_before", "agreement")
+    fields = ("game_link", "side", "rating", "agreement")
     verbose_name = _("game of the player")
     verbose_name_plural = _("games of the player")
 
 
 class ReferenceGameInline(_CheckGameInline):
     reference = True
-    fields = ("game_link", "player", "side", "rating_before", "agreement")
+    fields = ("game_link", "player", "side", "rating", "agreement")
     verbose_name = _("game of a reference player")
     verbose_name_plural = _("games of the reference players")
 
 
 DETAIL_FIELDS = ("player", "kind", "games_limit", "bot_level", "status", "requested_by",
-                 "requested_at", "started_at", "finished_at", "player_rating", "player_agreement",
+                 "requested_at", "started_at", "finished_at", "rating", "player_agreement",
                  "reference_agreement", "reference_players", "error")
 
 
@@ -98,6 +106,9 @@ class FairPlayCheckAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        return False  # who checked whom, and what it found, stays on record
+
     def changelist_view(self, request, extra_context=None):
         return super().changelist_view(request, {**(extra_context or {}), "signal_note": SIGNAL_NOTE})
 
@@ -108,6 +119,10 @@ class FairPlayCheckAdmin(admin.ModelAdmin):
             games=form.cleaned_data["games_limit"])
         obj.pk = check.pk
         obj.refresh_from_db()
+
+    @admin.display(description=_("player's rating"))
+    def rating(self, check):
+        return rating_text(check.player_rating)
 
     @admin.display(description=_("player's agreement"))
     def player_agreement(self, check):

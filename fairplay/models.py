@@ -82,7 +82,7 @@ class FairPlayCheck(models.Model):
         verbose_name_plural = _("fair-play checks")
 
     def __str__(self) -> str:
-        return "%s %s #%s" % (self.player, self.kind, self.pk)
+        return "%s, %s (#%s)" % (self.player, self.get_kind_display(), self.pk)
 
     @property
     def share(self) -> float | None:
@@ -116,7 +116,7 @@ class FairPlayCheckGame(models.Model):
                                                name="fairplay_check_game_once")]
 
     def __str__(self) -> str:
-        return "check %s game %s %s" % (self.fairplay_check_id, self.game_id, self.side)
+        return "%s: %s" % (self.game, self.player)
 
     @property
     def share(self) -> float | None:
