@@ -184,6 +184,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # with acks_late: a task whose worker died runs again
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ROUTES = {"fairplay.tasks.*": {"queue": "slow"}}  # long staff checks: `worker -Q slow`
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below (structured, with ids)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks, run by exactly one `celery -A maatasite beat` process. Apps add entries here.
@@ -238,6 +239,11 @@ if GAMES_OUTAGE_GAP_SECONDS <= CELERY_BEAT_SCHEDULE["games-timeout-sweep"]["sche
 # holds them all for staff to confirm or extend in the admin (held timeout batches).
 GAMES_TIMEOUT_MAX_SHARE = env.float("GAMES_TIMEOUT_MAX_SHARE", default=0.10)
 GAMES_TIMEOUT_MIN_UNCONFIRMED = env.int("GAMES_TIMEOUT_MIN_UNCONFIRMED", default=5)
+# Staff's fair-play check (fairplay/conf.py has the rest): the bot asked and its cap per decision.
+# A check runs for minutes, so its task goes to a queue of its own (CELERY_TASK_ROUTES) that a
+# separate worker consumes; bots' moves and mail never wait behind it.
+FAIRPLAY_BOT_LEVEL = env.int("FAIRPLAY_BOT_LEVEL", default=5)
+FAIRPLAY_BOT_SECONDS = env.float("FAIRPLAY_BOT_SECONDS", default=2.0)
 
 # --- Django REST framework --------------------------------------------------
 
