@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from .deliverability import address_failure_clear
 from .mail import absolute_url, user_email_send
-from .models import Block, User
+from .models import DELETED_USERNAME_PREFIX, Block, User
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,8 @@ def email_confirmation_send(*, user: User) -> None:
 def user_signup(*, username: str, email: str, password: str, language: str = "") -> User:
     """Create an inactive account and mail it a confirmation link."""
     email = User.objects.normalize_email(email).strip()
+    if username.lower().startswith(DELETED_USERNAME_PREFIX):
+        raise ValidationError(_("Usernames starting with “deleted-” are reserved."), code="username_reserved")
     if User.objects.filter(username__iexact=username).exists():
         raise ValidationError(_("A user with that username already exists."), code="username_taken")
     if User.objects.filter(email__iexact=email).exists():

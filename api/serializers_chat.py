@@ -14,7 +14,8 @@ class GameMessageCreateSerializer(serializers.Serializer):
 
 class GameMessageSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    author = serializers.CharField(help_text="The author's username.")
+    author = serializers.CharField(allow_null=True,
+                                   help_text="The author's username; null once the author deleted the account.")
     author_name = serializers.CharField(help_text="The author's public name.")
     text = serializers.CharField()
     ply = serializers.IntegerField(help_text="The game's ply when the message was written.")

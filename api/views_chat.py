@@ -20,7 +20,9 @@ from .views import IDEMPOTENCY, errors
 
 
 def message_data(message: Message) -> dict[str, Any]:
-    return {"id": message.pk, "author": message.author.username, "author_name": message.author.public_name,
+    author = message.author
+    return {"id": message.pk, "author": None if author.is_deleted else author.username,
+            "author_name": author.public_name,
             "text": message.text, "ply": message.ply, "created_at": message.created_at}
 
 

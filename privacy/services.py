@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.models import Block
+from accounts.models import DELETED_USERNAME_PREFIX, Block
 from api.models import ApiToken, IdempotencyRecord
 from chat.models import Message
 from correspondence.models import CalendarFeed, DigestAlarm, Vacation, VacationAccount
@@ -166,9 +166,10 @@ def account_export(*, user: "User") -> dict[str, Any]:
 def _anonymise(user: "User", now: datetime) -> None:
     """Strip the row of everything personal; it stays for the games' foreign keys."""
     user_model = get_user_model()
-    name = "deleted-%d" % user.pk
+    name = "%s%d" % (DELETED_USERNAME_PREFIX, user.pk)
     if user_model.objects.filter(username__iexact=name).exclude(pk=user.pk).exists():
-        name = "deleted-%d-%s" % (user.pk, secrets.token_hex(4))  # someone signed up as deleted-<pk>
+        # an account from before sign-up refused the prefix
+        name = "%s%d-%s" % (DELETED_USERNAME_PREFIX, user.pk, secrets.token_hex(4))
     user.username = name
     user.email = ""
     for field in RESET_FIELDS:

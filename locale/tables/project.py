@@ -43,6 +43,9 @@ T = {
     "suspended since": ("ditangguhkan sejak", "موقوف منذ"),
     "suspension reason": ("alasan penangguhan", "سبب الإيقاف"),
     "deleted player": ("pemain terhapus", "لاعب محذوف"),
+    "Usernames starting with “deleted-” are reserved.": (
+        "Nama pengguna yang diawali “deleted-” sudah dicadangkan.",
+        "أسماء المستخدمين التي تبدأ بـ “deleted-” محجوزة."),
     "language": ("bahasa", "اللغة"),
     "Leave empty to follow your browser.": (
         "Kosongkan untuk mengikuti peramban Anda.",

@@ -115,6 +115,13 @@ def test_bad_usernames_are_refused(client, username):
     assert not User.objects.exists()
 
 
+def test_the_deleted_accounts_prefix_is_reserved(client):
+    response = signup(client, username="Deleted-7")
+    assert response.status_code == 200
+    assert "are reserved" in response.content.decode()
+    assert not User.objects.exists() and not mail.outbox
+
+
 def test_weak_password_is_refused(client):
     response = signup(client, password="password")
     assert response.status_code == 200
