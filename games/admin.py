@@ -1,24 +1,19 @@
 """Staff views of games. The engine's full state, the seed and the salt never
 appear here while a game runs: staff see the public view and the commitment,
-and the revealed salt and seed once the game is over."""
+and the revealed salt and seed once the game is over. The held time-outs
+(TimeoutBatch), which staff decide, are in ops.admin: each decision is written
+to the staff audit log."""
 from __future__ import annotations
 
 import json
 
-from django import forms
-from django.contrib import admin, messages
-from django.contrib.admin import helpers
-from django.template.response import TemplateResponse
+from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from maatasite.admin_inlines import ReadOnlyTabularInline
 
-from . import outages
-from .errors import GameActionError
-from .models import (Alarm, Challenge, ClockOutage, ClockSweep, DrawOffer, Game, Move, Seat,
-                     TimeoutBatch, TimeoutHold)
+from .models import Alarm, Challenge, ClockOutage, ClockSweep, DrawOffer, Game, Move, Seat
 
 PRIVATE_FIELDS = ("state", "sealed_seed")
 
@@ -128,74 +123,3 @@ class ClockOutageAdmin(_ReadOnlyAdmin):
     @admin.display(description=_("games extended"))
     def games_count(self, obj: ClockOutage) -> int:
         return len(obj.games.all())
-
-
-class TimeoutDecisionForm(forms.Form):
-    reason = forms.CharField(label=_("Why"), widget=forms.Textarea(attrs={"rows": 3}))
-
-
-class TimeoutHoldInline(ReadOnlyTabularInline):
-    model = TimeoutHold
-    fields = ("game", "turn", "deadline")
-
-
-def _decide(modeladmin, request, queryset, decide, title):
-    """Ask why, then decide each selected batch through ``decide`` (a service)."""
-    form = TimeoutDecisionForm(request.POST if "apply" in request.POST else None)
-    if "apply" in request.POST and form.is_valid():
-        for batch in queryset:
-            try:
-                decided = decide(batch_id=batch.pk, staff=request.user,
-                                 reason=form.cleaned_data["reason"])
-            except GameActionError as error:
-                modeladmin.message_user(request, "%s: %s" % (batch, error.message), messages.ERROR)
-                continue
-            modeladmin.message_user(request, ngettext(
-                "%(count)d game changed.", "%(count)d games changed.",
-                decided.games_changed) % {"count": decided.games_changed}, messages.SUCCESS)
-        return None
-    return TemplateResponse(request, "games/admin_timeout_batch.html", {
-        **modeladmin.admin_site.each_context(request), "title": title, "form": form,
-        "batches": queryset, "action": request.POST.get("action"),
-        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta})
-
-
-@admin.register(TimeoutBatch)
-class TimeoutBatchAdmin(admin.ModelAdmin):
-    """Time-outs a sweep held back; staff time them out or extend them, saying why."""
-
-    list_display = ("created_at", "status", "games_count", "active_games", "since", "decided_by",
-                    "decided_at", "games_changed")
-    list_filter = ("status",)
-    fields = ("status", "created_at", "since", "active_games", "decided_by", "decided_at",
-              "reason", "games_changed")
-    readonly_fields = fields
-    inlines = [TimeoutHoldInline]
-    actions = ["confirm_timeouts", "extend_timeouts"]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("decided_by").prefetch_related("holds")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        """Staff with the permission decide through the actions; no row is edited."""
-        return obj is None and super().has_change_permission(request)
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    @admin.display(description=_("games held"))
-    def games_count(self, obj: TimeoutBatch) -> int:
-        return len(obj.holds.all())
-
-    @admin.action(description=_("Time the held games out"), permissions=["change"])
-    def confirm_timeouts(self, request, queryset):
-        return _decide(self, request, queryset, outages.timeout_batch_confirm,
-                       _("Time the held games out"))
-
-    @admin.action(description=_("Extend the held games as after an outage"), permissions=["change"])
-    def extend_timeouts(self, request, queryset):
-        return _decide(self, request, queryset, outages.timeout_batch_extend,
-                       _("Extend the held games as after an outage"))

@@ -1,10 +1,13 @@
-"""The staff's report queue: filter by status and kind; the actions go through
-``ops.services.report_review``, which logs who did what, when and why.
+"""The staff's pages of ops. Every staff decision here asks why, goes through
+ops.services and writes one row of the read-only "Staff audit log":
 
-Staff adjudication: "Game adjudications" (void, award, reverse a timeout) and
-"Player suspensions" (suspend, lift) ask why (and, to award, which side), call
-ops.services, and each action writes one row of the read-only "Staff
-adjudications" log."""
+* the report queue (filter by status and kind; mark reviewed or dismissed);
+* "Game adjudications" (void, award, reverse a timeout) and "Player suspensions"
+  (suspend, lift);
+* the time-outs a sweep held back (games.TimeoutBatch): time them out, or extend
+  them as after an outage.
+
+Fair-play checks (fairplay.admin) write to the same log."""
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -12,13 +15,14 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from games.errors import GameActionError
+from games.models import TimeoutBatch, TimeoutHold
 from games.services import rules_for
 
 from maatasite.admin_inlines import ReadOnlyTabularInline
 
 from . import services
-from .models import (GameAdjudication, Heartbeat, PlayerSuspension, Report, ReportAction,
-                     ReportStatus, StaffAction)
+from .models import (GameAdjudication, Heartbeat, PlayerSuspension, Report, ReportStatus,
+                     StaffAction)
 
 SUSPENSION_RULE = _(
     "Suspending a player: they cannot log in (their sessions end, their API tokens are "
@@ -32,9 +36,12 @@ class ReviewNoteForm(forms.Form):
     note = forms.CharField(label=_("Why"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
-class ReportActionInline(ReadOnlyTabularInline):
-    model = ReportAction
-    fields = ("acted_at", "staff", "status", "note")
+class ReportStaffActionInline(ReadOnlyTabularInline):
+    """The report's rows of the audit log."""
+
+    model = StaffAction
+    fk_name = "report"
+    fields = ("at", "staff", "action", "reason")
 
 
 def _review(modeladmin, request, queryset, status, title):
@@ -43,7 +50,7 @@ def _review(modeladmin, request, queryset, status, title):
     if "apply" in request.POST and form.is_valid():
         for report in queryset:
             services.report_review(report_id=report.pk, staff=request.user, status=status,
-                                   note=form.cleaned_data["note"])
+                                   reason=form.cleaned_data["note"])
         count = queryset.count()
         modeladmin.message_user(request, ngettext("%(count)d report marked.", "%(count)d reports marked.",
                                                   count) % {"count": count}, messages.SUCCESS)
@@ -60,7 +67,7 @@ class ReportAdmin(admin.ModelAdmin):
     list_filter = ("status", "kind")
     search_fields = ("reporter__username", "player__username", "reason")
     readonly_fields = ("reporter", "player", "game", "kind", "reason", "status", "created_at")
-    inlines = [ReportActionInline]
+    inlines = [ReportStaffActionInline]
     actions = ["mark_reviewed", "mark_dismissed"]
 
     def has_add_permission(self, request):
@@ -76,21 +83,6 @@ class ReportAdmin(admin.ModelAdmin):
     @admin.action(description=_("Mark dismissed"))
     def mark_dismissed(self, request, queryset):
         return _review(self, request, queryset, ReportStatus.DISMISSED, _("Mark dismissed"))
-
-
-@admin.register(ReportAction)
-class ReportActionAdmin(admin.ModelAdmin):
-    list_display = ("acted_at", "staff", "report", "status", "note")
-    list_filter = ("status",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Heartbeat)
@@ -217,7 +209,77 @@ class PlayerSuspensionAdmin(ReadOnlyAdmin):
 
 @admin.register(StaffAction)
 class StaffActionAdmin(ReadOnlyAdmin):
-    list_display = ("at", "staff", "action", "game", "player", "reason")
+    list_display = ("at", "staff", "action", "game", "player", "report", "reason")
     list_filter = ("action",)
     search_fields = ("staff__username", "player__username", "reason")
-    fields = ("at", "staff", "action", "game", "player", "reason", "details")
+    fields = ("at", "staff", "action", "game", "player", "report", "reason", "details")
+
+
+# ---------------------------------------------------------------- held time-outs
+
+class TimeoutHoldInline(ReadOnlyTabularInline):
+    model = TimeoutHold
+    fields = ("game", "turn", "deadline")
+
+
+def _decide(modeladmin, request, queryset, decide, title):
+    """Ask why, then decide each selected batch through ``decide`` (an ops service, which
+    writes the audit row)."""
+    form = AdjudicationForm(request.POST if "apply" in request.POST else None)
+    if "apply" in request.POST and form.is_valid():
+        for batch in queryset:
+            try:
+                decided = decide(batch_id=batch.pk, staff=request.user,
+                                 reason=form.cleaned_data["reason"])
+            except GameActionError as error:
+                modeladmin.message_user(request, "%s: %s" % (batch, error.message), messages.ERROR)
+                continue
+            modeladmin.message_user(request, ngettext(
+                "%(count)d game changed.", "%(count)d games changed.",
+                decided.games_changed) % {"count": decided.games_changed}, messages.SUCCESS)
+        return None
+    return TemplateResponse(request, "ops/admin_timeout_batch.html", {
+        **modeladmin.admin_site.each_context(request), "title": title, "form": form,
+        "batches": queryset, "action": request.POST.get("action"),
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta})
+
+
+@admin.register(TimeoutBatch)
+class TimeoutBatchAdmin(admin.ModelAdmin):
+    """Time-outs a sweep held back; staff time them out or extend them, saying why."""
+
+    list_display = ("created_at", "status", "games_count", "active_games", "since", "decided_by",
+                    "decided_at", "games_changed")
+    list_filter = ("status",)
+    fields = ("status", "created_at", "since", "active_games", "decided_by", "decided_at",
+              "reason", "games_changed")
+    readonly_fields = fields
+    inlines = [TimeoutHoldInline]
+    actions = ["confirm_timeouts", "extend_timeouts"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("decided_by").prefetch_related("holds")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        """Staff with the permission decide through the actions; no row is edited."""
+        return obj is None and super().has_change_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("games held"))
+    def games_count(self, obj: TimeoutBatch) -> int:
+        return len(obj.holds.all())
+
+    @admin.action(description=_("Time the held games out"), permissions=["change"])
+    def confirm_timeouts(self, request, queryset):
+        return _decide(self, request, queryset, services.timeout_batch_confirm,
+                       _("Time the held games out"))
+
+    @admin.action(description=_("Extend the held games as after an outage"), permissions=["change"])
+    def extend_timeouts(self, request, queryset):
+        return _decide(self, request, queryset, services.timeout_batch_extend,
+                       _("Extend the held games as after an outage"))

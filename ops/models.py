@@ -1,5 +1,5 @@
-"""Heartbeats of the beat-scheduled tasks, reports of games and players, the log of
-what staff did with the reports, and the audit log of staff adjudication."""
+"""Heartbeats of the beat-scheduled tasks, reports of games and players, and the one
+audit log of every staff decision (``StaffAction``)."""
 from accounts.models import User
 from django.conf import settings
 from django.db import models
@@ -58,33 +58,24 @@ class Report(models.Model):
         return f"{self.get_kind_display()}: {target} ({self.reporter})"
 
 
-class ReportAction(models.Model):
-    """The audit log: which staff member changed a report's status, when and why."""
-
-    report = models.ForeignKey(Report, on_delete=models.CASCADE, related_name="actions")
-    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    status = models.CharField(_("new status"), max_length=16, choices=ReportStatus.choices)
-    note = models.TextField(_("why"), blank=True)
-    acted_at = models.DateTimeField(_("at"), auto_now_add=True)
-
-    class Meta:
-        ordering = ["-acted_at", "-pk"]
-
-    def __str__(self) -> str:
-        return f"{self.staff} set report {self.report_id} to {self.status}"
-
-
 class StaffActionKind(models.TextChoices):
     VOID = "void", _("Void a game")
     AWARD = "award", _("Award a game")
     TIMEOUT_REVERSE = "timeout_reverse", _("Reverse a timeout")
     SUSPEND = "suspend", _("Suspend a player")
     UNSUSPEND = "unsuspend", _("Lift a suspension")
+    REPORT_REVIEWED = "report_reviewed", _("Mark a report reviewed")
+    REPORT_DISMISSED = "report_dismissed", _("Dismiss a report")
+    TIMEOUTS_CONFIRMED = "timeouts_confirmed", _("Time held games out")
+    TIMEOUTS_EXTENDED = "timeouts_extended", _("Extend held games")
+    FAIRPLAY_CHECK = "fairplay_check", _("Request a fair-play check")
 
 
 class StaffAction(models.Model):
-    """The audit log of staff adjudication: who did what to which game or player, when
-    and why (written only by ops.services, in the transaction of the action)."""
+    """The one audit log of staff decisions (adjudication, suspension, report review,
+    held time-outs, fair-play checks): who did what to which game, player or report,
+    when and why. Written only by ``ops.services.staff_action_record``, in the
+    transaction of the action; a batch or a check is named in ``details``."""
 
     staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
                               verbose_name=_("staff member"))
@@ -93,19 +84,28 @@ class StaffAction(models.Model):
                              related_name="staff_adjudications", verbose_name=_("game"))
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                                blank=True, related_name="+", verbose_name=_("player"))
+    report = models.ForeignKey(Report, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="staff_actions", verbose_name=_("report"))
     reason = models.TextField(_("why"))
     details = models.JSONField(_("details"), default=dict, blank=True)
     at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
 
     class Meta:
         ordering = ["-at", "-pk"]
-        verbose_name = _("staff adjudication")
-        verbose_name_plural = _("staff adjudications")
+        verbose_name = _("staff action")
+        verbose_name_plural = _("staff audit log")
         constraints = [models.CheckConstraint(
             condition=~models.Q(reason=""), name="ops_staff_action_has_reason")]
 
     def __str__(self) -> str:
-        target = f"game {self.game_id}" if self.game_id else f"player {self.player_id}"
+        if self.report_id:
+            target = f"report {self.report_id}"
+        elif self.game_id:
+            target = f"game {self.game_id}"
+        elif self.player_id:
+            target = f"player {self.player_id}"
+        else:
+            target = f"batch {self.details.get('batch')}"
         return f"{self.staff} {self.action} {target}"
 
 

@@ -1,9 +1,10 @@
-"""Writes of the ops app: task heartbeats, player reports (with staff review), and staff
-adjudication of games and players with its audit log (``StaffAction``).
+"""Writes of the ops app: task heartbeats, player reports (with staff review), staff
+adjudication of games and players, staff decisions on held time-outs, and the one
+audit log of every staff decision (``StaffAction``).
 
-Every adjudication service here takes the ``staff`` member and the ``reason``
+Every staff service here takes the ``staff`` member and the ``reason``
 (required) and writes exactly one audit row in the transaction of the action;
-the game-side work is games.adjudication's. Suspension rule (shown to staff in
+the game-side work is games.adjudication's and games.outages'. Suspension rule (shown to staff in
 the admin): the suspended player cannot log in (inactive; their sessions end and
 their API tokens are revoked); each running game against a person is lost by
 them (reason forfeit), or aborted when they have not moved in it yet; games
@@ -19,13 +20,12 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
-from games import adjudication
+from games import adjudication, outages
 from games.errors import NotFound
-from games.models import Game
+from games.models import Game, TimeoutBatch
 
 from .errors import OpsConflict, OpsInvalid, OpsNotAllowed, OpsNotFound
-from .models import (Heartbeat, Report, ReportAction, ReportKind, ReportStatus, StaffAction,
-                     StaffActionKind)
+from .models import Heartbeat, Report, ReportKind, ReportStatus, StaffAction, StaffActionKind
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -72,29 +72,36 @@ def report_create(*, reporter: "User", kind: str, reason: str, player: "User | N
                                      reason=reason, created_at=now)
 
 
-def report_review(*, report_id: int, staff: "User", status: str, note: str = "") -> Report:
-    """Staff mark a report reviewed or dismissed; the audit log records who, when and why."""
+REVIEW_ACTIONS = {ReportStatus.REVIEWED: StaffActionKind.REPORT_REVIEWED,
+                  ReportStatus.DISMISSED: StaffActionKind.REPORT_DISMISSED}
+
+
+def report_review(*, report_id: int, staff: "User", status: str, reason: str) -> Report:
+    """Staff mark a report reviewed or dismissed, saying why; the audit log records it."""
     if not staff.is_staff:
         raise OpsNotAllowed("not_staff", "Only staff review reports.")
-    if status not in (ReportStatus.REVIEWED, ReportStatus.DISMISSED):
+    if status not in REVIEW_ACTIONS:
         raise OpsInvalid("report_bad_status", "Mark a report reviewed or dismissed.")
+    reason = adjudication.adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
         report = Report.objects.select_for_update().filter(pk=report_id).first()
         if report is None:
             raise OpsNotFound("report_not_found", "This report does not exist.")
         report.status = status
         report.save(update_fields=["status"])
-        ReportAction.objects.create(report=report, staff=staff, status=status, note=note.strip())
+        staff_action_record(staff=staff, action=REVIEW_ACTIONS[status], reason=reason,
+                            report=report, player=report.player, game=report.game)
         return report
 
 
 # ---------------------------------------------------------------- staff adjudication
 
 def staff_action_record(*, staff: "User", action: str, reason: str, game: Game | None = None,
-                        player: "User | None" = None, details: dict | None = None) -> StaffAction:
+                        player: "User | None" = None, report: Report | None = None,
+                        details: dict | None = None) -> StaffAction:
     """The audit writer: one row per staff action (who, when, why, on what)."""
     return StaffAction.objects.create(staff=staff, action=action, reason=reason, game=game,
-                                      player=player, details=details or {})
+                                      player=player, report=report, details=details or {})
 
 
 def _result_details(done: adjudication.Adjudication) -> dict:
@@ -193,3 +200,29 @@ def player_unsuspend(*, player_id: int, staff: "User", reason: str) -> "User":
         staff_action_record(staff=staff, action=StaffActionKind.UNSUSPEND, reason=reason,
                             player=player, details=details)
         return player
+
+
+# ---------------------------------------------------------------- held time-outs
+
+def _batch_details(batch: TimeoutBatch) -> dict:
+    return {"batch": batch.pk, "games": sorted(batch.holds.values_list("game_id", flat=True)),
+            "games_changed": batch.games_changed}
+
+
+def timeout_batch_confirm(*, batch_id: int, staff: "User", reason: str) -> TimeoutBatch:
+    """Time out the games a sweep held (games.outages.timeout_batch_confirm) and log it."""
+    with transaction.atomic():
+        batch = outages.timeout_batch_confirm(batch_id=batch_id, staff=staff, reason=reason)
+        staff_action_record(staff=staff, action=StaffActionKind.TIMEOUTS_CONFIRMED,
+                            reason=batch.reason, details=_batch_details(batch))
+        return batch
+
+
+def timeout_batch_extend(*, batch_id: int, staff: "User", reason: str) -> TimeoutBatch:
+    """Extend the games a sweep held as after an outage (games.outages.timeout_batch_extend)
+    and log it."""
+    with transaction.atomic():
+        batch = outages.timeout_batch_extend(batch_id=batch_id, staff=staff, reason=reason)
+        staff_action_record(staff=staff, action=StaffActionKind.TIMEOUTS_EXTENDED,
+                            reason=batch.reason, details=_batch_details(batch))
+        return batch

@@ -530,24 +530,4 @@ T = {
         "Staf sudah memutuskan batas waktu ini.",
         "سبق أن قرر الطاقم في حالات انقضاء الوقت هذه.",
     ),
-    "Time the held games out": ("Akhiri permainan yang ditahan karena waktu habis",
-                                "أنهِ المباريات المعلَّقة بانقضاء الوقت"),
-    "Extend the held games as after an outage": ("Perpanjang permainan yang ditahan seperti setelah gangguan",
-                                                 "مدِّد المباريات المعلَّقة كما بعد انقطاع"),
-    "%(count)d game changed.": (
-        ("%(count)d permainan diubah.",),
-        ("لم تتغير أي مباراة (%(count)d).", "تغيرت مباراة واحدة (%(count)d).", "تغيرت مباراتان (%(count)d).",
-         "تغيرت %(count)d مباريات.", "تغيرت %(count)d مباراة.", "تغيرت %(count)d مباراة."),
-    ),
-    "Say why; the batch keeps it with your name and the time. Games that moved on or ended since "
-    "they were held are left alone.": (
-        "Sebutkan alasannya; kelompok ini menyimpannya bersama nama Anda dan waktunya. Permainan yang "
-        "sudah berlanjut atau berakhir sejak ditahan dibiarkan.",
-        "اذكر السبب؛ تحتفظ به الدفعة مع اسمك والوقت. تُترك المباريات التي تقدمت أو انتهت منذ تعليقها.",
-    ),
-    "%(count)s game held": (
-        ("%(count)s permainan ditahan",),
-        ("لا مباريات معلَّقة (%(count)s)", "مباراة واحدة معلَّقة (%(count)s)", "مباراتان معلَّقتان (%(count)s)",
-         "%(count)s مباريات معلَّقة", "%(count)s مباراة معلَّقة", "%(count)s مباراة معلَّقة"),
-    ),
 }

@@ -1,5 +1,6 @@
-"""Strings of the ops app (health, blocks, reports, staff adjudication), templates/ops, the block
-refusal, and the game side of adjudication (games.adjudication, its result labels)."""
+"""Strings of the ops app (health, blocks, reports, staff adjudication, held time-outs, the staff
+audit log), templates/ops, the block refusal, and the game side of adjudication
+(games.adjudication, its result labels)."""
 
 # msgid -> (Indonesian, Arabic); a plural msgid -> ((Indonesian,), (six Arabic forms)).
 T = {
@@ -46,7 +47,6 @@ T = {
     "kind": ("jenis", "النوع"),
     "reason": ("alasan", "السبب"),
     "reported at": ("dilaporkan pada", "أُبلغ في"),
-    "new status": ("status baru", "الحالة الجديدة"),
     "why": ("alasan", "السبب"),
     "at": ("pada", "في"),
     "You unblocked %(name)s.": ("Anda membuka blokir %(name)s.", "ألغيت حظر %(name)s."),
@@ -146,8 +146,36 @@ T = {
     "Lift a suspension": ("Cabut penangguhan", "رفع تعليق"),
     "staff member": ("anggota staf", "عضو فريق الإشراف"),
     "details": ("rincian", "التفاصيل"),
-    "staff adjudication": ("keputusan staf", "قرار إشرافي"),
-    "staff adjudications": ("keputusan staf", "القرارات الإشرافية"),
+    "staff audit log": ("log audit staf", "سجل تدقيق فريق الإشراف"),
+    "report": ("laporan", "البلاغ"),
+    "Mark a report reviewed": ("Tandai laporan sudah ditinjau", "تعليم بلاغ كمُراجَع"),
+    "Dismiss a report": ("Tolak laporan", "رفض بلاغ"),
+    "Time held games out": ("Akhiri permainan yang ditahan karena waktu habis",
+                            "إنهاء المباريات المعلَّقة بانقضاء الوقت"),
+    "Extend held games": ("Perpanjang permainan yang ditahan", "تمديد المباريات المعلَّقة"),
+    "Request a fair-play check": ("Minta pemeriksaan permainan adil", "طلب فحص للعب النظيف"),
+
+    # Held time-outs (games.TimeoutBatch), decided by staff in ops.admin
+    "Time the held games out": ("Akhiri permainan yang ditahan karena waktu habis",
+                                "أنهِ المباريات المعلَّقة بانقضاء الوقت"),
+    "Extend the held games as after an outage": ("Perpanjang permainan yang ditahan seperti setelah gangguan",
+                                                 "مدِّد المباريات المعلَّقة كما بعد انقطاع"),
+    "%(count)d game changed.": (
+        ("%(count)d permainan diubah.",),
+        ("لم تتغير أي مباراة (%(count)d).", "تغيرت مباراة واحدة (%(count)d).", "تغيرت مباراتان (%(count)d).",
+         "تغيرت %(count)d مباريات.", "تغيرت %(count)d مباراة.", "تغيرت %(count)d مباراة."),
+    ),
+    "Say why; the audit log keeps it with your name and the time. Games that moved on or ended "
+    "since they were held are left alone.": (
+        "Jelaskan alasannya; log audit menyimpannya bersama nama Anda dan waktunya. Permainan yang "
+        "sudah berlanjut atau berakhir sejak ditahan dibiarkan.",
+        "اذكر السبب؛ يحفظه سجل التدقيق مع اسمك والوقت. تُترك المباريات التي تقدمت أو انتهت منذ تعليقها.",
+    ),
+    "%(count)s game held": (
+        ("%(count)s permainan ditahan",),
+        ("لا مباريات معلَّقة (%(count)s)", "مباراة واحدة معلَّقة (%(count)s)", "مباراتان معلَّقتان (%(count)s)",
+         "%(count)s مباريات معلَّقة", "%(count)s مباراة معلَّقة", "%(count)s مباراة معلَّقة"),
+    ),
     "game adjudication": ("keputusan permainan", "الحكم في مباراة"),
     "game adjudications": ("keputusan permainan", "الحكم في المباريات"),
     "player suspension": ("penangguhan pemain", "تعليق لاعب"),

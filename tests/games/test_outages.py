@@ -7,7 +7,6 @@ import logging
 from datetime import timedelta
 
 import pytest
-from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 from django.utils import timezone
 
@@ -207,36 +206,6 @@ def test_staff_extend_a_held_batch_as_an_outage(alice, bob):
     assert fresh(first).status == GameStatus.ABORTED
     assert fresh(due[1]).status == GameStatus.ACTIVE
     assert not TimeoutBatch.objects.filter(status=TimeoutBatchStatus.PENDING).exists()
-
-
-@pytest.mark.parametrize("action, status", [("confirm_timeouts", TimeoutBatchStatus.CONFIRMED),
-                                            ("extend_timeouts", TimeoutBatchStatus.EXTENDED)])
-def test_staff_decide_in_the_admin_and_the_batch_keeps_who_and_why(client, alice, bob, action, status):
-    t0 = timezone.now() - timedelta(hours=1)
-    due, _running = held_batch(alice, bob, t0)
-    sweep(t0 + timedelta(minutes=5))
-    batch = TimeoutBatch.objects.get()
-    admin = type(alice).objects.create_superuser("boss", "boss@example.org", "pw-boss-123456")
-    client.force_login(admin)
-    changelist = reverse("admin:games_timeoutbatch_changelist")
-    assert client.get(changelist).status_code == 200
-    assert client.get(reverse("admin:games_timeoutbatch_change", args=[batch.pk])).status_code == 200
-    asked = client.post(changelist, {"action": action, ACTION_CHECKBOX_NAME: [batch.pk]})
-    assert asked.status_code == 200 and "Why" in asked.content.decode()
-    assert fresh(batch).status == TimeoutBatchStatus.PENDING
-    done = client.post(changelist, {"action": action, ACTION_CHECKBOX_NAME: [batch.pk],
-                                    "apply": "1", "reason": "Checked the logs."})
-    assert done.status_code == 302
-    batch.refresh_from_db()
-    assert (batch.status, batch.decided_by, batch.reason) == (status, admin, "Checked the logs.")
-    assert timezone.now() - batch.decided_at < timedelta(minutes=1)
-    ended = [fresh(g).status != GameStatus.ACTIVE for g in due]
-    assert ended == [status == TimeoutBatchStatus.CONFIRMED] * 4
-    # A second decision is refused with a message, not an error page.
-    again = client.post(changelist, {"action": action, ACTION_CHECKBOX_NAME: [batch.pk],
-                                     "apply": "1", "reason": "Twice."}, follow=True)
-    assert again.status_code == 200 and "already decided" in again.content.decode()
-    assert fresh(batch).reason == "Checked the logs."
 
 
 def test_the_outage_and_sweep_records_are_read_only_in_the_admin(client, alice, bob):

@@ -2,7 +2,7 @@
 import pytest
 
 from accounts.models import Block
-from ops.models import Report, ReportAction, ReportStatus
+from ops.models import Report, ReportStatus, StaffAction, StaffActionKind
 from tests.factories import make_user
 from tests.games.test_browser import login
 
@@ -59,8 +59,9 @@ def test_block_then_report_then_staff_review_through_the_pages(live_server, brow
         page_staff.wait_for_load_state()
         report.refresh_from_db()
         assert report.status == ReportStatus.REVIEWED
-        action = ReportAction.objects.get(report=report)
-        assert action.staff == staff and action.note == "Warned by mail."
+        action = StaffAction.objects.get(report=report)
+        assert (action.staff, action.action, action.reason, action.player) == (
+            staff, StaffActionKind.REPORT_REVIEWED, "Warned by mail.", bob)
 
         # alice lifts the block from her list of blocked players
         page_alice.goto(base + "/blocks/")

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import services as games_services
 from games.errors import GameActionError
 from ops import services
-from ops.models import Report, ReportAction
+from ops.models import Report, StaffAction, StaffActionKind
 
 pytestmark = pytest.mark.django_db
 
@@ -91,14 +91,34 @@ def test_staff_review_reports_and_every_action_is_logged(client, alice, bob):
     assert done.status_code == 302
     report.refresh_from_db()
     assert report.status == "dismissed"
-    entry = ReportAction.objects.get(report=report)
-    assert (entry.staff, entry.status, entry.note) == (admin, "dismissed", "Banter between friends.")
-    assert timezone.now() - entry.acted_at < timedelta(minutes=1)
+    entry = StaffAction.objects.get(report=report)
+    assert (entry.staff, entry.action, entry.reason, entry.player, entry.game) == (
+        admin, StaffActionKind.REPORT_DISMISSED, "Banter between friends.", bob, None)
+    assert timezone.now() - entry.at < timedelta(minutes=1)
+    page = client.get(reverse("admin:ops_report_change", args=[report.pk])).content.decode()
+    assert "Banter between friends." in page
+    log = client.get(reverse("admin:ops_staffaction_changelist")).content.decode()
+    assert "Staff audit log" in log and "Banter between friends." in log
+
+
+def test_a_review_of_a_game_report_names_the_game_and_needs_a_reason(alice, bob, game):
+    staff = type(alice).objects.create_user("staffer", password="pw-staff-123456", is_staff=True)
+    report = services.report_create(reporter=alice, game_id=game.pk, kind="stalling", reason="Slow.")
+    for reason in ("", "  "):
+        with pytest.raises(GameActionError) as refused:
+            services.report_review(report_id=report.pk, staff=staff, status="reviewed", reason=reason)
+        assert (refused.value.status, refused.value.code) == (400, "reason_required")
+    report.refresh_from_db()
+    assert report.status == "open" and not StaffAction.objects.exists()
+    services.report_review(report_id=report.pk, staff=staff, status="reviewed", reason=" Warned. ")
+    entry = StaffAction.objects.get()
+    assert (entry.staff, entry.action, entry.report, entry.game, entry.player, entry.reason) == (
+        staff, StaffActionKind.REPORT_REVIEWED, report, game, None, "Warned.")
 
 
 def test_only_staff_review(alice, bob):
     report = services.report_create(reporter=alice, player=bob, kind="abuse", reason="Rude.")
     with pytest.raises(GameActionError) as refused:
-        services.report_review(report_id=report.pk, staff=bob, status="reviewed")
+        services.report_review(report_id=report.pk, staff=bob, status="reviewed", reason="Rude indeed.")
     assert refused.value.status == 403
-    assert not ReportAction.objects.exists()
+    assert not StaffAction.objects.exists()
