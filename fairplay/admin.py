@@ -1,6 +1,7 @@
-"""Staff's fair-play checks: request one (the add form calls
-``fairplay.services.fairplay_check_request``), see the player's share of the bot's
-first choices beside honest players of similar rating, and each game behind it.
+"""Staff's fair-play checks: request one, saying why (the add form calls
+``fairplay.services.fairplay_check_request``, which writes the staff audit log), see
+the player's share of the bot's first choices beside honest players of similar
+rating, and each game behind it.
 
 Checks are read-only once requested: a task fills them in. They are a signal for
 staff, not proof; nothing acts on a player because of them.
@@ -37,6 +38,7 @@ class FairPlayCheckForm(forms.ModelForm):
     games_limit = forms.IntegerField(label=_("recent games"), min_value=1, max_value=conf.MAX_GAMES,
                                      initial=conf.DEFAULT_GAMES,
                                      help_text=_("How many of the player's latest finished rated games to read."))
+    reason = forms.CharField(label=_("Why"), widget=forms.Textarea(attrs={"rows": 3}))
 
     class Meta:
         model = FairPlayCheck
@@ -94,7 +96,7 @@ class FairPlayCheckAdmin(admin.ModelAdmin):
     list_select_related = ("player", "requested_by")
 
     def get_fieldsets(self, request, obj=None):
-        fields = ("player", "kind", "games_limit") if obj is None else DETAIL_FIELDS
+        fields = ("player", "kind", "games_limit", "reason") if obj is None else DETAIL_FIELDS
         return [(None, {"fields": fields, "description": SIGNAL_NOTE})]
 
     def get_readonly_fields(self, request, obj=None):
@@ -116,7 +118,7 @@ class FairPlayCheckAdmin(admin.ModelAdmin):
         """Requests go through the service (which enqueues the task), never a bare save."""
         check = services.fairplay_check_request(
             staff=request.user, player=form.cleaned_data["player"], kind=form.cleaned_data["kind"],
-            games=form.cleaned_data["games_limit"])
+            reason=form.cleaned_data["reason"], games=form.cleaned_data["games_limit"])
         obj.pk = check.pk
         obj.refresh_from_db()
 

@@ -18,8 +18,11 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 from engine.errors import EngineError
+from games.adjudication import adjudication_check
 from games.errors import InvalidInput
 from games.models import Game, GameKind
+from ops.models import StaffActionKind
+from ops.services import staff_action_record
 
 from . import conf, selectors
 from .agreement import replay_agreement
@@ -32,12 +35,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def fairplay_check_request(*, staff: "User", player: "User", kind: str,
+def fairplay_check_request(*, staff: "User", player: "User", kind: str, reason: str,
                            games: int = conf.DEFAULT_GAMES) -> FairPlayCheck:
-    """Staff ask for a check of ``player``'s last ``games`` rated games of ``kind``;
-    the task that computes it is enqueued once the row is committed."""
+    """Staff ask, saying why, for a check of ``player``'s last ``games`` rated games of
+    ``kind``; the staff audit log records the request, and the task that computes it
+    is enqueued once the row is committed."""
     if not getattr(staff, "is_staff", False):
         raise FairPlayNotAllowed("fairplay_not_staff", "Only staff run fair-play checks.")
+    reason = adjudication_check(staff=staff, reason=reason)
     if kind not in GameKind.values:
         raise InvalidInput("unknown_game", "Unknown game.", game=kind)
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= conf.MAX_GAMES:
@@ -47,6 +52,8 @@ def fairplay_check_request(*, staff: "User", player: "User", kind: str,
         check = FairPlayCheck.objects.create(player=player, kind=kind, games_limit=games,
                                              bot_level=conf.value("FAIRPLAY_BOT_LEVEL"),
                                              requested_by=staff)
+        staff_action_record(staff=staff, action=StaffActionKind.FAIRPLAY_CHECK, reason=reason,
+                            player=player, details={"check": check.pk, "kind": kind})
         transaction.on_commit(lambda: _enqueue_run(check.pk))
     log.info("fairplay check=%s of player=%s kind=%s requested by staff=%s",
              check.pk, player.pk, kind, staff.pk)

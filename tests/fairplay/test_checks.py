@@ -11,7 +11,7 @@ from fairplay.models import FairPlayCheck, FairPlayCheckGame, GameAgreement
 from games import services as games_services
 from games.errors import InvalidInput
 from games.models import Move
-from ops.models import Report
+from ops.models import Report, StaffAction, StaffActionKind
 from ratings.models import Rating
 
 from .conftest import bot_copier, finished, make_user, play, random_player, start
@@ -25,7 +25,8 @@ def _set_rating(user, value: float, kind: str = "onitama") -> None:
 
 def _request(staff, player, kind="onitama", games=10, callbacks=None) -> FairPlayCheck:
     with callbacks(execute=True):
-        check = services.fairplay_check_request(staff=staff, player=player, kind=kind, games=games)
+        check = services.fairplay_check_request(staff=staff, player=player, kind=kind, games=games,
+                                                reason="Reported for engine help.")
     check.refresh_from_db()
     return check
 
@@ -136,14 +137,28 @@ def test_a_game_that_cannot_be_replayed_fails_the_check(
 
 def test_only_staff_request_checks_and_bad_input_is_refused(alice, bob, staff):
     with pytest.raises(FairPlayNotAllowed):
-        services.fairplay_check_request(staff=alice, player=bob, kind="onitama", games=5)
+        services.fairplay_check_request(staff=alice, player=bob, kind="onitama", games=5, reason="Why not.")
     for games in (0, 51, "5", True):
         with pytest.raises(FairPlayInvalid) as refused:
-            services.fairplay_check_request(staff=staff, player=bob, kind="onitama", games=games)
+            services.fairplay_check_request(staff=staff, player=bob, kind="onitama", games=games,
+                                            reason="Reported.")
         assert refused.value.message == "Choose from 1 to 50 recent games."
     with pytest.raises(InvalidInput):
-        services.fairplay_check_request(staff=staff, player=bob, kind="chess", games=5)
-    assert not FairPlayCheck.objects.exists()
+        services.fairplay_check_request(staff=staff, player=bob, kind="chess", games=5, reason="Reported.")
+    for reason in ("", "   "):
+        with pytest.raises(InvalidInput) as refused:
+            services.fairplay_check_request(staff=staff, player=bob, kind="onitama", games=5, reason=reason)
+        assert (refused.value.status, refused.value.code) == (400, "reason_required")
+    assert not FairPlayCheck.objects.exists() and not StaffAction.objects.exists()
+
+
+def test_a_request_is_written_to_the_staff_audit_log(
+        alice, staff, django_capture_on_commit_callbacks):
+    check = _request(staff, alice, kind="maatatahay", callbacks=django_capture_on_commit_callbacks)
+    entry = StaffAction.objects.get()
+    assert (entry.staff, entry.action, entry.player, entry.game, entry.report, entry.reason) == (
+        staff, StaffActionKind.FAIRPLAY_CHECK, alice, None, None, "Reported for engine help.")
+    assert entry.details == {"check": check.pk, "kind": "maatatahay"}
 
 
 def test_the_admin_add_form_requests_a_check_and_shows_its_figures(
@@ -153,13 +168,22 @@ def test_the_admin_add_form_requests_a_check_and_shows_its_figures(
     add = reverse("admin:fairplay_fairplaycheck_add")
     form = client.get(add)
     assert form.status_code == 200 and "not proof" in form.content.decode()
-    refused = client.post(add, {"player": alice.pk, "kind": "onitama", "games_limit": 0})
+    assert 'name="reason"' in form.content.decode()
+    refused = client.post(add, {"player": alice.pk, "kind": "onitama", "games_limit": 0,
+                                "reason": "Too strong."})
     assert refused.status_code == 200 and not FairPlayCheck.objects.exists()
+    no_reason = client.post(add, {"player": alice.pk, "kind": "onitama", "games_limit": 3, "reason": " "})
+    assert no_reason.status_code == 200 and not FairPlayCheck.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(add, {"player": alice.pk, "kind": "onitama", "games_limit": 3})
+        response = client.post(add, {"player": alice.pk, "kind": "onitama", "games_limit": 3,
+                                     "reason": "Too strong for a new player."})
     assert response.status_code == 302
     check = FairPlayCheck.objects.get()
     assert (check.player, check.games_limit, check.status, check.requested_by) == (alice, 3, "done", staff)
+    entry = StaffAction.objects.get()
+    assert (entry.staff, entry.action, entry.player, entry.reason, entry.details) == (
+        staff, StaffActionKind.FAIRPLAY_CHECK, alice, "Too strong for a new player.",
+        {"check": check.pk, "kind": "onitama"})
     listing = client.get(reverse("admin:fairplay_fairplaycheck_changelist")).content.decode()
     assert "not proof" in listing and "alice" in listing
     assert "%.1f %%" % (100.0 * check.matches / check.decisions) in listing
