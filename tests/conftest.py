@@ -130,6 +130,16 @@ def _celery_eager(request):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """A test client request activates the visitor's language in this thread and leaves it
+    active; the next test starts in the default language again."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Hashing with production strength costs ~0.3 s a password; tests need no strength."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
