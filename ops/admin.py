@@ -45,15 +45,23 @@ class ReportStaffActionInline(ReadOnlyTabularInline):
 
 
 def _review(modeladmin, request, queryset, status, title):
-    """Ask why, then mark every selected report (one audit entry each)."""
+    """Ask why, then mark every selected report (one audit entry each); a refusal is
+    shown for its report."""
     form = ReviewNoteForm(request.POST if "apply" in request.POST else None)
     if "apply" in request.POST and form.is_valid():
+        count = 0
         for report in queryset:
-            services.report_review(report_id=report.pk, staff=request.user, status=status,
-                                   reason=form.cleaned_data["note"])
-        count = queryset.count()
-        modeladmin.message_user(request, ngettext("%(count)d report marked.", "%(count)d reports marked.",
-                                                  count) % {"count": count}, messages.SUCCESS)
+            try:
+                services.report_review(report_id=report.pk, staff=request.user, status=status,
+                                       reason=form.cleaned_data["note"])
+            except GameActionError as error:
+                modeladmin.message_user(request, "%s: %s" % (report, error.message), messages.ERROR)
+                continue
+            count += 1
+        if count:
+            modeladmin.message_user(request, ngettext(
+                "%(count)d report marked.", "%(count)d reports marked.", count) % {"count": count},
+                messages.SUCCESS)
         return None
     return TemplateResponse(request, "ops/admin_review.html", {
         **modeladmin.admin_site.each_context(request), "title": title, "form": form,
