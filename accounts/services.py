@@ -13,6 +13,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError, RestrictedError
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -218,10 +219,17 @@ def user_demo_ensure(*, username: str, email: str, password: str, is_superuser: 
 def unconfirmed_accounts_purge() -> int:
     """Delete never-confirmed accounts older than the confirmation link's lifetime; returns how many."""
     cutoff = timezone.now() - timedelta(seconds=settings.ACCOUNTS_CONFIRMATION_MAX_AGE)
-    _, deleted = User.objects.filter(email_confirmed=False, last_login=None, date_joined__lt=cutoff).delete()
-    count = deleted.get(User._meta.label, 0)
-    if count:
-        logger.info("unconfirmed_accounts_purge deleted=%s", count)
+    count = kept = 0
+    for user in User.objects.filter(email_confirmed=False, last_login=None, date_joined__lt=cutoff):
+        try:
+            with transaction.atomic():
+                user.delete()
+        except (ProtectedError, RestrictedError):
+            kept += 1  # a record that must stay names it (e.g. the staff audit log): keep the row
+        else:
+            count += 1
+    if count or kept:
+        logger.info("unconfirmed_accounts_purge deleted=%s kept=%s", count, kept)
     return count
 
 

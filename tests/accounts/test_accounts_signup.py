@@ -139,3 +139,26 @@ def test_unconfirmed_accounts_are_purged_after_the_link_expires(settings):
     services.user_signup(username="fresh", email="fresh@example.com", password=PASSWORD)
     assert services.unconfirmed_accounts_purge() == 1
     assert list(User.objects.values_list("username", flat=True)) == ["fresh"]
+
+
+def test_the_purge_keeps_an_unconfirmed_account_that_the_staff_audit_log_names():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from ops import services as ops_services
+    from ops.models import StaffAction
+    from tests.factories import make_user
+
+    staff = make_user("staffer")
+    staff.is_staff = True
+    staff.save()
+    for name in ("spammer", "stale"):
+        services.user_signup(username=name, email="%s@example.com" % name, password=PASSWORD)
+    User.objects.filter(username__in=["spammer", "stale"]).update(
+        date_joined=timezone.now() - timedelta(days=4))
+    spammer = User.objects.get(username="spammer")
+    ops_services.player_suspend(player_id=spammer.pk, staff=staff, reason="Spam sign-ups.")
+    assert services.unconfirmed_accounts_purge() == 1
+    assert set(User.objects.values_list("username", flat=True)) == {"staffer", "spammer"}
+    assert StaffAction.objects.get().player == spammer
