@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from maatasite.admin_inlines import ReadOnlyTabularInline
+from maatasite.admin_readonly import ReadOnlyTabularInline
 
 from . import conf, services
 from .models import FairPlayCheck, FairPlayCheckGame, GameAgreement

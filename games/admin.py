@@ -11,7 +11,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from maatasite.admin_inlines import ReadOnlyTabularInline
+from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from .models import Alarm, Challenge, ClockOutage, ClockSweep, DrawOffer, Game, Move, Seat
 
@@ -88,26 +88,13 @@ class AlarmAdmin(admin.ModelAdmin):
     readonly_fields = ("game", "user", "kind", "turn", "due_at", "claimed_at", "sent_at", "outcome")
 
 
-class _ReadOnlyAdmin(admin.ModelAdmin):
-    """Records written only by the timeout sweep."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(ClockSweep)
-class ClockSweepAdmin(_ReadOnlyAdmin):
+class ClockSweepAdmin(ReadOnlyModelAdmin):
     list_display = ("swept_at", "finished_at", "games_timed_out", "games_extended", "games_held")
 
 
 @admin.register(ClockOutage)
-class ClockOutageAdmin(_ReadOnlyAdmin):
+class ClockOutageAdmin(ReadOnlyModelAdmin):
     list_display = ("started_at", "ended_at", "length", "games_count")
     fields = ("started_at", "ended_at", "length", "games")
     readonly_fields = fields

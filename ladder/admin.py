@@ -1,7 +1,7 @@
 """Staff create ladders (each with its own days per move and reach) and watch them."""
 from django.contrib import admin
 
-from maatasite.admin_inlines import ReadOnlyTabularInline
+from maatasite.admin_readonly import ReadOnlyTabularInline
 
 from .models import Ladder, LadderChallenge, LadderEvent, LadderMember
 

@@ -18,7 +18,7 @@ from games.errors import GameActionError
 from games.models import TimeoutBatch, TimeoutHold
 from games.services import rules_for
 
-from maatasite.admin_inlines import ReadOnlyTabularInline
+from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from . import services
 from .models import (GameAdjudication, Heartbeat, PlayerSuspension, Report, ReportStatus,
@@ -32,8 +32,39 @@ SUSPENSION_RULE = _(
     "stay ended.")
 
 
-class ReviewNoteForm(forms.Form):
-    note = forms.CharField(label=_("Why"), widget=forms.Textarea(attrs={"rows": 3}))
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Why"), widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class AwardForm(ReasonForm):
+    side = forms.ChoiceField(label=_("Winner"), choices=[
+        ("first", _("First seat")), ("second", _("Second seat")), ("draw", _("Draw (no winner)"))])
+
+
+def _ask_why(modeladmin, request, queryset, *, title, apply, form_class=ReasonForm, help_text=""):
+    """The one way staff act from the admin: ask why (and what), then call ``apply(obj,
+    cleaned_data)`` - a service that writes the audit row - for every selected row. A
+    refusal is shown for its row and the others go on; a text ``apply`` returns is shown."""
+    form = form_class(request.POST if "apply" in request.POST else None)
+    if "apply" in request.POST and form.is_valid():
+        done = 0
+        for obj in queryset:
+            try:
+                note = apply(obj, form.cleaned_data)
+            except GameActionError as error:
+                modeladmin.message_user(request, "%s: %s" % (obj, error.message), messages.ERROR)
+                continue
+            done += 1
+            if isinstance(note, str):
+                modeladmin.message_user(request, "%s: %s" % (obj, note), messages.SUCCESS)
+        if done:
+            modeladmin.message_user(request, ngettext("%(count)d done.", "%(count)d done.", done)
+                                    % {"count": done}, messages.SUCCESS)
+        return None
+    return TemplateResponse(request, "ops/admin_ask_why.html", {
+        **modeladmin.admin_site.each_context(request), "title": title, "form": form,
+        "objects": queryset, "help_text": help_text, "action": request.POST.get("action"),
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta})
 
 
 class ReportStaffActionInline(ReadOnlyTabularInline):
@@ -45,28 +76,9 @@ class ReportStaffActionInline(ReadOnlyTabularInline):
 
 
 def _review(modeladmin, request, queryset, status, title):
-    """Ask why, then mark every selected report (one audit entry each); a refusal is
-    shown for its report."""
-    form = ReviewNoteForm(request.POST if "apply" in request.POST else None)
-    if "apply" in request.POST and form.is_valid():
-        count = 0
-        for report in queryset:
-            try:
-                services.report_review(report_id=report.pk, staff=request.user, status=status,
-                                       reason=form.cleaned_data["note"])
-            except GameActionError as error:
-                modeladmin.message_user(request, "%s: %s" % (report, error.message), messages.ERROR)
-                continue
-            count += 1
-        if count:
-            modeladmin.message_user(request, ngettext(
-                "%(count)d report marked.", "%(count)d reports marked.", count) % {"count": count},
-                messages.SUCCESS)
-        return None
-    return TemplateResponse(request, "ops/admin_review.html", {
-        **modeladmin.admin_site.each_context(request), "title": title, "form": form,
-        "reports": queryset, "action": request.POST.get("action"),
-        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta})
+    return _ask_why(modeladmin, request, queryset, title=title, apply=lambda report, data:
+                    services.report_review(report_id=report.pk, staff=request.user, status=status,
+                                           reason=data["reason"]))
 
 
 @admin.register(Report)
@@ -100,39 +112,6 @@ class HeartbeatAdmin(admin.ModelAdmin):
 
 # ---------------------------------------------------------------- staff adjudication
 
-class AdjudicationForm(forms.Form):
-    reason = forms.CharField(label=_("Why"), widget=forms.Textarea(attrs={"rows": 3}))
-
-
-class AwardForm(AdjudicationForm):
-    side = forms.ChoiceField(label=_("Winner"), choices=[
-        ("first", _("First seat")), ("second", _("Second seat")), ("draw", _("Draw (no winner)"))])
-
-
-def _adjudicate(modeladmin, request, queryset, *, title, apply, form_class=AdjudicationForm,
-                help_text=""):
-    """Ask why (and what), then apply the service to every selected row; one audit row
-    each. A refusal is shown for its row and the others go on."""
-    form = form_class(request.POST if "apply" in request.POST else None)
-    if "apply" in request.POST and form.is_valid():
-        done = 0
-        for obj in queryset:
-            try:
-                apply(obj, form.cleaned_data)
-            except GameActionError as error:
-                modeladmin.message_user(request, "%s: %s" % (obj, error.message), messages.ERROR)
-                continue
-            done += 1
-        if done:
-            modeladmin.message_user(request, ngettext("%(count)d done.", "%(count)d done.", done)
-                                    % {"count": done}, messages.SUCCESS)
-        return None
-    return TemplateResponse(request, "ops/admin_adjudicate.html", {
-        **modeladmin.admin_site.each_context(request), "title": title, "form": form,
-        "objects": queryset, "help_text": help_text, "action": request.POST.get("action"),
-        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta})
-
-
 def _winner(game, side: str) -> str:
     if side == "draw":
         return ""
@@ -140,21 +119,8 @@ def _winner(game, side: str) -> str:
     return first if side == "first" else second
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Lists and shows rows; changes only through the actions."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(GameAdjudication)
-class GameAdjudicationAdmin(ReadOnlyAdmin):
+class GameAdjudicationAdmin(ReadOnlyModelAdmin):
     list_display = ("id", "kind", "status", "players", "winner_side", "result_reason", "rated",
                     "finished_at")
     list_filter = ("kind", "status", "result_reason", "rated")
@@ -174,26 +140,26 @@ class GameAdjudicationAdmin(ReadOnlyAdmin):
     @admin.action(description=_("Void (no result, no rating change)"),
                   permissions=["view"])
     def void(self, request, queryset):
-        return _adjudicate(self, request, queryset, title=_("Void games"), apply=lambda game, data:
+        return _ask_why(self, request, queryset, title=_("Void games"), apply=lambda game, data:
                            services.game_void(game_id=game.pk, staff=request.user,
                                               reason=data["reason"]))
 
     @admin.action(description=_("Award to a side"), permissions=["view"])
     def award(self, request, queryset):
-        return _adjudicate(self, request, queryset, title=_("Award games"), form_class=AwardForm,
+        return _ask_why(self, request, queryset, title=_("Award games"), form_class=AwardForm,
                            apply=lambda game, data: services.game_award(
                                game_id=game.pk, staff=request.user, reason=data["reason"],
                                winner_side=_winner(game, data["side"])))
 
     @admin.action(description=_("Reverse a timeout (the game runs again)"), permissions=["view"])
     def reverse_timeout(self, request, queryset):
-        return _adjudicate(self, request, queryset, title=_("Reverse timeouts"),
+        return _ask_why(self, request, queryset, title=_("Reverse timeouts"),
                            apply=lambda game, data: services.game_timeout_reverse(
                                game_id=game.pk, staff=request.user, reason=data["reason"]))
 
 
 @admin.register(PlayerSuspension)
-class PlayerSuspensionAdmin(ReadOnlyAdmin):
+class PlayerSuspensionAdmin(ReadOnlyModelAdmin):
     list_display = ("username", "email", "is_active", "suspended_at", "suspension_reason")
     list_filter = ("is_active",)
     search_fields = ("username", "email")
@@ -202,21 +168,21 @@ class PlayerSuspensionAdmin(ReadOnlyAdmin):
 
     @admin.action(description=_("Suspend"), permissions=["view"])
     def suspend(self, request, queryset):
-        return _adjudicate(self, request, queryset, title=_("Suspend players"),
+        return _ask_why(self, request, queryset, title=_("Suspend players"),
                            help_text=SUSPENSION_RULE, apply=lambda player, data:
                            services.player_suspend(player_id=player.pk, staff=request.user,
                                                    reason=data["reason"]))
 
     @admin.action(description=_("Lift the suspension"), permissions=["view"])
     def unsuspend(self, request, queryset):
-        return _adjudicate(self, request, queryset, title=_("Lift suspensions"),
+        return _ask_why(self, request, queryset, title=_("Lift suspensions"),
                            help_text=SUSPENSION_RULE, apply=lambda player, data:
                            services.player_unsuspend(player_id=player.pk, staff=request.user,
                                                      reason=data["reason"]))
 
 
 @admin.register(StaffAction)
-class StaffActionAdmin(ReadOnlyAdmin):
+class StaffActionAdmin(ReadOnlyModelAdmin):
     list_display = ("at", "staff", "action", "game", "player", "report", "reason")
     list_filter = ("action",)
     search_fields = ("staff__username", "player__username", "reason")
@@ -231,25 +197,11 @@ class TimeoutHoldInline(ReadOnlyTabularInline):
 
 
 def _decide(modeladmin, request, queryset, decide, title):
-    """Ask why, then decide each selected batch through ``decide`` (an ops service, which
-    writes the audit row)."""
-    form = AdjudicationForm(request.POST if "apply" in request.POST else None)
-    if "apply" in request.POST and form.is_valid():
-        for batch in queryset:
-            try:
-                decided = decide(batch_id=batch.pk, staff=request.user,
-                                 reason=form.cleaned_data["reason"])
-            except GameActionError as error:
-                modeladmin.message_user(request, "%s: %s" % (batch, error.message), messages.ERROR)
-                continue
-            modeladmin.message_user(request, ngettext(
-                "%(count)d game changed.", "%(count)d games changed.",
-                decided.games_changed) % {"count": decided.games_changed}, messages.SUCCESS)
-        return None
-    return TemplateResponse(request, "ops/admin_timeout_batch.html", {
-        **modeladmin.admin_site.each_context(request), "title": title, "form": form,
-        "batches": queryset, "action": request.POST.get("action"),
-        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta})
+    def apply(batch, data):
+        changed = decide(batch_id=batch.pk, staff=request.user, reason=data["reason"]).games_changed
+        return ngettext("%(count)d game changed.", "%(count)d games changed.", changed) % {"count": changed}
+    return _ask_why(modeladmin, request, queryset, title=title, apply=apply, help_text=_(
+        "Games that moved on or ended since they were held are left alone."))
 
 
 @admin.register(TimeoutBatch)

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from maatasite.admin_inlines import ReadOnlyTabularInline
+from maatasite.admin_readonly import ReadOnlyTabularInline
 
 from games.errors import GameActionError
 

@@ -12,11 +12,6 @@ T = {
     "Report either a player or a game.": (
         "Laporkan seorang pemain atau sebuah permainan.", "أبلغ عن لاعب أو عن مباراة."),
     "Why": ("Alasan", "السبب"),
-    "%(count)d report marked.": (
-        ("%(count)d laporan ditandai.",),
-        ("لم يُعلَّم أي بلاغ (%(count)d).", "عُلِّم بلاغ واحد (%(count)d).", "عُلِّم بلاغان (%(count)d).",
-         "عُلِّمت %(count)d بلاغات.", "عُلِّم %(count)d بلاغًا.", "عُلِّم %(count)d بلاغ."),
-    ),
     "Mark reviewed": ("Tandai sudah ditinjau", "علِّم كمُراجَع"),
     "Mark dismissed": ("Tandai ditolak", "علِّم كمرفوض"),
     "Choose abuse, suspected engine help, stalling or other.": (
@@ -165,17 +160,9 @@ T = {
         ("لم تتغير أي مباراة (%(count)d).", "تغيرت مباراة واحدة (%(count)d).", "تغيرت مباراتان (%(count)d).",
          "تغيرت %(count)d مباريات.", "تغيرت %(count)d مباراة.", "تغيرت %(count)d مباراة."),
     ),
-    "Say why; the audit log keeps it with your name and the time. Games that moved on or ended "
-    "since they were held are left alone.": (
-        "Jelaskan alasannya; log audit menyimpannya bersama nama Anda dan waktunya. Permainan yang "
-        "sudah berlanjut atau berakhir sejak ditahan dibiarkan.",
-        "اذكر السبب؛ يحفظه سجل التدقيق مع اسمك والوقت. تُترك المباريات التي تقدمت أو انتهت منذ تعليقها.",
-    ),
-    "%(count)s game held": (
-        ("%(count)s permainan ditahan",),
-        ("لا مباريات معلَّقة (%(count)s)", "مباراة واحدة معلَّقة (%(count)s)", "مباراتان معلَّقتان (%(count)s)",
-         "%(count)s مباريات معلَّقة", "%(count)s مباراة معلَّقة", "%(count)s مباراة معلَّقة"),
-    ),
+    "Games that moved on or ended since they were held are left alone.": (
+        "Permainan yang sudah berlanjut atau berakhir sejak ditahan dibiarkan.",
+        "تُترك المباريات التي تقدمت أو انتهت منذ تعليقها."),
     "game adjudication": ("keputusan permainan", "الحكم في مباراة"),
     "game adjudications": ("keputusan permainan", "الحكم في المباريات"),
     "player suspension": ("penangguhan pemain", "تعليق لاعب"),

@@ -54,7 +54,7 @@ def test_block_then_report_then_staff_review_through_the_pages(live_server, brow
         page_staff.select_option("select[name=action]", "mark_reviewed")
         page_staff.locator("button[name=index]").click()
         page_staff.wait_for_load_state()
-        page_staff.fill("textarea[name=note]", "Warned by mail.")
+        page_staff.fill("textarea[name=reason]", "Warned by mail.")
         page_staff.locator("#content form button[type=submit]").click()
         page_staff.wait_for_load_state()
         report.refresh_from_db()

@@ -87,13 +87,13 @@ def test_staff_review_reports_and_every_action_is_logged(client, alice, bob):
     assert asked.status_code == 200 and "Why" in asked.content.decode()
     done = client.post(reverse("admin:ops_report_changelist"),
                        {"action": "mark_dismissed", ACTION_CHECKBOX_NAME: [report.pk], "apply": "1",
-                        "note": "Banter between friends."})
+                        "reason": "Banter between friends."})
     assert done.status_code == 302
     report.refresh_from_db()
     assert report.status == "dismissed"
     too_long = client.post(reverse("admin:ops_report_changelist"),
                            {"action": "mark_reviewed", ACTION_CHECKBOX_NAME: [report.pk], "apply": "1",
-                            "note": "x" * 2001}, follow=True)
+                            "reason": "x" * 2001}, follow=True)
     assert too_long.status_code == 200 and "The reason is too long" in too_long.content.decode()
     report.refresh_from_db()
     assert report.status == "dismissed"
