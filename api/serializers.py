@@ -52,6 +52,12 @@ class EmailSerializer(serializers.Serializer):
     email = serializers.EmailField()
 
 
+class EmailChangeSerializer(serializers.Serializer):
+    email = serializers.EmailField(help_text="The new address (or the failing one, to confirm it again).")
+    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False,
+                                     style={"input_type": "password"}, help_text="Your current password.")
+
+
 class MessageSerializer(serializers.Serializer):
     message = serializers.CharField()
 

@@ -27,6 +27,7 @@ urlpatterns = [
     path("tokens/", views.TokenListView.as_view(), name="tokens"),
     path("tokens/<int:token_id>/", views.TokenDetailView.as_view(), name="token_detail"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("account/email/", views.AccountEmailView.as_view(), name="account_email"),
     path("account/export/", views_privacy.AccountExportView.as_view(), name="account_export"),
     path("account/delete/", views_privacy.AccountDeleteView.as_view(), name="account_delete"),
     path("players/<str:username>/", views.PlayerView.as_view(), name="player"),

@@ -31,7 +31,7 @@ from .base import (ApiView, PublicReadView, body_conditional_response, condition
                    idempotent)
 from .errors import ApiError, game_action_error_response
 from .events import Cursor, events_for_user
-from .throttling import AuthRateThrottle, IPRateThrottle
+from .throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
 
 ERRORS = {code: OpenApiResponse(s.ErrorSerializer, description=text) for code, text in {
     400: "Bad input, or an illegal move (with the engine's message).",
@@ -214,6 +214,23 @@ class MeView(ApiView):
         current = {field: getattr(user, field) for field in s.PreferencesSerializer().fields}
         account_services.profile_update(user=user, **{**current, **data.validated_data})
         return Response(s.MeSerializer(_me_data(user)).data)
+
+
+class AccountEmailView(ApiView):
+    # A password check: it spends the budget of the sign-in endpoints too.
+    throttle_classes = [UserRateThrottle, IPRateThrottle, AuthRateThrottle]
+
+    @extend_schema(tags=["me"], request=s.EmailChangeSerializer,
+                   responses={202: s.MessageSerializer, **errors(400, 401, 403, 429)},
+                   summary="Change your email address (or confirm a failing one again): a link goes to it, "
+                           "and following it makes it the account's address and clears a failure")
+    def post(self, request: Any) -> Response:
+        data = s.EmailChangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        account_services.email_change_request(user=request.user, new_email=data.validated_data["email"],
+                                              password=data.validated_data["password"])
+        return Response({"message": _("We have mailed a link to %(email)s: follow it to use that address.")
+                         % {"email": data.validated_data["email"]}}, status=status.HTTP_202_ACCEPTED)
 
 
 class GamePagination(CursorPagination):

@@ -21,6 +21,33 @@ def test_me_shows_my_account_and_changes_only_the_sent_preferences(alice_api, al
     assert alice_api.patch("/api/v1/me/", {"language": "xx"}, format="json").status_code == 400
 
 
+def test_a_failing_address_is_shown_and_fixed_through_the_api(alice_api, alice,
+                                                            django_capture_on_commit_callbacks):
+    import re
+
+    from django.core import mail
+
+    from accounts.deliverability import address_failure_record
+    address_failure_record(email=alice.email, failure="bounce")
+    assert alice_api.get("/api/v1/me/").json()["email_is_failing"] is True
+    wrong = alice_api.post("/api/v1/account/email/", {"email": "alice@fixed.example.org",
+                                                      "password": "nope"}, format="json")
+    assert wrong.status_code == 400 and wrong.json()["code"] == "password"
+    bad = alice_api.post("/api/v1/account/email/", {"email": "not-an-address",
+                                                    "password": "pw-alice-123456"}, format="json")
+    assert bad.status_code == 400
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        asked = alice_api.post("/api/v1/account/email/", {"email": "alice@fixed.example.org",
+                                                          "password": "pw-alice-123456"}, format="json")
+    assert asked.status_code == 202 and "alice@fixed.example.org" in asked.json()["message"]
+    assert [m.to for m in mail.outbox] == [["alice@fixed.example.org"]]
+    link = re.search(r"https?://[^/\s]+(/accounts/email/confirm/\S+/)", mail.outbox[0].body).group(1)
+    APIClient().get(link)
+    me = alice_api.get("/api/v1/me/").json()
+    assert me["email"] == "alice@fixed.example.org" and me["email_is_failing"] is False
+
+
 def test_messages_follow_the_users_language(alice_api, alice):
     alice.language = "id"
     alice.save()
