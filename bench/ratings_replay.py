@@ -81,6 +81,7 @@ def main() -> None:
 
         for share in (0.9, 0.5, 0.1):
             game = games[int(share * (len(games) - 1))]
+            connection.queries_log.clear()
             with CaptureQueriesContext(connection) as queries:
                 started = time.perf_counter()
                 ops_services.game_void(game_id=game.pk, staff=staff, reason="benchmark")

@@ -33,8 +33,7 @@ from .glicko2 import Glicko, Result, idle, rate
 from .models import Rating, RatingChange
 
 RATING_FIELDS = ["rating", "deviation", "volatility", "games_played", "last_played_at"]
-CHANGE_FIELDS = ["opponent_id", "score", "rating_before", "rating_after", "deviation_before",
-                 "deviation_after", "volatility_after", "opponent_rating", "created_at"]
+REPLAY_BATCH = 1000  # change rows per INSERT statement of a replay
 
 
 def idle_periods(last_played_at: datetime | None, now: datetime) -> int:
@@ -131,10 +130,14 @@ def _state_before(row: Rating, earlier: Iterable[RatingChange]) -> None:
 
 def ratings_replay(*, kind: str, since: datetime, game_id: int) -> Replay:
     """Compute the rating history of ``kind`` again from the game ``game_id``, which
-    ended at ``since`` (its old end), onward: the change rows of every rateable game
-    ending at or after it, in (finished_at, pk) order, are rewritten in place
-    (created for a game rated now, deleted for a game no longer rated, e.g. a void
-    one), and each touched player's Rating row ends as that history leaves it."""
+    ended at ``since`` (its old end), onward: the change rows of every game ending at
+    or after it are written again, one pair per game rated now, in (finished_at, pk)
+    order (none for a game no longer rated, e.g. a void one), and each touched
+    player's Rating row ends as that history leaves it.
+
+    The rows are deleted and created again in batches rather than updated: an UPDATE
+    of many rows through the ORM is one CASE per field over all of them, whose cost
+    grows with the square of the rows (minutes for a few thousand)."""
     after_pivot = Q(finished_at__gt=since) | Q(finished_at=since, pk__gte=game_id)
     with transaction.atomic():
         rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(kind=kind)
@@ -149,31 +152,17 @@ def ratings_replay(*, kind: str, since: datetime, game_id: int) -> Replay:
                     and r.last_played_at >= since}
         stale = (Q(game__finished_at__gt=since) | Q(game__finished_at=since, game_id__gte=game_id)
                  | Q(game__finished_at__isnull=True) | Q(game_id=game_id))
-        RatingChange.objects.filter(stale, kind=kind).exclude(
-            game_id__in=[g.pk for g in games]).delete()
+        RatingChange.objects.filter(stale, kind=kind).delete()
         for user_id in sorted(players - set(rows)):
             rows[user_id], _created = Rating.objects.get_or_create(user_id=user_id, kind=kind)
-        kept = RatingChange.objects.filter(kind=kind, user_id__in=players).exclude(
-            game_id__in=[g.pk for g in games]).exclude(stale).order_by("created_at", "game_id")
         earlier: dict[int, list[RatingChange]] = {user_id: [] for user_id in players}
-        for change in kept:
+        for change in RatingChange.objects.filter(kind=kind, user_id__in=players).order_by(
+                "created_at", "game_id"):
             earlier[change.user_id].append(change)
         for user_id in players:
             _state_before(rows[user_id], earlier[user_id])
-        existing = {(c.game_id, c.user_id): c for c in RatingChange.objects.filter(
-            kind=kind, game_id__in=[g.pk for g in games])}
-        rewritten, created = [], []
-        for game in games:
-            for change in _rate(game, rows):
-                old = existing.get((game.pk, change.user_id))
-                if old is None:
-                    created.append(change)
-                    continue
-                for name in CHANGE_FIELDS:
-                    setattr(old, name, getattr(change, name))
-                rewritten.append(old)
-        RatingChange.objects.bulk_update(rewritten, CHANGE_FIELDS)
-        RatingChange.objects.bulk_create(created)
+        changes = [change for game in games for change in _rate(game, rows)]
+        RatingChange.objects.bulk_create(changes, batch_size=REPLAY_BATCH)
         for user_id in sorted(players):
             rows[user_id].save(update_fields=RATING_FIELDS)
         return Replay(games=len(games), players=players)
