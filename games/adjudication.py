@@ -36,9 +36,8 @@ import engine
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
-
-from . import errors, services
+from . import services
+from .errors import Conflict, InvalidInput, NotAllowed
 from .models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
 from .signals import game_result_changed
 
@@ -52,37 +51,6 @@ REASON_ADJUDICATED = "adjudicated"
 REASON_FORFEIT = "forfeit"
 TIMEOUT_REASONS = (services.REASON_TIMEOUT, services.REASON_ABORTED_TIMEOUT)
 REASON_MAX_LENGTH = 2000
-
-MESSAGES: dict[str, Any] = {
-    "not_staff": _("Only staff may do this."),
-    "reason_required": _("Say why: the audit log keeps the reason."),
-    "reason_too_long": _("The reason is too long (at most %(limit)s characters)."),
-    "game_running": _("This game is still running: award it, or cancel it first."),
-    "game_not_over": _("Only an ended game can be changed this way."),
-    "already_void": _("This game is already void."),
-    "bad_winner": _("Choose a side of this game, or none for a draw."),
-    "not_a_timeout": _("This game did not end on time."),
-    "hidden_information": _("This game hides information that its end revealed: it cannot "
-                            "be resumed. Void it instead."),
-    "replay_failed": _("The moves of this game cannot be played again."),
-}
-
-
-class _Translated:
-    app_messages = MESSAGES
-
-
-class InvalidInput(_Translated, errors.InvalidInput):
-    pass
-
-
-class NotAllowed(_Translated, errors.NotAllowed):
-    pass
-
-
-class Conflict(_Translated, errors.Conflict):
-    pass
-
 
 @dataclass
 class Adjudication:

@@ -36,6 +36,20 @@ SITE_MESSAGES: dict[str, Any] = {
     "not_yours": _("Only the player who made the challenge can cancel it."),
     "inactive_user": _("This player cannot play at the moment."),
     "bad_options": _("These game options are not valid."),
+    # staff decisions (games.adjudication, games.outages)
+    "not_staff": _("Only staff may do this."),
+    "reason_required": _("Say why: the audit log keeps the reason."),
+    "reason_too_long": _("The reason is too long (at most %(limit)s characters)."),
+    "game_running": _("This game is still running: award it, or cancel it first."),
+    "game_not_over": _("Only an ended game can be changed this way."),
+    "already_void": _("This game is already void."),
+    "bad_winner": _("Choose a side of this game, or none for a draw."),
+    "not_a_timeout": _("This game did not end on time."),
+    "hidden_information": _("This game hides information that its end revealed: it cannot "
+                            "be resumed. Void it instead."),
+    "replay_failed": _("The moves of this game cannot be played again."),
+    "timeouts_batch_not_found": _("This batch of held timeouts does not exist."),
+    "timeouts_batch_decided": _("Staff have already decided these timeouts."),
 }
 
 # Messages of the engine's error codes. Params are the engine's own params.

@@ -24,15 +24,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
-
-from . import errors
+from .adjudication import adjudication_check
+from .errors import Conflict, NotFound
 from .models import (ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch, TimeoutBatchStatus,
                      TimeoutHold)
 from .services import _clock_update, _lock_game, game_time_out
@@ -41,34 +40,6 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 log = logging.getLogger(__name__)
-
-MESSAGES: dict[str, Any] = {
-    "timeouts_not_staff": _("Only staff decide held timeouts."),
-    "timeouts_reason_required": _("Say why: the batch keeps the reason with your name."),
-    "timeouts_batch_not_found": _("This batch of held timeouts does not exist."),
-    "timeouts_batch_decided": _("Staff have already decided these timeouts."),
-}
-
-
-class _Translated:
-    app_messages = MESSAGES
-
-
-class InvalidInput(_Translated, errors.InvalidInput):
-    pass
-
-
-class NotAllowed(_Translated, errors.NotAllowed):
-    pass
-
-
-class NotFound(_Translated, errors.NotFound):
-    pass
-
-
-class Conflict(_Translated, errors.Conflict):
-    pass
-
 
 @dataclass
 class SweepResult:
@@ -179,11 +150,7 @@ def games_sweep(*, now: datetime | None = None) -> SweepResult:
 
 def _batch_decide(*, batch_id: int, staff: "User", reason: str, status: str,
                   now: datetime | None) -> TimeoutBatch:
-    if not getattr(staff, "is_staff", False):
-        raise NotAllowed("timeouts_not_staff", "Only staff decide held timeouts.")
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("timeouts_reason_required", "Say why.")
+    reason = adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
         _sweep_lock()
         batch = TimeoutBatch.objects.select_for_update().filter(pk=batch_id).first()

@@ -514,14 +514,6 @@ T = {
     ),
     "held timeout batch": ("kelompok batas waktu yang ditahan", "دفعة انقضاء وقت معلَّقة"),
     "held timeout batches": ("kelompok batas waktu yang ditahan", "دفعات انقضاء وقت معلَّقة"),
-    "Only staff decide held timeouts.": (
-        "Hanya staf yang memutuskan batas waktu yang ditahan.",
-        "الطاقم وحده يقرر في حالات انقضاء الوقت المعلَّقة.",
-    ),
-    "Say why: the batch keeps the reason with your name.": (
-        "Sebutkan alasannya: kelompok ini menyimpan alasan bersama nama Anda.",
-        "اذكر السبب: تحتفظ الدفعة بالسبب مع اسمك.",
-    ),
     "This batch of held timeouts does not exist.": (
         "Kelompok batas waktu yang ditahan ini tidak ada.",
         "دفعة انقضاء الوقت المعلَّقة هذه غير موجودة.",

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import outages, services, tasks
 from games.models import (Alarm, ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch,
                           TimeoutBatchStatus)
-from games.outages import Conflict, InvalidInput, NotAllowed
+from games.errors import Conflict, InvalidInput, NotAllowed
 
 from .conftest import first_legal, play, start_game
 
