@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from engine.errors import EngineError
 from games.adjudication import adjudication_check
@@ -139,6 +139,11 @@ def fairplay_check_run(*, check_id: int) -> FairPlayCheck | None:
     except EngineError as error:
         log.warning("fairplay check=%s failed: %s", check_id, error)
         return _check_close(check_id, rows=[], error=str(error) or error.code)
+    except DatabaseError:
+        raise  # the task retries with backoff
+    except Exception as error:  # a fault of ours: say so on the check instead of "running" for ever
+        log.exception("fairplay check=%s failed", check_id)
+        return _check_close(check_id, rows=[], error="%s: %s" % (type(error).__name__, error))
     return _check_close(check_id, rows=rows, error="")
 
 

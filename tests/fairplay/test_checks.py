@@ -135,6 +135,20 @@ def test_a_game_that_cannot_be_replayed_fails_the_check(
     assert not FairPlayCheckGame.objects.filter(fairplay_check=check).exists()
 
 
+def test_a_fault_of_ours_fails_the_check_with_its_reason_instead_of_leaving_it_running(
+        alice, bob, staff, monkeypatch, django_capture_on_commit_callbacks):
+    finished(alice, bob, decisions=6)
+
+    def broken_bot(*args, **kwargs):
+        raise ValueError("the bot fell over")
+
+    monkeypatch.setattr(agreement, "choose_move", broken_bot)
+    check = _request(staff, alice, callbacks=django_capture_on_commit_callbacks)
+    assert check.status == "failed" and check.error == "ValueError: the bot fell over"
+    assert check.finished_at is not None
+    assert not FairPlayCheckGame.objects.filter(fairplay_check=check).exists()
+
+
 def test_only_staff_request_checks_and_bad_input_is_refused(alice, bob, staff):
     with pytest.raises(FairPlayNotAllowed):
         services.fairplay_check_request(staff=alice, player=bob, kind="onitama", games=5, reason="Why not.")
