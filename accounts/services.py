@@ -8,6 +8,8 @@ import zoneinfo
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.models import Session
 from django.contrib.auth.password_validation import validate_password
 from django.core import signing
 from django.core.exceptions import ValidationError
@@ -231,6 +233,23 @@ def unconfirmed_accounts_purge() -> int:
     if count or kept:
         logger.info("unconfirmed_accounts_purge deleted=%s kept=%s", count, kept)
     return count
+
+
+DB_SESSION_ENGINES = ("django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db")
+
+
+def user_sessions_end(*, user_id: int) -> int:
+    """Delete a user's stored sessions (suspension, deletion); returns how many.
+
+    Reads every live session, since sessions are not indexed by user (rare staff and
+    account actions only). With any other session engine nothing is stored here, and
+    an inactive user's sessions are refused by the authentication anyway."""
+    if settings.SESSION_ENGINE not in DB_SESSION_ENGINES:
+        return 0
+    key = str(user_id)
+    ended = [s.pk for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+             if str(s.get_decoded().get(SESSION_KEY)) == key]
+    return Session.objects.filter(pk__in=ended).delete()[0]
 
 
 def block_create(*, blocker: User, blocked: User):

@@ -28,8 +28,8 @@ SUSPENSION_RULE = _(
     "Suspending a player: they cannot log in (their sessions end, their API tokens are "
     "revoked); every running game against a person is lost by them (forfeit), or aborted "
     "if they have not moved in it yet; games against bots are aborted; their open "
-    "challenges are cancelled. Lifting the suspension lets them log in again; ended games "
-    "stay ended.")
+    "challenges are cancelled; they leave their ladders and are withdrawn from their "
+    "tournaments. Lifting the suspension lets them log in again; ended games stay ended.")
 
 
 class ReasonForm(forms.Form):

@@ -8,21 +8,25 @@ the game-side work is games.adjudication's and games.outages'. Suspension rule (
 the admin): the suspended player cannot log in (inactive; their sessions end and
 their API tokens are revoked); each running game against a person is lost by
 them (reason forfeit), or aborted when they have not moved in it yet; games
-against bots are aborted; their open challenges are cancelled. Lifting the
-suspension lets them log in again (new tokens needed); ended games stay ended."""
+against bots are aborted; their open challenges are cancelled; they leave their
+ladders and are withdrawn from their tournaments. Lifting the suspension lets them
+log in again (new tokens needed); ended games stay ended, ladders are joined again."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from django.conf import settings
-from django.contrib.auth import SESSION_KEY, get_user_model
-from django.contrib.sessions.models import Session
+from accounts import services as account_services
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from games import adjudication, outages
 from games.errors import NotFound
 from games.models import Game, TimeoutBatch
+from ladder import services as ladder_services
+from ladder.models import LadderMember
+from tournaments import services as tournament_services
+from tournaments.models import Participant, ParticipantStatus, TournamentStatus
 
 from .errors import OpsConflict, OpsInvalid, OpsNotAllowed, OpsNotFound
 from .models import Heartbeat, Report, ReportKind, ReportStatus, StaffAction, StaffActionKind
@@ -31,8 +35,6 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 REASON_MAX_LENGTH = 2000
-DB_SESSION_ENGINES = ("django.contrib.sessions.backends.db",
-                      "django.contrib.sessions.backends.cached_db")
 
 
 def heartbeat_record(*, name: str, now: datetime | None = None) -> Heartbeat:
@@ -148,15 +150,27 @@ def _lock_player(player_id: int) -> "User":
     return player
 
 
-def _sessions_end(player: "User") -> int:
-    """Delete the player's sessions where the session engine keeps them in the database
-    (an inactive user's other sessions are refused by the authentication anyway)."""
-    if settings.SESSION_ENGINE not in DB_SESSION_ENGINES:
-        return 0
-    ended = [s.pk for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
-             if str(s.get_decoded().get(SESSION_KEY)) == str(player.pk)]
-    Session.objects.filter(pk__in=ended).delete()
-    return len(ended)
+def player_competitions_leave(*, user: "User", actor: "User | None") -> dict[str, list[int]]:
+    """Take a player who can no longer play (suspended, deleted) out of every ladder and
+    tournament: ladders are left; a tournament not started yet drops the entry, a running
+    or paused one withdraws them (``actor``: the staff member, None for the player).
+    Call after their games are resolved: games are locked before ladder and tournament rows."""
+    ladders = list(LadderMember.objects.filter(user=user, position__isnull=False)
+                   .order_by("ladder_id").values_list("ladder_id", flat=True))
+    for ladder_id in ladders:
+        ladder_services.ladder_leave(ladder_id=ladder_id, user=user)
+    tournaments = []
+    for entry in list(Participant.objects.filter(user=user, status=ParticipantStatus.ACTIVE)
+                      .select_related("tournament").order_by("tournament_id")):
+        status = entry.tournament.status
+        if status in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
+            tournament_services.tournament_withdraw(tournament_id=entry.tournament_id, user=user)
+        elif status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
+            tournament_services.participant_withdraw(participant_id=entry.pk, actor=actor)
+        else:
+            continue
+        tournaments.append(entry.tournament_id)
+    return {"ladders_left": ladders, "tournaments_left": tournaments}
 
 
 def player_suspend(*, player_id: int, staff: "User", reason: str) -> "User":
@@ -174,12 +188,13 @@ def player_suspend(*, player_id: int, staff: "User", reason: str) -> "User":
         player.is_active = False
         player.save(update_fields=["suspended_at", "suspension_reason", "is_active"])
         tokens = player.api_tokens.filter(revoked_at__isnull=True).update(revoked_at=now)
-        sessions = _sessions_end(player)
+        sessions = account_services.user_sessions_end(user_id=player.pk)
         done = adjudication.player_games_resolve(user=player, staff=staff, reason=reason, now=now)
+        left = player_competitions_leave(user=player, actor=staff)
         staff_action_record(staff=staff, action=StaffActionKind.SUSPEND, reason=reason,
                             player=player, details={
                                 "forfeited": done.forfeited, "aborted": done.aborted,
-                                "challenges_cancelled": done.challenges_cancelled,
+                                "challenges_cancelled": done.challenges_cancelled, **left,
                                 "tokens_revoked": tokens, "sessions_ended": sessions})
         return player
 

@@ -15,25 +15,23 @@ import secrets
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
-from django.contrib.auth import SESSION_KEY, get_user_model
-from django.contrib.sessions.models import Session
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts import services as account_services
 from accounts.models import DELETED_USERNAME_PREFIX, Block
 from api.models import ApiToken, IdempotencyRecord
 from chat.models import Message
 from correspondence.models import CalendarFeed, DigestAlarm, Vacation, VacationAccount
 from games import services as game_services
 from games.models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
-from ladder import services as ladder_services
 from ladder.models import LadderMember
+from ops import services as ops_services
 from ops.models import Report
 from ratings.models import Rating, RatingChange
-from tournaments import services as tournament_services
-from tournaments.models import Participant, ParticipantStatus, TournamentStatus
+from tournaments.models import Participant
 
 from .errors import PrivacyConflict, PrivacyNotAllowed
 
@@ -50,7 +48,6 @@ RESET_FIELDS = ("first_name", "last_name", "display_name", "language", "time_zon
                 "email_on_your_turn", "email_on_game_over", "turn_mail", "digest_hour",
                 "email_reminders", "quiet_hours_start", "quiet_hours_end", "vacation_since",
                 "email_failing_since", "email_failure", "email_failure_detail")
-DB_SESSION_ENGINES = ("django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db")
 
 
 # ---------------------------------------------------------------- export
@@ -209,32 +206,6 @@ def _games_resign(user: "User") -> int:
     return len(running)
 
 
-def _leave_ladders_and_tournaments(user: "User") -> None:
-    for ladder_id in LadderMember.objects.filter(user=user, position__isnull=False) \
-            .order_by("ladder_id").values_list("ladder_id", flat=True):
-        ladder_services.ladder_leave(ladder_id=ladder_id, user=user)
-    entries = Participant.objects.filter(user=user, status=ParticipantStatus.ACTIVE) \
-        .select_related("tournament").order_by("tournament_id")
-    for entry in list(entries):
-        status = entry.tournament.status
-        if status in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
-            tournament_services.tournament_withdraw(tournament_id=entry.tournament_id, user=user)
-        elif status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
-            tournament_services.participant_withdraw(participant_id=entry.pk, actor=None)
-
-
-def _sessions_delete(user_id: int, now: datetime) -> int:
-    """Delete the user's stored sessions (reading every live session: deletions are rare).
-    With any other session engine they die anyway: the unusable password changes the
-    session hash, and an inactive user is never loaded."""
-    if settings.SESSION_ENGINE not in DB_SESSION_ENGINES:
-        return 0
-    key = str(user_id)
-    doomed = [s.pk for s in Session.objects.filter(expire_date__gt=now).iterator()
-              if str(s.get_decoded().get(SESSION_KEY)) == key]
-    return Session.objects.filter(pk__in=doomed).delete()[0]
-
-
 def account_delete(*, user: "User", password: str, now: datetime | None = None) -> "User":
     """Delete ``user``'s account, in one transaction, after checking their password again.
 
@@ -257,7 +228,7 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
         _anonymise(locked, now)
         _challenges_close(locked, now)
         resigned = _games_resign(locked)
-        _leave_ladders_and_tournaments(locked)
+        ops_services.player_competitions_leave(user=locked, actor=None)
         Block.objects.filter(Q(blocker=locked) | Q(blocked=locked)).delete()
         ApiToken.objects.filter(user=locked).delete()
         IdempotencyRecord.objects.filter(user=locked).delete()
@@ -266,6 +237,6 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
         Vacation.objects.filter(user=locked).delete()
         VacationAccount.objects.filter(user=locked).delete()
         CalendarFeed.objects.filter(user=locked).delete()
-        _sessions_delete(locked.pk, now)
+        account_services.user_sessions_end(user_id=locked.pk)
     log.info("account_delete user_id=%s games_resigned=%s", locked.pk, resigned)
     return locked

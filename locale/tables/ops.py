@@ -96,17 +96,18 @@ T = {
     "forfeit": ("kalah karena diskualifikasi", "خسارة بالتخلف"),
     "Suspending a player: they cannot log in (their sessions end, their API tokens are revoked); "
     "every running game against a person is lost by them (forfeit), or aborted if they have not "
-    "moved in it yet; games against bots are aborted; their open challenges are cancelled. "
-    "Lifting the suspension lets them log in again; ended games stay ended.": (
+    "moved in it yet; games against bots are aborted; their open challenges are cancelled; they "
+    "leave their ladders and are withdrawn from their tournaments. Lifting the suspension lets "
+    "them log in again; ended games stay ended.": (
         "Menangguhkan pemain: ia tidak bisa masuk (sesinya berakhir, token API-nya dicabut); setiap "
         "permainan yang berjalan melawan orang lain dianggap kalah (diskualifikasi), atau dihentikan "
         "jika ia belum melangkah di dalamnya; permainan melawan bot dihentikan; tantangan terbukanya "
-        "dibatalkan. Mencabut penangguhan membuatnya bisa masuk lagi; permainan yang sudah berakhir "
-        "tetap berakhir.",
+        "dibatalkan; ia keluar dari tangganya dan ditarik dari turnamennya. Mencabut penangguhan "
+        "membuatnya bisa masuk lagi; permainan yang sudah berakhir tetap berakhir.",
         "تعليق حساب لاعب: لا يمكنه تسجيل الدخول (تنتهي جلساته وتُلغى رموز API الخاصة به)؛ كل مباراة "
         "جارية ضد شخص يخسرها (خسارة بالتخلف)، أو تُجهض إن لم يلعب فيها أي نقلة بعد؛ وتُجهض المباريات "
-        "ضد الروبوتات؛ وتُلغى تحدياته المفتوحة. رفع التعليق يتيح له تسجيل الدخول من جديد؛ وتبقى "
-        "المباريات المنتهية منتهية."),
+        "ضد الروبوتات؛ وتُلغى تحدياته المفتوحة؛ ويغادر سلالمه ويُسحب من بطولاته. رفع التعليق يتيح له "
+        "تسجيل الدخول من جديد؛ وتبقى المباريات المنتهية منتهية."),
     "Winner": ("Pemenang", "الفائز"),
     "First seat": ("Kursi pertama", "المقعد الأول"),
     "Second seat": ("Kursi kedua", "المقعد الثاني"),

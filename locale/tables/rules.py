@@ -34,17 +34,17 @@ T = {
         "تلقائيًا أبدًا. أبلغ عن مباراة أو لاعب تشك فيه من صفحة المباراة أو صفحة اللاعب."),
     "Staff may void a game (it then counts for no rating), award it, or suspend an account. A "
     "suspended player loses their running games against people (a game in which they never "
-    "moved is aborted instead); their games against bots are aborted. Every staff decision is "
-    "logged with who took it and why.": (
+    "moved is aborted instead); their games against bots are aborted, and they leave their "
+    "ladders and tournaments. Every staff decision is logged with who took it and why.": (
         "Staf dapat membatalkan permainan (sehingga tidak dihitung untuk peringkat), menetapkan "
         "pemenangnya, atau menangguhkan akun. Pemain yang ditangguhkan kalah dalam permainannya "
         "yang sedang berjalan melawan orang (permainan yang belum pernah ia langkahi dibatalkan); "
-        "permainannya melawan bot dibatalkan. Setiap keputusan staf dicatat beserta siapa yang "
-        "mengambilnya dan alasannya.",
+        "permainannya melawan bot dibatalkan, dan ia keluar dari tangga serta turnamennya. Setiap "
+        "keputusan staf dicatat beserta siapa yang mengambilnya dan alasannya.",
         "قد يُلغي فريق الإدارة مباراة (فلا تُحتسب لأي تصنيف)، أو يمنح نتيجتها، أو يوقف حسابًا. "
         "اللاعب الموقوف يخسر مبارياته الجارية ضد الأشخاص (والمباراة التي لم يلعب فيها أي نقلة "
-        "تُلغى بدلًا من ذلك)، وتُلغى مبارياته ضد الروبوتات. كل قرار للإدارة يُسجَّل مع من اتخذه "
-        "ولماذا."),
+        "تُلغى بدلًا من ذلك)، وتُلغى مبارياته ضد الروبوتات، ويغادر سلالمه وبطولاته. كل قرار للإدارة "
+        "يُسجَّل مع من اتخذه ولماذا."),
     "Each game has a number of days per move. The time runs from the start of your turn; when "
     "it is used up you lose on time. If you never made a move in that game, it is aborted "
     "instead and nobody's rating changes.": (

@@ -353,6 +353,31 @@ def test_suspending_resolves_games_by_the_rule_and_locks_the_account(client, ali
         StaffActionKind.UNSUSPEND, StaffActionKind.SUSPEND]
 
 
+def test_a_suspended_player_leaves_ladders_and_tournaments(alice, bob, carol, staff, on_commit_now):
+    from ladder import services as ladder_services
+    from ladder.models import Ladder, LadderMember
+    from tournaments.models import Participant, ParticipantStatus
+    ladder = Ladder.objects.get_or_create(kind="onitama", defaults={"name": "Onitama ladder"})[0]
+    ladder_services.ladder_join(ladder_id=ladder.pk, user=alice)
+    running = tournament_of([alice, bob, carol])
+    upcoming = tournament_services.tournament_create(
+        actor=None, name="Next cup", kind="onitama", format="round_robin")
+    tournament_services.tournament_open_registration(tournament_id=upcoming.pk, actor=None)
+    tournament_services.tournament_register(tournament_id=upcoming.pk, user=alice)
+
+    ops.player_suspend(player_id=alice.pk, staff=staff, reason="Second account")
+
+    assert LadderMember.objects.get(ladder=ladder, user=alice).position is None
+    entry = Participant.objects.get(tournament=running, user=alice)
+    assert entry.status == ParticipantStatus.WITHDRAWN
+    assert not Participant.objects.filter(tournament=upcoming, user=alice,
+                                          status=ParticipantStatus.ACTIVE).exists()
+    assert not Game.objects.filter(seats__user=alice, status=GameStatus.ACTIVE).exists()
+    details = StaffAction.objects.get(action=StaffActionKind.SUSPEND).details
+    assert details["ladders_left"] == [ladder.pk]
+    assert sorted(details["tournaments_left"]) == sorted([running.pk, upcoming.pk])
+
+
 def test_staff_cannot_suspend_themselves(staff):
     with pytest.raises(GameActionError) as refused:
         ops.player_suspend(player_id=staff.pk, staff=staff, reason="oops")
