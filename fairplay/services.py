@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 from engine.errors import EngineError
@@ -50,7 +51,7 @@ def fairplay_check_request(*, staff: "User", player: "User", kind: str, reason: 
                               limit=conf.MAX_GAMES)
     with transaction.atomic():
         check = FairPlayCheck.objects.create(player=player, kind=kind, games_limit=games,
-                                             bot_level=conf.value("FAIRPLAY_BOT_LEVEL"),
+                                             bot_level=settings.FAIRPLAY_BOT_LEVEL,
                                              requested_by=staff)
         staff_action_record(staff=staff, action=StaffActionKind.FAIRPLAY_CHECK, reason=reason,
                             player=player, details={"check": check.pk, "kind": kind})
@@ -70,8 +71,8 @@ def game_agreement_compute(*, game: Game, user: Any, level: int) -> GameAgreemen
     the cached row when it was computed with today's settings and the same moves,
     else computed now."""
     side = selectors.side_of(game=game, user=user)
-    seconds = float(conf.value("FAIRPLAY_BOT_SECONDS"))
-    skip_opening = int(conf.value("FAIRPLAY_SKIP_OPENING"))
+    seconds = float(settings.FAIRPLAY_BOT_SECONDS)
+    skip_opening = int(settings.FAIRPLAY_SKIP_OPENING)
     cached = GameAgreement.objects.filter(game=game, side=side, bot_level=level).first()
     if cached is not None and (cached.bot_seconds, cached.skip_opening, cached.game_ply) == (
             seconds, skip_opening, game.ply):
@@ -99,10 +100,10 @@ class _Row:
 def _reference_games(check: FairPlayCheck) -> list[tuple[Game, Any]]:
     """(game, player) of the reference players: each one's latest games, capped in all."""
     players = selectors.reference_players(
-        player=check.player, kind=check.kind, band=float(conf.value("FAIRPLAY_RATING_BAND")),
-        limit=int(conf.value("FAIRPLAY_REFERENCE_PLAYERS")))
-    per_player = int(conf.value("FAIRPLAY_REFERENCE_GAMES"))
-    cap = int(conf.value("FAIRPLAY_REFERENCE_MAX_GAMES"))
+        player=check.player, kind=check.kind, band=float(settings.FAIRPLAY_RATING_BAND),
+        limit=int(settings.FAIRPLAY_REFERENCE_PLAYERS))
+    per_player = int(settings.FAIRPLAY_REFERENCE_GAMES)
+    cap = int(settings.FAIRPLAY_REFERENCE_MAX_GAMES)
     chosen: list[tuple[Game, Any]] = []
     for user in players:
         for game in selectors.rated_games(user=user, kind=check.kind)[:per_player]:

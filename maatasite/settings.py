@@ -239,11 +239,20 @@ if GAMES_OUTAGE_GAP_SECONDS <= CELERY_BEAT_SCHEDULE["games-timeout-sweep"]["sche
 # holds them all for staff to confirm or extend in the admin (held timeout batches).
 GAMES_TIMEOUT_MAX_SHARE = env.float("GAMES_TIMEOUT_MAX_SHARE", default=0.10)
 GAMES_TIMEOUT_MIN_UNCONFIRMED = env.int("GAMES_TIMEOUT_MIN_UNCONFIRMED", default=5)
-# Staff's fair-play check (fairplay/conf.py has the rest): the bot asked and its cap per decision.
+# Staff's fair-play check: the bot asked (5 is the strongest) and its cap per decision.
 # A check runs for minutes, so its task goes to a queue of its own (CELERY_TASK_ROUTES) that a
 # separate worker consumes; bots' moves and mail never wait behind it.
 FAIRPLAY_BOT_LEVEL = env.int("FAIRPLAY_BOT_LEVEL", default=5)
 FAIRPLAY_BOT_SECONDS = env.float("FAIRPLAY_BOT_SECONDS", default=2.0)
+# A player's first decisions of each game that are not counted. The setups are dealt at
+# random, so there is no opening theory that honest players would share with the bot: 0.
+FAIRPLAY_SKIP_OPENING = 0
+# Honest players of similar rating: current rating within +- this band, at most this many of
+# them (closest rating first), each over their last few rated games, so many games in all.
+FAIRPLAY_RATING_BAND = 150
+FAIRPLAY_REFERENCE_PLAYERS = 5
+FAIRPLAY_REFERENCE_GAMES = 3
+FAIRPLAY_REFERENCE_MAX_GAMES = 15
 
 # --- Django REST framework --------------------------------------------------
 
