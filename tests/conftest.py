@@ -356,6 +356,126 @@ def celery_beat(celery_worker, celery_services_env, tmp_path):
         _stop(process)
 
 
+class PreforkWorker:
+    """A real prefork ``celery worker`` (``--concurrency 2``) in a session of its own, for
+    tests of what survives a ``kill -9`` of the whole worker (parent and children).
+
+    ``start()`` launches it and waits for a ping; ``kill()`` sends SIGKILL to its whole
+    process group, as an out-of-memory killer or a lost machine would; ``unacked()`` counts
+    the messages the broker handed out that nobody acknowledged (Redis's unacked hash).
+    """
+
+    def __init__(self, env: dict, log_dir: Path, queues: str):
+        self.env = env
+        self.log_dir = log_dir
+        self.queues = queues
+        self.process: subprocess.Popen | None = None
+        self.beat: subprocess.Popen | None = None
+        self.starts = 0
+
+    @property
+    def log_path(self) -> Path:
+        return self.log_dir / f"prefork-{self.starts}.log"
+
+    def start(self, concurrency: int = 2, timeout: float = 60.0) -> None:
+        from maatasite.celery import app
+
+        assert self.process is None or self.process.poll() is not None, "already running"
+        self.starts += 1
+        nodename = f"prefork-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
+        command = [
+            sys.executable, "-m", "celery", "-A", "maatasite", "worker", "--pool=prefork",
+            f"--concurrency={concurrency}", "-Q", self.queues, "--loglevel=info", "-n", nodename,
+            "--without-gossip", "--without-mingle", "--without-heartbeat",
+        ]
+        with open(self.log_path, "wb") as out:
+            self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out,
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                            start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while not app.control.ping(destination=[nodename], timeout=1.0):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the prefork worker did not start:\n{_log_tail(self.log_path)}", pytrace=False)
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: the parent and every child, with no goodbye."""
+        assert self.process is not None
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait(15)
+        deadline = time.monotonic() + 15  # children are reaped by init; wait until none is left
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(self.process.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
+        pytest.fail("the prefork worker's process group outlived SIGKILL", pytrace=False)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            _stop(self.process)
+        if self.beat is not None:
+            _stop(self.beat)
+
+    def beat_start(self, **extra_env: str) -> subprocess.Popen:
+        """A real beat on the same broker prefix (e.g. ``CELERY_BEAT_SWEEP_SECONDS="1"``)."""
+        assert self.beat is None or self.beat.poll() is not None, "beat already running"
+        log = self.log_dir / f"beat-{self.starts}.log"
+        command = [sys.executable, "-m", "celery", "-A", "maatasite", "beat", "--loglevel=info",
+                   "--schedule", str(self.log_dir / "beat-schedule")]
+        with open(log, "wb") as out:
+            self.beat = subprocess.Popen(command, cwd=ROOT, env={**self.env, **extra_env}, stdout=out,
+                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         start_new_session=True)
+        self.beat.log_path = log
+        return self.beat
+
+    def unacked(self) -> int:
+        """Messages delivered to a consumer and not acknowledged (kombu's Redis ``unacked`` hash)."""
+        import redis
+
+        client = redis.Redis.from_url(os.environ["CELERY_BROKER_URL"])
+        try:
+            return client.hlen(self.env["CELERY_KEY_PREFIX"] + "unacked")
+        finally:
+            client.close()
+
+
+@pytest.fixture
+def prefork_worker(celery_services_env, transactional_db, tmp_path):
+    """A ``PreforkWorker`` (not started) on a broker key prefix of this test's own, so that
+    the session's solo ``celery_worker`` never takes its tasks; tasks are not eager."""
+    from maatasite.celery import app
+
+    def use_prefix(value: str) -> None:
+        app.conf.broker_transport_options = {**(app.conf.broker_transport_options or {}),
+                                             "global_keyprefix": value}
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    session_prefix = celery_services_env["CELERY_KEY_PREFIX"]
+    prefix = f"maatasite-test-{uuid.uuid4().hex[:12]}:"
+    use_prefix(prefix)
+    app.conf.task_always_eager = False  # restored by _celery_eager
+    worker = PreforkWorker({**celery_services_env, "CELERY_KEY_PREFIX": prefix}, tmp_path,
+                           _worker_queues(app))
+    try:
+        yield worker
+    finally:
+        worker.stop()
+        use_prefix(session_prefix)
+        import redis
+
+        client = redis.Redis.from_url(os.environ["CELERY_BROKER_URL"])
+        keys = list(client.scan_iter(match=prefix + "*"))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
 # --- Browser (pytest-playwright with Debian's chromium) ------------------------
 
 @pytest.fixture(scope="session")

@@ -178,6 +178,22 @@ def test_beat_schedules_the_timeout_sweep(celery_beat):
           "beat to send games.tasks.games_timeout_sweep", timeout=30)
 
 
+@pytest.mark.services
+def test_prefork_worker_dies_whole_and_starts_again(prefork_worker):
+    """The harness of the kill -9 tests: SIGKILL leaves no process of the worker's group, and a
+    new worker on the same broker prefix then runs tasks."""
+    prefork_worker.start()
+    pid = prefork_worker.process.pid
+    prefork_worker.kill()
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)
+    prefork_worker.start()
+    result = unconfirmed_accounts_purge.delay()
+    _wait(lambda: f"[{result.id}] succeeded" in prefork_worker.log_path.read_text(errors="replace"),
+          "the restarted prefork worker to run a task")
+    assert prefork_worker.unacked() == 0
+
+
 def _wait(condition, what: str, timeout: float = 30.0) -> None:
     import time
 
