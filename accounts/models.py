@@ -2,7 +2,7 @@
 
 A new account is inactive (``is_active=False``, ``email_confirmed=False``)
 until its owner follows the signed link mailed at sign-up; confirming sets both
-to True. An account an admin deactivates later keeps ``email_confirmed=True``,
+to True (each such link works once, see accounts.tokens). An account an admin deactivates later keeps ``email_confirmed=True``,
 so a confirmation link can never reactivate it.
 
 Other apps read the preferences directly, e.g. ``user.email_on_your_turn``, or
@@ -85,6 +85,10 @@ class User(AbstractUser):
     suspended_at = models.DateTimeField(_("suspended since"), null=True, blank=True, editable=False)
     suspension_reason = models.CharField(_("suspension reason"), max_length=300, blank=True,
                                          editable=False)
+    # One-time links (accounts.tokens): each carries this count when made; following one
+    # adds 1, which spends it and every other one made before.
+    one_time_links_used = models.PositiveIntegerField(_("one-time links used"), default=0,
+                                                      editable=False)
 
     REQUIRED_FIELDS = ["email"]
 

@@ -2,12 +2,34 @@
 from datetime import datetime
 from typing import Literal
 
+from . import tokens
 from .models import Block, User
 
 
 def user_get_public(*, username: str) -> User | None:
     """The active account with this username (case-insensitive), or None."""
     return User.objects.filter(username__iexact=username, is_active=True).first()
+
+
+def email_confirmation_link_user(*, token: str) -> User:
+    """The account a sign-up confirmation link would confirm, without using the link (its
+    page's GET); raises ValidationError when following it would do nothing (accounts.tokens)."""
+    claim = tokens.email_confirmation_token_read(token)
+    user = User.objects.filter(pk=claim.user_id).first()
+    refusal = tokens.email_confirmation_refusal(claim=claim, user=user)
+    if refusal is not None:
+        raise refusal
+    return user
+
+
+def email_change_link_address(*, token: str) -> str:
+    """The address an address-change link would make the account's, without using the link
+    (its page's GET); raises ValidationError when following it would do nothing."""
+    claim = tokens.email_change_token_read(token)
+    refusal = tokens.email_change_refusal(claim=claim, user=User.objects.filter(pk=claim.user_id).first())
+    if refusal is not None:
+        raise refusal
+    return claim.email
 
 
 def email_deliverable(*, user: User) -> bool:

@@ -11,23 +11,25 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.models import Session
 from django.contrib.auth.password_validation import validate_password
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.db.models import ProtectedError, RestrictedError
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import tokens
 from .deliverability import address_failure_clear
 from .mail import absolute_url, user_email_send
 from .models import DELETED_USERNAME_PREFIX, Block, User
 
 logger = logging.getLogger(__name__)
 
-CONFIRMATION_SALT = "accounts.email-confirmation"
-EMAIL_CHANGE_SALT = "accounts.email-change"
+# The one-time link tokens live in accounts.tokens (see its docstring); re-exported for the mail code.
+email_confirmation_token_make = tokens.email_confirmation_token_make
+email_change_token_make = tokens.email_change_token_make
 
 
 def _language_check(language: str) -> str:
@@ -40,11 +42,6 @@ def _time_zone_check(time_zone: str) -> str:
     if time_zone and time_zone not in zoneinfo.available_timezones():
         raise ValidationError(_("Unknown time zone."), code="time_zone")
     return time_zone
-
-
-def email_confirmation_token_make(*, user: User) -> str:
-    """A signed, timestamped token naming the user and the address being confirmed."""
-    return signing.dumps({"user": user.pk, "email": user.email}, salt=CONFIRMATION_SALT)
 
 
 def email_confirmation_send(*, user: User) -> None:
@@ -81,25 +78,22 @@ def user_signup(*, username: str, email: str, password: str, language: str = "")
     return user
 
 
-@transaction.atomic
 def user_confirm_email(*, token: str) -> User:
-    """Follow a confirmation link: activate the account. Confirming twice is harmless."""
-    try:
-        data = signing.loads(token, salt=CONFIRMATION_SALT, max_age=settings.ACCOUNTS_CONFIRMATION_MAX_AGE)
-    except signing.SignatureExpired as exc:
-        raise ValidationError(_("This confirmation link has expired. Ask for a new one."), code="expired") from exc
-    except signing.BadSignature as exc:
-        raise ValidationError(_("This confirmation link is not valid."), code="invalid") from exc
-    user = User.objects.select_for_update().filter(pk=data.get("user")).first()
-    if user is None or user.email.lower() != str(data.get("email", "")).lower():
-        raise ValidationError(_("This confirmation link is not valid."), code="invalid")
-    if user.email_confirmed:
-        if not user.is_active:  # deactivated by staff after confirming: the link must not undo that
-            raise ValidationError(_("This account is disabled."), code="disabled")
-        return user
-    user.email_confirmed = True
-    user.is_active = True
-    user.save(update_fields=["email_confirmed", "is_active"])
+    """Follow a confirmation link: activate the account. The link works once (accounts.tokens):
+    a second time it raises ValidationError with code ``already_confirmed`` and changes nothing."""
+    claim = tokens.email_confirmation_token_read(token)
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(pk=claim.user_id).first()
+        refusal = tokens.email_confirmation_refusal(claim=claim, user=user)
+        if refusal is not None:
+            raise refusal
+        spent = User.objects.filter(pk=user.pk, email_confirmed=False,
+                                    one_time_links_used=claim.uses).update(
+            email_confirmed=True, is_active=True, one_time_links_used=F("one_time_links_used") + 1)
+        if not spent:  # another request used the link first (a database without row locks)
+            raise (tokens.email_confirmation_refusal(claim=claim, user=User.objects.get(pk=user.pk))
+                   or tokens.link_invalid())
+        user.refresh_from_db()
     logger.info("user_confirm_email user_id=%s", user.pk)
     return user
 
@@ -130,7 +124,7 @@ def email_change_request(*, user: User, new_email: str, password: str) -> None:
         raise ValidationError(_("This is already your address."), code="same_email")
     if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
         raise ValidationError(_("An account with that email address already exists."), code="email_taken")
-    token = signing.dumps({"user": user.pk, "email": email, "old": user.email}, salt=EMAIL_CHANGE_SALT)
+    token = email_change_token_make(user=user, new_email=email)
     user_email_send(
         user=user,
         to=email,
@@ -147,31 +141,25 @@ def email_change_request(*, user: User, new_email: str, password: str) -> None:
 
 def email_change_confirm(*, token: str) -> User:
     """Follow an address-change link: the new address becomes the account's, and a failure
-    of the address (bounce, complaint) is forgotten. Confirming twice is harmless."""
-    try:
-        data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=settings.ACCOUNTS_CONFIRMATION_MAX_AGE)
-    except signing.SignatureExpired as exc:
-        raise ValidationError(_("This confirmation link has expired. Ask for a new one."), code="expired") from exc
-    except signing.BadSignature as exc:
-        raise ValidationError(_("This confirmation link is not valid."), code="invalid") from exc
-    email, old = str(data.get("email", "")), str(data.get("old", ""))
+    of the address (bounce, complaint) is forgotten. The link works once (accounts.tokens):
+    a second time it raises ValidationError with code ``used`` and changes nothing."""
+    claim = tokens.email_change_token_read(token)
     with transaction.atomic():
-        user = User.objects.select_for_update().filter(pk=data.get("user"), is_active=True).first()
-        if user is None:
-            raise ValidationError(_("This confirmation link is not valid."), code="invalid")
-        if user.email.lower() == email.lower() and not user.email_is_failing:
-            return user
-        if user.email.lower() != old.lower():  # the address changed since the link was sent
-            raise ValidationError(_("This confirmation link is not valid."), code="invalid")
-        if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
-            raise ValidationError(_("An account with that email address already exists."), code="email_taken")
-        user.email = email
+        user = User.objects.select_for_update().filter(pk=claim.user_id).first()
+        refusal = tokens.email_change_refusal(claim=claim, user=user)
+        if refusal is not None:
+            raise refusal
         try:
             with transaction.atomic():
-                user.save(update_fields=["email"])
+                spent = User.objects.filter(pk=user.pk, email__iexact=claim.old_email,
+                                            one_time_links_used=claim.uses).update(
+                    email=claim.email, one_time_links_used=F("one_time_links_used") + 1)
         except IntegrityError as exc:  # another account took the address meanwhile
             raise ValidationError(_("An account with that email address already exists."),
                                   code="email_taken") from exc
+        user.refresh_from_db()
+        if not spent:  # another request used the link first (a database without row locks)
+            raise tokens.email_change_refusal(claim=claim, user=user) or tokens.link_invalid()
         address_failure_clear(user=user)
     logger.info("email_change_confirm user_id=%s", user.pk)
     return user

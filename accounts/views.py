@@ -42,11 +42,22 @@ def signup_done(request):
     return render(request, "accounts/signup_done.html")
 
 
+@require_http_methods(["GET", "POST"])
 def confirm(request, token):
+    """The sign-up confirmation link. GET shows a button and uses nothing (mail scanners open
+    links); its POST confirms the address, once, and signs the player in. A used link says the
+    address is confirmed and links to the login page, signing nobody in."""
     try:
-        user = services.user_confirm_email(token=token)
+        if request.method == "POST":
+            user = services.user_confirm_email(token=token)
+        else:
+            user = selectors.email_confirmation_link_user(token=token)
     except ValidationError as exc:
+        if exc.code == "already_confirmed":
+            return render(request, "accounts/confirm.html", {"already_confirmed": True, "message": exc.messages[0]})
         return render(request, "accounts/confirm_failed.html", {"error": exc.messages[0]}, status=400)
+    if request.method == "GET":
+        return render(request, "accounts/confirm.html", {"player": user})
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(request, _("Your email address is confirmed. Welcome, %(name)s!") % {"name": user.public_name})
     return redirect("accounts:profile")
@@ -95,12 +106,22 @@ def email_change(request):
     return render(request, "accounts/email_change.html", {"form": form})
 
 
+@require_http_methods(["GET", "POST"])
 def email_change_confirm(request, token):
+    """The address-change link. GET shows a button and changes nothing; its POST makes the
+    address the account's, once. No login needed: the link proves the mailbox, and it signs
+    nobody in."""
     try:
-        services.email_change_confirm(token=token)
+        if request.method == "POST":
+            services.email_change_confirm(token=token)
+        else:
+            new_email = selectors.email_change_link_address(token=token)
     except ValidationError as exc:
-        messages.error(request, exc.messages[0])
-        return redirect("accounts:email_change")
+        if exc.code == "used":
+            return render(request, "accounts/email_change_confirm.html", {"used": True, "message": exc.messages[0]})
+        return render(request, "accounts/email_change_confirm.html", {"error": exc.messages[0]}, status=400)
+    if request.method == "GET":
+        return render(request, "accounts/email_change_confirm.html", {"new_email": new_email})
     messages.success(request, _("Your email address is changed."))
     return redirect("accounts:profile")
 

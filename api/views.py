@@ -100,7 +100,10 @@ class SignupView(_AuthView):
 class ConfirmView(_AuthView):
     @extend_schema(tags=["auth"], request=s.ConfirmSerializer,
                    responses={200: s.MessageSerializer, **errors(400, 429)},
-                   summary="Confirm the email address with the token of the mailed link")
+                   summary="Confirm the email address with the token of the mailed link",
+                   description="The token works once: used again (or after another link of the "
+                               "account was used) it answers 400 with code `already_confirmed` "
+                               "and changes nothing. It signs nobody in: get a token next.")
     def post(self, request: Any) -> Response:
         data = s.ConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)

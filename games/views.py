@@ -11,13 +11,14 @@ import re
 from typing import Any, Callable
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from accounts import selectors as account_selectors
 
 from . import selectors, services
 from .boards import board_svg, extras_svg
@@ -55,7 +56,11 @@ def lobby(request: HttpRequest, *, challenge_form: ChallengeForm | None = None,
 
 
 def player_history(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(get_user_model(), username__iexact=username)
+    """A player's finished games: public only for a player whose page is public (no deleted,
+    suspended or unconfirmed account), as accounts.selectors.user_get_public decides."""
+    player = account_selectors.user_get_public(username=username)
+    if player is None:
+        raise Http404(_("No such player."))
     return render(request, "games/history.html", {
         "player": player, "games": selectors.games_history(user=player, limit=200)})
 

@@ -59,8 +59,8 @@ def fill(language: str, index: int, table: dict) -> list[str]:
         if not block.strip():
             continue
         msgid = _field(block, "msgid")
-        plural = "msgid_plural" in block
         head = _before_msgstr(_unfuzzy(block))
+        plural = "\nmsgid_plural " in "\n" + head  # not a fuzzy guess's "#| msgid_plural"
         entry = table.get(msgid)
         if entry is None:
             missing.append(msgid)

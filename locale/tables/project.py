@@ -87,6 +87,28 @@ T = {
     "Indonesian": ("Indonesia", "الإندونيسية"),
     "Arabic": ("Arab", "العربية"),
     "Confirmation failed": ("Konfirmasi gagal", "فشل التأكيد"),
+    # One-time links (accounts/tokens.py): the link's page and its button.
+    "Your email address is already confirmed. Log in to play.": (
+        "Alamat email Anda sudah dikonfirmasi. Masuk untuk bermain.",
+        "تم تأكيد بريدك الإلكتروني من قبل. سجّل الدخول لتلعب.",
+    ),
+    "This link has already been used: %(email)s is your address.": (
+        "Tautan ini sudah pernah dipakai: %(email)s adalah alamat Anda.",
+        "استُخدم هذا الرابط من قبل: %(email)s هو عنوانك.",
+    ),
+    "Confirm your email address": ("Konfirmasikan alamat email Anda", "أكّد بريدك الإلكتروني"),
+    "Press the button to confirm the address of the account %(name)s and start playing.": (
+        "Tekan tombol untuk mengonfirmasi alamat akun %(name)s dan mulai bermain.",
+        "اضغط الزر لتأكيد عنوان الحساب %(name)s وابدأ اللعب.",
+    ),
+    "Confirm my address": ("Konfirmasi alamat saya", "أكّد عنواني"),
+    "The link works once.": ("Tautan ini hanya berlaku sekali.", "يعمل الرابط مرة واحدة فقط."),
+    "Press the button to use %(new_email)s for your Maatasite account.": (
+        "Tekan tombol untuk memakai %(new_email)s untuk akun Maatasite Anda.",
+        "اضغط الزر لاستخدام %(new_email)s لحسابك في Maatasite.",
+    ),
+    "Use this address": ("Pakai alamat ini", "استخدم هذا العنوان"),
+    "one-time links used": ("tautan sekali pakai yang dipakai", "الروابط أحادية الاستخدام المستعملة"),
     "Hello %(name)s,": ("Halo %(name)s,", "مرحبًا %(name)s،"),
     "Follow this link to confirm your email address and start playing:": (
         "Buka tautan ini untuk mengonfirmasi alamat email Anda dan mulai bermain:",

@@ -113,6 +113,23 @@ def test_history_page(client, onitama_game, alice):
     assert "/games/%d/" % onitama_game.pk in html and "lost" in html
 
 
+def test_the_history_page_of_a_deleted_player_is_gone(client, onitama_game, alice, bob):
+    """A deleted player has no public page: their history 404s like /players/<name>/."""
+    from django.contrib.auth import get_user_model
+
+    from privacy.services import account_delete
+
+    services.game_resign(game_id=onitama_game.pk, user=alice)
+    assert client.get("/history/alice/").status_code == 200
+    assert client.get("/history/bob/").status_code == 200
+    account_delete(user=alice, password="pw-alice-123456")
+    deleted_name = get_user_model().objects.get(pk=alice.pk).username
+    assert deleted_name.startswith("deleted-")
+    assert client.get("/history/%s/" % deleted_name).status_code == 404
+    assert client.get("/history/alice/").status_code == 404
+    assert client.get("/history/bob/").status_code == 200  # the opponent's page stays
+
+
 def test_player_page_lists_finished_games(client, onitama_game, alice):
     services.game_resign(game_id=onitama_game.pk, user=alice)
     from django.urls import reverse
