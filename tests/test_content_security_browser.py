@@ -8,6 +8,8 @@ Then the game page's script is shown to still work under the policy: clicking th
 narrows the list of moves, and polling reloads the page when the opponent has moved.
 """
 import pytest
+from django.contrib import admin
+from django.urls import reverse
 
 import engine
 from games import services
@@ -94,10 +96,12 @@ def test_every_kind_of_page_loads_with_no_csp_violation_and_its_scripts_work(liv
         login(page, base, "alice")
         for path in ("/", "/lobby/", "/rules/", "/accounts/profile/", "/correspondence/settings/",
                      "/players/alice/", "/blocks/", "/games/%d/" % onitama.pk, "/games/%d/" % maatatahay.pk,
-                     "/admin/", "/admin/games/game/", "/admin/games/game/%d/change/" % onitama.pk,
-                     "/admin/accounts/user/", "/admin/accounts/user/%d/change/" % bob.pk,
-                     "/admin/ops/report/"):
+                     "/ratings/onitama/", "/ladders/", "/tournaments/",
+                     "/admin/", "/admin/games/game/%d/change/" % onitama.pk,
+                     "/admin/accounts/user/%d/change/" % bob.pk, "/admin/accounts/user/add/"):
             visit(page, base + path)
+        for model in admin.site._registry:  # every change list of the admin
+            visit(page, base + reverse("admin:%s_%s_changelist" % (model._meta.app_label, model._meta.model_name)))
 
         # The admin's own scripts: the action bar, then the "ask why" page of an action.
         visit(page, base + "/admin/ops/report/")
