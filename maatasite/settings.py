@@ -326,19 +326,18 @@ X_FRAME_OPTIONS = "DENY"
 # on*= handler attribute (the Swagger page uses drf-spectacular's split view, whose init script
 # is a file of its own). The boards are inline SVG drawn with presentation attributes
 # (fill=, stroke=), which style-src does not govern. img-src allows data: for the
-# admin's and Swagger UI's icons. A response exempts itself nowhere; tests run under it.
-from csp.constants import NONE as _CSP_NONE, SELF as _CSP_SELF  # noqa: E402
-
+# admin's and Swagger UI's icons. No view is exempt and tests run under the same policy; only
+# Django's debug 404 and 500 pages (DEBUG on, inline style) go without it, as django-csp does.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
-        "default-src": [_CSP_SELF],
-        "script-src": [_CSP_SELF],
-        "style-src": [_CSP_SELF],
-        "img-src": [_CSP_SELF, "data:"],
-        "object-src": [_CSP_NONE],
-        "base-uri": [_CSP_NONE],
-        "frame-ancestors": [_CSP_NONE],
-        "form-action": [_CSP_SELF],
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
     },
 }
 # Browser features the site never uses, denied to it and to anything it could embed.
