@@ -3,12 +3,28 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from .models import User
+from .selectors import users_with_bad_display_names
+
+
+class BadDisplayNameFilter(admin.SimpleListFilter):
+    """The accounts whose display name breaks the rule (accounts.names), for staff to look at:
+    names saved before the rule are never changed by the site."""
+    title = _("display name")
+    parameter_name = "display_name_rules"
+
+    def lookups(self, request, model_admin):
+        return [("broken", _("display name breaks the rules"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "broken":
+            return queryset.filter(pk__in=users_with_bad_display_names())
+        return queryset
 
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
     list_display = ("username", "email", "display_name", "email_confirmed", "is_active", "is_staff", "date_joined")
-    list_filter = ("email_confirmed", "is_active", "is_staff", "is_superuser")
+    list_filter = ("email_confirmed", "is_active", "is_staff", "is_superuser", BadDisplayNameFilter)
     search_fields = ("username", "email", "display_name")
     fieldsets = DjangoUserAdmin.fieldsets + (
         (_("Profile"), {"fields": ("email_confirmed", "display_name", "language", "time_zone",

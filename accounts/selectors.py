@@ -4,6 +4,7 @@ from typing import Literal
 
 from . import tokens
 from .models import Block, User
+from .names import display_name_breaks_rules
 
 
 def user_get_public(*, username: str) -> User | None:
@@ -63,3 +64,10 @@ def block_since(*, blocker: User, blocked: User) -> datetime | None:
     """When ``blocker`` blocked ``blocked``, or None: game messages written after it stay hidden."""
     return Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).values_list(
         "created_at", flat=True).first()
+
+
+def users_with_bad_display_names() -> list[int]:
+    """Ids of the accounts whose display name breaks the rule of accounts.names (saved before it
+    existed, or by staff): listed for staff, never changed by the site."""
+    named = User.objects.exclude(display_name="").values_list("pk", "display_name").iterator()
+    return [pk for pk, name in named if display_name_breaks_rules(name)]

@@ -24,6 +24,7 @@ from . import tokens
 from .deliverability import address_failure_clear
 from .mail import absolute_url, user_email_send
 from .models import DELETED_USERNAME_PREFIX, Block, User
+from .names import validate_display_name
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +176,13 @@ def profile_update(
     email_on_your_turn: bool,
     email_on_game_over: bool,
 ) -> User:
-    user.display_name = display_name.strip()
+    display_name = display_name.strip()
+    # A name saved before the rule stays until its owner changes it. Compared with the stored
+    # name: a ModelForm has already put the new one on ``user``.
+    saved_name = User.objects.filter(pk=user.pk).values_list("display_name", flat=True).get()
+    if display_name != saved_name:
+        validate_display_name(display_name)  # codes display_name_invisible, display_name_reserved
+    user.display_name = display_name
     user.language = _language_check(language)
     user.time_zone = _time_zone_check(time_zone)
     user.email_on_your_turn = email_on_your_turn

@@ -81,7 +81,7 @@ def profile(request):
         try:
             services.profile_update(user=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            form.add_error(None, exc)
+            form.add_error("display_name" if (exc.code or "").startswith("display_name") else None, exc)
         else:
             messages.success(request, _("Your profile is saved."))
             return redirect("accounts:profile")

@@ -43,6 +43,9 @@ class GameAdmin(admin.ModelAdmin):
                        "finished_at", "public_view")
     inlines = [SeatInline, MoveInline]
 
+    class Media:
+        css = {"all": ["games/admin.css"]}  # styles of public_view (no inline style under the CSP)
+
     def get_queryset(self, request):
         return super().get_queryset(request).defer(*PRIVATE_FIELDS).prefetch_related("seats__user")
 
@@ -60,7 +63,7 @@ class GameAdmin(admin.ModelAdmin):
     def public_view(self, obj: Game) -> str:
         from .services import rules_for, game_state
         view = rules_for(obj.kind).view(game_state(obj), None)
-        return format_html("<pre style='white-space: pre-wrap'>{}</pre>",
+        return format_html('<pre class="game-public-view">{}</pre>',
                            json.dumps(view, indent=1, sort_keys=True))
 
 

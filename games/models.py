@@ -21,6 +21,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import bot_label
+
 DAYS_PER_MOVE_CHOICES = [(d, d) for d in (1, 2, 3, 5, 7, 10, 14)]
 BOT_LEVELS = (1, 2, 3, 4, 5)
 CHALLENGE_LIFETIME_DAYS = 14
@@ -142,7 +144,7 @@ class Seat(models.Model):
     def player_name(self) -> str:
         if self.user_id is not None:
             return self.user.public_name if self.user.is_deleted else self.user.get_username()
-        return str(_("Bot (level %(level)s)") % {"level": self.bot_level})
+        return bot_label(self.bot_level)
 
 
 class Move(models.Model):

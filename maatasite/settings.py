@@ -64,6 +64,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "maatasite.logs.RequestIdMiddleware",  # first: every later log line carries the request id
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy on every response (see CONTENT_SECURITY_POLICY)
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -316,6 +318,34 @@ if env.bool("USE_X_FORWARDED_PROTO", default=False):
     # Behind a load balancer that terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+
+# --- Content-Security-Policy and Permissions-Policy ---------------------------
+
+# One strict policy for every response: pages, the admin, the API and its docs, errors.
+# Nothing is loaded from another site and no page has inline script, inline style or an
+# on*= handler attribute (the Swagger page uses drf-spectacular's split view, whose init script
+# is a file of its own). The boards are inline SVG drawn with presentation attributes
+# (fill=, stroke=), which style-src does not govern. img-src allows data: for the
+# admin's and Swagger UI's icons. No view is exempt and tests run under the same policy; only
+# Django's debug 404 and 500 pages (DEBUG on, inline style) go without it, as django-csp does.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    },
+}
+# Browser features the site never uses, denied to it and to anything it could embed.
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen",
+    "geolocation", "gyroscope", "hid", "magnetometer", "microphone", "midi", "payment",
+    "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
+)}
 
 # --- Logging ----------------------------------------------------------------
 

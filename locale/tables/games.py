@@ -45,7 +45,6 @@ T = {
     "finished": ("selesai", "انتهت"),
     "side": ("pihak", "الطرف"),
     "position": ("posisi", "المركز"),
-    "Bot (level %(level)s)": ("Bot (level %(level)s)", "روبوت (المستوى %(level)s)"),
     "ply": ("langkah", "الخطوة"),
     "move": ("langkah", "النقلة"),
     "Open": ("Terbuka", "مفتوح"),

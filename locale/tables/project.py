@@ -34,6 +34,20 @@ T = {
     "email address": ("alamat email", "البريد الإلكتروني"),
     "email confirmed": ("email terkonfirmasi", "البريد مؤكَّد"),
     "display name": ("nama tampilan", "الاسم المعروض"),
+    # Display names (accounts/names.py; the bot's label lives there with the rule that reserves it)
+    "Bot (level %(level)s)": ("Bot (level %(level)s)", "روبوت (المستوى %(level)s)"),
+    "display name breaks the rules": ("nama tampilan melanggar aturan", "الاسم المعروض يخالف القواعد"),
+    "A display name cannot contain invisible control or formatting characters (such as right-to-left overrides).": (
+        "Nama tampilan tidak boleh berisi karakter kontrol atau format yang tak terlihat "
+        "(seperti pembalik arah kanan-ke-kiri).",
+        "لا يجوز أن يحتوي الاسم المعروض على محارف تحكم أو تنسيق غير مرئية (مثل محارف عكس الاتجاه).",
+    ),
+    "A display name cannot pose as a bot or as the site's staff: words such as “admin”, “moderator”, “official” and “Bot” are reserved.": (
+        "Nama tampilan tidak boleh menyamar sebagai bot atau staf situs: kata seperti “admin”, “staf”, "
+        "“resmi” dan “Bot” dicadangkan.",
+        "لا يجوز أن ينتحل الاسم المعروض صفة روبوت أو أحد طاقم الموقع: كلمات مثل “مشرف” و“مدير” و“رسمي” "
+        "و“روبوت” محجوزة.",
+    ),
     "address failing since": ("alamat gagal sejak", "العنوان معطّل منذ"),
     "why the address fails": ("alasan alamat gagal", "سبب تعطّل العنوان"),
     "Hard bounce": ("Pentalan permanen", "ارتداد دائم"),
