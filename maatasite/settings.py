@@ -206,7 +206,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 OPS_BEAT_STALE_SECONDS = env.int("OPS_BEAT_STALE_SECONDS", default=900)
 # Bot turns left undone (the task was lost with its worker): a running game whose bot has
 # been to move for GAMES_BOT_OVERDUE_SECONDS with no decision is enqueued again by a sweep
-# every GAMES_BOT_SWEEP_SECONDS, so such a turn is played within about 2 minutes.
+# every GAMES_BOT_SWEEP_SECONDS, so such a turn is played within about 2 minutes. Keep the
+# threshold above a bot's longest decision (games.bots caps it at 20 s), or a sweep would make
+# a second task think beside one still thinking (harmless: the ply is played once, but wasted).
 GAMES_BOT_SWEEP_SECONDS = env.int("GAMES_BOT_SWEEP_SECONDS", default=60)
 GAMES_BOT_OVERDUE_SECONDS = env.int("GAMES_BOT_OVERDUE_SECONDS", default=60)
 GAMES_BOT_SWEEP_BATCH = 500  # turns enqueued again per sweep at most, the oldest first

@@ -161,3 +161,19 @@ def test_the_sweep_reads_the_bot_to_move_index(alice):
         cursor.execute("EXPLAIN " + query["sql"])
         plan = "\n".join(row[0] for row in cursor.fetchall())
     assert "games_bot_to_move" in plan, plan
+
+
+def test_beat_schedules_every_sweep_with_its_interval():
+    from maatasite.celery import app
+
+    expected = {"games-bot-turns-sweep": ("games.tasks.bot_turns_sweep", settings.GAMES_BOT_SWEEP_SECONDS),
+                "tournaments-advance-sweep": ("tournaments.tasks.tournaments_advance_sweep",
+                                              settings.TOURNAMENTS_SWEEP_SECONDS),
+                "ladder-departed-sweep": ("ladder.tasks.ladder_departed_sweep", settings.LADDER_SWEEP_SECONDS),
+                "fairplay-checks-sweep": ("fairplay.tasks.fairplay_checks_sweep", settings.FAIRPLAY_SWEEP_SECONDS)}
+    app.loader.import_default_modules()
+    for entry, (task, seconds) in expected.items():
+        scheduled = settings.CELERY_BEAT_SCHEDULE[entry]
+        assert scheduled["task"] == task and task in app.tasks
+        assert scheduled["schedule"].total_seconds() == seconds
+    assert settings.GAMES_BOT_OVERDUE_SECONDS + settings.GAMES_BOT_SWEEP_SECONDS <= 130  # "about 2 minutes"
