@@ -1,17 +1,18 @@
 """Reads of the fair-play checks: which games count, and who the honest reference players are."""
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.db.models.functions import Abs
 from games.models import Game, GameStatus, Move, Seat
 from ops.models import Report, ReportKind, ReportStatus
 from ratings import conf as rating_conf
 from ratings.models import Rating, RatingChange
 
-from .models import FairPlayCheck, FairPlayCheckGame
+from .models import CheckStatus, FairPlayCheck, FairPlayCheckGame
 
 
 def rated_games(*, user: Any, kind: str) -> QuerySet[Game]:
@@ -71,3 +72,12 @@ def check_rows(*, check: FairPlayCheck, reference: bool) -> QuerySet[FairPlayChe
     """The per-game rows of a check: the player's, or the reference players'."""
     return (FairPlayCheckGame.objects.filter(fairplay_check=check, reference=reference)
             .select_related("game", "player"))
+
+
+def checks_lost(*, before: datetime) -> list[int]:
+    """Ids of the checks queued or started before ``before`` that are still not done: when
+    ``before`` is at least the task's hard time limit ago, no run of them can still be going,
+    so their task was lost (its worker killed) or still waits behind other checks."""
+    return list(FairPlayCheck.objects.filter(
+        Q(status=CheckStatus.QUEUED, requested_at__lt=before)
+        | Q(status=CheckStatus.RUNNING, started_at__lt=before)).order_by("pk").values_list("pk", flat=True))

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import partial
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
@@ -64,6 +67,20 @@ def fairplay_check_request(*, staff: "User", player: "User", kind: str, reason: 
 def _enqueue_run(check_id: int) -> None:
     from . import tasks
     tasks.fairplay_check_run.delay(check_id)
+
+
+def fairplay_checks_requeue(*, now: datetime | None = None) -> int:
+    """Enqueue again every check left queued or running for longer than the task's hard time
+    limit (``FAIRPLAY_CHECK_HARD_SECONDS``): its task was lost with a killed worker, and the
+    broker would hand it out again only after CELERY_VISIBILITY_TIMEOUT. Harmless twice or
+    beside a late redelivery: a run of a finished check changes nothing, and the games a lost
+    run measured are cached. Returns how many were enqueued."""
+    now = now or timezone.now()
+    lost = selectors.checks_lost(before=now - timedelta(seconds=settings.FAIRPLAY_CHECK_HARD_SECONDS))
+    for check_id in lost:
+        log.warning("fairplay check=%s left undone: enqueued again", check_id)
+        transaction.on_commit(partial(_enqueue_run, check_id))
+    return len(lost)
 
 
 def game_agreement_compute(*, game: Game, user: Any, level: int) -> GameAgreement:
@@ -140,6 +157,11 @@ def fairplay_check_run(*, check_id: int) -> FairPlayCheck | None:
     except EngineError as error:
         log.warning("fairplay check=%s failed: %s", check_id, error)
         return _check_close(check_id, rows=[], error=str(error) or error.code)
+    except SoftTimeLimitExceeded:
+        log.warning("fairplay check=%s stopped at its time limit", check_id)
+        return _check_close(check_id, rows=[], error=(
+            "stopped after FAIRPLAY_CHECK_SECONDS (%d s); the games measured so far are kept, "
+            "so a new check of the same player goes on from there" % settings.FAIRPLAY_CHECK_SECONDS))
     except DatabaseError:
         raise  # the task retries with backoff
     except Exception as error:  # a fault of ours: say so on the check instead of "running" for ever

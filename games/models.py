@@ -94,7 +94,12 @@ class Game(models.Model):
         ordering = ["-created_at"]
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        indexes = [models.Index(fields=["status", "deadline"])]
+        indexes = [
+            models.Index(fields=["status", "deadline"]),
+            # The running games whose bot is to move (the bot turns sweep, games.selectors).
+            models.Index(fields=["turn_started_at"], name="games_bot_to_move",
+                         condition=Q(status="active", bot_level__isnull=False, to_move_user__isnull=True)),
+        ]
 
     def __str__(self) -> str:
         return "%s #%s" % (self.get_kind_display(), self.pk)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import BooleanField, Case, F, QuerySet, Value, When
+from django.db.models import BooleanField, Case, Exists, F, OuterRef, QuerySet, Value, When
 from django.utils import timezone
 from engine.core import replay
 from engine.errors import EngineError
@@ -154,3 +154,18 @@ def game_list_for_player(*, user: Any, finished: bool = True, limit: int = 50) -
         return games_history(user=user, limit=limit)
     return list(_with_seats(Game.objects.filter(seats__user=user, status=GameStatus.ACTIVE))
                 .order_by("-created_at")[:limit])
+
+
+def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
+    """(game id, ply) of the running games, oldest turn first, whose bot has been to move
+    since before ``before`` and made no decision since: the bot task was lost (its worker
+    was killed mid-move) or waits in a crowded queue. ``Game.to_move_user`` is empty only
+    while the bot is to move; the partial index ``games_bot_to_move`` holds just those
+    games, so this stays cheap however many games there are."""
+    bot_to_move = Seat.objects.filter(game=OuterRef("pk"), side=OuterRef("to_move_side"),
+                                      bot_level__isnull=False)
+    recent_decision = Move.objects.filter(game=OuterRef("pk"), ply=OuterRef("ply"), created_at__gte=before)
+    return list(Game.objects.filter(status=GameStatus.ACTIVE, bot_level__isnull=False,
+                                    to_move_user__isnull=True, turn_started_at__lt=before)
+                .filter(Exists(bot_to_move)).exclude(Exists(recent_decision))
+                .order_by("turn_started_at", "pk").values_list("pk", "ply")[:limit])

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import engine
 from accounts.selectors import is_blocked
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from engine import fair
@@ -346,6 +347,26 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
             _play(locked, locked_seat, text, user=None, bot_seed=bot_seed, now=_now())
         played.append(text)
         expected += 1
+
+
+def bot_turns_requeue(*, now: datetime | None = None) -> int:
+    """Enqueue again the bot turns left undone for ``GAMES_BOT_OVERDUE_SECONDS`` (at most
+    ``GAMES_BOT_SWEEP_BATCH``, the oldest first), through the path that enqueued them.
+
+    A killed worker's task waits in the broker for CELERY_VISIBILITY_TIMEOUT; this makes
+    the turn wait about a sweep interval instead. Safe twice, beside a task still running
+    and beside a late redelivery: ``bot_turn_play`` plays a ply once (the ply check under
+    the row lock), and a run that finds the game moved on plays nothing. Returns how many.
+    """
+    from .selectors import bot_turns_overdue
+
+    now = now or _now()
+    overdue = bot_turns_overdue(before=now - timedelta(seconds=settings.GAMES_BOT_OVERDUE_SECONDS),
+                                limit=settings.GAMES_BOT_SWEEP_BATCH)
+    for game_id, ply in overdue:
+        log.warning("game=%s bot turn at ply %s left undone: enqueued again", game_id, ply)
+        _enqueue("bot_play_turn", game_id, ply)
+    return len(overdue)
 
 
 def game_resign(*, game_id: int, user: "User") -> Game:

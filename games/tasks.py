@@ -17,6 +17,12 @@ def bot_play_turn(self, game_id: int, ply: int) -> list[str]:
     return services.bot_turn_play(game_id=game_id, ply=ply).played
 
 
+@shared_task(name="games.tasks.bot_turns_sweep", **RETRYING_TASK)
+def bot_turns_sweep(self) -> int:
+    """The beat task (GAMES_BOT_SWEEP_SECONDS): enqueue again the bot turns left undone."""
+    return services.bot_turns_requeue()
+
+
 @shared_task(name="games.tasks.games_timeout_sweep", **RETRYING_TASK)
 def games_timeout_sweep(self) -> dict[str, int]:
     """The beat task: end games past their deadline (after extending the deadlines

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from accounts.selectors import is_blocked
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from ratings.selectors import ratings_by_user
 
@@ -153,3 +153,15 @@ def positions_are_a_permutation(*, ladder_id: int) -> bool:
     positions = sorted(LadderMember.objects.filter(ladder_id=ladder_id, position__isnull=False)
                        .values_list("position", flat=True))
     return positions == list(range(1, len(positions) + 1))
+
+
+def departed_players_playing(*, before: datetime) -> list[tuple[int, int]]:
+    """(ladder id, user id) of the players who left a ladder before ``before`` and still have a
+    running game of it: the task resigning those games was lost (its worker was killed)."""
+    def departed(player: str) -> Exists:
+        return Exists(LadderMember.objects.filter(ladder_id=OuterRef("ladder_id"), user_id=OuterRef(player),
+                                                  position__isnull=True, left_at__lt=before))
+    playing = LadderChallenge.objects.filter(state=ChallengeState.PLAYING)
+    found = set(playing.filter(departed("challenger_id")).values_list("ladder_id", "challenger_id"))
+    found |= set(playing.filter(departed("defender_id")).values_list("ladder_id", "defender_id"))
+    return sorted(found)

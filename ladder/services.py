@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -64,6 +65,21 @@ def _enqueue_departed_games_resign(ladder_id: int, user_id: int) -> None:
         from . import tasks
         tasks.ladder_departed_games_resign.delay(ladder_id, user_id)
     transaction.on_commit(send)
+
+
+def ladder_departed_games_requeue(*, now: datetime | None = None) -> int:
+    """Enqueue again the resignation of the running games of players who left a ladder more
+    than ``LADDER_RESIGN_OVERDUE_SECONDS`` ago, through the path that enqueued it (a killed
+    worker's task waits in the broker for CELERY_VISIBILITY_TIMEOUT). Safe twice and beside
+    a late redelivery: ``ladder_departed_games_resign`` skips games already over and a player
+    back on the ladder. Returns how many players' games were enqueued."""
+    now = now or timezone.now()
+    departed = selectors.departed_players_playing(
+        before=now - timedelta(seconds=settings.LADDER_RESIGN_OVERDUE_SECONDS))
+    for ladder_id, user_id in departed:
+        log.warning("ladder=%s departed player=%s still has running games: enqueued again", ladder_id, user_id)
+        _enqueue_departed_games_resign(ladder_id, user_id)
+    return len(departed)
 
 
 def ladder_join(*, ladder_id: int, user: "User", now: datetime | None = None) -> LadderMember:

@@ -15,6 +15,8 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from maatasite.task_policy import RETRYING_TASK
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -180,19 +182,69 @@ CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or None
 # deployments or test runs can share one Redis server without seeing each other's tasks.
 _celery_key_prefix = env.str("CELERY_KEY_PREFIX", default="")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": _celery_key_prefix} if _celery_key_prefix else {}
+# Redis hands a task that was delivered and never acknowledged (its worker was killed: tasks
+# are acknowledged late) to a worker again only after this many seconds. It must be longer
+# than the longest task, counted from its delivery, or a task still running (or waiting for
+# its retry's countdown, at most RETRYING_TASK's retry_backoff_max) would run twice at once:
+# the fair-play check, capped by FAIRPLAY_CHECK_SECONDS below. Work that must not wait that
+# long after a kill is found undone and enqueued again by the sweeps of CELERY_BEAT_SCHEDULE
+# (bot turns, tournament rounds, departed ladder players, fair-play checks).
+CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=2 * 3600)
+CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = CELERY_VISIBILITY_TIMEOUT
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # with acks_late: a task whose worker died runs again
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_ROUTES = {"fairplay.tasks.*": {"queue": "slow"}}  # long staff checks: `worker -Q slow`
+CELERY_TASK_ROUTES = {  # long staff checks: `worker -Q slow`; their quick sweep stays on the default queue
+    "fairplay.tasks.fairplay_checks_sweep": {"queue": "celery"},
+    "fairplay.tasks.*": {"queue": "slow"},
+}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below (structured, with ids)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks, run by exactly one `celery -A maatasite beat` process. Apps add entries here.
 # /healthz/: beat is failing when no sweep ran on a worker for this long (ops/).
 OPS_BEAT_STALE_SECONDS = env.int("OPS_BEAT_STALE_SECONDS", default=900)
+# Bot turns left undone (the task was lost with its worker): a running game whose bot has
+# been to move for GAMES_BOT_OVERDUE_SECONDS with no decision is enqueued again by a sweep
+# every GAMES_BOT_SWEEP_SECONDS, so such a turn is played within about 2 minutes. Keep the
+# threshold above a bot's longest decision (games.bots caps it at 20 s), or a sweep would make
+# a second task think beside one still thinking (harmless: the ply is played once, but wasted).
+GAMES_BOT_SWEEP_SECONDS = env.int("GAMES_BOT_SWEEP_SECONDS", default=60)
+GAMES_BOT_OVERDUE_SECONDS = env.int("GAMES_BOT_OVERDUE_SECONDS", default=60)
+GAMES_BOT_SWEEP_BATCH = 500  # turns enqueued again per sweep at most, the oldest first
+# The same for a tournament round left unpaired and a departed ladder player's games left running.
+TOURNAMENTS_SWEEP_SECONDS = env.int("TOURNAMENTS_SWEEP_SECONDS", default=300)
+TOURNAMENTS_ADVANCE_OVERDUE_SECONDS = env.int("TOURNAMENTS_ADVANCE_OVERDUE_SECONDS", default=300)
+LADDER_SWEEP_SECONDS = env.int("LADDER_SWEEP_SECONDS", default=300)
+LADDER_RESIGN_OVERDUE_SECONDS = env.int("LADDER_RESIGN_OVERDUE_SECONDS", default=300)
+# A fair-play check gets this long (Celery's soft time limit; the hard limit kills it a minute
+# later) and then fails with its reason; a check queued or running for longer than the hard
+# limit was lost, and the sweep every FAIRPLAY_SWEEP_SECONDS enqueues it again.
+FAIRPLAY_CHECK_SECONDS = env.int("FAIRPLAY_CHECK_SECONDS", default=3600)
+FAIRPLAY_CHECK_HARD_SECONDS = FAIRPLAY_CHECK_SECONDS + 60
+FAIRPLAY_SWEEP_SECONDS = env.int("FAIRPLAY_SWEEP_SECONDS", default=600)
+if CELERY_VISIBILITY_TIMEOUT <= FAIRPLAY_CHECK_HARD_SECONDS + RETRYING_TASK["retry_backoff_max"]:
+    raise ImproperlyConfigured("CELERY_VISIBILITY_TIMEOUT must be longer than FAIRPLAY_CHECK_SECONDS plus "
+                               "11 minutes (the hard time limit, and the longest retry countdown)")
 CELERY_BEAT_SCHEDULE = {
+    "games-bot-turns-sweep": {
+        "task": "games.tasks.bot_turns_sweep",
+        "schedule": timedelta(seconds=GAMES_BOT_SWEEP_SECONDS),
+    },
+    "tournaments-advance-sweep": {
+        "task": "tournaments.tasks.tournaments_advance_sweep",
+        "schedule": timedelta(seconds=TOURNAMENTS_SWEEP_SECONDS),
+    },
+    "ladder-departed-sweep": {
+        "task": "ladder.tasks.ladder_departed_sweep",
+        "schedule": timedelta(seconds=LADDER_SWEEP_SECONDS),
+    },
+    "fairplay-checks-sweep": {
+        "task": "fairplay.tasks.fairplay_checks_sweep",
+        "schedule": timedelta(seconds=FAIRPLAY_SWEEP_SECONDS),
+    },
     "games-timeout-sweep": {
         "task": "games.tasks.games_timeout_sweep",
         "schedule": timedelta(seconds=env.int("CELERY_BEAT_SWEEP_SECONDS", default=300)),

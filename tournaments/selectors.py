@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from . import pairing as rules
@@ -360,3 +360,50 @@ def tournament_standings_data(*, tournament_id: int) -> dict[str, Any]:
 def user_is_registered(*, tournament: Tournament, user: Any) -> bool:
     return bool(getattr(user, "is_authenticated", False)) and \
         tournament.participants.filter(user=user).exists()
+
+
+def knockout_replays_due(*, round_: Round) -> list[Pairing]:
+    """The last legs of the round's knockout matches that ended without a winner (a draw):
+    each is replayed with the seats swapped (tournaments.services.tournament_advance)."""
+    seed_of = dict(Participant.objects.filter(tournament_id=round_.tournament_id, seed__isnull=False)
+                   .values_list("pk", "seed"))
+    by_board: dict[int, list[Pairing]] = {}
+    for pairing in round_.pairings.select_related("first__user", "second__user").order_by("board", "leg"):
+        by_board.setdefault(pairing.board, []).append(pairing)
+    due = []
+    for legs in by_board.values():
+        last = legs[-1]
+        if last.second_id is None or last.result == Result.PENDING:
+            continue
+        if match_winner(legs, seed_of) is None:
+            due.append(last)
+    return due
+
+
+def tournaments_advance_due(*, before: datetime) -> list[int]:
+    """Ids of the running tournaments that ``tournament_advance`` would move on (pair round 1
+    or the next round, replay a drawn knockout match, or finish) and that saw nothing happen
+    since ``before`` (no start, round or game end): the task doing it was lost with a killed
+    worker. Running tournaments are few; each costs a few indexed reads."""
+    rounds = Round.objects.filter(tournament=OuterRef("pk")).order_by("-number")
+    last_game_end = (Pairing.objects.filter(tournament=OuterRef("pk"), game__finished_at__isnull=False)
+                     .order_by("-game__finished_at").values("game__finished_at")[:1])
+    candidates = (Tournament.objects.filter(status=TournamentStatus.RUNNING, started_at__lt=before)
+                  .annotate(last_number=Subquery(rounds.values("number")[:1]),
+                            last_round_at=Subquery(rounds.values("created_at")[:1]),
+                            last_game_end=Subquery(last_game_end))
+                  .filter(Q(last_round_at__isnull=True) | Q(last_round_at__lt=before),
+                          Q(last_game_end__isnull=True) | Q(last_game_end__lt=before))
+                  .annotate(waiting=Exists(Pairing.objects.filter(
+                      tournament=OuterRef("pk"), round__number=OuterRef("last_number"),
+                      result=Result.PENDING)))
+                  .order_by("pk"))
+    due = []
+    for tournament in candidates.only("pk", "format"):
+        if not tournament.waiting:
+            due.append(tournament.pk)
+        elif tournament.format == TournamentFormat.KNOCKOUT:
+            last = Round.objects.get(tournament=tournament, number=tournament.last_number)
+            if knockout_replays_due(round_=last):
+                due.append(tournament.pk)
+    return due

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Mapping
 
+from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -86,6 +87,22 @@ def _enqueue_advance(tournament_id: int) -> None:
         from . import tasks
         tasks.tournament_advance.delay(tournament_id)
     transaction.on_commit(send)
+
+
+def tournaments_advance_requeue(*, now: datetime | None = None) -> int:
+    """Enqueue again the pairing task of every running tournament that waits for it for more
+    than ``TOURNAMENTS_ADVANCE_OVERDUE_SECONDS`` (selectors.tournaments_advance_due), through
+    the path that enqueued it. A killed worker's task waits in the broker for
+    CELERY_VISIBILITY_TIMEOUT; this makes the round wait about a sweep interval instead.
+    Safe twice and beside a late redelivery: ``tournament_advance`` locks the tournament and
+    never pairs a round that exists. Returns how many were enqueued."""
+    now = now or _now()
+    due = selectors.tournaments_advance_due(
+        before=now - timedelta(seconds=django_settings.TOURNAMENTS_ADVANCE_OVERDUE_SECONDS))
+    for tournament_id in due:
+        log.warning("tournament=%s left waiting for its pairing: enqueued again", tournament_id)
+        _enqueue_advance(tournament_id)
+    return len(due)
 
 
 def tournament_settings_check(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -570,17 +587,10 @@ def _mail_round(round_: Round, participant: Participant, opponent: Participant, 
 
 def _knockout_replays(tournament: Tournament, round_: Round) -> int:
     """Replay each drawn, undecided match of the round with the seats swapped."""
-    seed_of = {p.pk: p.seed for p in _seeded(tournament)}
-    created = 0
-    for board, legs in _matches(list(round_.pairings.select_related("first__user", "second__user"))).items():
-        last = legs[-1]
-        if last.second_id is None or last.result == Result.PENDING:
-            continue
-        if selectors.match_winner(legs, seed_of) is not None:
-            continue
-        _create_pairing(tournament, round_, board, last.leg + 1, last.second, last.first)
-        created += 1
-    return created
+    due = selectors.knockout_replays_due(round_=round_)
+    for last in due:
+        _create_pairing(tournament, round_, last.board, last.leg + 1, last.second, last.first)
+    return len(due)
 
 
 def _finish(tournament: Tournament) -> None:

@@ -17,3 +17,9 @@ def tournament_advance(self, tournament_id: int) -> str:
     except IntegrityError:
         # Another worker created the same round between our reads: nothing to do.
         return "raced"
+
+
+@shared_task(name="tournaments.tasks.tournaments_advance_sweep", **RETRYING_TASK)
+def tournaments_advance_sweep(self) -> int:
+    """The beat task (TOURNAMENTS_SWEEP_SECONDS): enqueue again the pairing tasks left undone."""
+    return services.tournaments_advance_requeue()

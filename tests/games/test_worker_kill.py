@@ -1,0 +1,104 @@
+"""A whole worker killed mid-bot-move (issue 13, item 10): the bot turns it held are left in
+the broker's unacked set for CELERY_VISIBILITY_TIMEOUT, and the bot turns sweep gets every
+one of them played once, after a restart, long before the broker would hand them out again.
+
+Real services: a prefork worker (``--concurrency 2``, its own session) whose process group is
+SIGKILLed, then a new worker and beat with a short sweep interval and overdue threshold."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import time
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import Count
+
+from games.models import Game, GameStatus, Move
+
+from .test_tasks import solo_game
+from .test_worker import wait_for
+
+pytestmark = pytest.mark.services
+
+GAMES = 30
+
+
+def unacked_bot_turns(worker) -> dict[str, tuple[int, int]]:
+    """The bot turns among the messages the broker handed out and nobody acknowledged:
+    delivery tag -> (game id, ply), read from kombu's Redis ``unacked`` hash."""
+    import redis
+
+    client = redis.Redis.from_url(os.environ["CELERY_BROKER_URL"])
+    try:
+        entries = client.hgetall(worker.env["CELERY_KEY_PREFIX"] + "unacked")
+    finally:
+        client.close()
+    turns = {}
+    for tag, raw in entries.items():
+        message = json.loads(raw)[0]
+        if message["headers"]["task"] == "games.tasks.bot_play_turn":
+            args = json.loads(base64.b64decode(message["body"]))[0]
+            turns[tag.decode()] = (int(args[0]), int(args[1]))
+    return turns
+
+
+def backends_waiting_for_a_lock() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def test_every_bot_turn_held_by_a_killed_worker_is_played_once_after_the_restart(prefork_worker):
+    from tests.factories import make_user
+
+    human = make_user("human")
+    games = [solo_game(human) for _ in range(GAMES)]  # each commits: its bot task is in the queue
+    ids = [game.pk for game in games]
+    assert all(game.to_move_user_id is None and game.ply == 0 for game in games)
+
+    # Hold the games' rows, so that the worker's processes choose their move and then wait
+    # to write it: the worker is killed mid-move, with the tasks it took unacknowledged.
+    with transaction.atomic():
+        list(Game.objects.select_for_update().filter(pk__in=ids))
+        prefork_worker.start()
+        wait_for(lambda: backends_waiting_for_a_lock() >= 2)
+        prefork_worker.kill()
+    stuck = unacked_bot_turns(prefork_worker)
+    stuck_games = {game_id for game_id, _ply in stuck.values()}
+    # The kill really left work claimed and undone: tasks delivered and never acknowledged,
+    # their bot turns not played.
+    assert len(stuck) >= 2 and stuck_games <= set(ids)
+    assert all(ply == 0 for _game, ply in stuck.values())
+    assert not Move.objects.filter(game_id__in=ids).exists()
+
+    # Restart: a new worker takes the tasks still queued; the sweep (every second, overdue
+    # after a second) enqueues the held ones again. The broker would redeliver them only
+    # after CELERY_VISIBILITY_TIMEOUT.
+    restarted = time.monotonic()
+    prefork_worker.env["GAMES_BOT_OVERDUE_SECONDS"] = "1"
+    prefork_worker.start()
+    prefork_worker.beat_start(GAMES_BOT_SWEEP_SECONDS="1")
+
+    wait_for(lambda: Game.objects.filter(pk__in=stuck_games, ply__gte=1).count() == len(stuck_games), timeout=90)
+    took_held = time.monotonic() - restarted
+    wait_for(lambda: Game.objects.filter(pk__in=ids, ply__gte=1).count() == GAMES, timeout=90)
+    took = time.monotonic() - restarted
+
+    # Every game got exactly one move, the bot's, and it is the human's turn.
+    moves = dict(Move.objects.filter(game_id__in=ids).values_list("game_id").annotate(n=Count("id")))
+    assert moves == {game_id: 1 for game_id in ids}
+    assert Move.objects.filter(game_id__in=ids, ply=1, user__isnull=True, seat__bot_level=1).count() == GAMES
+    assert set(Game.objects.filter(pk__in=ids).values_list("status", "ply", "to_move_user")) == {
+        (GameStatus.ACTIVE, 1, human.pk)}
+    # The held ones were played by the sweep's copies: their original messages still sit,
+    # unacknowledged, in the broker, and the worker logged each sweep's find.
+    assert set(unacked_bot_turns(prefork_worker)) >= set(stuck)
+    log = prefork_worker.log_path.read_text(errors="replace")
+    for game_id in stuck_games:
+        assert "game=%s bot turn at ply 0 left undone: enqueued again" % game_id in log
+    print("\nbot games answered after a whole-worker kill: %d of %d, each once; the %d held by the "
+          "killed worker within %.1f s of the restart, all within %.1f s (worker start included; "
+          "sweep every 1 s, overdue after 1 s)" % (len(moves), GAMES, len(stuck_games), took_held, took))
