@@ -2,7 +2,11 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
+from .forms import AdminLoginForm
 from .models import User
+
+# /admin/login/ counts failed sign-ins like the site's login (accounts/ratelimits.py).
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)
