@@ -56,7 +56,8 @@ class LoginLimitMixin:
         except forms.ValidationError:
             login_failure_record(account=account, address=address)
             raise
-        login_failures_clear(account=account, address=address)
+        if self.get_user() is not None:  # signed in (not merely a form without a password)
+            login_failures_clear(account=account, address=address)
         return cleaned
 
 

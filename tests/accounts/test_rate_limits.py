@@ -135,6 +135,17 @@ def test_a_success_gives_the_pair_its_budget_back(client, rates, alice):
     assert client.post(login, {"username": "alice", "password": "typo"}, REMOTE_ADDR=OWNER).status_code == 429
 
 
+def test_a_post_without_a_password_does_not_give_the_budget_back(client, rates, alice):
+    rates["page_auth"] = HIGH
+    rates["login_failures"] = "3/hour"
+    login = reverse("accounts:login")
+    codes = []
+    for attempt in range(4):
+        codes.append(client.post(login, {"username": "alice", "password": "guess"}, REMOTE_ADDR=STRANGER).status_code)
+        client.post(login, {"username": "alice", "password": ""}, REMOTE_ADDR=STRANGER)
+    assert codes == [200, 200, 200, 429]
+
+
 def test_admin_login_refuses_a_rotated_forwarded_for(client, rates, db):
     User.objects.create_superuser("root", "root@example.org", "root-pass-123456")
     admin_login = "/admin/login/"
