@@ -2,8 +2,11 @@
 
 ``api_exception_handler`` turns every refusal into it: the games services'
 :class:`games.errors.GameActionError` (status, code and translated message kept),
-accounts' ValidationError, and Django REST framework's own exceptions
-(validation, authentication, permission, not found, throttling with Retry-After).
+accounts' ValidationError, the budgets shared with the pages (maatasite.ratelimits'
+RateLimited: 429 with Retry-After), a body over DATA_UPLOAD_MAX_MEMORY_SIZE, and Django
+REST framework's own exceptions (validation, authentication, permission, not found,
+throttling with Retry-After, unreadable bodies). Errors that never reach a view are put in
+the same shape by maatasite/json_errors.py.
 """
 from __future__ import annotations
 
