@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
+from .forms import AdminLoginForm
 from .models import User
 from .selectors import users_with_bad_display_names
 
@@ -19,6 +20,9 @@ class BadDisplayNameFilter(admin.SimpleListFilter):
         if self.value() == "broken":
             return queryset.filter(pk__in=users_with_bad_display_names())
         return queryset
+
+# /admin/login/ counts failed sign-ins like the site's login (accounts/ratelimits.py).
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)

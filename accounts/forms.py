@@ -1,13 +1,17 @@
 from django import forms
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.password_validation import password_validators_help_text_html
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from maatasite.client_address import client_address_bucket
+
 from .mail import email_enqueue
 from .models import User, time_zone_choices
+from .ratelimits import account_mail_spend, login_failure_record, login_failures_check, login_failures_clear
 
 
 class SignupForm(forms.Form):
@@ -38,7 +42,26 @@ class SignupForm(forms.Form):
         return cleaned
 
 
-class LoginForm(auth_forms.AuthenticationForm):
+class LoginLimitMixin:
+    """Counts failed sign-ins per account and client address (accounts/ratelimits.py): over
+    the budget the password is not even checked and RateLimited is raised, which the view
+    answers with 429. Other addresses, the owner's among them, are not held back."""
+
+    def clean(self):
+        account = self.cleaned_data.get("username") or ""
+        address = client_address_bucket(self.request) if self.request is not None else "unknown"
+        login_failures_check(account=account, address=address)
+        try:
+            cleaned = super().clean()
+        except forms.ValidationError:
+            login_failure_record(account=account, address=address)
+            raise
+        if self.get_user() is not None:  # signed in (not merely a form without a password)
+            login_failures_clear(account=account, address=address)
+        return cleaned
+
+
+class LoginForm(LoginLimitMixin, auth_forms.AuthenticationForm):
     """Django's login form, which also tells an unconfirmed user what to do."""
 
     def clean(self):
@@ -61,6 +84,10 @@ class LoginForm(auth_forms.AuthenticationForm):
             raise
 
 
+class AdminLoginForm(LoginLimitMixin, AdminAuthenticationForm):
+    """The admin's login form, with the same budget of failed sign-ins as the site's."""
+
+
 class ResendForm(forms.Form):
     email = forms.EmailField(label=_("Email address"))
 
@@ -74,6 +101,11 @@ class EmailChangeForm(forms.Form):
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
     """Django's form; the link uses SITE_URL and the mail goes out through Celery."""
+
+    def save(self, *args, **kwargs):
+        """Spend the target address's mail budget first (pages and API alike), known or not."""
+        account_mail_spend(email=self.cleaned_data["email"])
+        return super().save(*args, **kwargs)
 
     def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
                   html_email_template_name=None):

@@ -25,6 +25,7 @@ from .deliverability import address_failure_clear
 from .mail import absolute_url, user_email_send
 from .models import DELETED_USERNAME_PREFIX, Block, User
 from .names import validate_display_name
+from .ratelimits import account_mail_spend
 
 logger = logging.getLogger(__name__)
 
@@ -102,8 +103,10 @@ def user_confirm_email(*, token: str) -> User:
 def user_confirmation_resend(*, email: str) -> None:
     """Mail a fresh confirmation link to an unconfirmed account with this address, if there is one.
 
-    Says nothing about whether the address is known.
+    Says nothing about whether the address is known. Spends the address's mail budget
+    first (accounts/ratelimits.py; RateLimited when it is used up), known or not.
     """
+    account_mail_spend(email=email)
     user = User.objects.filter(email__iexact=email.strip(), email_confirmed=False).first()
     if user is not None:
         email_confirmation_send(user=user)

@@ -1,5 +1,7 @@
-from django.contrib import messages
-from django.contrib.auth import login
+from functools import wraps
+
+from django.contrib import admin, messages
+from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -7,17 +9,54 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from maatasite.ratelimits import RateLimited, form_initial, rate_limited_page
+
 from . import selectors, services
-from .forms import EmailChangeForm, LoginForm, PasswordResetForm, ProfileForm, ResendForm, SignupForm
+from .forms import (AdminLoginForm, EmailChangeForm, LoginForm, PasswordResetForm, ProfileForm, ResendForm,
+                    SignupForm)
+from .ratelimits import page_attempt_spend
 
 PLAYER_GAMES_TEMPLATE = "games/_player_games.html"
 
 
+def page_budget(*, template_name, form_class):
+    """A credential page's POSTs spend the client address's budget (accounts/ratelimits.py);
+    any budget refusal renders the form again, unbound, with the message and 429."""
+    def decorate(view):
+        @wraps(view)
+        def limited(request, *args, **kwargs):
+            try:
+                if request.method == "POST":
+                    page_attempt_spend(request=request)
+                return view(request, *args, **kwargs)
+            except RateLimited as limit:
+                form = form_class(initial=form_initial(form_class, request.POST))
+                return rate_limited_page(request, limit, template_name=template_name, context={"form": form})
+        return limited
+    return decorate
+
+
+class PageBudgetMixin:
+    """``page_budget`` for Django's class-based form views (login, password reset)."""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            page_attempt_spend(request=request)
+            return super().post(request, *args, **kwargs)
+        except RateLimited as limit:
+            form_kwargs = {k: v for k, v in self.get_form_kwargs().items() if k not in ("data", "files")}
+            form_class = self.get_form_class()
+            form = form_class(**{**form_kwargs, "initial": form_initial(form_class, request.POST)})
+            return rate_limited_page(request, limit, template_name=self.get_template_names()[0],
+                                     context=self.get_context_data(form=form))
+
+
 @require_http_methods(["GET", "POST"])
+@page_budget(template_name="accounts/signup.html", form_class=SignupForm)
 def signup(request):
     if request.user.is_authenticated:
         return redirect("games:home")
@@ -64,6 +103,7 @@ def confirm(request, token):
 
 
 @require_http_methods(["GET", "POST"])
+@page_budget(template_name="accounts/resend.html", form_class=ResendForm)
 def resend(request):
     form = ResendForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -151,7 +191,7 @@ def player_detail(request, username):
     return render(request, "accounts/player_detail.html", context)
 
 
-class LoginView(auth_views.LoginView):
+class LoginView(PageBudgetMixin, auth_views.LoginView):
     template_name = "accounts/login.html"
     authentication_form = LoginForm
     redirect_authenticated_user = True
@@ -173,7 +213,7 @@ class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
     template_name = "accounts/password_change_done.html"
 
 
-class PasswordResetView(auth_views.PasswordResetView):
+class PasswordResetView(PageBudgetMixin, auth_views.PasswordResetView):
     template_name = "accounts/password_reset.html"
     form_class = PasswordResetForm
     email_template_name = "accounts/email/password_reset_body.txt"
@@ -192,3 +232,23 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
     template_name = "accounts/password_reset_complete.html"
+
+
+def admin_login(request, extra_context=None):
+    """``/admin/login/``: Django admin's own login view (its form is AdminLoginForm, set in
+    accounts/admin.py) under the credential pages' budgets, refused like the site's pages."""
+    try:
+        if request.method == "POST":
+            page_attempt_spend(request=request)
+        return admin.site.login(request, extra_context)
+    except RateLimited as limit:
+        context = {
+            **admin.site.each_context(request),
+            "title": _("Log in"),
+            "subtitle": None,
+            "app_path": request.get_full_path(),
+            "username": request.user.get_username(),
+            "form": AdminLoginForm(request, initial=form_initial(AdminLoginForm, request.POST)),
+            REDIRECT_FIELD_NAME: request.POST.get(REDIRECT_FIELD_NAME) or reverse("admin:index"),
+        }
+        return rate_limited_page(request, limit, template_name="admin/login.html", context=context)

@@ -2,14 +2,17 @@
 
 ``api_exception_handler`` turns every refusal into it: the games services'
 :class:`games.errors.GameActionError` (status, code and translated message kept),
-accounts' ValidationError, and Django REST framework's own exceptions
-(validation, authentication, permission, not found, throttling with Retry-After).
+accounts' ValidationError, the budgets shared with the pages (maatasite.ratelimits'
+RateLimited: 429 with Retry-After), a body over DATA_UPLOAD_MAX_MEMORY_SIZE, and Django
+REST framework's own exceptions (validation, authentication, permission, not found,
+throttling with Retry-After, unreadable bodies). Errors that never reach a view are put in
+the same shape by maatasite/json_errors.py.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -18,6 +21,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import GameActionError
+from maatasite.json_errors import body_too_large_message, error_body
+from maatasite.ratelimits import RateLimited
 
 
 class ApiError(exceptions.APIException):
@@ -30,10 +35,6 @@ class ApiError(exceptions.APIException):
         self.error_code = code
         self.message = message
         self.details = details or {}
-
-
-def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"code": code, "message": str(message), "details": details or {}}
 
 
 def game_action_error_response(error: GameActionError, details: dict[str, Any] | None = None
@@ -78,6 +79,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         code = getattr(exc, "code", None) or "invalid"
         return Response(error_body(code, " ".join(exc.messages), {}),
                         status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(error_body("body_too_large", body_too_large_message()), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RateLimited):  # a budget shared with the pages (accounts/ratelimits.py)
+        wait = exc.retry_after
+        exc = exceptions.Throttled(detail=exc.message)  # its message already says how long
+        exc.wait = wait
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -95,6 +102,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     details: dict[str, Any] = {}
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         details["retry_after"] = int(exc.wait + 0.999)
+    if isinstance(exc, exceptions.ParseError) and isinstance(exc.get_codes(), str) \
+            and exc.get_codes() != exc.default_code:
+        details["reason"] = exc.get_codes()  # bad_json, too_deep, bad_encoding (maatasite/json_body.py)
     message = exc.detail if isinstance(exc.detail, str) else str(exc.default_detail)
     response.data = error_body(code, message, details)
     return response

@@ -18,6 +18,7 @@ from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
 
 from accounts.forms import PasswordResetForm
+from accounts.ratelimits import login_failure_record, login_failures_check, login_failures_clear
 
 from .errors import ApiError
 from .models import SCOPES, ApiToken, IdempotencyRecord
@@ -54,17 +55,24 @@ def token_create(*, user: Any, name: str, scopes: Iterable[str],
 
 
 def token_create_from_credentials(*, username: str, password: str, name: str,
-                                  scopes: Iterable[str]) -> tuple[ApiToken, str]:
-    """Sign in with username (or email) and password and make a token, as an app does."""
+                                  scopes: Iterable[str], client_address: str) -> tuple[ApiToken, str]:
+    """Sign in with username (or email) and password and make a token, as an app does.
+
+    Failed attempts count against the account and ``client_address`` pair, as on the login
+    page (accounts/ratelimits.py): over the budget the password is not checked (RateLimited)."""
     user_model = get_user_model()
     account = user_model.objects.filter(username__iexact=username).first() or \
         user_model.objects.filter(email__iexact=username).first()
+    account_name = account.username if account else username
+    login_failures_check(account=account_name, address=client_address)
     if account is not None and not account.is_active and account.check_password(password):
         raise ApiError("account_inactive", _("This account is not active: confirm your email address first."),
                        status_code=403)
-    user = authenticate(username=account.username if account else username, password=password)
+    user = authenticate(username=account_name, password=password)
     if user is None:
+        login_failure_record(account=account_name, address=client_address)
         raise ApiError("bad_credentials", _("The username or password is wrong."), status_code=400)
+    login_failures_clear(account=account_name, address=client_address)
     return token_create(user=user, name=name, scopes=scopes)
 
 

@@ -76,5 +76,5 @@ urlpatterns = [
     # polling
     path("events/", views.EventsView.as_view(), name="events"),
     # Anything else under /api/v1/ is a 404 in the API's error shape, not an HTML page.
-    re_path(r"^.*$", views.unknown_path, name="unknown"),
+    re_path(r"^[\s\S]*$", views.unknown_path, name="unknown"),  # [\s\S]: a %0A in the path too
 ]

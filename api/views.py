@@ -22,6 +22,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import Conflict
 from games.models import Challenge, Game
+from maatasite.client_address import client_address_bucket
 from ops import services as ops_services
 from tournaments import api as tournament_api
 
@@ -165,7 +166,8 @@ class CredentialsTokenView(_AuthView):
     def post(self, request: Any) -> Response:
         data = s.CredentialsTokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        token, secret = services.token_create_from_credentials(**data.validated_data)
+        token, secret = services.token_create_from_credentials(**data.validated_data,
+                                                               client_address=client_address_bucket(request))
         return Response(s.TokenSecretSerializer(_token_data(token, secret)).data, status=status.HTTP_201_CREATED)
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hmac
-import json
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,6 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
+
+from maatasite.json_body import JsonBodyError, json_body_load
 
 from . import bounces, calendar, selectors, services, tasks, tokens
 from .errors import CorrespondenceError
@@ -147,9 +148,8 @@ def bounce_webhook(request: HttpRequest) -> HttpResponse:
     if not hmac.compare_digest(secret.encode(), request.headers.get("X-Webhook-Secret", "").encode()):
         return JsonResponse({"error": "forbidden"}, status=403)
     try:
-        payload = json.loads(request.body)
-    except ValueError:
-        error = CorrespondenceError("bad_json", "The body is not valid JSON.")
+        payload = json_body_load(request.body)  # too deep or garbage: a 400, never a RecursionError
+    except JsonBodyError as error:
         return JsonResponse({"error": error.code, "message": error.message}, status=400)
     try:
         report = bounces.bounce_events_receive(payload=payload)

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "maatasite",  # its system checks (maatasite/apps.py)
     "accounts",
     "games",
     "correspondence",
@@ -65,6 +66,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "maatasite.logs.RequestIdMiddleware",  # first: every later log line carries the request id
+    "maatasite.json_errors.ApiJsonErrorMiddleware",  # any error under /api/ in the API's JSON shape
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy on every response (see CONTENT_SECURITY_POLICY)
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -80,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
+CSRF_FAILURE_VIEW = "maatasite.json_errors.csrf_failure"  # JSON under /api/, Django's page elsewhere
 ROOT_URLCONF = "maatasite.urls"
 WSGI_APPLICATION = "maatasite.wsgi.application"
 
@@ -318,6 +321,12 @@ REST_FRAMEWORK = {
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON bodies are read by maatasite/json_body.py: too deep or not JSON is a 400, never a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "maatasite.json_body.JSONBodyParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 
 # --- The REST API (api/) ----------------------------------------------------
@@ -347,6 +356,14 @@ API_THROTTLE_RATES = {
     "ip": env.str("API_RATE_IP", default="300/min"),
     "auth": env.str("API_RATE_AUTH", default="10/min"),
 }
+# Budgets of the HTML forms and of the account mails (accounts/ratelimits.py), in the same cache:
+# POSTs per address to the credential pages (log in, /admin/login/, sign up, reset, resend); failed
+# sign-ins per account and address (pages and API token); reset and confirmation mails per target address.
+RATE_LIMITS = {
+    "page_auth": env.str("PAGE_RATE_AUTH", default="10/min"),
+    "login_failures": env.str("ACCOUNT_RATE_LOGIN_FAILURES", default="10/hour"),
+    "account_mail": env.str("ACCOUNT_RATE_MAIL", default="5/hour"),
+}
 API_EVENTS_SETTLE_SECONDS = env.float("API_EVENTS_SETTLE_SECONDS", default=2.0)
 # Web clients on other origins allowed to call /api/ (comma-separated, e.g. https://app.example).
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
@@ -369,6 +386,11 @@ if not DEBUG:
 if env.bool("USE_X_FORWARDED_PROTO", default=False):
     # Behind a load balancer that terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many proxies in front of the site append to X-Forwarded-For (maatasite/client_address.py):
+# 0 trusts no header and uses the socket's address; N takes the N-th address from the right.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more, not %d" % TRUSTED_PROXY_COUNT)
 X_FRAME_OPTIONS = "DENY"
 
 # --- Content-Security-Policy and Permissions-Policy ---------------------------

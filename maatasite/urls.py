@@ -2,7 +2,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import admin_login
+
 urlpatterns = [
+    path("admin/login/", admin_login),  # the admin's own login, under the credential pages' budgets
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("players/", include("accounts.urls_players")),

@@ -139,6 +139,25 @@ def _default_language():
     translation.deactivate()
 
 
+def isolated_caches(caches: dict) -> dict:
+    """``caches`` under a key prefix of this test's own: runs and tests sharing one Redis
+    (CACHE_URL) never see each other's counters, and nothing needs flushing."""
+    import uuid
+
+    prefix = "maatasite-test-%s-%s" % (os.environ.get("MAATASITE_TEST_RUN", "run"), uuid.uuid4().hex[:12])
+    return {name: {**conf, "KEY_PREFIX": prefix} for name, conf in caches.items()}
+
+
+@pytest.fixture(autouse=True)
+def _own_rate_limit_counters(settings):
+    """Rate-limit counters (maatasite/ratelimits.py) live in the cache: each test counts in a
+    namespace of its own, so one test's sign-ins and resets never spend another's budget.
+    The forms' budgets are out of the way (a browser test signs in a dozen times a minute);
+    the rate-limit tests set their own (tests/accounts/test_rate_limits.py)."""
+    settings.CACHES = isolated_caches(settings.CACHES)
+    settings.RATE_LIMITS = {scope: "100000/min" for scope in settings.RATE_LIMITS}
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Hashing with production strength costs ~0.3 s a password; tests need no strength."""

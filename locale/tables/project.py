@@ -231,4 +231,47 @@ T = {
         "Diisi oleh correspondence.services selama cuti berlangsung.",
         "تضبطه correspondence.services أثناء الإجازة.",
     ),
+    # Rate limits of the forms (maatasite/ratelimits.py, accounts/ratelimits.py).
+    "Too many attempts. Please try again in %(wait)s.": (
+        "Terlalu banyak percobaan. Silakan coba lagi dalam %(wait)s.",
+        "محاولات كثيرة جدًا. يرجى المحاولة مرة أخرى بعد %(wait)s.",
+    ),
+    "Too many failed sign-ins to this account from your address. Please try again in %(wait)s.": (
+        "Terlalu banyak kegagalan masuk ke akun ini dari alamat Anda. Silakan coba lagi dalam %(wait)s.",
+        "محاولات دخول فاشلة كثيرة جدًا إلى هذا الحساب من عنوانك. يرجى المحاولة مرة أخرى بعد %(wait)s.",
+    ),
+    "We have already mailed this address several times. Please check its inbox (and spam folder), "
+    "or try again in %(wait)s.": (
+        "Kami sudah beberapa kali mengirim email ke alamat ini. Silakan periksa kotak masuknya (dan folder spam), "
+        "atau coba lagi dalam %(wait)s.",
+        "لقد راسلنا هذا العنوان عدة مرات بالفعل. يرجى التحقق من صندوق الوارد (ومجلد الرسائل غير المرغوب فيها)، "
+        "أو المحاولة مرة أخرى بعد %(wait)s.",
+    ),
+    # Bodies and errors under /api/ (maatasite/json_body.py, maatasite/json_errors.py).
+    "The body is not UTF-8 text.": ("Isi permintaan bukan teks UTF-8.", "محتوى الطلب ليس نصًا بترميز UTF-8."),
+    "The JSON body is nested too deeply (at most %(depth)d levels).": (
+        "Isi JSON bersarang terlalu dalam (paling banyak %(depth)d tingkat).",
+        "محتوى JSON متداخل بعمق زائد (%(depth)d مستوى على الأكثر).",
+    ),
+    "The body is not valid JSON: %(error)s": (
+        "Isi permintaan bukan JSON yang valid: %(error)s",
+        "محتوى الطلب ليس JSON صالحًا: %(error)s",
+    ),
+    "The request could not be read.": ("Permintaan tidak dapat dibaca.", "تعذرت قراءة الطلب."),
+    "You do not have permission to perform this action.": (
+        "Anda tidak memiliki izin untuk melakukan tindakan ini.",
+        "ليس لديك إذن للقيام بهذا الإجراء.",
+    ),
+    "This method is not allowed here.": ("Metode ini tidak diizinkan di sini.", "هذه الطريقة غير مسموح بها هنا."),
+    "The request body is too large.": ("Isi permintaan terlalu besar.", "محتوى الطلب كبير جدًا."),
+    "The request body is too large (at most %(size)d bytes).": (
+        "Isi permintaan terlalu besar (paling banyak %(size)d byte).",
+        "محتوى الطلب كبير جدًا (%(size)d بايت على الأكثر).",
+    ),
+    "Something went wrong on our side. It has been logged; please try again later.": (
+        "Terjadi kesalahan di pihak kami. Kesalahan ini sudah dicatat; silakan coba lagi nanti.",
+        "حدث خطأ من جهتنا. تم تسجيله؛ يرجى المحاولة مرة أخرى لاحقًا.",
+    ),
+    "Error": ("Kesalahan", "خطأ"),
+    "The CSRF check failed: %(reason)s": ("Pemeriksaan CSRF gagal: %(reason)s", "فشل فحص CSRF: %(reason)s"),
 }

@@ -1,23 +1,14 @@
 """Fixtures of the API tests: players, clients signed in with tokens of given scopes."""
 from __future__ import annotations
 
-import os
-import uuid
-
 import pytest
 from rest_framework.test import APIClient
 
 from api import services as api_services
+from tests.conftest import isolated_caches  # noqa: F401  (re-exported for tests/chat)
 from tests.games.conftest import make_user, play, start_game  # noqa: F401  (shared helpers)
 
 HIGH_RATES = {"user": "100000/min", "ip": "100000/min", "auth": "100000/min"}
-
-
-def isolated_caches(caches: dict) -> dict:
-    """``caches`` under a key prefix of this test's own: runs and tests sharing one Redis
-    (CACHE_URL) never see each other's counters, and nothing needs flushing."""
-    prefix = "maatasite-test-%s-%s" % (os.environ.get("MAATASITE_TEST_RUN", "run"), uuid.uuid4().hex[:12])
-    return {name: {**conf, "KEY_PREFIX": prefix} for name, conf in caches.items()}
 
 
 @pytest.fixture(autouse=True)

@@ -116,6 +116,10 @@ def test_unknown_addresses_are_counted_and_ignored(client, alice):
 @pytest.mark.parametrize("raw, code", [
     ("{not json", "bad_json"),
     ("", "bad_json"),
+    ('{"type": "bounce", "email": "alice@example.org", "detail": NaN}', "bad_json"),
+    ("[" * 1000 + "]" * 1000, "too_deep"),  # was a RecursionError, a 500
+    ('{"events": ' + "[" * 100 + "]" * 100 + "}", "too_deep"),
+    (b"\xff\xfe{}", "bad_encoding"),
     ('{"events": []}', "bad_bounce_events"),
     ('{"events": "alice@example.org"}', "bad_bounce_events"),
     ("[1, 2]", "bad_bounce_event"),
