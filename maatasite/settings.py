@@ -2,9 +2,10 @@
 
 Every deployment-specific value comes from an environment variable (read with
 django-environ); README.md lists them all under "Configuration". Without any
-variable set you get the local development set-up that `make run` serves:
-DEBUG on, SQLite in the project root, Celery tasks run in-process, mail printed
-to the console.
+variable set you get the local development set-up: DEBUG on, SQLite in the
+project root, Celery tasks run in-process (what `make test` uses), mail printed
+to the console. `make run` (ops/management/commands/run_local.py) adds a broker
+on files, so that a real worker and beat run beside the web server.
 """
 import warnings
 from datetime import timedelta
@@ -34,7 +35,10 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # Absolute base for links in mail (mail is often sent by a worker, without a request).
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Unset, it follows HOST and PORT, where `make run HOST=... PORT=...` serves the site.
+_site_host = env.str("HOST", default="127.0.0.1")
+_site_host = f"[{_site_host}]" if ":" in _site_host and not _site_host.startswith("[") else _site_host
+SITE_URL = env.str("SITE_URL", default=f"http://{_site_host}:{env.int('PORT', default=8000)}").rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -105,6 +109,14 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Under `make run` the web server, the worker and beat all write one SQLite file: WAL lets
+    # readers go on while one writes, writers wait up to "timeout" seconds for the lock instead
+    # of failing, and IMMEDIATE takes the write lock when a transaction begins (a read lock
+    # upgraded later can deadlock). select_for_update does nothing on SQLite: the correctness
+    # tests of racing writes run on PostgreSQL.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL;", "timeout": 20, "transaction_mode": "IMMEDIATE"})
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -178,6 +190,15 @@ CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or None
 # deployments or test runs can share one Redis server without seeing each other's tasks.
 _celery_key_prefix = env.str("CELERY_KEY_PREFIX", default="")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": _celery_key_prefix} if _celery_key_prefix else {}
+# `make run`'s broker needs no server: filesystem:///<folder> (kombu's filesystem transport)
+# keeps each message as a file in <folder>, shared by the web server, the worker and beat.
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _broker_folder = BASE_DIR / (CELERY_BROKER_URL.removeprefix("filesystem://") or ".broker")
+    for _folder in ("messages", "control"):
+        (_broker_folder / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS.update({"data_folder_in": str(_broker_folder / "messages"),
+                                            "data_folder_out": str(_broker_folder / "messages"),
+                                            "control_folder": str(_broker_folder / "control")})
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
