@@ -207,6 +207,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True  # with acks_late: a task whose worker 
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ROUTES = {"fairplay.tasks.*": {"queue": "slow"}}  # long staff checks: `worker -Q slow`
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below (structured, with ids)
+# Mail printed by the console backend (make run) shows as it is, not as one WARNING log line per write.
+CELERY_WORKER_REDIRECT_STDOUTS = _email.get("EMAIL_BACKEND") != "django.core.mail.backends.console.EmailBackend"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks, run by exactly one `celery -A maatasite beat` process. Apps add entries here.
 # /healthz/: beat is failing when no sweep ran on a worker for this long (ops/).
