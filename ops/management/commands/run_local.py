@@ -76,7 +76,7 @@ class Command(BaseCommand):
         parser.add_argument("--host", default=os.environ.get("HOST") or "127.0.0.1")
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
         parser.add_argument("--concurrency", type=int, default=2, help="Worker processes (default 2).")
-        parser.add_argument("--grace", type=float, default=10.0,
+        parser.add_argument("--grace", type=float, default=30.0,
                             help="Seconds a child may take to stop after SIGINT before SIGKILL.")
         parser.add_argument("--no-seed", action="store_true", help="Skip migrate and seed_demo.")
 
@@ -145,6 +145,11 @@ class Command(BaseCommand):
     def _stop_all(self, children: dict[str, subprocess.Popen], *, grace: float) -> None:
         """SIGINT every group, SIGKILL what is left after ``grace`` (or at a second Ctrl-C),
         and return only when no process of any group remains."""
+        if not children:
+            return
+        self.stdout.write(f"run_local: stopping {' and '.join(children)} (a worker finishes its running "
+                          f"tasks first; Ctrl-C again kills them at once).")
+        self.stdout.flush()
         for process in children.values():
             group_signal(process.pid, signal.SIGINT)
         signals_seen = self.stopping
@@ -154,8 +159,10 @@ class Command(BaseCommand):
             for process in children.values():
                 process.poll()  # reap the group leaders, which are our children
             if not killed and (time.monotonic() > deadline or self.stopping > signals_seen):
-                for process in children.values():
-                    group_signal(process.pid, signal.SIGKILL)
+                for name, process in children.items():
+                    if group_alive(process.pid):
+                        self.stderr.write(f"run_local: killing {name} (SIGKILL to its process group).")
+                        group_signal(process.pid, signal.SIGKILL)
                 killed = True
                 deadline = time.monotonic() + 5
             elif killed and time.monotonic() > deadline:
