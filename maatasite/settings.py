@@ -10,6 +10,7 @@ on files, so that a real worker and beat run beside the web server.
 import warnings
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from celery.schedules import crontab
@@ -190,10 +191,12 @@ CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or None
 # deployments or test runs can share one Redis server without seeing each other's tasks.
 _celery_key_prefix = env.str("CELERY_KEY_PREFIX", default="")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": _celery_key_prefix} if _celery_key_prefix else {}
-# `make run`'s broker needs no server: filesystem:///<folder> (kombu's filesystem transport)
-# keeps each message as a file in <folder>, shared by the web server, the worker and beat.
+# `make run`'s broker needs no server: filesystem:///<absolute folder> (kombu's filesystem
+# transport) keeps each message as a file in the folder, shared by the web server, the worker
+# and beat. The host is named in the URL only to keep kombu from warning that none was given.
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    _broker_folder = BASE_DIR / (CELERY_BROKER_URL.removeprefix("filesystem://") or ".broker")
+    _broker_folder = Path(urlsplit(CELERY_BROKER_URL).path or BASE_DIR / ".broker")
+    CELERY_BROKER_URL = f"filesystem://localhost{_broker_folder}"
     for _folder in ("messages", "control"):
         (_broker_folder / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS.update({"data_folder_in": str(_broker_folder / "messages"),

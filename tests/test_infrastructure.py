@@ -101,12 +101,13 @@ def test_make_run_settings_sqlite_in_wal_mode_and_a_broker_kept_in_files(tmp_pat
     broker = tmp_path / "broker"
     result = settings_in_subprocess(
         {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "CELERY_BROKER_URL": f"filesystem://{broker}"},
-        "DATABASES", "CELERY_TASK_ALWAYS_EAGER", "CELERY_BROKER_TRANSPORT_OPTIONS")
+        "DATABASES", "CELERY_TASK_ALWAYS_EAGER", "CELERY_BROKER_URL", "CELERY_BROKER_TRANSPORT_OPTIONS")
     assert result.returncode == 0, result.stderr
     values = json.loads(result.stdout.splitlines()[-1])
     assert values["DATABASES"]["default"]["OPTIONS"] == {
         "init_command": "PRAGMA journal_mode=WAL;", "timeout": 20, "transaction_mode": "IMMEDIATE"}
     assert values["CELERY_TASK_ALWAYS_EAGER"] is False
+    assert values["CELERY_BROKER_URL"] == f"filesystem://localhost{broker}"
     options = values["CELERY_BROKER_TRANSPORT_OPTIONS"]
     assert options["data_folder_in"] == options["data_folder_out"] == str(broker / "messages")
     assert options["control_folder"] == str(broker / "control")

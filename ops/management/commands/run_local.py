@@ -98,7 +98,7 @@ class Command(BaseCommand):
             "web": [sys.executable, manage, "runserver", f"{options['host']}:{options['port']}"],
             "worker": [sys.executable, "-m", "celery", "-A", "maatasite", "worker", "--beat",
                        "--schedule", env["BEAT_SCHEDULE_FILE"], "-Q", ",".join(worker_queues()),
-                       "--concurrency", str(options["concurrency"]), "--loglevel=info",
+                       "--concurrency", str(options["concurrency"]), "--loglevel", settings.LOG_LEVEL,
                        "--without-gossip", "--without-mingle", "-n", "local@%h"],
         }
         children: dict[str, subprocess.Popen] = {}
