@@ -16,6 +16,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -43,8 +44,8 @@ MAIL_WAIT_SECONDS = 60
 class Launcher:
     """The running `manage.py run_local`, its console output and its children's process groups."""
 
-    def __init__(self, tmp_path: Path):
-        self.port = free_port()
+    def __init__(self, tmp_path: Path, *, port: int | None = None, args: tuple[str, ...] = ()):
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp_path / "console.log"
         env = {key: value for key, value in os.environ.items() if key not in FOREIGN_ENV}
@@ -54,7 +55,7 @@ class Launcher:
                     "PYTHONUNBUFFERED": "1", "DJANGO_SETTINGS_MODULE": "maatasite.settings"})
         with open(self.log_path, "wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "run_local", "--port", str(self.port)], cwd=ROOT, env=env,
+                [sys.executable, "manage.py", "run_local", "--port", str(self.port), *args], cwd=ROOT, env=env,
                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
 
     def output(self) -> str:
@@ -238,3 +239,21 @@ def test_make_run_plays_bots_in_the_worker_prints_your_turn_mail_and_stops_every
         assert [pid for pid in started_processes if alive(pid)] == []
     finally:
         launcher.kill_everything()
+
+
+def test_make_run_stops_everything_when_one_of_its_processes_dies(tmp_path):
+    """runserver cannot bind a port that is taken: the launcher stops the worker too, says
+    why and fails, instead of leaving a worker without a site (or a site without a worker)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        launcher = Launcher(tmp_path, port=taken.getsockname()[1], args=("--no-seed",))
+        try:
+            assert launcher.process.wait(90) == 1, launcher.output()[-4000:]
+            output = launcher.output()
+            groups = launcher.groups()
+            assert set(groups) == {"web", "worker"}, output[-4000:]
+            assert "run_local: web exited with 1; stopping the others." in output
+            assert processes_in_groups(set(groups.values())) == {}
+        finally:
+            launcher.kill_everything()
