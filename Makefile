@@ -20,11 +20,10 @@ $(INSTALLED): requirements.txt | $(PY)
 
 venv: $(INSTALLED)
 
+# Migrates, seeds the demo accounts, then serves the site with a real Celery worker and beat
+# on a broker kept in files (ops/management/commands/run_local.py); Ctrl-C stops them all.
 run: venv
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py seed_demo
-	@echo "Serving Maatasite on http://$(HOST):$(PORT)/ (admin: http://$(HOST):$(PORT)/admin/); Ctrl-C stops it."
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) manage.py run_local --host $(HOST) --port $(PORT)
 
 test: venv
 	$(PY) -m pytest $(ARGS)

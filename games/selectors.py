@@ -99,6 +99,15 @@ class GamePage:
     def seats_by_side(self) -> dict[str, Seat]:
         return {s.side: s for s in self.seats}
 
+    @property
+    def bot_to_move(self) -> bool:
+        """A bot's turn in a running game: a worker is choosing its move, and the page
+        says so while it polls for the move (static/games/game.js)."""
+        if self.game.status != GameStatus.ACTIVE:
+            return False
+        seat = self.seats_by_side.get(self.game.to_move_side)
+        return seat is not None and seat.is_bot
+
 
 def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
                     now: datetime | None = None) -> GamePage:

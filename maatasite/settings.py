@@ -2,13 +2,15 @@
 
 Every deployment-specific value comes from an environment variable (read with
 django-environ); README.md lists them all under "Configuration". Without any
-variable set you get the local development set-up that `make run` serves:
-DEBUG on, SQLite in the project root, Celery tasks run in-process, mail printed
-to the console.
+variable set you get the local development set-up: DEBUG on, SQLite in the
+project root, Celery tasks run in-process (what `make test` uses), mail printed
+to the console. `make run` (ops/management/commands/run_local.py) adds a broker
+on files, so that a real worker and beat run beside the web server.
 """
 import warnings
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from celery.schedules import crontab
@@ -36,7 +38,10 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # Absolute base for links in mail (mail is often sent by a worker, without a request).
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Unset, it follows HOST and PORT, where `make run HOST=... PORT=...` serves the site.
+_site_host = env.str("HOST", default="127.0.0.1")
+_site_host = f"[{_site_host}]" if ":" in _site_host and not _site_host.startswith("[") else _site_host
+SITE_URL = env.str("SITE_URL", default=f"http://{_site_host}:{env.int('PORT', default=8000)}").rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -112,6 +117,14 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Under `make run` the web server, the worker and beat all write one SQLite file: WAL lets
+    # readers go on while one writes, writers wait up to "timeout" seconds for the lock instead
+    # of failing, and IMMEDIATE takes the write lock when a transaction begins (a read lock
+    # upgraded later can deadlock). select_for_update does nothing on SQLite: the correctness
+    # tests of racing writes run on PostgreSQL.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL;", "timeout": 20, "transaction_mode": "IMMEDIATE"})
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -194,6 +207,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": _celery_key_prefix} if _c
 # (bot turns, tournament rounds, departed ladder players, fair-play checks).
 CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=2 * 3600)
 CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = CELERY_VISIBILITY_TIMEOUT
+# `make run`'s broker needs no server: filesystem:///<absolute folder> (kombu's filesystem
+# transport) keeps each message as a file in the folder, shared by the web server, the worker
+# and beat. The host is named in the URL only to keep kombu from warning that none was given.
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _broker_folder = Path(urlsplit(CELERY_BROKER_URL).path or BASE_DIR / ".broker")
+    CELERY_BROKER_URL = f"filesystem://localhost{_broker_folder}"
+    for _folder in ("messages", "control"):
+        (_broker_folder / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS.update({"data_folder_in": str(_broker_folder / "messages"),
+                                            "data_folder_out": str(_broker_folder / "messages"),
+                                            "control_folder": str(_broker_folder / "control")})
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -205,6 +229,8 @@ CELERY_TASK_ROUTES = {  # long staff checks: `worker -Q slow`; their quick sweep
     "fairplay.tasks.*": {"queue": "slow"},
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below (structured, with ids)
+# Mail printed by the console backend (make run) shows as it is, not as one WARNING log line per write.
+CELERY_WORKER_REDIRECT_STDOUTS = _email.get("EMAIL_BACKEND") != "django.core.mail.backends.console.EmailBackend"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks, run by exactly one `celery -A maatasite beat` process. Apps add entries here.
 # /healthz/: beat is failing when no sweep ran on a worker for this long (ops/).

@@ -84,6 +84,36 @@ def test_settings_read_the_environment():
     assert values["ALLOWED_HOSTS"] == ["maata.example", "www.maata.example"]
 
 
+def test_site_url_follows_host_and_port_unless_it_is_set():
+    """`make run PORT=8101` mailed links to port 8000: the links' base follows HOST and PORT."""
+    cases = [({"PORT": "8101"}, "http://127.0.0.1:8101"),
+             ({"HOST": "localhost", "PORT": "8101"}, "http://localhost:8101"),
+             ({"HOST": "::1", "PORT": "8101"}, "http://[::1]:8101"),
+             ({"HOST": "localhost", "PORT": "8101", "SITE_URL": "https://maata.example/"}, "https://maata.example")]
+    for env, expected in cases:
+        result = settings_in_subprocess(env, "SITE_URL")
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout.splitlines()[-1])["SITE_URL"] == expected, env
+
+
+def test_make_run_settings_sqlite_in_wal_mode_and_a_broker_kept_in_files(tmp_path):
+    """`make run`'s web server, worker and beat share one SQLite file and a broker folder."""
+    broker = tmp_path / "broker"
+    result = settings_in_subprocess(
+        {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "CELERY_BROKER_URL": f"filesystem://{broker}"},
+        "DATABASES", "CELERY_TASK_ALWAYS_EAGER", "CELERY_BROKER_URL", "CELERY_BROKER_TRANSPORT_OPTIONS")
+    assert result.returncode == 0, result.stderr
+    values = json.loads(result.stdout.splitlines()[-1])
+    assert values["DATABASES"]["default"]["OPTIONS"] == {
+        "init_command": "PRAGMA journal_mode=WAL;", "timeout": 20, "transaction_mode": "IMMEDIATE"}
+    assert values["CELERY_TASK_ALWAYS_EAGER"] is False
+    assert values["CELERY_BROKER_URL"] == f"filesystem://localhost{broker}"
+    options = values["CELERY_BROKER_TRANSPORT_OPTIONS"]
+    assert options["data_folder_in"] == options["data_folder_out"] == str(broker / "messages")
+    assert options["control_folder"] == str(broker / "control")
+    assert (broker / "messages").is_dir() and (broker / "control").is_dir()
+
+
 def test_production_needs_a_secret_key():
     result = settings_in_subprocess({"DEBUG": "false"}, "DEBUG")
     assert result.returncode != 0

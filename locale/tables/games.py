@@ -355,6 +355,10 @@ T = {
     "variant": ("varian", "النسخة"),
     "opening": ("pembukaan", "الافتتاحية"),
     "%(side)s to move": ("giliran %(side)s", "دور %(side)s"),
+    "The bot is thinking; its move will appear here by itself.": (
+        "Bot sedang berpikir; langkahnya akan muncul di sini dengan sendirinya.",
+        "البوت يفكّر؛ ستظهر نقلته هنا تلقائيًا.",
+    ),
     "Board": ("Papan", "الرقعة"),
     "You are looking at the position after ply %(ply)s.": (
         "Anda melihat posisi setelah langkah %(ply)s.",

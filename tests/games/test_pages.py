@@ -158,3 +158,21 @@ def test_admin_search_by_player(client, onitama_game):
     response = client.get("/admin/games/game/?q=alice")
     assert response.status_code == 200 and "/admin/games/game/%d/change/" % onitama_game.pk in \
         response.content.decode()
+
+
+def test_the_game_page_says_the_bot_is_thinking_while_it_waits_for_its_move(client, alice, bob):
+    """With a real worker the bot's move comes after the mover's request: the page says so and
+    polls (data-poll, static/games/game.js). Here on_commit never fires, so the bot never plays."""
+    client.force_login(alice)
+    client.post("/solo/new/", {"solo-kind": "onitama", "solo-level": "1", "solo-seat_choice": "blue",
+                               "solo-cards": "base"})
+    game = Game.objects.get(bot_level=1)
+    if game.to_move_user == alice:
+        game = play(game, 1)
+    assert game.to_move_user is None and game.status == GameStatus.ACTIVE
+    html = client.get("/games/%d/" % game.pk).content.decode()
+    assert 'class="bot-thinking"' in html and "The bot is thinking" in html and 'data-poll="1"' in html
+    human = start_game(alice, bob, "onitama", {"cards": "base"})
+    if human.to_move_user == alice:
+        human = play(human, 1)
+    assert 'class="bot-thinking"' not in client.get("/games/%d/" % human.pk).content.decode()
