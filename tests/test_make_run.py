@@ -6,7 +6,7 @@ not inside the mover's request; the opponent's "your turn" mail is printed on th
 links to the chosen port; and SIGINT stops every process the launcher started.
 
 Needs no PostgreSQL, Redis or browser (so it is not marked ``services``); it takes about half
-a minute, hence ``slow`` (deselect with ``-m "not slow"``).
+a minute and runs in every run (the engine's ``slow`` marker, which skips, is another thing).
 """
 from __future__ import annotations
 
@@ -28,8 +28,6 @@ import pytest
 
 from accounts.management.commands.seed_demo import DEMO_PASSWORD
 from tests.conftest import free_port
-
-pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 # What the launcher must not inherit from a developer's or CI's shell: it gets its own files.

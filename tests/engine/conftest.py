@@ -19,6 +19,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if "slow" in (config.getoption("-m") or "") or os.environ.get("ENGINE_SLOW") == "1":
         return
     skip = pytest.mark.skip(reason="slow: run with -m slow or ENGINE_SLOW=1")
-    for item in items:
-        if "slow" in item.keywords:
+    here = os.path.dirname(__file__)
+    for item in items:  # this hook sees the whole session's items: skip only the engine's
+        if "slow" in item.keywords and str(item.path).startswith(here + os.sep):
             item.add_marker(skip)
