@@ -39,7 +39,7 @@ def games_list(*, user: Any, mine: bool = False, my_turn: bool = False, status: 
     """
     from games.models import Game, GameStatus
 
-    qs = Game.objects.defer("state", "sealed_seed")
+    qs = Game.objects.defer("sealed_state", "sealed_seed")
     if mine or my_turn:
         qs = qs.filter(seats__user=user)
     if my_turn:

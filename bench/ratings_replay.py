@@ -59,7 +59,7 @@ def main() -> None:
                                               options={"cards": "base"}, rated=True)
         start = timezone.now() - timedelta(hours=args.games + 1)
         games = Game.objects.bulk_create([
-            Game(kind="onitama", options=template.options, state=template.state, rated=True,
+            Game(kind="onitama", options=template.options, sealed_state=template.sealed_state, rated=True,
                  data_version=template.data_version, seed_commitment=template.seed_commitment,
                  sealed_seed=template.sealed_seed, status=GameStatus.FINISHED,
                  winner_side=rng.choice(["red", "blue", ""]), result_reason="master_captured",

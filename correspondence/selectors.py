@@ -29,7 +29,7 @@ def games_waiting_for(*, user_ids: Iterable[int]) -> dict[int, list[Game]]:
 def active_games_of(*, user_id: int) -> list[Game]:
     """The user's active games, with seats and their users."""
     return list(_with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user_id=user_id)
-                            .defer("state", "sealed_seed").distinct()))
+                            .defer("sealed_state", "sealed_seed").distinct()))
 
 
 def calendar_feed_for(*, secret: str) -> CalendarFeed | None:
@@ -61,7 +61,7 @@ def banners_for(*, user: Any, game_id: int | None, now: datetime) -> list[dict[s
     if game_id is None:
         return banners
     game = Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE).prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user"))).defer("state", "sealed_seed").first()
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))).defer("sealed_state", "sealed_seed").first()
     if game is None:
         return banners
     seats = list(game.seats.all())

@@ -178,7 +178,7 @@ def game_timeout_reverse(*, game_id: int, staff: "User", reason: str,
             raise Conflict("replay_failed", "The moves cannot be played again.")
         previous = game_result(game)
         game.status = GameStatus.ACTIVE
-        game.state = rules.to_json(state)
+        services.game_state_keep(game, rules, state)
         game.winner_side = ""
         game.result_reason = ""
         game.scores = None

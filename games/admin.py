@@ -15,7 +15,7 @@ from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from .models import Alarm, Challenge, ClockOutage, ClockSweep, DrawOffer, Game, Move, Seat
 
-PRIVATE_FIELDS = ("state", "sealed_seed")
+PRIVATE_FIELDS = ("sealed_state", "sealed_seed")
 
 
 class SeatInline(ReadOnlyTabularInline):

@@ -8,9 +8,10 @@ Vocabulary (see also games/services.py):
 * a *turn* is a run of consecutive decisions by one player. ``Game.turn``
   counts turns from 1; the clock (``deadline``), reminders and mail count turns.
 
-The engine's full state (``Game.state``) and the sealed seed are private to the
-server until the game ends: nothing outside games.services and games.selectors
-reads them, and the admin never shows them.
+The engine's full state (``Game.sealed_state``) and the seed (``Game.sealed_seed``)
+are sealed (games/sealing.py), so that a database dump reveals neither the seed nor
+the hidden order (Maatatahay's face-down piles and bag). Nothing outside
+games.services and games.selectors reads them, and the admin never shows them.
 """
 from __future__ import annotations
 
@@ -50,8 +51,9 @@ class Game(models.Model):
     bot_level = models.PositiveSmallIntegerField(_("bot level"), null=True, blank=True,
                                                  help_text=_("Set for a game against a bot."))
 
-    # Private until the end: the engine's full state (hidden order included).
-    state = models.JSONField(default=dict, editable=False)
+    # The engine's full state (hidden order included), sealed like the seed
+    # (games.sealing): read and written only by games.services.game_state(_keep).
+    sealed_state = models.TextField(editable=False)
     data_version = models.CharField(_("component data version"), max_length=40, blank=True)
 
     ply = models.PositiveIntegerField(_("decisions played"), default=0)

@@ -1,60 +1,75 @@
-"""Sealing the seed and salt of a running game so that a database dump does not reveal them.
+"""Sealing what a database dump must not reveal: the seed and salt of a game and its
+engine state (which holds Maatatahay's face-down piles and bag order).
 
-The sealed text is ``v1:<nonce hex>:<ciphertext hex>:<tag hex>``. The key is
-derived from ``settings.GAMES_SEAL_KEY`` (falling back on ``SECRET_KEY``): a
-keystream of HMAC-SHA256(key, nonce || counter) blocks is XORed with the
-plaintext, and an HMAC-SHA256 tag over nonce and ciphertext authenticates it.
-Only :func:`seal` and :func:`unseal` know the format.
+The sealed text is ``v2:<hex of nonce || ciphertext || tag>``: AES-256-GCM (the
+``cryptography`` package) with a fresh 12-byte nonce, keyed by HKDF-SHA256 of
+``settings.GAMES_SEAL_KEY`` (its own setting: rotating ``SECRET_KEY`` never touches
+sealed games). The *purpose* (``"seed"``, ``"state"``) is authenticated as associated
+data, so one kind of sealed text is never read as another. Only :func:`seal` and
+:func:`unseal` know the format; the ``v1`` format of earlier versions was sealed
+again as ``v2`` by the migration games 0007.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
+import functools
 import secrets
 
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from django.conf import settings
+
+VERSION = "v2"
+NONCE_BYTES = 12
+PURPOSES = ("seed", "state")
 
 
 class SealError(Exception):
-    """The sealed text is damaged or was sealed with another key."""
+    """The sealed text is damaged, was sealed for another purpose or with another key."""
 
 
-def _keys() -> tuple[bytes, bytes]:
-    base = getattr(settings, "GAMES_SEAL_KEY", None) or settings.SECRET_KEY
-    root = hashlib.sha256(("maatasite-games-seal:" + str(base)).encode("utf-8")).digest()
-    enc = hmac.new(root, b"encrypt", hashlib.sha256).digest()
-    mac = hmac.new(root, b"authenticate", hashlib.sha256).digest()
-    return enc, mac
+@functools.lru_cache(maxsize=4)
+def _cipher(key: str) -> AESGCM:
+    derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
+                   info=b"maatasite games seal v2").derive(key.encode("utf-8"))
+    return AESGCM(derived)
 
 
-def _keystream(key: bytes, nonce: bytes, length: int) -> bytes:
-    out = bytearray()
-    counter = 0
-    while len(out) < length:
-        out += hmac.new(key, nonce + counter.to_bytes(8, "big"), hashlib.sha256).digest()
-        counter += 1
-    return bytes(out[:length])
+def _current_cipher() -> AESGCM:
+    key = settings.GAMES_SEAL_KEY
+    if not key:
+        raise SealError("GAMES_SEAL_KEY is not set")
+    return _cipher(key)
 
 
-def seal(plaintext: str) -> str:
-    enc, mac = _keys()
-    nonce = secrets.token_bytes(16)
-    data = plaintext.encode("utf-8")
-    cipher = bytes(a ^ b for a, b in zip(data, _keystream(enc, nonce, len(data))))
-    tag = hmac.new(mac, nonce + cipher, hashlib.sha256).digest()
-    return "v1:%s:%s:%s" % (nonce.hex(), cipher.hex(), tag.hex())
+def _purpose(purpose: str) -> bytes:
+    if purpose not in PURPOSES:
+        raise ValueError("unknown sealing purpose %r" % (purpose,))
+    return purpose.encode("ascii")
 
 
-def unseal(sealed: str) -> str:
-    enc, mac = _keys()
+def seal(plaintext: str, *, purpose: str) -> str:
+    """``plaintext`` encrypted and authenticated with the seal key, for ``purpose``."""
+    nonce = secrets.token_bytes(NONCE_BYTES)
+    cipher = _current_cipher().encrypt(nonce, plaintext.encode("utf-8"), _purpose(purpose))
+    return "%s:%s" % (VERSION, (nonce + cipher).hex())
+
+
+def unseal(sealed: str, *, purpose: str) -> str:
+    """The plaintext of ``sealed``; SealError if damaged, of another purpose or key."""
+    associated = _purpose(purpose)
+    version, _, body = (sealed or "").partition(":")
     try:
-        version, nonce_hex, cipher_hex, tag_hex = sealed.split(":")
-        if version != "v1":
+        if version != VERSION:
             raise ValueError(version)
-        nonce, cipher, tag = bytes.fromhex(nonce_hex), bytes.fromhex(cipher_hex), bytes.fromhex(tag_hex)
+        data = bytes.fromhex(body)
     except ValueError as error:
         raise SealError("unreadable sealed text") from error
-    if not hmac.compare_digest(tag, hmac.new(mac, nonce + cipher, hashlib.sha256).digest()):
-        raise SealError("sealed text does not match the key")
-    data = bytes(a ^ b for a, b in zip(cipher, _keystream(enc, nonce, len(cipher))))
-    return data.decode("utf-8")
+    if len(data) < NONCE_BYTES + 16:
+        raise SealError("unreadable sealed text")
+    try:
+        plain = _current_cipher().decrypt(data[:NONCE_BYTES], data[NONCE_BYTES:], associated)
+    except InvalidTag as error:
+        raise SealError("sealed text does not match the key") from error
+    return plain.decode("utf-8")

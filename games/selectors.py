@@ -20,7 +20,7 @@ from .services import game_can_abort, game_secret, game_state, rules_for
 
 
 def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
-    return qs.defer("state", "sealed_seed").prefetch_related("seats__user")
+    return qs.defer("sealed_state", "sealed_seed").prefetch_related("seats__user")
 
 
 @dataclass

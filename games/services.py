@@ -17,6 +17,7 @@ an uncommitted game. A finished (or aborted) game sends
 """
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from dataclasses import dataclass
@@ -76,13 +77,19 @@ def _enqueue(task_name: str, *args: Any) -> None:
 
 def game_secret(game: Game) -> tuple[str, int]:
     """(salt hex, seed) of a game. Server side only: never show before the game ends."""
-    salt_hex, seed_text = unseal(game.sealed_seed).split(":")
+    salt_hex, seed_text = unseal(game.sealed_seed, purpose="seed").split(":")
     return salt_hex, int(seed_text)
 
 
 def game_state(game: Game) -> Any:
     """The engine state of a game (server side only)."""
-    return rules_for(game.kind).from_json(game.state)
+    return rules_for(game.kind).from_json(json.loads(unseal(game.sealed_state, purpose="state")))
+
+
+def game_state_keep(game: Game, rules: Any, state: Any) -> None:
+    """Internal: set the game's engine state, sealed like the seed (it holds the hidden
+    order: Maatatahay's face-down piles and bag), for the caller to save."""
+    game.sealed_state = seal(json.dumps(rules.to_json(state), separators=(",", ":")), purpose="state")
 
 
 def _data_version(rules: Any, state: Any) -> str:
@@ -202,7 +209,7 @@ def _terminate_state(game: Game, rules: Any, *, reason: str, winner: str | None)
     except EngineError:
         log.info("engine keeps game %s running state for reason %s", game.pk, reason)
         return
-    game.state = rules.to_json(state)
+    game_state_keep(game, rules, state)
 
 
 # ---------------------------------------------------------------- creating games
@@ -224,13 +231,14 @@ def game_create(*, kind: str, seats: Mapping[str, Any], options: Mapping[str, An
     now = now or _now()
     seed, salt = fair.new_seed(), fair.new_salt()
     state = rules.new_game(seed, options)
+    game = Game(kind=kind, options=options, days_per_move=days_per_move, rated=rated,
+                vacation_allowed=vacation_allowed,
+                bot_level=bot_level if any(u is None for u in seats.values()) else None,
+                data_version=_data_version(rules, state), seed_commitment=fair.commitment(salt, seed),
+                sealed_seed=seal("%s:%d" % (salt.hex(), seed), purpose="seed"))
+    game_state_keep(game, rules, state)
     with transaction.atomic():
-        game = Game.objects.create(
-            kind=kind, options=options, days_per_move=days_per_move, rated=rated,
-            vacation_allowed=vacation_allowed,
-            bot_level=bot_level if any(u is None for u in seats.values()) else None,
-            state=rules.to_json(state), data_version=_data_version(rules, state),
-            seed_commitment=fair.commitment(salt, seed), sealed_seed=seal("%s:%d" % (salt.hex(), seed)))
+        game.save(force_insert=True)
         for position, side in enumerate(rules.players):
             user = seats[side]
             Seat.objects.create(game=game, side=side, position=position, user=user,
@@ -271,7 +279,7 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
     record = Move.objects.create(game=game, ply=game.ply + 1, turn=game.turn, seat=seat, user=user,
                                  text=rules.move_text(move), bot_seed=bot_seed)
     game.ply += 1
-    game.state = rules.to_json(new_state)
+    game_state_keep(game, rules, new_state)
     # Moving answers the opponent's pending draw offer with a no.
     DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(seat=seat).update(
         status=DrawOfferStatus.DECLINED, responded_at=now)

@@ -17,6 +17,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from maatasite.local_keys import local_key, refuse_published
 from maatasite.task_policy import RETRYING_TASK
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -27,12 +28,21 @@ env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=True)
 
+# Django's SECRET_KEY signs links, tokens and cookies; GAMES_SEAL_KEY seals the
+# seeds and engine states of games (games/sealing.py), on its own so that rotating the
+# secret key never makes running games unreadable. Both come from the environment; with
+# DEBUG on and a key unset, a random key is made on first run and kept in a gitignored
+# file of the project root (maatasite/local_keys.py). The development key that used to be
+# written here is public and refused.
+SECRET_KEY = refuse_published("SECRET_KEY", env.str("SECRET_KEY", default=""))
+GAMES_SEAL_KEY = refuse_published("GAMES_SEAL_KEY", env.str("GAMES_SEAL_KEY", default=""))
 if DEBUG:
-    SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-local-development-key-do-not-use-in-production")
+    SECRET_KEY = SECRET_KEY or local_key(BASE_DIR / ".local-secret-key")
+    GAMES_SEAL_KEY = GAMES_SEAL_KEY or local_key(BASE_DIR / ".local-seal-key")
 else:
-    SECRET_KEY = env.str("SECRET_KEY", default="")
-    if not SECRET_KEY:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    for _name, _value in (("SECRET_KEY", SECRET_KEY), ("GAMES_SEAL_KEY", GAMES_SEAL_KEY)):
+        if not _value:
+            raise ImproperlyConfigured("%s must be set when DEBUG is off." % _name)
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])

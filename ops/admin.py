@@ -130,7 +130,7 @@ class GameAdjudicationAdmin(ReadOnlyModelAdmin):
     actions = ["void", "award", "reverse_timeout"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).defer("state", "sealed_seed").prefetch_related(
+        return super().get_queryset(request).defer("sealed_state", "sealed_seed").prefetch_related(
             "seats__user")
 
     @admin.display(description=_("players"))

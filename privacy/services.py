@@ -84,7 +84,7 @@ def _outcome_for(game: Game, side: str) -> str | None:
 def _games(user: "User") -> list[dict[str, Any]]:
     """Every game the user sat in, with its public move list. Never the engine state; the
     seed only once revealed, i.e. for games that are over."""
-    games = list(Game.objects.filter(seats__user=user).distinct().defer("state", "sealed_seed")
+    games = list(Game.objects.filter(seats__user=user).distinct().defer("sealed_state", "sealed_seed")
                  .prefetch_related("seats__user").order_by("pk"))
     moves: dict[int, list[dict[str, Any]]] = {}
     for move in Move.objects.filter(game__in=games).select_related("seat").order_by("game_id", "ply"):

@@ -125,6 +125,7 @@ def test_production_settings_pass_the_deploy_check():
         "PATH": os.environ.get("PATH", ""),
         "DEBUG": "false",
         "SECRET_KEY": "x" * 20 + "-a-long-random-production-secret-key-for-this-test-" + "y" * 20,
+        "GAMES_SEAL_KEY": "a-long-random-games-seal-key-for-this-test-" + "z" * 20,
         "ALLOWED_HOSTS": "maata.example",
     }
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"],

@@ -161,7 +161,7 @@ def test_refusals_change_nothing(onitama_game, alice, bob, capture, case):
     result = capture(services.mail_reply_receive, raw=reply(sender=sender, address=address, lines=lines))
     assert result.status == case and result.played == []
     after = Game.objects.get(pk=game.pk)
-    assert (after.ply, after.status, after.state) == (before.ply, before.status, before.state)
+    assert (after.ply, after.status, after.sealed_state) == (before.ply, before.status, before.sealed_state)
     assert Move.objects.filter(game=game).count() == moves
     if case in ("forged", "wrong_sender"):
         assert mail.outbox == []  # no answer to a stranger

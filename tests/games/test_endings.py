@@ -38,7 +38,7 @@ def test_resign_ends_the_game_reveals_the_seed_and_signals_once(onitama_game, al
     alice_side = game.seats.get(user=alice).side
     assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
     assert game.winner_side != alice_side and game.winner_side
-    assert game.state["outcome"]["reason"] == "resign"
+    assert services.rules_for(game.kind).to_json(services.game_state(game))["outcome"]["reason"] == "resign"
     assert fair.verify_commitment(game.seed_commitment, game.revealed_salt, int(game.revealed_seed))
     assert finished_events == [(game.pk, {"status": "finished", "winner": game.winner_side,
                                           "reason": "resign", "scores": None, "rated": True})]
@@ -81,7 +81,7 @@ def test_draw_offer_accept(onitama_game, alice, bob, finished_events):
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and game.winner_side == ""
     assert game.result_reason == "agreement"
-    assert game.state["outcome"] == {"winner": None, "reason": "agreement", "scores": None}
+    assert services.rules_for(game.kind).to_json(services.game_state(game))["outcome"] == {"winner": None, "reason": "agreement", "scores": None}
     assert DrawOffer.objects.get(pk=offer.pk).status == DrawOfferStatus.ACCEPTED
     assert len(finished_events) == 1
 

@@ -66,12 +66,14 @@ def test_repr_and_str_of_a_game_hold_no_secret(onitama_game):
 
 
 def test_sealing_round_trip_and_tamper_detection(settings):
-    sealed = seal("00ff:12345")
-    assert "12345" not in sealed and unseal(sealed) == "00ff:12345"
-    assert seal("00ff:12345") != sealed  # fresh nonce each time
+    sealed = seal("00ff:12345", purpose="seed")
+    assert "12345" not in sealed and unseal(sealed, purpose="seed") == "00ff:12345"
+    assert seal("00ff:12345", purpose="seed") != sealed  # fresh nonce each time
     tampered = sealed[:-1] + ("0" if sealed[-1] != "0" else "1")
     with pytest.raises(SealError):
-        unseal(tampered)
+        unseal(tampered, purpose="seed")
+    with pytest.raises(SealError):  # a sealed seed is never read as a state
+        unseal(sealed, purpose="state")
     settings.GAMES_SEAL_KEY = "another key"
     with pytest.raises(SealError):
-        unseal(sealed)
+        unseal(sealed, purpose="seed")
