@@ -17,6 +17,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 
 from accounts import services as account_services
+from accounts import tokens as account_tokens
 from maatasite.local_keys import PUBLISHED_DEVELOPMENT_KEY, local_key
 from tests.factories import make_user
 
@@ -121,8 +122,9 @@ def test_the_published_development_key_is_refused(debug, name):
 @pytest.mark.django_db
 def test_an_email_change_link_forged_with_the_published_key_changes_nothing(client, settings):
     victim = make_user("victim")  # victim@example.org
-    forged = signing.dumps({"user": victim.pk, "email": "mallory@example.net", "old": victim.email},
-                           key=PUBLISHED_DEVELOPMENT_KEY, salt=account_services.EMAIL_CHANGE_SALT)
+    forged = signing.dumps({"user": victim.pk, "email": "mallory@example.net", "old": victim.email,
+                            "n": victim.one_time_links_used},
+                           key=PUBLISHED_DEVELOPMENT_KEY, salt=account_tokens.EMAIL_CHANGE_SALT)
     url = "/accounts/email/confirm/%s/" % forged
     client.get(url)  # a visitor without a session opens the forged link, then posts its form
     client.post(url)
