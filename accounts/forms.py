@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .mail import email_enqueue
+from .outbox import outbox_add
 from .models import User, time_zone_choices
 
 
@@ -73,16 +73,12 @@ class EmailChangeForm(forms.Form):
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
-    """Django's form; the link uses SITE_URL and the mail goes out through Celery."""
+    """Django's form; the mail goes out through the outbox, rendered when it is sent
+    (accounts.mail_kinds: the link uses SITE_URL and a token made then)."""
 
     def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
                   html_email_template_name=None):
-        from django.template import loader
-
-        context = {**context, "site_url": settings.SITE_URL}
-        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
-        body = loader.render_to_string(email_template_name, context)
-        email_enqueue(to=to_email, subject=subject, body=body)
+        outbox_add(kind="password_reset", user=context["user"], to=to_email)
 
 
 class ProfileForm(forms.ModelForm):
