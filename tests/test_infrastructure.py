@@ -15,7 +15,8 @@ from django.db import connection
 from django.urls import reverse
 
 from accounts import services
-from accounts.tasks import email_send, unconfirmed_accounts_purge
+from accounts.outbox import outbox_add, outbox_add_many
+from accounts.tasks import outbox_send, unconfirmed_accounts_purge
 from maatasite.celery import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,13 +115,15 @@ def test_production_settings_pass_the_deploy_check():
 def test_celery_app_is_configured_from_django_settings():
     assert app.main == "maatasite"
     assert app.conf.task_serializer == "json"
-    assert "accounts.tasks.email_send" in app.tasks
+    assert "accounts.tasks.outbox_send" in app.tasks
 
 
 @pytest.mark.django_db(transaction=True)
 def test_tasks_run_in_process_without_a_broker():
-    email_send.delay(to=["x@example.com"], subject="hello", body="in-process")
-    assert [m.subject for m in mail.outbox] == ["hello"]
+    user = get_user_model().objects.create_user(username="xavier", email="x@example.com", password=PASSWORD)
+    outbox_add(kind="signup_confirmation", user=user)  # its task runs at once: no transaction
+    assert [m.to for m in mail.outbox] == [["x@example.com"]]
+    assert "confirm" in mail.outbox[0].subject.lower()
 
 
 # --- Real services: PostgreSQL, Redis, the Celery worker, the SMTP sink ----------
@@ -134,14 +137,16 @@ def test_database_is_postgresql(db):
 
 @pytest.mark.services
 def test_worker_sends_mail_to_the_smtp_sink(celery_worker, smtp_sink):
-    result = email_send.delay(to=["sink@example.com"], subject="From the worker", body="Sent by a real worker.")
+    user = get_user_model().objects.create_user(username="sinker", email="sink@example.com", password=PASSWORD)
+    [row] = outbox_add_many([{"kind": "signup_confirmation", "user": user}])
+    result = outbox_send.delay(row.pk)
     assert not mail.outbox  # not run in this process
     message = smtp_sink.wait_for(1)[0]
-    assert message["Subject"] == "From the worker"
+    assert message["Subject"] == "Confirm your Maatasite account"
     assert message["To"] == "sink@example.com"
-    assert smtp_sink.body(message).strip() == "Sent by a real worker."
+    assert "/accounts/confirm/" in smtp_sink.body(message)  # the link was made by the worker
     # It was the worker subprocess that ran it, not this process.
-    _wait(lambda: f"email_send[{result.id}] succeeded" in celery_worker.log_path.read_text(errors="replace"),
+    _wait(lambda: f"outbox_send[{result.id}] succeeded" in celery_worker.log_path.read_text(errors="replace"),
           "the worker's log to show the task")
 
 
