@@ -269,8 +269,6 @@ def celery_services_env(django_db_setup, django_db_blocker, smtp_sink_session):
         "DATABASE_URL": database_url,
         "CELERY_KEY_PREFIX": prefix,
         "EMAIL_URL": smtp_sink_session.url,
-        # Mail is rendered where it is sent (the outbox): links as the tests' client sees them.
-        "SITE_URL": "http://testserver",
         "PYTHONUNBUFFERED": "1",
     }
     yield env

@@ -288,6 +288,21 @@ def test_a_task_carries_only_the_row_id(alice, monkeypatch, django_capture_on_co
     assert calls == [((row.pk,), {})]
 
 
+def test_a_broker_that_cannot_take_the_task_loses_no_mail(alice, monkeypatch, django_capture_on_commit_callbacks):
+    from kombu.exceptions import OperationalError
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(outbox_send, "delay", broker_down)
+    with django_capture_on_commit_callbacks(execute=True):
+        row = outbox.outbox_add(kind="signup_confirmation", user=alice)  # no error for the page
+    monkeypatch.undo()
+    mail.outbox.clear()
+    assert outbox.outbox_send_due().sent == 1  # the outbox sweep sends it
+    assert [m.to for m in mail.outbox] == [[alice.email]] and OutgoingMail.objects.get(pk=row.pk).outcome == "sent"
+
+
 def test_a_task_run_again_for_a_row_already_sent_sends_nothing(alice, smtp_sink):
     [row] = outbox.outbox_add_many([{"kind": "signup_confirmation", "user": alice}])
     assert outbox_send.apply(args=[row.pk]).get() == 1
