@@ -18,8 +18,10 @@ the transaction that decides it (a sign-up, a due alarm), and sent later, row by
 So nothing is lost: a row is done only once the server accepted it, or refused it for
 good (5xx: the address is marked failing, ``accounts.mail.email_deliver``), or its
 renderer found nothing to say (e.g. a "your turn" whose turn is over). An SMTP outage
-(connection refused, a timeout, 4xx) leaves the rows unsent, due again after a jittered
-exponential backoff (OUTBOX_RETRY_SECONDS doubling up to OUTBOX_RETRY_MAX_SECONDS).
+(connection refused, a timeout, 4xx, our own sender refused) leaves the rows unsent, due
+again after a jittered exponential backoff (OUTBOX_RETRY_SECONDS doubling up to
+OUTBOX_RETRY_MAX_SECONDS); a row is never dropped for a temporary failure. A message whose
+content the server refuses for good (5xx after DATA) ends as ``refused``.
 A mail goes out twice only when the sender dies between the server's 250 and the mark:
 at most one mail per sending process and death. A sender stops and hands back the rest
 of its batch when half its lease is used, so a live slow sender never loses its claim.
@@ -252,6 +254,9 @@ def _smtp_send(message: EmailMultiAlternatives, connection) -> bool:
         if any(code == 421 for code, _reply in error.recipients.values()):
             raise _Outage(repr(error)) from error
         raise
+    except smtplib.SMTPSenderRefused as error:  # our own From refused: fix the settings, lose nothing
+        logger.error("outbox_sender_refused code=%s sender=%s", error.smtp_code, error.sender)
+        raise _Outage(repr(error)) from error
     except smtplib.SMTPResponseException as error:
         if error.smtp_code == 421:
             raise _Outage(repr(error)) from error
@@ -303,7 +308,7 @@ def _send_rows(rows: list[OutgoingMail], *, now: datetime, cache: dict, result: 
                 _retry_later([row], "smtp: %r" % (error.recipients,), now, result)
                 continue
             except smtplib.SMTPResponseException as error:
-                if error.smtp_code >= 500:  # the server refused this message for good
+                if error.smtp_code >= 500:  # the server refused this message (its DATA) for good
                     logger.warning("outbox_refused mail_id=%s code=%s", row.pk, error.smtp_code)
                     _done(row, "refused", now, result)
                 else:

@@ -168,7 +168,8 @@ EMAIL_TIMEOUT = 30
 # A claimed row of a worker that died is sent again once its lease ends (a sender hands
 # back the rest of its batch after half of it); a temporary SMTP failure waits a jittered
 # backoff from OUTBOX_RETRY_SECONDS, doubling up to OUTBOX_RETRY_MAX_SECONDS; done rows are
-# purged after OUTBOX_KEEP_DAYS. Beat's outbox sweep sends whatever is due.
+# purged after OUTBOX_KEEP_DAYS. Beat's outbox sweep sends whatever is due. Keep the lease
+# above twice EMAIL_TIMEOUT: the last send a sender starts within its half may wait that long.
 OUTBOX_CLAIM_LEASE_SECONDS = env.int("OUTBOX_CLAIM_LEASE_SECONDS", default=120)
 OUTBOX_BATCH = env.int("OUTBOX_BATCH", default=200)
 OUTBOX_RETRY_SECONDS = env.int("OUTBOX_RETRY_SECONDS", default=30)

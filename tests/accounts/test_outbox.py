@@ -81,15 +81,24 @@ def slow_sink():
 
 
 class MoodySmtp:
-    """A real SMTP server whose answers the test sets: ``rcpt`` (e.g. "451 ..." or
-    "421 ..."), ``data``, and per-address refusals in ``refuse``; 250 otherwise."""
+    """A real SMTP server whose answers the test sets: ``refuse_sender`` (MAIL FROM),
+    ``rcpt`` (e.g. "451 ..." or "421 ..."), ``data``, and per-address refusals in
+    ``refuse``; 250 otherwise."""
 
     def __init__(self):
         self.rcpt = ""
         self.data = ""
         self.refuse: dict[str, str] = {}
+        self.refuse_sender = ""
         self.delivered: list[str] = []
         self.lock = threading.Lock()
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if self.refuse_sender:
+            return self.refuse_sender
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.refuse:
@@ -255,6 +264,26 @@ def test_an_smtp_outage_loses_nothing_and_a_550_is_not_retried(moody_smtp, setti
     # nothing is retried: not the 550, not what was sent
     assert outbox.outbox_send_due(now=now + step).claimed == 0
     assert len(moody_smtp.delivered) == total - to_alice.count()
+
+
+def test_a_message_refused_for_good_ends_refused_and_a_refused_sender_loses_nothing(moody_smtp, bob):
+    [row] = outbox.outbox_add_many([{"kind": "signup_confirmation", "user": bob}])
+    moody_smtp.data = "554 5.7.1 Message content rejected"
+    assert outbox.outbox_send_due().outcomes == {"refused": 1}
+    row.refresh_from_db()
+    assert row.outcome == "refused" and row.done_at is not None
+    bob.refresh_from_db()
+    assert not bob.email_is_failing  # the content was refused, not the address
+    # our own sender address refused (a setting to fix): kept for a later try, not dropped
+    [row] = outbox.outbox_add_many([{"kind": "signup_confirmation", "user": bob}])
+    moody_smtp.data = ""
+    moody_smtp.refuse_sender = "553 5.7.1 Sender address rejected"
+    result = outbox.outbox_send_due()
+    assert result.sent == 0 and result.outage
+    row.refresh_from_db()
+    assert row.done_at is None and row.attempts == 1
+    moody_smtp.refuse_sender = ""
+    assert outbox.outbox_send_due(now=row.due_at).sent == 1 and moody_smtp.delivered == [bob.email]
 
 
 def test_a_server_that_drops_the_kept_open_connection_is_reconnected_once(moody_smtp, bob, carol, monkeypatch):
