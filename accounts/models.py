@@ -168,6 +168,7 @@ class OutgoingMail(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     due_at = models.DateTimeField()
     claimed_at = models.DateTimeField(null=True, blank=True)
+    claim = models.CharField(max_length=32, blank=True)  # the token of the sender's last claim
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=300, blank=True)
     done_at = models.DateTimeField(null=True, blank=True)

@@ -45,6 +45,7 @@ import logging
 import random
 import smtplib
 import time
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable
@@ -184,11 +185,14 @@ def _claim(*, now: datetime, limit: int, ids: list[int] | None = None) -> list[O
         if ids is not None:
             due = due.filter(pk__in=ids)
         claimed = list(due.order_by("due_at").values_list("pk", flat=True)[:limit])
-        if claimed:
-            OutgoingMail.objects.filter(pk__in=claimed).update(claimed_at=now, due_at=now + _lease())
-    if not claimed:
-        return []
-    return list(OutgoingMail.objects.filter(pk__in=claimed).select_related("user").order_by("pk"))
+        if not claimed:
+            return []
+        # The UPDATE asks again whether each row is due: where SELECT ... FOR UPDATE locks
+        # nothing (SQLite, as under `make run`), two senders still never claim one row.
+        claim = uuid.uuid4().hex
+        OutgoingMail.objects.filter(pk__in=claimed, done_at__isnull=True, due_at__lte=now).update(
+            claimed_at=now, claim=claim, due_at=now + _lease())
+    return list(OutgoingMail.objects.filter(claim=claim, done_at__isnull=True).select_related("user").order_by("pk"))
 
 
 def _done(row: OutgoingMail, outcome: str, now: datetime, result: SendResult) -> None:

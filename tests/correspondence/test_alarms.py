@@ -153,7 +153,7 @@ def _query_kinds(queries) -> dict[str, int]:
         sql = query["sql"]
         if sql.startswith(("SAVEPOINT", "RELEASE SAVEPOINT")):
             continue
-        if sql.startswith('UPDATE "accounts_outgoingmail"') and '"done_at"' in sql:
+        if sql.startswith('UPDATE "accounts_outgoingmail" SET "done_at"'):
             kinds["mark"] += 1
         elif sql.startswith('INSERT INTO "accounts_outgoingmail"'):
             kinds["insert"] += 1
