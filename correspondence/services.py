@@ -45,7 +45,7 @@ from games.clock import local_hour_next
 from games.errors import GameActionError
 from games.models import Alarm, Game, GameStatus, Seat
 
-from . import mail, selectors, tokens
+from . import selectors, tokens
 from .errors import CorrespondenceError
 from .models import CalendarFeed, DigestAlarm, ReplyAddressUse, Vacation, VacationAccount
 
