@@ -2,8 +2,10 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
+from maatasite.admin_readonly import ReadOnlyModelAdmin
+
 from .forms import AdminLoginForm
-from .models import User
+from .models import OutgoingMail, User
 from .selectors import users_with_bad_display_names
 
 
@@ -37,3 +39,14 @@ class UserAdmin(DjangoUserAdmin):
     add_fieldsets = (
         (None, {"classes": ("wide",), "fields": ("username", "email", "usable_password", "password1", "password2")}),
     )
+
+
+@admin.register(OutgoingMail)
+class OutgoingMailAdmin(ReadOnlyModelAdmin):
+    """The outbox (accounts.outbox), to look at: what is waiting, retried, or why a mail ended."""
+    list_display = ("pk", "kind", "user", "created_at", "due_at", "attempts", "outcome", "done_at")
+    list_filter = ("kind", "outcome")
+    search_fields = ("user__username", "user__email")
+    list_select_related = ("user",)
+    fields = ("kind", "user", "object_id", "params", "to", "created_at", "due_at", "claimed_at", "attempts",
+              "last_error", "done_at", "outcome")

@@ -6,3 +6,8 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        from . import mail_kinds
+
+        mail_kinds.register()  # the outbox's renderers of accounts' mails

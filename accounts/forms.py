@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from maatasite.client_address import client_address_bucket
 
-from .mail import email_enqueue
+from .outbox import outbox_add
 from .models import User, time_zone_choices
 from .ratelimits import account_mail_spend, login_failure_record, login_failures_check, login_failures_clear
 
@@ -100,7 +100,8 @@ class EmailChangeForm(forms.Form):
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
-    """Django's form; the link uses SITE_URL and the mail goes out through Celery."""
+    """Django's form; the mail goes out through the outbox, rendered when it is sent
+    (accounts.mail_kinds: the link uses SITE_URL and a token made then)."""
 
     def save(self, *args, **kwargs):
         """Spend the target address's mail budget first (pages and API alike), known or not."""
@@ -109,12 +110,7 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
 
     def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
                   html_email_template_name=None):
-        from django.template import loader
-
-        context = {**context, "site_url": settings.SITE_URL}
-        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
-        body = loader.render_to_string(email_template_name, context)
-        email_enqueue(to=to_email, subject=subject, body=body)
+        outbox_add(kind="password_reset", user=context["user"], to=to_email)
 
 
 class ProfileForm(forms.ModelForm):

@@ -1,38 +1,33 @@
-"""Rendering and sending mail for users, in each user's own language: the one path for mail.
+"""Rendering and delivering mail for users, in each user's own language.
 
-``user_email_build`` renders a subject, a plain-text body and (optionally) an
-HTML body in the recipient's language; the context gets ``user`` and
-``site_url`` (settings.SITE_URL, for absolute links). Extra headers (e.g.
-List-Unsubscribe), a Reply-To address and inline images (referenced from the
-HTML as ``cid:<name>``) are carried along.
+Every mail goes through the outbox (``accounts.outbox``): a row naming what to render,
+sent by a worker. This module is what the outbox and the renderers of each mail kind use:
 
-``user_email_send`` builds a message and hands it to the ``accounts.tasks.email_send``
-Celery task once the current transaction commits. A caller that must know when
-a message went out (a sweep marking rows sent) sends the built message itself,
-through ``email_deliver``.
+``user_email_render`` renders a subject, a plain-text body and (optionally) an HTML body
+in the recipient's language; the context gets ``user`` and ``site_url``
+(settings.SITE_URL, for absolute links). ``user_email_build`` makes the message, with
+extra headers (e.g. List-Unsubscribe), a Reply-To address and inline images (referenced
+from the HTML as ``cid:<name>``). ``email_deliver`` sends a built message.
 
 No mail goes to a failing address (a hard bounce or a spam complaint):
-``accounts.selectors.email_deliverable`` is the one gate. ``user_email_send`` skips
-such a user, ``user_email_build`` refuses to build for one (sweeps check first and
-record why nothing went out). The one exception is a mail to an address the user is
-confirming (``to=``): it is how a failing address gets fixed. ``email_deliver`` turns
-an SMTP server's permanent refusal of a recipient (5xx) into a hard bounce of that
-address instead of an error that would be retried for nothing.
+``accounts.selectors.email_deliverable`` is the one gate; the outbox checks it when a
+mail is queued and again when it is sent, and ``user_email_build`` refuses to build for
+such a user. The one exception is a mail to an address the user asked mail at (``to=``:
+the link confirming an address, a password reset): it is how a failing address gets
+fixed. ``email_deliver`` turns an SMTP server's permanent refusal of a recipient (5xx)
+into a hard bounce of that address instead of an error that would be retried for nothing.
 """
-import base64
 import logging
 from email.mime.image import MIMEImage
 from smtplib import SMTPRecipientsRefused
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from .deliverability import address_failure_record
 from .selectors import email_deliverable
-from .tasks import email_send
 
 logger = logging.getLogger(__name__)
 
@@ -44,14 +39,6 @@ class AddressFailing(Exception):
 def absolute_url(path: str) -> str:
     """An absolute link to a path of this site, for mail."""
     return settings.SITE_URL + path
-
-
-def email_enqueue(*, to: str, subject: str, body: str, html_body: str | None = None,
-                  headers: dict | None = None, images: dict[str, bytes] | None = None) -> None:
-    """Send a message after the current transaction commits (at once outside a transaction)."""
-    encoded = {name: base64.b64encode(data).decode("ascii") for name, data in (images or {}).items()}
-    transaction.on_commit(lambda: email_send.delay(to=[to], subject=subject, body=body, html_body=html_body,
-                                                   headers=headers or None, images=encoded or None))
 
 
 def email_message(*, to: list[str], subject: str, body: str, html_body: str | None = None,
@@ -106,33 +93,14 @@ def email_deliver(message: EmailMultiAlternatives, *, connection=None) -> bool:
 
 def user_email_build(*, user, subject_template: str, body_template: str, html_template: str | None = None,
                      context: dict | None = None, headers: dict | None = None,
-                     images: dict[str, bytes] | None = None) -> EmailMultiAlternatives:
-    """A message to ``user`` rendered in their language, for callers that send it themselves
-    (after checking ``email_deliverable``: a failing address raises AddressFailing)."""
-    if not email_deliverable(user=user):
+                     images: dict[str, bytes] | None = None, to: str = "") -> EmailMultiAlternatives:
+    """A message to ``user`` rendered in their language (a failing address raises
+    AddressFailing). ``to``: an address the user asked mail at, sent to whatever the state
+    of the account's own."""
+    if not to and not email_deliverable(user=user):
         raise AddressFailing("no mail to user %s: no address or a failing one" % user.pk)
     subject, body, html = user_email_render(user=user, subject_template=subject_template,
                                             body_template=body_template, html_template=html_template,
                                             context=context)
-    return email_message(to=[user.email], subject=subject, body=body, html_body=html, headers=headers,
+    return email_message(to=[to or user.email], subject=subject, body=body, html_body=html, headers=headers,
                          images=images)
-
-
-def user_email_send(*, user, subject_template: str, body_template: str, context: dict | None = None,
-                    html_template: str | None = None, headers: dict | None = None,
-                    images: dict[str, bytes] | None = None, to: str | None = None) -> bool:
-    """Render a subject/body pair of templates in ``user``'s language and enqueue the mail;
-    False (nothing sent) when the user's address is missing or failing.
-
-    ``to``: an address the user is confirming (sent whatever the state of the account's own).
-    """
-    if to is None:
-        if not email_deliverable(user=user):
-            logger.info("email_suppressed user_id=%s template=%s", user.pk, subject_template)
-            return False
-        to = user.email
-    subject, body, html = user_email_render(user=user, subject_template=subject_template,
-                                            body_template=body_template, html_template=html_template,
-                                            context=context)
-    email_enqueue(to=to, subject=subject, body=body, html_body=html, headers=headers, images=images)
-    return True

@@ -143,3 +143,48 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker} blocks {self.blocked}"
+
+
+class OutgoingMail(models.Model):
+    """One mail of the site, in the outbox (accounts.outbox): what to render and for whom,
+    never the rendered mail, its signed links or its reply address.
+
+    ``kind`` names a renderer registered by the app that owns the mail
+    (``accounts.outbox.mail_kind_register``); ``object_id`` and ``params`` are what that
+    renderer needs (e.g. an alarm's id). ``to`` is an address the user asked mail at (the
+    link confirming a new address, a password reset), sent whatever the state of the
+    account's own; empty means the account's address at send time, through the one gate
+    ``accounts.selectors.email_deliverable``.
+
+    A row is due from ``due_at``. Claiming it pushes ``due_at`` a lease ahead, so the row
+    of a worker that died is due again when the lease ends; a temporary failure (SMTP down,
+    4xx) pushes it by a backoff. ``done_at`` and ``outcome`` record the end: ``sent``,
+    ``failing`` (the address, or our SMTP server refused it for good) or the renderer's
+    reason for sending nothing (e.g. ``stale``). Done rows are purged after
+    OUTBOX_KEEP_DAYS.
+    """
+
+    kind = models.CharField(max_length=40)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    object_id = models.PositiveBigIntegerField(null=True, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    to = models.EmailField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    due_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claim = models.CharField(max_length=32, blank=True)  # the token of the sender's last claim
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["due_at"], condition=models.Q(done_at__isnull=True),
+                         name="accounts_outgoingmail_due"),
+            models.Index(fields=["done_at"], condition=models.Q(done_at__isnull=False),
+                         name="accounts_outgoingmail_done"),
+        ]
+
+    def __str__(self) -> str:
+        return "%s to user %s (%s)" % (self.kind, self.user_id, self.outcome or "unsent")

@@ -16,13 +16,12 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models import ProtectedError, RestrictedError
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import tokens
 from .deliverability import address_failure_clear
-from .mail import absolute_url, user_email_send
+from .outbox import outbox_add
 from .models import DELETED_USERNAME_PREFIX, Block, User
 from .names import validate_display_name
 from .ratelimits import account_mail_spend
@@ -47,16 +46,8 @@ def _time_zone_check(time_zone: str) -> str:
 
 
 def email_confirmation_send(*, user: User) -> None:
-    token = email_confirmation_token_make(user=user)
-    user_email_send(
-        user=user,
-        subject_template="accounts/email/confirmation_subject.txt",
-        body_template="accounts/email/confirmation_body.txt",
-        context={
-            "confirm_url": absolute_url(reverse("accounts:confirm", kwargs={"token": token})),
-            "max_age_days": settings.ACCOUNTS_CONFIRMATION_MAX_AGE // 86400,
-        },
-    )
+    """Queue the mail with a confirmation link (made when it is sent: accounts.mail_kinds)."""
+    outbox_add(kind="signup_confirmation", user=user)
 
 
 @transaction.atomic
@@ -128,18 +119,8 @@ def email_change_request(*, user: User, new_email: str, password: str) -> None:
         raise ValidationError(_("This is already your address."), code="same_email")
     if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
         raise ValidationError(_("An account with that email address already exists."), code="email_taken")
-    token = email_change_token_make(user=user, new_email=email)
-    user_email_send(
-        user=user,
-        to=email,
-        subject_template="accounts/email/email_change_subject.txt",
-        body_template="accounts/email/email_change_body.txt",
-        context={
-            "confirm_url": absolute_url(reverse("accounts:email_change_confirm", kwargs={"token": token})),
-            "max_age_days": settings.ACCOUNTS_CONFIRMATION_MAX_AGE // 86400,
-            "new_email": email,
-        },
-    )
+    # The link is made when the mail is sent (accounts.mail_kinds), from the addresses kept here.
+    outbox_add(kind="email_change", user=user, to=email, params={"old": user.email})
     logger.info("email_change_request user_id=%s", user.pk)
 
 

@@ -1,4 +1,9 @@
-"""Mail goes out through a Celery task, so a slow SMTP server never holds up a page."""
+"""Mail goes out through the outbox (accounts.outbox) and these tasks, so a slow SMTP server
+never holds up a page and a worker's death loses no mail.
+
+The tasks carry a row's id or nothing, never a message: running one again (a retry, a
+redelivery after a worker died) sends nothing that was already sent.
+"""
 import logging
 
 from celery import shared_task
@@ -8,22 +13,38 @@ from maatasite.task_policy import RETRYING_TASK
 logger = logging.getLogger(__name__)
 
 
-@shared_task(**RETRYING_TASK)
-def email_send(self, *, to: list[str], subject: str, body: str, html_body: str | None = None,
-               headers: dict | None = None, images: dict[str, str] | None = None) -> int:
-    """Send one message (``images``: content id -> base64 PNG); returns the number sent: 1, or 0
-    when the SMTP server refused the recipient for good (the address is then marked failing
-    and not retried; a temporary refusal raises and is retried)."""
-    import base64
+@shared_task(name="accounts.tasks.outbox_send", **RETRYING_TASK)
+def outbox_send(self, mail_id: int) -> int:
+    """Send one outbox row if it is still due and unclaimed; returns the number sent (0 or 1).
 
-    from .mail import email_deliver, email_message
+    An SMTP outage or a 4xx leaves the row due again after its backoff (the outbox sweep
+    sends it then), so this task never retries for SMTP errors itself."""
+    from . import outbox
 
-    message = email_message(to=to, subject=subject, body=body, html_body=html_body, headers=headers,
-                            images={name: base64.b64decode(data) for name, data in (images or {}).items()})
-    if not email_deliver(message):
-        return 0
-    logger.info("email_sent to=%s subject=%r task_id=%s", ",".join(to), subject, self.request.id)
-    return 1
+    return outbox.outbox_send(mail_id=mail_id).sent
+
+
+@shared_task(name="accounts.tasks.outbox_drain", **RETRYING_TASK)
+def outbox_drain(self) -> dict:
+    """Send every due outbox row (beat's ``accounts-outbox-sweep``, and after a sweep queued
+    many): rows never picked up (a lost task), rows of a dead worker whose lease ended, rows
+    due again after an outage. A full first batch enqueues one more drain, so that every
+    worker process helps."""
+    from . import outbox
+
+    def helper() -> None:
+        if not self.request.is_eager:
+            outbox_drain.delay()
+
+    return outbox.outbox_send_due(on_full_batch=helper).as_dict()
+
+
+@shared_task(name="accounts.tasks.outbox_purge", **RETRYING_TASK)
+def outbox_purge(self) -> int:
+    """Delete outbox rows done more than OUTBOX_KEEP_DAYS ago. Daily, from beat."""
+    from . import outbox
+
+    return outbox.outbox_purge()
 
 
 @shared_task(**RETRYING_TASK)

@@ -66,9 +66,10 @@ def email_confirmation_token_make(*, user: User) -> str:
                          salt=CONFIRMATION_SALT)
 
 
-def email_change_token_make(*, user: User, new_email: str) -> str:
-    """The token of the link that makes ``new_email`` the address of ``user``."""
-    return signing.dumps({"user": user.pk, "email": new_email, "old": user.email,
+def email_change_token_make(*, user: User, new_email: str, old_email: str | None = None) -> str:
+    """The token of the link that makes ``new_email`` the address of ``user``, whose address was
+    ``old_email`` when the change was asked for (default: the current one)."""
+    return signing.dumps({"user": user.pk, "email": new_email, "old": user.email if old_email is None else old_email,
                           "n": user.one_time_links_used}, salt=EMAIL_CHANGE_SALT)
 
 

@@ -1,12 +1,14 @@
-"""Reminder sweep throughput: N due reminders sent through correspondence's sweep.
+"""Reminder sweep throughput: N due reminders queued by correspondence's sweep and sent by the outbox.
 
     DATABASE_URL=postgres://... .venv/bin/python bench/reminders.py [--count 10000] [--batch 1000]
 
 Creates a scratch test database (test_<name>, dropped at the end), N players each
 with a game whose 80 % reminder is due, and a real SMTP server (aiosmtpd, in this
-process) that counts what it receives. Then runs ``alarms_send_due`` until
-nothing is due and prints the time taken, the mails per second, the SQL queries
-used (in total and per batch) and the number of distinct pictures rendered.
+process) that counts what it receives. Then runs ``alarms_send_due`` (queue up to
+``--batch`` alarms in the outbox, then drain it: claimed in batches of OUTBOX_BATCH,
+sent over one SMTP connection, each row marked on its own) until nothing is due and
+prints the time taken, the mails per second, the SQL queries used (in total, per call
+and per mail) and the number of distinct pictures rendered.
 Without DATABASE_URL it runs on SQLite in memory.
 """
 from __future__ import annotations
@@ -124,8 +126,9 @@ def main() -> None:
             time.sleep(0.05)
         print("reminders sent:      %d (SMTP server received %d, %.1f MB)" % (sent, sink.count, sink.bytes / 1e6))
         print("time:                %.2f s (%.0f mails/s)" % (elapsed, sent / elapsed if elapsed else 0))
-        print("SQL queries:         %d in total, %d sweep calls of up to %d alarms, queries per call: %s"
-              % (len(queries.captured_queries), batches + 1, args.batch, sorted(set(per_batch))))
+        print("SQL queries:         %d in total (%.2f per mail), %d sweep calls of up to %d alarms, "
+              "queries per call: %s" % (len(queries.captured_queries), len(queries.captured_queries) / max(sent, 1),
+                                        batches + 1, args.batch, sorted(set(per_batch))))
         print("pictures rendered:   %d (shared between mails showing the same view)" % len(renders))
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)

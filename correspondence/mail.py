@@ -1,4 +1,15 @@
-"""The mails of correspondence, built through accounts.mail (the one path for mail).
+"""The mails of correspondence, rendered when the outbox of accounts sends them.
+
+An outbox row (accounts.OutgoingMail) holds only a kind and ids; the renderers
+registered here (``register``, from CorrespondenceConfig.ready) build the mail at send
+time, through accounts.mail, so signed links and reply addresses are never stored:
+
+- ``alarm``: a due ``games.Alarm`` (``object_id``): your turn, reminders, game over;
+  sent only if still true then (``selectors.alarm_outcome``), else e.g. ``stale``;
+- ``digest``: the games waiting for the row's user when it is sent;
+- ``vacation_notice``: an opponent's vacation (``object_id``: the Vacation);
+- ``reply_answer``: the answer to a reply by mail (``object_id``: the game;
+  ``params``: what was played, the next reply address's attempt number).
 
 Every mail has a plain-text and an HTML part in the recipient's language, a PNG
 of the current position (the recipient's own view), a signed link that opens
@@ -13,15 +24,19 @@ import json
 from datetime import datetime
 from typing import Any, Iterable
 
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.db.models import Prefetch
 from django.urls import reverse
 
 import engine
 from accounts.mail import absolute_url, user_email_build
-from games.models import Alarm, Game, Seat
+from accounts.outbox import mail_kind_register
+from games.models import Alarm, Game, GameStatus, Seat
 from games.services import game_state
 
-from . import tokens
+from . import selectors, tokens
+from .models import Vacation
 from .pictures import position_png
 
 # Which unsubscribe link each alarm kind carries.
@@ -130,3 +145,105 @@ def digest_message(user: Any, games: list[Game], *, now: datetime,
                             body_template="correspondence/email/digest.txt",
                             html_template="correspondence/email/digest.html", context=context,
                             headers=unsubscribe_headers(user_id=user.pk, kind="turn"), images=images)
+
+
+# ---------------------------------------------------------------- the outbox's renderers
+
+def _pictures(sending) -> dict:
+    return sending.cache.setdefault("correspondence.pictures", {})
+
+
+def alarms_load(rows) -> dict[int, Alarm]:
+    alarms = (Alarm.objects.filter(pk__in=[row.object_id for row in rows])
+              .select_related("user", "game", "game__to_move_user")
+              .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user"))))
+    by_id = {alarm.pk: alarm for alarm in alarms}
+    return {row.pk: by_id[row.object_id] for row in rows if row.object_id in by_id}
+
+
+def alarm_render(row, alarm: Alarm | None, sending):
+    if alarm is None:
+        return "gone"
+    outcome = selectors.alarm_outcome(alarm, now=sending.now)
+    if outcome is not None:
+        return outcome
+    return alarm_message(alarm, now=sending.now, pictures=_pictures(sending))
+
+
+def digests_load(rows) -> dict[int, list[Game]]:
+    waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows])
+    return {row.pk: waiting.get(row.user_id, []) for row in rows}
+
+
+def digest_render(row, games: list[Game] | None, sending):
+    if not games:
+        return "nothing_waiting"
+    return digest_message(row.user, games, now=sending.now, pictures=_pictures(sending))
+
+
+def vacations_load(rows) -> dict[int, tuple[Vacation, list[Game]]]:
+    vacations = {v.pk: v for v in Vacation.objects.filter(pk__in=[row.object_id for row in rows])
+                 .select_related("user")}
+    games_of: dict[int, list[Game]] = {}
+    loaded = {}
+    for row in rows:
+        vacation = vacations.get(row.object_id)
+        if vacation is None:
+            continue
+        if vacation.user_id not in games_of:
+            games_of[vacation.user_id] = selectors.active_games_of(user_id=vacation.user_id)
+        loaded[row.pk] = (vacation, games_of[vacation.user_id])
+    return loaded
+
+
+def vacation_notice_render(row, loaded, sending):
+    if loaded is None:
+        return "gone"
+    vacation, games = loaded
+    opponent = row.user
+    shared = [game for game in games if any(seat.user_id == opponent.pk for seat in game.seats.all())]
+    return user_email_build(user=opponent, subject_template="correspondence/email/vacation_subject.txt",
+                            body_template="correspondence/email/vacation.txt",
+                            html_template="correspondence/email/vacation.html",
+                            context={"player": vacation.user, "vacation": vacation,
+                                     "time_zone": opponent.time_zone or "UTC", "games": shared,
+                                     "site_url": settings.SITE_URL})
+
+
+def reply_games_load(rows) -> dict[int, Game]:
+    games = {game.pk: game for game in Game.objects.filter(pk__in=[row.object_id for row in rows])
+             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))}
+    return {row.pk: games[row.object_id] for row in rows if row.object_id in games}
+
+
+def reply_answer_render(row, game: Game | None, sending):
+    """The answer to a reply by mail, from the game as it is when the answer is sent."""
+    if game is None:
+        return "gone"
+    user = row.user
+    result, attempt = row.params.get("result", {}), row.params.get("attempt")
+    seat = seat_of(game, user.pk)
+    my_turn = game.status == GameStatus.ACTIVE and game.to_move_user_id == user.pk
+    legal: list[str] = []
+    if my_turn and result.get("status") != "played":
+        rules = engine.get_game(game.kind)
+        legal = [rules.move_text(m) for m in rules.legal_moves(game_state(game))]
+    reply = None
+    headers = unsubscribe_headers(user_id=user.pk, kind="turn")
+    if my_turn and attempt is not None:
+        reply = reply_address(game=game, user_id=user.pk, attempt=attempt)
+        headers["Reply-To"] = reply
+    return user_email_build(user=user, subject_template="correspondence/email/reply_subject.txt",
+                            body_template="correspondence/email/reply.txt",
+                            html_template="correspondence/email/reply.html",
+                            context={"game": game, "result": result, "legal": legal, "reply_address": reply,
+                                     "my_turn": my_turn, "open_url": open_url(game_id=game.pk, user_id=user.pk),
+                                     "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind="turn")},
+                            headers=headers, images={"board": game_picture(game, seat, _pictures(sending))})
+
+
+def register() -> None:
+    mail_kind_register("alarm", render=alarm_render, load=alarms_load)
+    mail_kind_register("digest", render=digest_render, load=digests_load)
+    mail_kind_register("vacation_notice", render=vacation_notice_render, load=vacations_load)
+    mail_kind_register("reply_answer", render=reply_answer_render, load=reply_games_load)

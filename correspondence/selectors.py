@@ -6,7 +6,8 @@ from typing import Any, Iterable
 
 from django.db.models import Prefetch
 
-from games.models import Game, GameStatus, Seat
+from accounts.selectors import email_deliverable
+from games.models import Alarm, Game, GameStatus, Seat
 
 from .models import CalendarFeed, Vacation, VacationAccount
 
@@ -75,3 +76,26 @@ def banners_for(*, user: Any, game_id: int | None, now: datetime) -> list[dict[s
                             "until": vacation.planned_end if vacation else None,
                             "frozen": game.vacation_allowed})
     return banners
+
+
+def alarm_outcome(alarm: Any, *, now: datetime) -> str | None:
+    """Why this alarm's mail should not go out (stale, off, digest, failing, no_address), or
+    None when it should: asked when the alarm is queued and again when its mail is sent."""
+    game, user = alarm.game, alarm.user
+    if not user.email or not user.is_active:
+        return "no_address"
+    if not email_deliverable(user=user):
+        return "failing"  # a hard bounce or a complaint: nothing until the address is fixed
+    if alarm.kind == Alarm.Kind.GAME_OVER:
+        return None if user.email_on_game_over else "off"
+    if game.status != GameStatus.ACTIVE or game.turn != alarm.turn or game.to_move_user_id != user.pk:
+        return "stale"
+    if alarm.kind == Alarm.Kind.YOUR_TURN:
+        # Sent even while the clock stands still (vacation, staff hold): the turn is theirs.
+        if not user.email_on_your_turn:
+            return "off"
+        return "digest" if user.turn_mail == "digest" else None
+    # A reminder while the clock stands still is stale: restarting the clock schedules new ones.
+    if game.clock_paused_at is not None or game.deadline is None or game.deadline <= now:
+        return "stale"
+    return None if user.email_reminders else "off"

@@ -1,26 +1,30 @@
 """Everything that changes correspondence state (keyword-only arguments, transactions).
 
-Sending due alarms (``alarms_send_due``) and digests (``digests_send_due``)
-works in three steps, each with a constant number of queries whatever the
-number of rows:
+Mail goes out through the outbox of accounts (``accounts.outbox``), never from here.
+Due alarms (``alarms_queue_due``) and digests (``digests_queue_due``) become outbox
+rows, each in one transaction with a constant number of queries whatever the number
+of rows:
 
-1. claim: in one short transaction, lock due rows with ``FOR UPDATE SKIP
-   LOCKED`` (concurrent sweeps take disjoint rows) and stamp ``claimed_at``;
-2. send: build and send the mails over one SMTP connection;
-3. mark: stamp ``sent_at`` (alarms) or move the digest on to its next day.
+1. lock due rows with ``FOR UPDATE SKIP LOCKED`` (concurrent sweeps take disjoint rows);
+2. decide each one: an alarm whose turn is over is ``stale``, a preference may turn it
+   ``off`` or into the ``digest``, a failing address gets nothing (``failing``); the rest
+   become outbox rows of kind ``alarm`` (the alarm's id) or ``digest`` (the user);
+3. mark the alarms (``sent_at``, ``outcome`` ``queued`` or why not) or move the digest
+   on to its next day.
 
-A worker that dies between claim and send leaves claimed, unsent rows: after
-``CORRESPONDENCE_CLAIM_LEASE`` seconds they are due again, so nothing is lost;
-rows marked sent are never claimed again, so nothing goes out twice. (A death
-in the instant between an SMTP server accepting a message and the mark may
-repeat that one message: mail cannot be part of a database transaction.)
+A worker that dies in the transaction leaves the rows due, so nothing is lost; a
+committed row is in the outbox and never queued again, so nothing is queued twice.
+The outbox renders each mail when it sends it (correspondence.mail registers the
+renderers: signed links and reply addresses are made then), sends and marks each
+row on its own, and sends again what a dead worker left claimed (see accounts.outbox
+for what may be doubled: at most the one mail in flight per sending process).
 """
 from __future__ import annotations
 
 import logging
 import math
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
 from email import message_from_bytes, policy
 from email.utils import parseaddr
@@ -29,20 +33,19 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.mail import get_connection
 from django.db import IntegrityError, transaction
-from django.db.models import F, Prefetch, Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 import engine
-from accounts.mail import email_deliver, user_email_send
+from accounts.outbox import outbox_add, outbox_add_many, outbox_send_due
 from accounts.selectors import email_deliverable
 from games import services as games_services
 from games.clock import local_hour_next
 from games.errors import GameActionError
 from games.models import Alarm, Game, GameStatus, Seat
 
-from . import mail, selectors, tokens
+from . import selectors, tokens
 from .errors import CorrespondenceError
 from .models import CalendarFeed, DigestAlarm, ReplyAddressUse, Vacation, VacationAccount
 
@@ -58,96 +61,45 @@ def _now() -> datetime:
     return timezone.now()
 
 
-def _lease() -> timedelta:
-    return timedelta(seconds=getattr(settings, "CORRESPONDENCE_CLAIM_LEASE", 600))
-
-
 # ---------------------------------------------------------------- alarms
 
 @dataclass
 class SweepResult:
     claimed: int = 0
+    queued: int = 0
     sent: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
 
 
-def alarms_claim(*, now: datetime, limit: int = SWEEP_LIMIT) -> list[int]:
-    """Claim up to ``limit`` due, unsent alarms (skipping rows another sweep holds)."""
+def alarms_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult:
+    """Turn up to ``limit`` due alarms into outbox rows, or mark why they send nothing
+    (one transaction, see the module docstring)."""
+    result = SweepResult()
     with transaction.atomic():
-        ids = list(Alarm.objects.select_for_update(skip_locked=True)
-                   .filter(sent_at__isnull=True, due_at__lte=now)
-                   .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=now - _lease()))
-                   .order_by("due_at").values_list("pk", flat=True)[:limit])
-        if ids:
-            Alarm.objects.filter(pk__in=ids).update(claimed_at=now)
-    return ids
-
-
-def _alarm_outcome(alarm: Alarm, now: datetime) -> str | None:
-    """Why this alarm sends nothing, or None when its mail should go out."""
-    game, user = alarm.game, alarm.user
-    if not user.email or not user.is_active:
-        return "no_address"
-    if not email_deliverable(user=user):
-        return "failing"  # a hard bounce or a complaint: nothing until the address is fixed
-    if alarm.kind == Alarm.Kind.GAME_OVER:
-        return None if user.email_on_game_over else "off"
-    if game.status != GameStatus.ACTIVE or game.turn != alarm.turn or game.to_move_user_id != user.pk:
-        return "stale"
-    if alarm.kind == Alarm.Kind.YOUR_TURN:
-        # Sent even while the clock stands still (vacation, staff hold): the turn is theirs.
-        if not user.email_on_your_turn:
-            return "off"
-        return "digest" if user.turn_mail == "digest" else None
-    # A reminder while the clock stands still is stale: restarting the clock schedules new ones.
-    if game.clock_paused_at is not None or game.deadline is None or game.deadline <= now:
-        return "stale"
-    return None if user.email_reminders else "off"
-
-
-def alarms_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -> SweepResult:
-    """Claim the due alarms, send their mail and mark them (see the module docstring)."""
-    now = now or _now()
-    ids = alarms_claim(now=now, limit=limit)
-    result = SweepResult(claimed=len(ids))
-    if not ids:
-        return result
-    alarms = list(Alarm.objects.filter(pk__in=ids).select_related("user", "game", "game__to_move_user")
-                  .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user"))))
-    by_outcome: dict[str, list[int]] = {}
-    to_send = []
-    for alarm in alarms:
-        outcome = _alarm_outcome(alarm, now)
-        if outcome is None:
-            to_send.append(alarm)
-        else:
+        alarms = list(Alarm.objects.select_for_update(skip_locked=True, of=("self",))
+                      .filter(sent_at__isnull=True, due_at__lte=now)
+                      .select_related("user", "game").order_by("due_at")[:limit])
+        by_outcome: dict[str, list[int]] = {}
+        mails = []
+        for alarm in alarms:
+            outcome = selectors.alarm_outcome(alarm, now=now)
+            if outcome is None:
+                mails.append({"kind": "alarm", "user": alarm.user, "object_id": alarm.pk})
+                outcome = "queued"
             by_outcome.setdefault(outcome, []).append(alarm.pk)
-    sent: list[int] = []
-    refused: list[int] = []  # the SMTP server refused the address for good: now failing
-    pictures: dict = {}
-    try:
-        if to_send:
-            with get_connection() as connection:
-                for alarm in to_send:
-                    message = mail.alarm_message(alarm, now=now, pictures=pictures)
-                    if email_deliver(message, connection=connection):
-                        sent.append(alarm.pk)
-                    else:
-                        refused.append(alarm.pk)
-    except Exception:
-        # Release what was not sent so that the retry of the task can take it at once.
-        done = set(sent) | set(refused)
-        Alarm.objects.filter(pk__in=[a.pk for a in to_send if a.pk not in done]).update(claimed_at=None)
-        raise
-    finally:
-        if sent:
-            by_outcome.setdefault("sent", []).extend(sent)
-        if refused:
-            by_outcome.setdefault("failing", []).extend(refused)
+        outbox_add_many(mails, now=now)
         for outcome, pks in by_outcome.items():
             Alarm.objects.filter(pk__in=pks).update(sent_at=now, outcome=outcome)
             result.outcomes[outcome] = len(pks)
-    result.sent = len(sent)
+    result.claimed, result.queued = len(alarms), len(mails)
+    return result
+
+
+def alarms_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -> SweepResult:
+    """Queue the due alarms, then send what the outbox has due (in this process)."""
+    now = now or _now()
+    result = alarms_queue_due(now=now, limit=limit)
+    result.sent = outbox_send_due(now=now).sent
     return result
 
 
@@ -170,37 +122,31 @@ def digest_alarms_sync(*, now: datetime) -> None:
     DigestAlarm.objects.bulk_update(changed, ["hour", "time_zone", "due_at"], batch_size=BULK_UPDATE_BATCH)
 
 
-def digests_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -> SweepResult:
-    """Send each due digest (when a game waits for the user) and schedule the next one."""
-    now = now or _now()
+def digests_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult:
+    """Queue each due digest (when a game waits for the user) and schedule the next one."""
     digest_alarms_sync(now=now)
+    result = SweepResult()
     with transaction.atomic():
-        ids = list(DigestAlarm.objects.select_for_update(skip_locked=True)
-                   .filter(due_at__lte=now).filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=now - _lease()))
-                   .order_by("due_at").values_list("pk", flat=True)[:limit])
-        DigestAlarm.objects.filter(pk__in=ids).update(claimed_at=now)
-    result = SweepResult(claimed=len(ids))
-    if not ids:
-        return result
-    rows = list(DigestAlarm.objects.filter(pk__in=ids).select_related("user"))
-    waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows])
-    done: list[DigestAlarm] = []
-    pictures: dict = {}
-    try:
-        with get_connection() as connection:
-            for row in rows:
-                games = waiting.get(row.user_id, [])
-                if games and email_deliverable(user=row.user):
-                    message = mail.digest_message(row.user, games, now=now, pictures=pictures)
-                    if email_deliver(message, connection=connection):
-                        row.last_sent_at = now
-                        result.sent += 1
-                row.claimed_at = None
-                row.due_at = local_hour_next(max(now, row.due_at), time_zone=row.time_zone, hour=row.hour)
-                done.append(row)
-    finally:
-        DigestAlarm.objects.bulk_update(done, ["claimed_at", "due_at", "last_sent_at"], batch_size=BULK_UPDATE_BATCH)
-        DigestAlarm.objects.filter(pk__in=[r.pk for r in rows if r not in done]).update(claimed_at=None)
+        rows = list(DigestAlarm.objects.select_for_update(skip_locked=True, of=("self",))
+                    .filter(due_at__lte=now).select_related("user").order_by("due_at")[:limit])
+        waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows])
+        mails = []
+        for row in rows:
+            if waiting.get(row.user_id) and email_deliverable(user=row.user):
+                mails.append({"kind": "digest", "user": row.user})
+                row.last_sent_at = now
+            row.due_at = local_hour_next(max(now, row.due_at), time_zone=row.time_zone, hour=row.hour)
+        outbox_add_many(mails, now=now)
+        DigestAlarm.objects.bulk_update(rows, ["due_at", "last_sent_at"], batch_size=BULK_UPDATE_BATCH)
+    result.claimed, result.queued = len(rows), len(mails)
+    return result
+
+
+def digests_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -> SweepResult:
+    """Queue the due digests, then send what the outbox has due (in this process)."""
+    now = now or _now()
+    result = digests_queue_due(now=now, limit=limit)
+    result.sent = outbox_send_due(now=now).sent
     return result
 
 
@@ -294,23 +240,14 @@ def vacation_start(*, user: Any, days: int, now: datetime | None = None) -> Vaca
 
 
 def _vacation_announce(*, user: Any, vacation: Vacation) -> None:
-    """Tell the opponents in the user's active games (once the transaction commits)."""
-    games = selectors.active_games_of(user_id=user.pk)
+    """Tell the opponents in the user's active games (a mail each, once the transaction commits)."""
     told: set[int] = set()
-    for game in games:
+    for game in selectors.active_games_of(user_id=user.pk):
         for seat in game.seats.all():
             if seat.user_id in (None, user.pk) or seat.user_id in told:
                 continue
-            opponent = seat.user
-            if not opponent.email:
-                continue
-            told.add(opponent.pk)
-            user_email_send(user=opponent, subject_template="correspondence/email/vacation_subject.txt",
-                            body_template="correspondence/email/vacation.txt",
-                            html_template="correspondence/email/vacation.html",
-                            context={"player": user, "vacation": vacation, "time_zone": opponent.time_zone or "UTC",
-                                     "games": [g for g in games if any(s.user_id == opponent.pk for s in g.seats.all())],
-                                     "site_url": settings.SITE_URL})
+            told.add(seat.user_id)
+            outbox_add(kind="vacation_notice", user=seat.user, object_id=vacation.pk)
 
 
 def vacation_end(*, user: Any, now: datetime | None = None) -> Vacation:
@@ -501,22 +438,8 @@ def _reply_play(*, user: Any, game: Game, address: tokens.ReplyAddress, lines: l
 
 
 def _reply_answer(*, user: Any, game: Game, result: ReplyResult, attempt: int | None) -> None:
-    """Answer a reply: what was played and revealed, or why nothing was, with the legal decisions."""
-    game.refresh_from_db()
-    seat = Seat.objects.filter(game=game, user=user).first()
-    my_turn = game.status == GameStatus.ACTIVE and game.to_move_user_id == user.pk
-    legal: list[str] = []
-    if my_turn and result.status not in ("played",):
-        rules = engine.get_game(game.kind)
-        legal = [rules.move_text(m) for m in rules.legal_moves(games_services.game_state(game))]
-    reply = None
-    headers = mail.unsubscribe_headers(user_id=user.pk, kind="turn")
-    if my_turn and attempt is not None:
-        reply = mail.reply_address(game=game, user_id=user.pk, attempt=attempt)
-        headers["Reply-To"] = reply
-    user_email_send(user=user, subject_template="correspondence/email/reply_subject.txt",
-                    body_template="correspondence/email/reply.txt", html_template="correspondence/email/reply.html",
-                    context={"game": game, "result": result, "legal": legal, "reply_address": reply,
-                             "my_turn": my_turn, "open_url": mail.open_url(game_id=game.pk, user_id=user.pk),
-                             "unsubscribe_url": mail.unsubscribe_url(user_id=user.pk, kind="turn")},
-                    headers=headers, images={"board": mail.game_picture(game, seat)})
+    """Answer a reply: what was played and revealed, or why nothing was, with the legal
+    decisions and, while it is still their turn, a fresh reply address (attempt
+    ``attempt``), made when the mail is sent (correspondence.mail.reply_answer_render)."""
+    outbox_add(kind="reply_answer", user=user, object_id=game.pk,
+               params={"result": asdict(result), "attempt": attempt})

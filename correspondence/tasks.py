@@ -1,8 +1,10 @@
 """Celery tasks of correspondence: idempotent, acknowledged late, retried with backoff.
 
 ``correspondence_sweep`` runs from beat (CELERY_BEAT_SCHEDULE
-"correspondence-sweep"): due alarms, due digests, ended vacations. Each step
-claims rows with skip-locked locks, so overlapping runs never double a mail.
+"correspondence-sweep"): due alarms and digests become outbox rows, ended vacations
+end, and a drain of the outbox (accounts.tasks.outbox_drain) sends the mail. Each step
+locks its rows with skip-locked locks and queues them in one transaction, so
+overlapping runs never queue a mail twice.
 """
 from __future__ import annotations
 
@@ -15,11 +17,19 @@ from . import services
 
 @shared_task(name="correspondence.tasks.correspondence_sweep", **RETRYING_TASK)
 def correspondence_sweep(self) -> dict[str, int]:
-    """Send due alarms and digests; end vacations whose time is up."""
-    alarms = services.alarms_send_due()
-    digests = services.digests_send_due()
-    return {"alarms_claimed": alarms.claimed, "alarms_sent": alarms.sent, "digests_sent": digests.sent,
-            "vacations_ended": services.vacations_expire()}
+    """Queue due alarms and digests in the outbox and drain it; end vacations whose time is up."""
+    from django.utils import timezone
+
+    from accounts.tasks import outbox_drain
+
+    now = timezone.now()
+    alarms = services.alarms_queue_due(now=now)
+    digests = services.digests_queue_due(now=now)
+    vacations_ended = services.vacations_expire(now=now)
+    if alarms.queued or digests.queued:
+        outbox_drain.delay()
+    return {"alarms_claimed": alarms.claimed, "alarms_queued": alarms.queued, "digests_queued": digests.queued,
+            "vacations_ended": vacations_ended}
 
 
 @shared_task(name="correspondence.tasks.mail_reply_receive", **RETRYING_TASK)

@@ -235,8 +235,10 @@ class Alarm(models.Model):
     """A mail due about a game: "your turn" when a turn starts, reminders when a
     share of the turn's time is used and shortly before the deadline, "game
     over" at the end. games.notifications schedules them whenever a deadline is
-    set; the correspondence app sweeps the due ones (claim, send, mark sent).
-    Unique per game, user, turn and kind: a mail goes out at most once."""
+    set; the correspondence app sweeps the due ones into the outbox of accounts
+    (outcome ``queued``, or why no mail: stale, off, digest, failing), which sends them.
+    Unique per game, user, turn and kind: a mail is queued at most once. (``claimed_at``
+    is no longer used: queueing is one transaction.)"""
 
     class Kind(models.TextChoices):
         YOUR_TURN = "your_turn", _("Your turn")

@@ -194,6 +194,18 @@ globals().update({key: value for key, value in _email.items() if value not in (N
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Maatasite <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 EMAIL_TIMEOUT = 30
+# The outbox (accounts.outbox): every mail is a row, claimed, sent and marked one by one.
+# A claimed row of a worker that died is sent again once its lease ends (a sender hands
+# back the rest of its batch after half of it); a temporary SMTP failure waits a jittered
+# backoff from OUTBOX_RETRY_SECONDS, doubling up to OUTBOX_RETRY_MAX_SECONDS; done rows are
+# purged after OUTBOX_KEEP_DAYS. Beat's outbox sweep sends whatever is due. Keep the lease
+# above twice EMAIL_TIMEOUT: the last send a sender starts within its half may wait that long.
+OUTBOX_CLAIM_LEASE_SECONDS = env.int("OUTBOX_CLAIM_LEASE_SECONDS", default=120)
+OUTBOX_BATCH = env.int("OUTBOX_BATCH", default=200)
+OUTBOX_RETRY_SECONDS = env.int("OUTBOX_RETRY_SECONDS", default=30)
+OUTBOX_RETRY_MAX_SECONDS = env.int("OUTBOX_RETRY_MAX_SECONDS", default=900)
+OUTBOX_KEEP_DAYS = env.int("OUTBOX_KEEP_DAYS", default=7)
+OUTBOX_SWEEP_SECONDS = env.int("OUTBOX_SWEEP_SECONDS", default=60)
 
 # --- Celery -----------------------------------------------------------------
 
@@ -298,6 +310,16 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=env.int("CORRESPONDENCE_SWEEP_SECONDS",
                                               default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))),
     },
+    # The outbox: rows never picked up (a lost task), a dead worker's rows past their lease,
+    # rows due again after an SMTP outage; and the purge of done rows (accounts.outbox).
+    "accounts-outbox-sweep": {
+        "task": "accounts.tasks.outbox_drain",
+        "schedule": timedelta(seconds=OUTBOX_SWEEP_SECONDS),
+    },
+    "accounts-outbox-purge": {
+        "task": "accounts.tasks.outbox_purge",
+        "schedule": crontab(hour=4, minute=29),
+    },
     "api-idempotency-purge": {
         "task": "api.tasks.idempotency_purge",
         "schedule": crontab(minute=41),
@@ -318,7 +340,6 @@ CORRESPONDENCE_REPLY_DOMAIN = env.str("CORRESPONDENCE_REPLY_DOMAIN", default="lo
 CORRESPONDENCE_INBOUND_SECRET = env.str("CORRESPONDENCE_INBOUND_SECRET", default="")
 # Shared secret of the mail provider's bounce/complaint webhook (header X-Webhook-Secret); empty turns it off.
 MAIL_WEBHOOK_SECRET = env.str("MAIL_WEBHOOK_SECRET", default="")
-CORRESPONDENCE_CLAIM_LEASE = 600  # seconds before a claimed, unsent alarm is due again
 CORRESPONDENCE_VACATION_DAYS_PER_YEAR = 30  # credited monthly
 CORRESPONDENCE_VACATION_CAP_DAYS = 30
 GAMES_REMIND_SHARE = 0.8  # remind when this share of a turn's time is used

@@ -1,16 +1,24 @@
 """The one retry policy of the project's Celery tasks.
 
-Every task is idempotent, so it may run again: it is acknowledged only after
-it ran (``acks_late``; with CELERY_TASK_REJECT_ON_WORKER_LOST a task whose
-worker died is delivered again), and retried with jittered exponential
-backoff when the database, the SMTP server or the network fail for a while.
+Every task is idempotent, so it may run again: it is acknowledged only after it ran
+(``acks_late``), and retried with jittered exponential backoff when the database or the
+network fail for a while. With CELERY_TASK_REJECT_ON_WORKER_LOST a task whose worker
+process died while the worker lived is delivered again; when the whole worker dies
+(``kill -9`` of its process group, a lost machine) the task stays unacknowledged in the
+broker until its visibility timeout, so work that must not wait that long is also found
+again by a sweep from beat (mail: ``accounts-outbox-sweep``).
+
+Running a task again must not repeat what it did outside the database, so no task
+carries a mail: a task carries an outbox row's id (``accounts.tasks.outbox_send``) or
+nothing (``outbox_drain``), and the row is marked sent right after the SMTP server's 250,
+so a second run sends nothing. SMTP failures do not retry a task: the row is due again
+after its own backoff (accounts.outbox).
 
     @shared_task(name="games.tasks.bot_play_turn", **RETRYING_TASK)
     def bot_play_turn(self, game_id, ply): ...
 """
 from __future__ import annotations
 
-from smtplib import SMTPException
 from typing import Any
 
 from django.db import DatabaseError
@@ -18,7 +26,7 @@ from django.db import DatabaseError
 RETRYING_TASK: dict[str, Any] = {
     "bind": True,
     "acks_late": True,
-    "autoretry_for": (DatabaseError, SMTPException, ConnectionError, TimeoutError),
+    "autoretry_for": (DatabaseError, ConnectionError, TimeoutError),
     "retry_backoff": True,
     "retry_backoff_max": 600,
     "retry_jitter": True,

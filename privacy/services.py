@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import DELETED_USERNAME_PREFIX, Block
+from accounts.outbox import outbox_user_forget
 from api.models import ApiToken, IdempotencyRecord
 from chat.models import Message
 from correspondence.models import CalendarFeed, DigestAlarm, Vacation, VacationAccount
@@ -233,6 +234,7 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
         ApiToken.objects.filter(user=locked).delete()
         IdempotencyRecord.objects.filter(user=locked).delete()
         Alarm.objects.filter(user=locked, sent_at__isnull=True).delete()
+        outbox_user_forget(user_id=locked.pk)  # pending mail, and the record of mail sent
         DigestAlarm.objects.filter(user=locked).delete()
         Vacation.objects.filter(user=locked).delete()
         VacationAccount.objects.filter(user=locked).delete()

@@ -8,4 +8,6 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401  (connects to games.signals.game_finished)
+        from . import mail, receivers  # noqa: F401  (receivers connects to games.signals.game_finished)
+
+        mail.register()  # the outbox's renderers of tournaments' mails

@@ -27,7 +27,7 @@ from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.mail import user_email_send
+from accounts.outbox import outbox_add
 from games import services as game_services
 from games.adjudication import REASON_VOID
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus, Move
@@ -394,17 +394,11 @@ def tournament_end(*, tournament_id: int, actor: "User | None") -> Tournament:
 
 
 def _mail_ended_early(tournament: Tournament) -> None:
-    """Tell every participant that the tournament ended early, with their final place."""
-    from accounts.mail import absolute_url
-    standings = selectors.tournament_standings(tournament=tournament)
-    for row in standings:
-        user = row.participant.user
-        if not user.email:
-            continue
-        user_email_send(user=user, subject_template="tournaments/email/ended_early_subject.txt",
-                        body_template="tournaments/email/ended_early.txt", context={
-                            "tournament": tournament, "row": row, "players": len(standings),
-                            "tournament_url": absolute_url(tournament.get_absolute_url())})
+    """Tell every participant that the tournament ended early, with their final place
+    (tournaments.mail renders it when the outbox sends it)."""
+    for participant in Participant.objects.filter(tournament=tournament).select_related("user"):
+        if participant.user.email:
+            outbox_add(kind="tournament_ended_early", user=participant.user, object_id=tournament.pk)
 
 
 # ---------------------------------------------------------------- results
@@ -561,12 +555,12 @@ def _create_pairing(tournament: Tournament, round_: Round, board: int, leg: int,
         vacation_allowed=tournament.vacation_allowed)
     pairing = Pairing.objects.create(tournament=tournament, round=round_, board=board, leg=leg,
                                      first=first, second=second, game=game)
-    for me, opponent in ((first, second), (second, first)):
-        _mail_round(round_, me, opponent, game)
+    for me in (first, second):
+        _mail_round(round_, me, pairing)
     return pairing
 
 
-def _mail_round(round_: Round, participant: Participant, opponent: Participant, game: Game) -> None:
+def _mail_round(round_: Round, participant: Participant, pairing: Pairing) -> None:
     """Mail a player their new game, once per round (and per replay leg: once per round)."""
     user = participant.user
     if not user.email:
@@ -576,13 +570,7 @@ def _mail_round(round_: Round, participant: Participant, opponent: Participant, 
             TournamentMail.objects.create(round=round_, user=user)
     except IntegrityError:
         return
-    from accounts.mail import absolute_url
-    user_email_send(user=user, subject_template="tournaments/email/round_paired_subject.txt",
-                    body_template="tournaments/email/round_paired.txt", context={
-                        "tournament": round_.tournament, "round": round_,
-                        "opponent": opponent.user.public_name,
-                        "game_url": absolute_url(game.get_absolute_url()),
-                        "tournament_url": absolute_url(round_.tournament.get_absolute_url())})
+    outbox_add(kind="tournament_round_paired", user=user, object_id=pairing.pk)
 
 
 def _knockout_replays(tournament: Tournament, round_: Round) -> int:

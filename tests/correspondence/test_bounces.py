@@ -14,8 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import mail as accounts_mail
+from accounts import outbox
 from accounts.deliverability import address_failure_record
-from accounts.tasks import email_send
+from accounts.models import OutgoingMail
+from accounts.tasks import outbox_send
 from correspondence import services
 from games.models import Alarm
 from tests.conftest import free_port
@@ -174,22 +176,31 @@ def test_the_digest_skips_a_failing_address(alice, bob):
     assert row.due_at > now and row.claimed_at is None  # moved on to the next day
 
 
-def test_user_email_send_and_build_refuse_a_failing_address(alice, django_capture_on_commit_callbacks):
+def test_the_outbox_and_user_email_build_refuse_a_failing_address(alice, django_capture_on_commit_callbacks):
     address_failure_record(email=alice.email, failure="complaint")
     alice = fresh(alice)
     mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert outbox.outbox_add(kind="signup_confirmation", user=alice) is None
+    assert mail.outbox == [] and callbacks == [] and not OutgoingMail.objects.exists()
     templates = {"subject_template": "accounts/email/confirmation_subject.txt",
                  "body_template": "accounts/email/confirmation_body.txt",
                  "context": {"confirm_url": "x", "max_age_days": 3}}
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        assert accounts_mail.user_email_send(user=alice, **templates) is False
-    assert mail.outbox == [] and callbacks == []
     with pytest.raises(accounts_mail.AddressFailing):
         accounts_mail.user_email_build(user=alice, **templates)
     # the link to an address being confirmed still goes out, to that address
     with django_capture_on_commit_callbacks(execute=True):
-        assert accounts_mail.user_email_send(user=alice, to="alice@new.example.org", **templates) is True
+        assert outbox.outbox_add(kind="email_change", user=alice, to="alice@new.example.org",
+                                 params={"old": alice.email}) is not None
     assert [m.to for m in mail.outbox] == [["alice@new.example.org"]]
+
+
+def test_a_row_queued_before_the_address_failed_is_not_sent(bob, django_capture_on_commit_callbacks):
+    row = outbox.outbox_add(kind="signup_confirmation", user=bob)  # its task waits for the commit
+    address_failure_record(email=bob.email, failure="bounce")
+    mail.outbox.clear()
+    assert outbox_send.delay(row.pk).get() == 0
+    assert mail.outbox == [] and OutgoingMail.objects.get(pk=row.pk).outcome == "failing"
 
 
 def test_a_failing_address_gets_no_vacation_notice(alice, bob, carol, django_capture_on_commit_callbacks):
@@ -318,11 +329,15 @@ def refusing_smtp(refusing_smtp_server, settings):
 
 def test_a_permanent_smtp_refusal_in_the_mail_task_marks_a_hard_bounce(refusing_smtp, alice):
     refusing_smtp.refuse[alice.email] = "550 5.1.1 No such user here"
-    sent = email_send.delay(to=[alice.email], subject="Hello", body="Hi").get()
+    row = outbox.outbox_add(kind="signup_confirmation", user=alice)
+    sent = outbox_send.delay(row.pk).get()
     assert sent == 0 and refusing_smtp.delivered == []
     alice = fresh(alice)
     assert alice.email_failure == "bounce" and "550" in alice.email_failure_detail
     assert "No such user" in alice.email_failure_detail
+    row.refresh_from_db()
+    assert row.outcome == "failing" and row.done_at is not None  # not retried
+    assert outbox_send.delay(row.pk).get() == 0 and refusing_smtp.delivered == []
 
 
 def test_a_temporary_smtp_refusal_raises_for_a_retry_and_marks_nothing(refusing_smtp, alice):
@@ -342,7 +357,9 @@ def test_a_refusal_during_the_alarm_sweep_marks_the_address_and_the_sweep_goes_o
     result = services.alarms_send_due(now=timezone.now())
     assert fresh(alice).email_failure == "bounce"
     assert refusing_smtp.delivered == [[carol.email]] and result.sent == 1
-    assert Alarm.objects.get(user=alice, kind="your_turn", game=games[0], turn=games[0].turn).outcome == "failing"
+    alarm = Alarm.objects.get(user=alice, kind="your_turn", game=games[0], turn=games[0].turn)
+    assert alarm.outcome == "queued"
+    assert OutgoingMail.objects.get(kind="alarm", object_id=alarm.pk).outcome == "failing"
 
 
 # ---------------------------------------------------------------- the rest of the account

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from accounts.models import OutgoingMail
 from correspondence import services
 from games.models import Alarm, Game
 
@@ -42,7 +43,9 @@ def test_beat_and_worker_send_your_turn_and_a_due_reminder_once(celery_beat, smt
     assert messages[1]["Subject"].startswith("Time is running out")
     time.sleep(3)  # several more sweeps: nothing is sent twice
     assert len(smtp_sink.messages) == 2
-    assert Alarm.objects.get(game=game, kind="reminder").outcome == "sent"
+    reminder = Alarm.objects.get(game=game, kind="reminder")
+    assert reminder.outcome == "queued"
+    assert OutgoingMail.objects.get(kind="alarm", object_id=reminder.pk).outcome == "sent"
     assert Alarm.objects.get(game=game, kind="last_call").sent_at is None  # not due
 
 
@@ -72,35 +75,37 @@ def test_concurrent_sweeps_take_disjoint_rows(smtp_sink):
     time.sleep(0.5)
     assert len(smtp_sink.messages) == 30
     assert len({m["Message-ID"] for m in messages}) == 30
-    assert Alarm.objects.filter(kind="your_turn", outcome="sent").count() == 30
+    assert Alarm.objects.filter(kind="your_turn", outcome="queued").count() == 30
+    assert OutgoingMail.objects.filter(kind="alarm", outcome="sent").count() == 30
 
 
 def test_a_process_killed_between_claim_and_send_loses_nothing_and_doubles_nothing(
         celery_worker, celery_services_env, smtp_sink, settings):
     alice, bob = make_user("alice"), make_user("bob")
     game = start_game(alice, bob)
-    # a sweeping process claims the due alarm, then is killed before sending
+    assert services.alarms_queue_due(now=timezone.now()).queued == 1
+    # a sending process claims the outbox row, then is killed before sending
     script = ("import django, os, signal; django.setup(); "
-              "from django.utils import timezone; from correspondence import services; "
-              "claimed = services.alarms_claim(now=timezone.now()); print(len(claimed), flush=True); "
+              "from django.utils import timezone; from accounts import outbox; "
+              "claimed = outbox._claim(now=timezone.now(), limit=10); print(len(claimed), flush=True); "
               "os.kill(os.getpid(), signal.SIGKILL)")
     done = subprocess.run([sys.executable, "-c", script], env=celery_services_env, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == -9 and done.stdout.strip() == "1", done.stderr
-    alarm = Alarm.objects.get(game=game, kind="your_turn")
-    assert alarm.claimed_at is not None and alarm.sent_at is None
+    row = OutgoingMail.objects.get(kind="alarm")
+    assert row.claimed_at is not None and row.done_at is None
     # during the lease a sweep leaves it alone
-    assert services.alarms_send_due(now=timezone.now()).sent == 0
+    from accounts import outbox, tasks
+    assert outbox.outbox_send_due().sent == 0
     assert smtp_sink.messages == []
     # after the lease the worker's sweep sends it, once
-    from correspondence import tasks
-    Alarm.objects.filter(pk=alarm.pk).update(
-        claimed_at=timezone.now() - timedelta(seconds=settings.CORRESPONDENCE_CLAIM_LEASE + 1))
-    tasks.correspondence_sweep.delay()
+    OutgoingMail.objects.filter(pk=row.pk).update(
+        due_at=timezone.now() - timedelta(seconds=1))  # the lease ran out
+    tasks.outbox_drain.delay()
     messages = smtp_sink.wait_for(1)
-    wait_for(lambda: Alarm.objects.get(pk=alarm.pk).sent_at is not None)
-    tasks.correspondence_sweep.delay()
-    tasks.correspondence_sweep.delay()
-    time.sleep(3)
+    wait_for(lambda: OutgoingMail.objects.get(pk=row.pk).done_at is not None)
+    again = [tasks.outbox_drain.delay(), tasks.outbox_send.delay(row.pk)]  # a redelivery, a later sweep
+    wait_for(lambda: all("[%s] succeeded" % result.id in celery_worker.log_path.read_text(errors="replace")
+                         for result in again))
     assert len(smtp_sink.messages) == 1 and messages[0]["To"] == game.to_move_user.email
-    assert Alarm.objects.get(pk=alarm.pk).outcome == "sent"
+    assert OutgoingMail.objects.get(pk=row.pk).outcome == "sent"
