@@ -24,7 +24,7 @@ from accounts import services as account_services
 from accounts.models import DELETED_USERNAME_PREFIX, Block
 from api.models import ApiToken, IdempotencyRecord
 from chat.models import Message
-from correspondence.models import CalendarFeed, DigestAlarm, Vacation, VacationAccount
+from correspondence.models import CalendarFeed, DigestAlarm, InboundMail, Vacation, VacationAccount
 from games import services as game_services
 from games.models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
 from ladder.models import LadderMember
@@ -155,7 +155,20 @@ def account_export(*, user: "User") -> dict[str, Any]:
                          "withdrawn_at": _when(p.withdrawn_at)} for p in entries],
         "messages": [{"game": m.game_id, "ply": m.ply, "text": m.text, "written_at": _when(m.created_at)}
                      for m in messages],
+        "replies_by_mail": _replies_by_mail(user),
     }
+
+
+def _replies_by_mail(user: "User") -> list[dict[str, Any]]:
+    """The stored mail sent to the player's reply addresses (kept for a few days): what
+    came, when, and what it did. The text only of mail judged to come from the player's
+    own address: a stranger's mail to it (``wrong_sender``) is not theirs to read."""
+    mails = InboundMail.objects.filter(user=user).order_by("received_at", "pk")
+    return [{"received_at": _when(m.received_at), "processed_at": _when(m.processed_at),
+             "outcome": m.outcome or None,
+             "message": (bytes(m.raw).decode("utf-8", "replace")
+                         if m.outcome and m.outcome != "wrong_sender" else None)}
+            for m in mails]
 
 
 # ---------------------------------------------------------------- deletion
@@ -210,7 +223,7 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
     """Delete ``user``'s account, in one transaction, after checking their password again.
 
     Ends what is running (challenges, games, ladders, tournaments), removes blocks,
-    API tokens, sessions, pending mail and vacations, and anonymises the row (see
+    API tokens, sessions, pending mail, replies by mail and vacations, and anonymises the row (see
     the module docstring). Reports and game messages the user wrote stay, for staff
     and for the other player, shown as written by a deleted player. Refuses a wrong
     password (403) and a second deletion (409).
@@ -237,6 +250,7 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
         Vacation.objects.filter(user=locked).delete()
         VacationAccount.objects.filter(user=locked).delete()
         CalendarFeed.objects.filter(user=locked).delete()
+        InboundMail.objects.filter(user=locked).delete()  # their replies by mail, played or not
         account_services.user_sessions_end(user_id=locked.pk)
     log.info("account_delete user_id=%s games_resigned=%s", locked.pk, resigned)
     return locked
