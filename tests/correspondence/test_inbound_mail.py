@@ -201,6 +201,15 @@ class TestInProcess:
                                  {"post": "yes"}).status_code == 403
         assert InboundMail.objects.filter(pk=inbound.pk).exists()
 
+    def test_a_task_queued_before_the_upgrade_with_the_mail_in_it_stores_the_mail(
+            self, onitama_game, django_capture_on_commit_callbacks):
+        raw = a_reply(onitama_game)
+        with django_capture_on_commit_callbacks(execute=True):
+            inbound_id = tasks.mail_reply_receive.delay(raw.decode("latin-1"), None).get()
+        stored = InboundMail.objects.get(pk=inbound_id)
+        assert bytes(stored.raw) == raw and stored.outcome == "played"
+        assert Game.objects.get(pk=onitama_game.pk).ply == 1
+
     def test_beat_schedules_the_inbound_sweep_and_purge(self):
         from maatasite.celery import app
 
@@ -224,34 +233,6 @@ def test_the_webhook_stores_the_row_and_the_worker_plays_it(celery_worker, clien
     played = wait_for(lambda: InboundMail.objects.filter(pk=stored.pk, processed_at__isnull=False).first())
     assert played.outcome == "played" and played.attempts == 1
     assert Game.objects.get(pk=game.pk).ply == 1 and Move.objects.filter(game=game).count() == 1
-
-
-@pytest.mark.services
-def test_a_lost_task_is_played_by_the_beat_sweep_on_the_worker(celery_worker, celery_services_env, tmp_path,
-                                                               alice, bob, monkeypatch):
-    """The row is stored and its task never sent (lost); once it is overdue, a real beat's
-    inbound sweep (every second here) gets it played once by the worker."""
-    import subprocess
-    import sys
-
-    from tests.conftest import ROOT, _stop
-
-    game = start_game(alice, bob, "onitama", {"cards": "base"})
-    monkeypatch.setattr(services, "_inbound_enqueue", lambda inbound_id: None)
-    inbound = services.inbound_mail_store(raw=a_reply(game))
-    InboundMail.objects.filter(pk=inbound.pk).update(sweep_at=timezone.now())  # overdue now
-    log = tmp_path / "beat.log"
-    env = {**celery_services_env, "CORRESPONDENCE_INBOUND_SWEEP_SECONDS": "1"}
-    with open(log, "wb") as out:
-        beat = subprocess.Popen([sys.executable, "-m", "celery", "-A", "maatasite", "beat", "--loglevel=info",
-                                 "--schedule", str(tmp_path / "beat-schedule")], cwd=ROOT, env=env, stdout=out,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-    try:
-        played = wait_for(lambda: InboundMail.objects.filter(pk=inbound.pk, processed_at__isnull=False).first())
-    finally:
-        _stop(beat)
-    assert played.outcome == "played" and played.attempts >= 2
-    assert Move.objects.filter(game=game).count() == 1 and Game.objects.get(pk=game.pk).ply == 1
 
 
 @pytest.mark.services
@@ -293,3 +274,93 @@ def test_two_runs_of_one_row_at_once_play_it_once(alice, bob):
     assert Move.objects.filter(game=game).count() == 1 and Game.objects.get(pk=game.pk).ply == 1
     assert ReplyAddressUse.objects.get(game=game).result == "played"
     assert len(answers_to(user)) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_smtp_server_asks_to_try_again_later_when_it_cannot_store(alice, bob):
+    import smtplib
+
+    from aiosmtpd.controller import Controller
+    from django.db import OperationalError
+
+    from correspondence.management.commands.mail_inbound_smtp import ReplyHandler
+    from tests.conftest import free_port
+    game = start_game(alice, bob, "onitama", {"cards": "base"})
+    user = game.to_move_user
+    address = address_for(game, user)
+    port = free_port()
+    controller = Controller(ReplyHandler(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        with mock.patch.object(services, "inbound_mail_store", side_effect=OperationalError("database down")):
+            with smtplib.SMTP("127.0.0.1", port) as smtp:
+                with pytest.raises(smtplib.SMTPDataError) as refused:
+                    smtp.sendmail(user.email, [address], a_reply(game))
+    finally:
+        controller.stop()
+    assert refused.value.smtp_code == 451  # temporary: the sending server keeps the mail and tries again
+    assert not InboundMail.objects.exists() and Game.objects.get(pk=game.pk).ply == 0
+
+
+class GameLocker:
+    """Holds a game's row lock from a thread of its own (its own connection) until released."""
+
+    def __init__(self, game_id: int):
+        self.locked, self.done = threading.Event(), threading.Event()
+        self.pid = None
+        self.thread = threading.Thread(target=self._hold, args=(game_id,))
+        self.thread.start()
+        assert self.locked.wait(30)
+
+    def _hold(self, game_id: int) -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=game_id)
+                self.pid = connection.connection.info.backend_pid
+                self.locked.set()
+                self.done.wait(120)
+        finally:
+            connections.close_all()
+
+    def someone_waits(self) -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                           [self.pid])
+            return cursor.fetchone()[0] >= 1
+
+    def release(self) -> None:
+        self.done.set()
+        self.thread.join(30)
+
+
+@pytest.mark.services
+def test_a_reply_whose_worker_is_killed_mid_play_is_played_once_by_the_sweep(prefork_worker, client, alice, bob,
+                                                                             settings):
+    """The whole prefork worker is killed (SIGKILL to its process group) while it plays a
+    stored reply: the task stays in Redis's unacked set, the row unprocessed and the game
+    untouched. After a restart, the inbound sweep (every second here, 1 s threshold) gets it
+    played, once, long before Redis would hand the task out again."""
+    game = start_game(alice, bob, "onitama", {"cards": "base"})
+    settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS = 1  # the webhook's row is due 1 s after it came
+    prefork_worker.env["CORRESPONDENCE_INBOUND_OVERDUE_SECONDS"] = "1"
+    prefork_worker.start()
+    locker = GameLocker(game.pk)  # the worker's move will wait for this lock: a kill mid-play
+    try:
+        answer = client.post(reverse("correspondence:inbound"), a_reply(game), content_type="message/rfc822",
+                             **SECRET)
+        assert answer.status_code == 202
+        wait_for(locker.someone_waits, timeout=60, interval=0.1)
+        assert prefork_worker.unacked() == 1  # delivered, mid-play, not acknowledged
+        prefork_worker.kill()
+    finally:
+        locker.release()
+    inbound = InboundMail.objects.get()
+    assert inbound.processed_at is None and Game.objects.get(pk=game.pk).ply == 0
+    assert prefork_worker.unacked() == 1  # Redis would hand it out again only after 2 hours
+    prefork_worker.start()
+    prefork_worker.beat_start(CORRESPONDENCE_INBOUND_SWEEP_SECONDS="1")
+    played = wait_for(lambda: InboundMail.objects.filter(pk=inbound.pk, processed_at__isnull=False).first())
+    assert played.outcome == "played" and played.attempts >= 2
+    assert Move.objects.filter(game=game).count() == 1 and Game.objects.get(pk=game.pk).ply == 1
+    assert ReplyAddressUse.objects.get(game=game).result == "played"
