@@ -239,6 +239,9 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
             raise PrivacyConflict("already_deleted", "This account is already deleted.")
         # First, so that anything logged below names the account by its new name.
         _anonymise(locked, now)
+        # Their replies by mail, played or not; before the games are locked, in the order a
+        # reply's play takes its locks (its row, then the game).
+        InboundMail.objects.filter(user=locked).delete()
         _challenges_close(locked, now)
         resigned = _games_resign(locked)
         ops_services.player_competitions_leave(user=locked, actor=None)
@@ -250,7 +253,6 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
         Vacation.objects.filter(user=locked).delete()
         VacationAccount.objects.filter(user=locked).delete()
         CalendarFeed.objects.filter(user=locked).delete()
-        InboundMail.objects.filter(user=locked).delete()  # their replies by mail, played or not
         account_services.user_sessions_end(user_id=locked.pk)
     log.info("account_delete user_id=%s games_resigned=%s", locked.pk, resigned)
     return locked

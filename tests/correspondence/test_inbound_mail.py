@@ -276,6 +276,24 @@ def test_two_runs_of_one_row_at_once_play_it_once(alice, bob):
     assert len(answers_to(user)) == 1
 
 
+@pytest.mark.services
+@pytest.mark.django_db
+def test_the_sweep_reads_the_index_of_unprocessed_mail(onitama_game):
+    """Processed rows pile up for days; the sweep reads only the partial index of the
+    unprocessed ones (the plan of its query, with sequential scans priced out)."""
+    from django.test.utils import CaptureQueriesContext
+
+    services.inbound_mail_store(raw=a_reply(onitama_game))
+    with CaptureQueriesContext(connection) as queries:
+        services.inbound_mails_requeue(now=timezone.now())
+    [query] = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + query)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "correspondence_inbound_due" in plan, plan
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_smtp_server_asks_to_try_again_later_when_it_cannot_store(alice, bob):
     import smtplib
