@@ -1,4 +1,5 @@
-"""Correspondence: the daily digest's schedule, vacations, used reply addresses, calendar feeds.
+"""Correspondence: the daily digest's schedule, vacations, used reply addresses, calendar feeds,
+and replies by mail as received (stored before they are played).
 
 The mail about single games is scheduled by games as ``games.models.Alarm``
 rows; this app sends them (see correspondence.services). Preferences live on
