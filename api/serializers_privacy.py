@@ -146,6 +146,14 @@ class ExportMessageSerializer(serializers.Serializer):
     written_at = serializers.DateTimeField()
 
 
+class ExportReplyByMailSerializer(serializers.Serializer):
+    received_at = serializers.DateTimeField()
+    processed_at = serializers.DateTimeField(allow_null=True, help_text="Null until it was played.")
+    outcome = serializers.CharField(allow_null=True, help_text="What it did: `played`, `rejected`, `stale`, ...")
+    message = serializers.CharField(allow_null=True, help_text="The mail as received; null when it did not "
+                                                              "come from your address, or is not judged yet.")
+
+
 class AccountExportSerializer(serializers.Serializer):
     format = serializers.CharField(help_text="Always `maatasite-account-export`.")
     version = serializers.IntegerField(help_text="The version of this format (1).")
@@ -157,3 +165,5 @@ class AccountExportSerializer(serializers.Serializer):
     ladders = ExportLadderSerializer(many=True)
     tournaments = ExportTournamentSerializer(many=True)
     messages = ExportMessageSerializer(many=True, help_text="What you wrote to the other players of your games.")
+    replies_by_mail = ExportReplyByMailSerializer(many=True, help_text="The replies by mail sent to your reply "
+                                                                       "addresses, kept for a few days.")

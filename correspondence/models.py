@@ -1,4 +1,5 @@
-"""Correspondence: the daily digest's schedule, vacations, used reply addresses, calendar feeds.
+"""Correspondence: the daily digest's schedule, vacations, used reply addresses, calendar feeds,
+and replies by mail as received (stored before they are played).
 
 The mail about single games is scheduled by games as ``games.models.Alarm``
 rows; this app sends them (see correspondence.services). Preferences live on
@@ -77,3 +78,36 @@ class CalendarFeed(models.Model):
                                 related_name="calendar_feed")
     secret = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now=True)
+
+
+class InboundMail(models.Model):
+    """A reply by mail as it was received (HTTP webhook or SMTP server), stored before it is
+    played so that a lost task loses nothing: the task carries only the row's id, and the
+    inbound sweep enqueues again the rows left unprocessed (services.inbound_mails_requeue).
+
+    ``processed_at`` and ``outcome`` are stamped in the transaction that plays the reply, so a
+    second run of a processed row plays nothing. Rows are purged after
+    CORRESPONDENCE_INBOUND_KEEP_DAYS, and with the account of the player they name.
+    """
+
+    raw = models.BinaryField()
+    recipient = models.CharField(max_length=320, blank=True)  # the envelope's, when one was given
+    # The player whose (signed) reply address the mail was sent to; null when it names none.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="+")
+    received_at = models.DateTimeField()
+    processed_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=30, blank=True)  # ReplyResult.status: played, stale, forged...
+    attempts = models.PositiveIntegerField(default=1)  # times enqueued: the first, then each sweep's
+    sweep_at = models.DateTimeField()  # while unprocessed, when the sweep enqueues it again
+
+    class Meta:
+        ordering = ["-received_at"]
+        indexes = [
+            models.Index(fields=["sweep_at"], condition=models.Q(processed_at__isnull=True),
+                         name="correspondence_inbound_due"),
+            models.Index(fields=["processed_at"], name="correspondence_inbound_done"),
+        ]
+
+    def __str__(self) -> str:
+        return "inbound mail %s (%s)" % (self.pk, self.outcome or "unprocessed")

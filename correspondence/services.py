@@ -47,7 +47,7 @@ from games.models import Alarm, Game, GameStatus, Seat
 
 from . import selectors, tokens
 from .errors import CorrespondenceError
-from .models import CalendarFeed, DigestAlarm, ReplyAddressUse, Vacation, VacationAccount
+from .models import CalendarFeed, DigestAlarm, InboundMail, ReplyAddressUse, Vacation, VacationAccount
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -304,6 +304,109 @@ def calendar_feed_revoke(*, user: Any) -> int:
         return CalendarFeed.objects.filter(user_id=user.pk).delete()[0]
 
 
+# ---------------------------------------------------------------- inbound mail: stored, then played
+
+def _inbound_enqueue(inbound_id: int) -> None:
+    """Enqueue the play of a stored reply once the row is committed. ``robust``: a broker
+    that refuses the message does not undo the row (the mail is stored: the inbound sweep
+    enqueues it later), so the webhook still answers 202 and the SMTP server 250."""
+    def send() -> None:
+        from . import tasks
+        tasks.inbound_mail_play.delay(inbound_id)
+    transaction.on_commit(send, robust=True)
+
+
+def inbound_mail_store(*, raw: bytes, recipient: str | None = None, now: datetime | None = None) -> InboundMail:
+    """Keep a received reply by mail as a row, and enqueue its play after the commit: the
+    first step of both entries (the webhook and ``manage.py mail_inbound_smtp``), so that
+    their answer (202, 250) means "stored" and a lost task can lose nothing.
+
+    The row names the player its signed reply address names (``user``, so that it goes
+    with their account); whether the reply is theirs and playable is judged when it is
+    played (``inbound_mail_play``).
+    """
+    now = now or _now()
+    try:
+        address = _reply_address_of(message_from_bytes(raw, policy=policy.default), recipient)
+    except Exception:  # a mail whose headers the parser chokes on is still kept; playing it judges it
+        log.warning("inbound mail: headers unreadable", exc_info=True)
+        address = None
+    user_id = (User.objects.filter(pk=address.user_id).values_list("pk", flat=True).first()
+               if address is not None else None)
+    with transaction.atomic():
+        inbound = InboundMail.objects.create(
+            raw=raw, recipient=(recipient or "")[:320], user_id=user_id, received_at=now,
+            sweep_at=now + timedelta(seconds=settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS))
+        _inbound_enqueue(inbound.pk)
+    log.info("inbound mail %s stored user_id=%s", inbound.pk, user_id)
+    return inbound
+
+
+def inbound_mail_play(*, inbound_id: int, now: datetime | None = None) -> str:
+    """Play a stored reply once: the task's body. Returns the outcome.
+
+    Under the row's lock, a row already processed (a redelivered, retried or swept copy)
+    plays nothing and returns its outcome; otherwise ``mail_reply_receive`` plays it and
+    ``processed_at`` and ``outcome`` are stamped in the same transaction as the move and
+    the answer mail, so that a run that dies before the commit leaves the row unprocessed
+    and the game untouched, for the next run. A row no longer there (purged, or gone with
+    its player's account) is "gone".
+    """
+    with transaction.atomic():
+        inbound = InboundMail.objects.select_for_update().filter(pk=inbound_id).first()
+        if inbound is None:
+            return "gone"
+        if inbound.processed_at is not None:
+            log.info("inbound mail %s already processed (%s): nothing to do", inbound_id, inbound.outcome)
+            return inbound.outcome
+        result = mail_reply_receive(raw=bytes(inbound.raw), recipient=inbound.recipient or None)
+        inbound.processed_at = now or _now()
+        inbound.outcome = result.status
+        inbound.save(update_fields=["processed_at", "outcome"])
+    log.info("inbound mail %s processed: %s", inbound_id, result.status)
+    return result.status
+
+
+def inbound_mails_requeue(*, now: datetime | None = None) -> int:
+    """Enqueue again the stored replies left unprocessed (the inbound sweep, beat's
+    "correspondence-inbound-sweep"); returns how many.
+
+    A killed worker's task waits in the broker for CELERY_VISIBILITY_TIMEOUT; this makes
+    the reply wait about CORRESPONDENCE_INBOUND_OVERDUE_SECONDS plus a sweep interval
+    instead. Rows being played right now are locked, and skipped. Each row comes back
+    after a doubling wait (the overdue threshold, twice it, ... up to
+    CORRESPONDENCE_INBOUND_RETRY_MAX_SECONDS), so a mail that fails every time costs
+    little until it is purged. Safe beside the original task and a late redelivery:
+    ``inbound_mail_play`` plays a row once.
+    """
+    now = now or _now()
+    overdue = settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS
+    with transaction.atomic():
+        due = list(InboundMail.objects.select_for_update(skip_locked=True)
+                   .filter(processed_at__isnull=True, sweep_at__lte=now)
+                   .order_by("sweep_at").only("pk", "attempts")[:settings.CORRESPONDENCE_INBOUND_SWEEP_BATCH])
+        for inbound in due:
+            wait = min(overdue * 2 ** inbound.attempts, settings.CORRESPONDENCE_INBOUND_RETRY_MAX_SECONDS)
+            InboundMail.objects.filter(pk=inbound.pk).update(attempts=F("attempts") + 1,
+                                                             sweep_at=now + timedelta(seconds=wait))
+            log.warning("inbound mail %s left unprocessed: enqueued again (attempt %s)",
+                        inbound.pk, inbound.attempts + 1)
+            _inbound_enqueue(inbound.pk)
+    return len(due)
+
+
+def inbound_mails_purge(*, now: datetime | None = None) -> int:
+    """Delete the stored replies processed more than CORRESPONDENCE_INBOUND_KEEP_DAYS ago
+    (they hold players' mail), and give up those still unprocessed after as long."""
+    cutoff = (now or _now()) - timedelta(days=settings.CORRESPONDENCE_INBOUND_KEEP_DAYS)
+    given_up = InboundMail.objects.filter(processed_at__isnull=True, received_at__lt=cutoff)
+    for inbound_id in given_up.values_list("pk", flat=True):
+        log.error("inbound mail %s never processed: purged", inbound_id)
+    deleted, _ = InboundMail.objects.filter(
+        Q(processed_at__lt=cutoff) | Q(processed_at__isnull=True, received_at__lt=cutoff)).delete()
+    return deleted
+
+
 # ---------------------------------------------------------------- moves by mail
 
 @dataclass
@@ -367,8 +470,9 @@ def _reveals(kind: str, before: dict[str, Any], after: dict[str, Any], move_text
 
 
 def mail_reply_receive(*, raw: bytes, recipient: str | None = None) -> ReplyResult:
-    """Play the decisions of a reply to a "your turn" mail, the one entry of inbound mail
-    (SMTP command and HTTP webhook alike).
+    """Play the decisions of a reply to a "your turn" mail: the one judge of inbound mail,
+    called by ``inbound_mail_play`` on the row that both entries (SMTP command and HTTP
+    webhook alike) store first.
 
     The address must be ours, unused, signed for this player and the game's
     current ply, and the mail must come from the player's address. Decisions

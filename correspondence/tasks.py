@@ -32,7 +32,28 @@ def correspondence_sweep(self) -> dict[str, int]:
             "vacations_ended": vacations_ended}
 
 
+@shared_task(name="correspondence.tasks.inbound_mail_play", **RETRYING_TASK)
+def inbound_mail_play(self, inbound_id: int) -> str:
+    """Play a stored reply by mail (correspondence.InboundMail) once; a processed row plays nothing."""
+    return services.inbound_mail_play(inbound_id=inbound_id)
+
+
+@shared_task(name="correspondence.tasks.inbound_mails_sweep", **RETRYING_TASK)
+def inbound_mails_sweep(self) -> int:
+    """The beat task (CORRESPONDENCE_INBOUND_SWEEP_SECONDS): enqueue again the stored
+    replies left unprocessed (their task lost with a killed worker)."""
+    return services.inbound_mails_requeue()
+
+
+@shared_task(name="correspondence.tasks.inbound_mails_purge", **RETRYING_TASK)
+def inbound_mails_purge(self) -> int:
+    """The beat task: delete stored replies older than CORRESPONDENCE_INBOUND_KEEP_DAYS."""
+    return services.inbound_mails_purge()
+
+
 @shared_task(name="correspondence.tasks.mail_reply_receive", **RETRYING_TASK)
-def mail_reply_receive(self, raw: str, recipient: str | None = None) -> str:
-    """Play a reply by mail (``raw``: the message as latin-1 text, so bytes survive JSON)."""
-    return services.mail_reply_receive(raw=raw.encode("latin-1"), recipient=recipient).status
+def mail_reply_receive(self, raw: str, recipient: str | None = None) -> int:
+    """Only for messages queued before replies were stored as rows (``raw``: the message as
+    latin-1 text): store it, to be played by ``inbound_mail_play``. Nothing sends it any
+    more; remove it once no such message can be left in a broker."""
+    return services.inbound_mail_store(raw=raw.encode("latin-1"), recipient=recipient).pk

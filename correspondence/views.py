@@ -121,7 +121,8 @@ def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
 @require_POST
 def inbound_mail(request: HttpRequest) -> HttpResponse:
     """A mail provider's inbound webhook: the raw message (message/rfc822 body, or the
-    form field ``email``), authenticated by the shared secret header X-Inbound-Secret."""
+    form field ``email``), authenticated by the shared secret header X-Inbound-Secret.
+    The 202 means the message is stored (committed); a task plays it."""
     secret = getattr(settings, "CORRESPONDENCE_INBOUND_SECRET", "")
     given = request.headers.get("X-Inbound-Secret", "")
     if not secret or not hmac.compare_digest(secret.encode(), given.encode()):
@@ -133,7 +134,7 @@ def inbound_mail(request: HttpRequest) -> HttpResponse:
     if not raw.strip():
         return JsonResponse({"error": "empty", "message": _("No message was given.")}, status=400)
     recipient = request.POST.get("recipient") if request.content_type != "message/rfc822" else None
-    tasks.mail_reply_receive.delay(raw.decode("latin-1"), recipient or request.headers.get("X-Recipient"))
+    services.inbound_mail_store(raw=raw, recipient=recipient or request.headers.get("X-Recipient"))
     return JsonResponse({"accepted": True}, status=202)
 
 

@@ -226,7 +226,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": _celery_key_prefix} if _c
 # its retry's countdown, at most RETRYING_TASK's retry_backoff_max) would run twice at once:
 # the fair-play check, capped by FAIRPLAY_CHECK_SECONDS below. Work that must not wait that
 # long after a kill is found undone and enqueued again by the sweeps of CELERY_BEAT_SCHEDULE
-# (bot turns, tournament rounds, departed ladder players, fair-play checks).
+# (bot turns, tournament rounds, departed ladder players, fair-play checks, replies by mail).
 CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=2 * 3600)
 CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = CELERY_VISIBILITY_TIMEOUT
 # `make run`'s broker needs no server: filesystem:///<absolute folder> (kombu's filesystem
@@ -276,6 +276,16 @@ LADDER_RESIGN_OVERDUE_SECONDS = env.int("LADDER_RESIGN_OVERDUE_SECONDS", default
 FAIRPLAY_CHECK_SECONDS = env.int("FAIRPLAY_CHECK_SECONDS", default=3600)
 FAIRPLAY_CHECK_HARD_SECONDS = FAIRPLAY_CHECK_SECONDS + 60
 FAIRPLAY_SWEEP_SECONDS = env.int("FAIRPLAY_SWEEP_SECONDS", default=600)
+# A reply by mail is stored (correspondence.InboundMail) before its task plays it; one still
+# unprocessed CORRESPONDENCE_INBOUND_OVERDUE_SECONDS after it came is enqueued again by a sweep
+# every CORRESPONDENCE_INBOUND_SWEEP_SECONDS (then after a doubling wait, up to the maximum), so
+# a move by mail lost with a killed worker is played within about 2 minutes. Stored mail is
+# deleted CORRESPONDENCE_INBOUND_KEEP_DAYS after it was processed (it is the players' mail).
+CORRESPONDENCE_INBOUND_SWEEP_SECONDS = env.int("CORRESPONDENCE_INBOUND_SWEEP_SECONDS", default=60)
+CORRESPONDENCE_INBOUND_OVERDUE_SECONDS = env.int("CORRESPONDENCE_INBOUND_OVERDUE_SECONDS", default=60)
+CORRESPONDENCE_INBOUND_RETRY_MAX_SECONDS = 3600
+CORRESPONDENCE_INBOUND_SWEEP_BATCH = 500  # rows enqueued again per sweep at most, the longest due first
+CORRESPONDENCE_INBOUND_KEEP_DAYS = env.int("CORRESPONDENCE_INBOUND_KEEP_DAYS", default=7)
 if CELERY_VISIBILITY_TIMEOUT <= FAIRPLAY_CHECK_HARD_SECONDS + RETRYING_TASK["retry_backoff_max"]:
     raise ImproperlyConfigured("CELERY_VISIBILITY_TIMEOUT must be longer than FAIRPLAY_CHECK_SECONDS plus "
                                "11 minutes (the hard time limit, and the longest retry countdown)")
@@ -295,6 +305,14 @@ CELERY_BEAT_SCHEDULE = {
     "fairplay-checks-sweep": {
         "task": "fairplay.tasks.fairplay_checks_sweep",
         "schedule": timedelta(seconds=FAIRPLAY_SWEEP_SECONDS),
+    },
+    "correspondence-inbound-sweep": {
+        "task": "correspondence.tasks.inbound_mails_sweep",
+        "schedule": timedelta(seconds=CORRESPONDENCE_INBOUND_SWEEP_SECONDS),
+    },
+    "correspondence-inbound-purge": {
+        "task": "correspondence.tasks.inbound_mails_purge",
+        "schedule": crontab(minute=29),
     },
     "games-timeout-sweep": {
         "task": "games.tasks.games_timeout_sweep",

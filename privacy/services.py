@@ -25,7 +25,7 @@ from accounts.models import DELETED_USERNAME_PREFIX, Block
 from accounts.outbox import outbox_user_forget
 from api.models import ApiToken, IdempotencyRecord
 from chat.models import Message
-from correspondence.models import CalendarFeed, DigestAlarm, Vacation, VacationAccount
+from correspondence.models import CalendarFeed, DigestAlarm, InboundMail, Vacation, VacationAccount
 from games import services as game_services
 from games.models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
 from ladder.models import LadderMember
@@ -156,7 +156,20 @@ def account_export(*, user: "User") -> dict[str, Any]:
                          "withdrawn_at": _when(p.withdrawn_at)} for p in entries],
         "messages": [{"game": m.game_id, "ply": m.ply, "text": m.text, "written_at": _when(m.created_at)}
                      for m in messages],
+        "replies_by_mail": _replies_by_mail(user),
     }
+
+
+def _replies_by_mail(user: "User") -> list[dict[str, Any]]:
+    """The stored mail sent to the player's reply addresses (kept for a few days): what
+    came, when, and what it did. The text only of mail judged to come from the player's
+    own address: a stranger's mail to it (``wrong_sender``) is not theirs to read."""
+    mails = InboundMail.objects.filter(user=user).order_by("received_at", "pk")
+    return [{"received_at": _when(m.received_at), "processed_at": _when(m.processed_at),
+             "outcome": m.outcome or None,
+             "message": (bytes(m.raw).decode("utf-8", "replace")
+                         if m.outcome and m.outcome != "wrong_sender" else None)}
+            for m in mails]
 
 
 # ---------------------------------------------------------------- deletion
@@ -211,7 +224,7 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
     """Delete ``user``'s account, in one transaction, after checking their password again.
 
     Ends what is running (challenges, games, ladders, tournaments), removes blocks,
-    API tokens, sessions, pending mail and vacations, and anonymises the row (see
+    API tokens, sessions, pending mail, replies by mail and vacations, and anonymises the row (see
     the module docstring). Reports and game messages the user wrote stay, for staff
     and for the other player, shown as written by a deleted player. Refuses a wrong
     password (403) and a second deletion (409).
@@ -227,6 +240,9 @@ def account_delete(*, user: "User", password: str, now: datetime | None = None) 
             raise PrivacyConflict("already_deleted", "This account is already deleted.")
         # First, so that anything logged below names the account by its new name.
         _anonymise(locked, now)
+        # Their replies by mail, played or not; before the games are locked, in the order a
+        # reply's play takes its locks (its row, then the game).
+        InboundMail.objects.filter(user=locked).delete()
         _challenges_close(locked, now)
         resigned = _games_resign(locked)
         ops_services.player_competitions_leave(user=locked, actor=None)

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 import engine
 from correspondence import services, tokens
-from correspondence.models import ReplyAddressUse
+from correspondence.models import InboundMail, ReplyAddressUse
 from games import services as games_services
 from games.models import Game, Move
 
@@ -169,7 +169,7 @@ def test_refusals_change_nothing(onitama_game, alice, bob, capture, case):
         assert len(mail.outbox) == 1 and "Nothing was played" in mail.outbox[0].subject
 
 
-def test_the_http_webhook_feeds_the_service(client, onitama_game):
+def test_the_http_webhook_feeds_the_service(client, onitama_game, django_capture_on_commit_callbacks):
     game = onitama_game
     user = game.to_move_user
     raw = reply(sender=user.email, address=address_for(game, user), lines=[first_legal(game)])
@@ -179,10 +179,14 @@ def test_the_http_webhook_feeds_the_service(client, onitama_game):
                        HTTP_X_INBOUND_SECRET="wrong").status_code == 403
     assert client.post(url, b"", content_type="message/rfc822",
                        HTTP_X_INBOUND_SECRET="inbound-test-secret").status_code == 400
-    answer = client.post(url, raw, content_type="message/rfc822", HTTP_X_INBOUND_SECRET="inbound-test-secret")
+    assert not InboundMail.objects.exists()  # nothing refused is stored
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, raw, content_type="message/rfc822", HTTP_X_INBOUND_SECRET="inbound-test-secret")
     assert answer.status_code == 202
     assert Game.objects.get(pk=game.pk).ply == 1
     assert ReplyAddressUse.objects.get(game=game).result == "played"
+    stored = InboundMail.objects.get()
+    assert bytes(stored.raw) == raw and stored.user == user and stored.outcome == "played"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -206,3 +210,6 @@ def test_the_smtp_server_command_feeds_the_service(alice, bob):
     finally:
         controller.stop()
     assert Game.objects.get(pk=game.pk).ply == 1
+    # through the stored row, as the webhook (tasks run at once here, so before the 250)
+    stored = InboundMail.objects.get()
+    assert stored.recipient == address and stored.outcome == "played" and stored.processed_at is not None

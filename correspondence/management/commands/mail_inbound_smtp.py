@@ -1,33 +1,42 @@
-"""Receive replies by mail on a small SMTP server (aiosmtpd) and play them.
+"""Receive replies by mail on a small SMTP server (aiosmtpd), to be played by a task.
 
     python manage.py mail_inbound_smtp --host 0.0.0.0 --port 2525
 
 Point the MX (or the mail provider's forwarding) of CORRESPONDENCE_REPLY_DOMAIN
-at it. Only recipients that look like our reply addresses are accepted; each
-message goes to correspondence.services.mail_reply_receive, the same service
-the HTTP webhook feeds.
+at it. Only recipients that look like our reply addresses are accepted. Like the
+HTTP webhook, it stores each message (one row per recipient,
+correspondence.services.inbound_mail_store) and a task plays it, so the 250 means
+"stored": a mail is never lost to a worker killed while playing it, and the
+inbound sweep plays what a lost task left. The sender gets the same answer mail
+as before, from the same service, a moment later. (Without a broker, tasks run at
+once, so the reply is played before the 250, as it always was.)
 """
 from __future__ import annotations
 
+import logging
 import time
 
 from asgiref.sync import sync_to_async
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections
+from django.db import DatabaseError, close_old_connections, transaction
 
 from correspondence import services, tokens
 
+log = logging.getLogger(__name__)
 
-def _receive(raw: bytes, recipient: str) -> str:
-    """Play one reply, then drop the thread's database connection (a long-lived server)."""
+
+def _receive(raw: bytes, recipients: list[str]) -> list[int]:
+    """Store a reply for each recipient, all or none (the play of each is enqueued), then
+    drop the thread's database connection (a long-lived server)."""
     try:
-        return services.mail_reply_receive(raw=raw, recipient=recipient).status
+        with transaction.atomic():
+            return [services.inbound_mail_store(raw=raw, recipient=recipient).pk for recipient in recipients]
     finally:
         close_old_connections()
 
 
 class ReplyHandler:
-    """aiosmtpd handler: refuse foreign recipients, hand each message to the service."""
+    """aiosmtpd handler: refuse foreign recipients, store each message for each recipient."""
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if not tokens.REPLY_RE.match(address or ""):
@@ -37,8 +46,11 @@ class ReplyHandler:
 
     async def handle_DATA(self, server, session, envelope):
         raw = envelope.original_content or envelope.content
-        for recipient in envelope.rcpt_tos:
-            await sync_to_async(_receive, thread_sensitive=False)(raw, recipient)
+        try:
+            await sync_to_async(_receive, thread_sensitive=False)(raw, list(envelope.rcpt_tos))
+        except DatabaseError:
+            log.exception("inbound mail not stored")
+            return "451 Try again later"  # the sending server keeps the mail and retries
         return "250 Message accepted"
 
 
