@@ -8,7 +8,7 @@ PORT ?= 8000
 # Extra arguments for pytest, e.g. `make test ARGS="-k signup -x"`.
 ARGS ?=
 
-.PHONY: run test venv
+.PHONY: run test venv messages compilemessages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,3 +27,19 @@ run: venv
 
 test: venv
 	$(PY) -m pytest $(ARGS)
+
+# Translations (README "Translations"). `make messages` adds the strings marked in the source to
+# the Indonesian and Arabic catalogs (locale/<language>/LC_MESSAGES/django.po) and drops those no
+# longer used; translate the new and fuzzy entries there, then `make compilemessages` writes the
+# committed .mo files. Not scanned: the virtualenv, the engine (no Django), tests, benchmarks,
+# static files and the catalogs themselves. Source references name the file only, not the line,
+# so a catalog changes only when its strings do.
+LANGUAGES := id ar
+MESSAGES_IGNORE := .venv/* engine/* tests/* bench/* static/* staticfiles/* locale/*
+MESSAGES_OPTIONS := $(addprefix --locale=,$(LANGUAGES)) $(foreach pattern,$(MESSAGES_IGNORE),--ignore='$(pattern)')
+
+messages:
+	$(PY) manage.py makemessages --no-obsolete --add-location=file --verbosity=0 $(MESSAGES_OPTIONS)
+
+compilemessages:
+	$(PY) manage.py compilemessages --verbosity=0 $(MESSAGES_OPTIONS)
