@@ -28,12 +28,12 @@ run: venv
 test: venv
 	$(PY) -m pytest $(ARGS)
 
-# Translations (README "Translations"). `make messages` adds the strings marked in the source to
+# Translations (README "Layout", locale/). `make messages` adds the strings marked in the source to
 # the Indonesian and Arabic catalogs (locale/<language>/LC_MESSAGES/django.po) and drops those no
 # longer used; translate the new and fuzzy entries there, then `make compilemessages` writes the
 # committed .mo files. Not scanned: the virtualenv, the engine (no Django), tests, benchmarks,
 # static files and the catalogs themselves. Source references name the file only, not the line,
-# so a catalog changes only when its strings do.
+# so code that moves within a file leaves the catalogs alone.
 LANGUAGES := id ar
 MESSAGES_IGNORE := .venv/* engine/* tests/* bench/* static/* staticfiles/* locale/*
 MESSAGES_OPTIONS := $(addprefix --locale=,$(LANGUAGES)) $(foreach pattern,$(MESSAGES_IGNORE),--ignore='$(pattern)')

@@ -1,6 +1,6 @@
 """The Indonesian and Arabic catalogs: complete, consistent with the source, and used by the pages.
 
-The .po files are the source of the translations (README "Translations"): ``make messages`` adds
+The .po files are the source of the translations (README "Layout", locale/): ``make messages`` adds
 new strings to them, a translator fills them in, ``make compilemessages`` writes the committed .mo.
 """
 from __future__ import annotations
