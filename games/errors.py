@@ -150,9 +150,6 @@ class GameActionError(Exception):
             return self.fallback
         return _format(template, self.params, self.fallback)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "params": dict(self.params)}
-
 
 class InvalidInput(GameActionError):
     status = 400

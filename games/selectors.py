@@ -152,11 +152,6 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
     return page
 
 
-def game_has_moved_since(*, game_id: int, ply: int) -> bool:
-    """True when the game's ply differs from ``ply`` (for a page that polls)."""
-    return Game.objects.filter(pk=game_id).exclude(ply=ply).exists()
-
-
 def game_list_for_player(*, user: Any, finished: bool = True, limit: int = 50) -> list[Game]:
     """A player's games for their public page: finished and aborted ones (``finished``), else running ones."""
     if finished:
