@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SETTINGS_FILE = ROOT / "maatasite" / "settings.py"
 # The project's own code: every top-level package but the tests and the environments.
 SKIPPED = {"tests", "locale", "static", "templates", "node_modules", "staticfiles"}
-SETTING_READ = re.compile(r"\b(?:django_)?settings\.([A-Z][A-Z0-9_]*)\b")
+# settings.NAME, and getattr(settings, "NAME"...), which the next test refuses anyway.
+SETTING_READ = re.compile(r"\b(?:django_)?settings\.([A-Z][A-Z0-9_]*)\b"
+                          r"|\bgetattr\(\s*(?:django_)?settings\s*,\s*[\"']([A-Z][A-Z0-9_]*)[\"']")
 DEFAULTED_READ = re.compile(r"\b(?:getattr|hasattr)\(\s*(?:django_)?settings\s*,")
 
 
@@ -39,7 +41,7 @@ def setting_reads() -> dict[str, list[str]]:
     reads: dict[str, list[str]] = {}
     for path in project_sources():
         for number, line in enumerate(path.read_text().splitlines(), 1):
-            for name in SETTING_READ.findall(line):
+            for name in (attribute or quoted for attribute, quoted in SETTING_READ.findall(line)):
                 reads.setdefault(name, []).append("%s:%d" % (path.relative_to(ROOT), number))
     return reads
 
