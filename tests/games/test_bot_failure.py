@@ -129,3 +129,31 @@ def test_releasing_keeps_a_hold_that_came_otherwise(alice, broken_bot):
     services.game_bot_release(game_id=game.pk)
     game = Game.objects.get(pk=game.pk)
     assert game.bot_failed_at is None and game.clock_held_since == held_at
+
+
+def test_staff_see_the_flag_in_the_admin_and_release_from_it(client, alice, broken_bot,
+                                                             django_capture_on_commit_callbacks):
+    from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+    from django.urls import reverse
+    flagged, healthy = solo_game(alice), solo_game(alice)
+    tasks.bot_play_turn.delay(flagged.pk, 0).get()
+    boss = type(alice).objects.create_superuser("boss", "boss@example.org", "pw-boss-123456")
+    client.force_login(boss)
+    changelist = reverse("admin:ops_gameadjudication_changelist")
+    shown = client.get(changelist, {"bot_failed_at__isnull": "False"})
+    assert shown.status_code == 200
+    assert list(shown.context["cl"].result_list) == [Game.objects.get(pk=flagged.pk)]
+    assert client.get(reverse("admin:games_game_change", args=[flagged.pk])).status_code == 200
+    page = client.get(reverse("admin:ops_gameadjudication_change", args=[flagged.pk])).content.decode()
+    assert "search exploded" in page
+    broken_bot.fix()
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(changelist, {"action": "release_bot", ACTION_CHECKBOX_NAME: [flagged.pk],
+                                        "apply": "1", "reason": "engine fixed"})
+    assert done.status_code == 302
+    assert Game.objects.get(pk=flagged.pk).bot_failed_at is None
+    # A game whose bot never failed is refused with a message, and nothing is logged for it.
+    refused = client.post(changelist, {"action": "release_bot", ACTION_CHECKBOX_NAME: [healthy.pk],
+                                       "apply": "1", "reason": "why not"}, follow=True)
+    assert "nothing to release" in refused.content.decode()
+    assert list(StaffAction.objects.values_list("game_id", flat=True)) == [flagged.pk]
