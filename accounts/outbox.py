@@ -94,18 +94,14 @@ def mail_kinds() -> list[str]:
     return sorted(_KINDS)
 
 
-def _setting(name: str, default: float) -> float:
-    return getattr(settings, name, default)
-
-
 def _lease() -> timedelta:
-    return timedelta(seconds=_setting("OUTBOX_CLAIM_LEASE_SECONDS", 120))
+    return timedelta(seconds=settings.OUTBOX_CLAIM_LEASE_SECONDS)
 
 
 def _backoff(attempts: int) -> timedelta:
     """The wait before try number ``attempts + 1``: doubling, capped, with jitter."""
-    base = _setting("OUTBOX_RETRY_SECONDS", 30)
-    cap = _setting("OUTBOX_RETRY_MAX_SECONDS", 900)
+    base = settings.OUTBOX_RETRY_SECONDS
+    cap = settings.OUTBOX_RETRY_MAX_SECONDS
     seconds = min(cap, base * 2 ** max(0, attempts - 1))
     return timedelta(seconds=seconds * random.uniform(0.75, 1.0))
 
@@ -352,7 +348,7 @@ def outbox_send_due(*, now: datetime | None = None, batch: int | None = None,
     ``on_full_batch`` is called once, when the first batch is full: the drain task uses
     it to enqueue a helper, so that every worker process sends in parallel.
     """
-    batch = batch or int(_setting("OUTBOX_BATCH", 200))
+    batch = batch or settings.OUTBOX_BATCH
     total = SendResult()
     cache: dict = {}  # shared by the batches of this drain (e.g. board pictures)
     helped = False
@@ -374,7 +370,7 @@ def outbox_send_due(*, now: datetime | None = None, batch: int | None = None,
 def outbox_purge(*, now: datetime | None = None) -> int:
     """Delete the rows done more than OUTBOX_KEEP_DAYS ago (unsent rows stay, however old)."""
     now = now or timezone.now()
-    cutoff = now - timedelta(days=_setting("OUTBOX_KEEP_DAYS", 7))
+    cutoff = now - timedelta(days=settings.OUTBOX_KEEP_DAYS)
     return OutgoingMail.objects.filter(done_at__lt=cutoff).delete()[0]
 
 

@@ -33,7 +33,7 @@ MAIL_SCOPE = "account_mail"
 
 
 def _rate(scope: str) -> str | None:
-    return getattr(settings, "RATE_LIMITS", {}).get(scope)
+    return settings.RATE_LIMITS.get(scope)
 
 
 def page_attempt_spend(*, request: Any) -> None:

@@ -152,7 +152,7 @@ def events_for_user(*, user: Any, after: Cursor | None, limit: int = 50,
                     now: datetime | None = None) -> EventPage:
     """The user's events after ``after`` (oldest first), at most ``limit``."""
     now = now or timezone.now()
-    upper = now - timedelta(seconds=getattr(settings, "API_EVENTS_SETTLE_SECONDS", 2))
+    upper = now - timedelta(seconds=settings.API_EVENTS_SETTLE_SECONDS)
     lower = after.at if after is not None else now - FIRST_LOOK_BACK
     if after is not None and after.at > upper:
         return EventPage([], after, False)

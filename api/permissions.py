@@ -9,15 +9,6 @@ from rest_framework import permissions
 from .models import SCOPE_PLAY, SCOPE_READ, ApiToken
 
 
-def request_scopes(request: Any) -> set[str]:
-    """The scopes of the request's credentials: a token's own, every scope for a session."""
-    if isinstance(request.auth, ApiToken):
-        return set(request.auth.scopes)
-    if request.user and request.user.is_authenticated:
-        return {SCOPE_READ, SCOPE_PLAY}
-    return set()
-
-
 class TokenHasScope(permissions.BasePermission):
     message = _("This token lacks the scope this request needs (read to read, play to act).")
 

@@ -131,7 +131,7 @@ def password_reset_complete(*, uid: str, token: str, new_password: str) -> Any:
 # ---------------------------------------------------------------- idempotency
 
 def _expiry() -> timedelta:
-    return timedelta(hours=getattr(settings, "API_IDEMPOTENCY_HOURS", 24))
+    return timedelta(hours=settings.API_IDEMPOTENCY_HOURS)
 
 
 def idempotency_claim(*, user: Any, key: str, request_hash: str) -> tuple[IdempotencyRecord, bool]:

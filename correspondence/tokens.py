@@ -31,8 +31,7 @@ def open_token(*, game_id: int, user_id: int) -> str:
 
 def open_token_read(token: str) -> tuple[int, int]:
     """(game id, user id); raises signing.BadSignature (or SignatureExpired)."""
-    data = signing.loads(token, salt=OPEN_SALT, max_age=getattr(settings, "CORRESPONDENCE_LINK_MAX_AGE",
-                                                                 90 * 24 * 3600))
+    data = signing.loads(token, salt=OPEN_SALT, max_age=settings.CORRESPONDENCE_LINK_MAX_AGE)
     return int(data["g"]), int(data["u"])
 
 
@@ -63,7 +62,7 @@ class ReplyAddress:
 
     @property
     def address(self) -> str:
-        domain = getattr(settings, "CORRESPONDENCE_REPLY_DOMAIN", "localhost")
+        domain = settings.CORRESPONDENCE_REPLY_DOMAIN
         return "play-%d-%d-%d-%d-%s@%s" % (self.game_id, self.user_id, self.ply, self.attempt,
                                            self._signature(), domain)
 

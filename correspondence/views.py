@@ -123,7 +123,7 @@ def inbound_mail(request: HttpRequest) -> HttpResponse:
     """A mail provider's inbound webhook: the raw message (message/rfc822 body, or the
     form field ``email``), authenticated by the shared secret header X-Inbound-Secret.
     The 202 means the message is stored (committed); a task plays it."""
-    secret = getattr(settings, "CORRESPONDENCE_INBOUND_SECRET", "")
+    secret = settings.CORRESPONDENCE_INBOUND_SECRET
     given = request.headers.get("X-Inbound-Secret", "")
     if not secret or not hmac.compare_digest(secret.encode(), given.encode()):
         return JsonResponse({"error": "forbidden"}, status=403)
@@ -143,7 +143,7 @@ def inbound_mail(request: HttpRequest) -> HttpResponse:
 def bounce_webhook(request: HttpRequest) -> HttpResponse:
     """The mail provider's bounce and complaint webhook (JSON, see correspondence.bounces),
     authenticated by the shared secret header X-Webhook-Secret; off (404) without one."""
-    secret = getattr(settings, "MAIL_WEBHOOK_SECRET", "")
+    secret = settings.MAIL_WEBHOOK_SECRET
     if not secret:
         raise Http404()
     if not hmac.compare_digest(secret.encode(), request.headers.get("X-Webhook-Secret", "").encode()):

@@ -7,6 +7,7 @@ Checks are read-only once requested: a task fills them in. They are a signal for
 staff, not proof; nothing acts on a player because of them.
 """
 from django import forms
+from django.conf import settings
 from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext
@@ -14,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from maatasite.admin_readonly import ReadOnlyTabularInline
 
-from . import conf, services
+from . import services
 from .models import FairPlayCheck, FairPlayCheckGame, GameAgreement
 
 SIGNAL_NOTE = _("How often a player chose the strongest bot's first choice, beside honest players "
@@ -35,8 +36,8 @@ def rating_text(rating: float | None) -> str:
 
 
 class FairPlayCheckForm(forms.ModelForm):
-    games_limit = forms.IntegerField(label=_("recent games"), min_value=1, max_value=conf.MAX_GAMES,
-                                     initial=conf.DEFAULT_GAMES,
+    games_limit = forms.IntegerField(label=_("recent games"), min_value=1, max_value=settings.FAIRPLAY_MAX_GAMES,
+                                     initial=settings.FAIRPLAY_DEFAULT_GAMES,
                                      help_text=_("How many of the player's latest finished rated games to read."))
     reason = forms.CharField(label=_("Why"), widget=forms.Textarea(attrs={"rows": 3}))
 

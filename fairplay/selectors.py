@@ -9,7 +9,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.db.models.functions import Abs
 from games.models import Game, GameStatus, Move, Seat
 from ops.models import Report, ReportKind, ReportStatus
-from ratings import conf as rating_conf
+from ratings import constants as rating_constants
 from ratings.models import Rating, RatingChange
 
 from .models import CheckStatus, FairPlayCheck, FairPlayCheckGame
@@ -42,7 +42,7 @@ def rating_before(*, game: Game, user: Any) -> float | None:
 def current_rating(*, user: Any, kind: str) -> float:
     """The player's current rating in ``kind`` (a new player's when they have none)."""
     rating = Rating.objects.filter(user=user, kind=kind).values_list("rating", flat=True).first()
-    return rating if rating is not None else rating_conf.INITIAL_RATING
+    return rating if rating is not None else rating_constants.INITIAL_RATING
 
 
 def reference_players(*, player: Any, kind: str, band: float, limit: int) -> list[Any]:

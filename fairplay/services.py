@@ -28,7 +28,7 @@ from games.models import Game, GameKind
 from ops.models import StaffActionKind
 from ops.services import staff_action_record
 
-from . import conf, selectors
+from . import selectors
 from .agreement import replay_agreement
 from .errors import FairPlayInvalid, FairPlayNotAllowed
 from .models import CheckStatus, FairPlayCheck, FairPlayCheckGame, GameAgreement
@@ -40,18 +40,19 @@ log = logging.getLogger(__name__)
 
 
 def fairplay_check_request(*, staff: "User", player: "User", kind: str, reason: str,
-                           games: int = conf.DEFAULT_GAMES) -> FairPlayCheck:
+                           games: int | None = None) -> FairPlayCheck:
     """Staff ask, saying why, for a check of ``player``'s last ``games`` rated games of
-    ``kind``; the staff audit log records the request, and the task that computes it
-    is enqueued once the row is committed."""
+    ``kind`` (``FAIRPLAY_DEFAULT_GAMES`` when not given); the staff audit log records the
+    request, and the task that computes it is enqueued once the row is committed."""
     if not getattr(staff, "is_staff", False):
         raise FairPlayNotAllowed("fairplay_not_staff", "Only staff run fair-play checks.")
     reason = adjudication_check(staff=staff, reason=reason)
     if kind not in GameKind.values:
         raise InvalidInput("unknown_game", "Unknown game.", game=kind)
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= conf.MAX_GAMES:
-        raise FairPlayInvalid("fairplay_bad_games", "Choose from 1 to %d recent games." % conf.MAX_GAMES,
-                              limit=conf.MAX_GAMES)
+    games = settings.FAIRPLAY_DEFAULT_GAMES if games is None else games
+    most = settings.FAIRPLAY_MAX_GAMES
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= most:
+        raise FairPlayInvalid("fairplay_bad_games", "Choose from 1 to %d recent games." % most, limit=most)
     with transaction.atomic():
         check = FairPlayCheck.objects.create(player=player, kind=kind, games_limit=games,
                                              bot_level=settings.FAIRPLAY_BOT_LEVEL,

@@ -1,8 +1,9 @@
 """Staff views of games. The engine's full state, the seed and the salt never
 appear here while a game runs: staff see the public view and the commitment,
 and the revealed salt and seed once the game is over. The held time-outs
-(TimeoutBatch), which staff decide, are in ops.admin: each decision is written
-to the staff audit log."""
+(TimeoutBatch), which staff decide, and the release of a game whose bot failed
+(filter "bot failed since") are in ops.admin: each decision is written to the
+staff audit log."""
 from __future__ import annotations
 
 import json
@@ -31,14 +32,15 @@ class MoveInline(ReadOnlyTabularInline):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "status", "players", "ply", "turn", "to_move_side", "deadline",
-                    "rated", "created_at")
-    list_filter = ("kind", "status", "rated")
+                    "rated", "bot_failed_at", "created_at")
+    list_filter = ("kind", "status", "rated", ("bot_failed_at", admin.EmptyFieldListFilter))
     search_fields = ("seats__user__username",)
     date_hierarchy = "created_at"
     exclude = PRIVATE_FIELDS
     readonly_fields = ("kind", "options", "status", "days_per_move", "rated", "bot_level",
                        "data_version", "ply", "turn", "to_move_side", "to_move_user",
-                       "turn_started_at", "deadline", "seed_commitment", "revealed_salt",
+                       "turn_started_at", "deadline", "clock_held_since", "clock_hold_reason",
+                       "bot_failed_at", "bot_failure", "seed_commitment", "revealed_salt",
                        "revealed_seed", "winner_side", "result_reason", "scores", "created_at",
                        "finished_at", "public_view")
     inlines = [SeatInline, MoveInline]

@@ -50,6 +50,7 @@ SITE_MESSAGES: dict[str, Any] = {
     "replay_failed": _("The moves of this game cannot be played again."),
     "timeouts_batch_not_found": _("This batch of held timeouts does not exist."),
     "timeouts_batch_decided": _("Staff have already decided these timeouts."),
+    "bot_not_failed": _("This game's bot has not failed: there is nothing to release."),
 }
 
 # Messages of the engine's error codes. Params are the engine's own params.
@@ -148,9 +149,6 @@ class GameActionError(Exception):
         if template is None:
             return self.fallback
         return _format(template, self.params, self.fallback)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "params": dict(self.params)}
 
 
 class InvalidInput(GameActionError):

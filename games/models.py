@@ -77,6 +77,10 @@ class Game(models.Model):
     # vacations, and only game_clock_resume lets it run again.
     clock_held_since = models.DateTimeField(_("clock held by staff since"), null=True, blank=True)
     clock_hold_reason = models.CharField(_("why staff hold the clock"), max_length=200, blank=True)
+    # A bot that kept failing at its turn (games.services.bot_turn_flag): the game waits,
+    # its clock held, and no bot task plays it until staff let the bot play again.
+    bot_failed_at = models.DateTimeField(_("bot failed since"), null=True, blank=True)
+    bot_failure = models.CharField(_("bot failure"), max_length=300, blank=True)
 
     # Provably fair seed: the commitment is public from creation; the sealed
     # "salt:seed" is revealed into revealed_salt / revealed_seed at the end.

@@ -29,8 +29,8 @@ def reminder_times(*, turn_started_at: datetime, turn_paused: timedelta,
     """When the reminders of a turn are due: at the set share of the time the
     player had (pauses excluded), and a few hours before the deadline; the
     last call is dropped when it would come before the share reminder."""
-    share = float(getattr(settings, "GAMES_REMIND_SHARE", 0.8))
-    last_hours = float(getattr(settings, "GAMES_LAST_CALL_HOURS", 6))
+    share = settings.GAMES_REMIND_SHARE
+    last_hours = settings.GAMES_LAST_CALL_HOURS
     started = turn_started_at + turn_paused
     times = {Alarm.Kind.REMINDER: started + (deadline - started) * share}
     last_call = deadline - timedelta(hours=last_hours)

@@ -152,11 +152,6 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
     return page
 
 
-def game_has_moved_since(*, game_id: int, ply: int) -> bool:
-    """True when the game's ply differs from ``ply`` (for a page that polls)."""
-    return Game.objects.filter(pk=game_id).exclude(ply=ply).exists()
-
-
 def game_list_for_player(*, user: Any, finished: bool = True, limit: int = 50) -> list[Game]:
     """A player's games for their public page: finished and aborted ones (``finished``), else running ones."""
     if finished:
@@ -170,11 +165,14 @@ def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
     since before ``before`` and made no decision since: the bot task was lost (its worker
     was killed mid-move) or waits in a crowded queue. ``Game.to_move_user`` is empty only
     while the bot is to move; the partial index ``games_bot_to_move`` holds just those
-    games, so this stays cheap however many games there are."""
+    games, so this stays cheap however many games there are. A game whose bot failed on
+    every try (``bot_failed_at``) waits for staff, never for the sweep.
+    """
     bot_to_move = Seat.objects.filter(game=OuterRef("pk"), side=OuterRef("to_move_side"),
                                       bot_level__isnull=False)
     recent_decision = Move.objects.filter(game=OuterRef("pk"), ply=OuterRef("ply"), created_at__gte=before)
     return list(Game.objects.filter(status=GameStatus.ACTIVE, bot_level__isnull=False,
-                                    to_move_user__isnull=True, turn_started_at__lt=before)
+                                    to_move_user__isnull=True, turn_started_at__lt=before,
+                                    bot_failed_at__isnull=True)
                 .filter(Exists(bot_to_move)).exclude(Exists(recent_decision))
                 .order_by("turn_started_at", "pk").values_list("pk", "ply")[:limit])

@@ -325,7 +325,9 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
     Idempotent: a second call for the same ``ply`` finds the game moved on and
     plays nothing. The bot sees only the public view. Each decision is its own
     transaction, committed with the row lock and a ply check, so a duplicate
-    run racing this one loses cleanly.
+    run racing this one loses cleanly. A bot that fails raises bots.BotFailed (its
+    task retries, then flags the game: :func:`bot_turn_flag`); a flagged game is
+    not played until staff release it (:func:`game_bot_release`).
     """
     played: list[str] = []
     expected = ply
@@ -337,6 +339,8 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
             return BotTurnResult(played, "over")
         if game.ply != expected:
             return BotTurnResult(played, "stale")
+        if game.bot_failed_at is not None:
+            return BotTurnResult(played, "flagged")
         seat = game.seats.get(side=game.to_move_side)
         if not seat.is_bot:
             return BotTurnResult(played, "turn_passed" if played else "not_bot")
@@ -347,7 +351,7 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
                                     seed=bot_seed)
         with transaction.atomic():
             locked = _lock_game(game_id)
-            if locked.status != GameStatus.ACTIVE or locked.ply != expected:
+            if locked.status != GameStatus.ACTIVE or locked.ply != expected or locked.bot_failed_at:
                 return BotTurnResult(played, "stale")
             locked_seat = locked.seats.get(side=locked.to_move_side)
             if locked_seat.pk != seat.pk:
@@ -375,6 +379,46 @@ def bot_turns_requeue(*, now: datetime | None = None) -> int:
         log.warning("game=%s bot turn at ply %s left undone: enqueued again", game_id, ply)
         _enqueue("bot_play_turn", game_id, ply)
     return len(overdue)
+
+
+def bot_turn_flag(*, game_id: int, ply: int, failure: str, now: datetime | None = None) -> Game:
+    """The bot failed at ``ply`` on every try of its task: flag the game for staff and
+    hold its clock (:func:`game_clock_pause`), so that it neither plays a stand-in move
+    nor waits unseen. The bot turns sweep leaves a flagged game alone. Changes nothing
+    when the game moved on, ended or is flagged already."""
+    now = now or _now()
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.status != GameStatus.ACTIVE or game.ply != ply or game.bot_failed_at is not None:
+            return game
+        game.bot_failed_at = now
+        game.bot_failure = failure[:300]
+        game.save(update_fields=["bot_failed_at", "bot_failure"])
+        log.error("game=%s bot failed at ply %s on every try: flagged for staff, clock held: %s",
+                  game.pk, ply, failure)
+        return game_clock_pause(game_id=game_id, reason="bot failed at ply %d" % ply, now=now)
+
+
+def game_bot_release(*, game_id: int, now: datetime | None = None) -> Game:
+    """Staff let a flagged game's bot play again (after fixing it): the flag goes, the
+    clock held at the flag runs again (a hold that came otherwise, e.g. a paused
+    tournament, stays) and the bot's turn is enqueued once this commits. Raises
+    InvalidInput for a game that is not flagged."""
+    now = now or _now()
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_active(game)
+        if game.bot_failed_at is None:
+            raise Conflict("bot_not_failed", "This game's bot has not failed: there is nothing to release.")
+        held_for_the_bot = game.clock_held_since == game.bot_failed_at
+        game.bot_failed_at = None
+        game.bot_failure = ""
+        game.save(update_fields=["bot_failed_at", "bot_failure"])
+        if held_for_the_bot:
+            game = game_clock_resume(game_id=game_id, now=now)
+        _enqueue("bot_play_turn", game.pk, game.ply)
+        log.info("game=%s bot released by staff", game.pk)
+        return game
 
 
 def game_resign(*, game_id: int, user: "User") -> Game:

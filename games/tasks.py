@@ -6,15 +6,26 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from maatasite.task_policy import RETRYING_TASK
+from maatasite.task_policy import RETRYING_TASK, retry_countdown
 
 from . import outages, services
+from .bots import BotFailed
 
 
 @shared_task(name="games.tasks.bot_play_turn", **RETRYING_TASK)
 def bot_play_turn(self, game_id: int, ply: int) -> list[str]:
-    """Play the bot's turn that began at ``ply`` (a no-op when the game moved on)."""
-    return services.bot_turn_play(game_id=game_id, ply=ply).played
+    """Play the bot's turn that began at ``ply`` (a no-op when the game moved on).
+
+    A bot that fails is retried with backoff; when it failed on the last retry
+    (``max_retries``) the game is flagged for staff and its clock held, and the
+    task ends without a move (services.bot_turn_flag)."""
+    try:
+        return services.bot_turn_play(game_id=game_id, ply=ply).played
+    except BotFailed as error:
+        if self.request.retries >= self.max_retries:
+            services.bot_turn_flag(game_id=game_id, ply=ply, failure=str(error))
+            return []
+        raise self.retry(exc=error, countdown=retry_countdown(self.request.retries))
 
 
 @shared_task(name="games.tasks.bot_turns_sweep", **RETRYING_TASK)

@@ -2,8 +2,8 @@
 
 Actions are POST forms that call games.services and redirect back (PRG).
 A refused action re-renders the page with the translated message and the
-error's HTTP status (409 for a stale or repeated move); a client asking for
-JSON (``Accept: application/json``) gets ``{"ok", "error": {code, message}}``.
+error's HTTP status (409 for a stale or repeated move). Clients that want JSON
+use the REST API (api/); the only JSON here is the status a page polls.
 """
 from __future__ import annotations
 
@@ -27,10 +27,6 @@ from .forms import ChallengeForm, MoveForm, SoloForm
 from .models import Game, GameStatus
 
 VERIFY_COMMAND = "python -m engine reveal %(kind)s --seed %(seed)s%(options)s"
-
-
-def _wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -159,12 +155,8 @@ def _game_action(request: HttpRequest, game_id: int, action: Callable[[], Any],
     try:
         action()
     except GameActionError as error:
-        if _wants_json(request):
-            return JsonResponse({"ok": False, "error": error.as_dict()}, status=error.status)
         messages.error(request, error.message)
         return redirect("games:game", game_id=game_id)
-    if _wants_json(request):
-        return JsonResponse({"ok": True})
     if success:
         messages.success(request, success)
     return redirect("games:game", game_id=game_id)
@@ -185,20 +177,13 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid() or not form.move_text():
         error = GameActionError("empty_move", _("Please choose or type a move."))
-        if _wants_json(request):
-            return JsonResponse({"ok": False, "error": {"code": "empty_move", "message": error.fallback,
-                                                        "params": {}}}, status=400)
         return game_detail(request, game_id, error=error, status=400)
     text = form.move_text()
     try:
-        move = services.move_submit(game_id=game_id, user=request.user, move_text=text,
-                                    expected_ply=form.cleaned_data["expected_ply"])
+        services.move_submit(game_id=game_id, user=request.user, move_text=text,
+                             expected_ply=form.cleaned_data["expected_ply"])
     except GameActionError as error:
-        if _wants_json(request):
-            return JsonResponse({"ok": False, "error": error.as_dict()}, status=error.status)
         return game_detail(request, game_id, error=error, status=error.status, typed=text)
-    if _wants_json(request):
-        return JsonResponse({"ok": True, "ply": move.ply, "move": move.text})
     return redirect(reverse("games:game", args=[game_id]) + "#board")
 
 

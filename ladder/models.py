@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind
 
-from . import conf
+from . import constants
 
 
 class Ladder(models.Model):
@@ -22,7 +22,7 @@ class Ladder(models.Model):
     days_per_move = models.PositiveSmallIntegerField(_("days per move"),
                                                      choices=DAYS_PER_MOVE_CHOICES, default=3)
     max_places_up = models.PositiveSmallIntegerField(
-        _("places up"), default=conf.DEFAULT_MAX_PLACES_UP,
+        _("places up"), default=constants.DEFAULT_MAX_PLACES_UP,
         help_text=_("A player may challenge at most this many places above them."))
     is_open = models.BooleanField(_("open"), default=True,
                                   help_text=_("Players may join and challenge."))

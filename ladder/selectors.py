@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from ratings.selectors import ratings_by_user
 
-from . import conf
+from . import constants
 from .errors import LadderConflict, LadderInvalid, LadderNotAllowed
 from .models import (ChallengeState, Ladder, LadderChallenge, LadderEvent, LadderMember)
 
@@ -54,7 +54,7 @@ def running_challenges(*, ladder_id: int) -> list[LadderChallenge]:
         ladder_id=ladder_id, state=ChallengeState.PLAYING))
 
 
-def recent_changes(*, ladder_id: int, limit: int = conf.RECENT_CHANGES) -> list[LadderEvent]:
+def recent_changes(*, ladder_id: int, limit: int = constants.RECENT_CHANGES) -> list[LadderEvent]:
     """The latest joins, departures and climbs, newest first."""
     return list(LadderEvent.objects.select_related("user", "other").filter(
         ladder_id=ladder_id).order_by("-pk")[:limit])
@@ -64,7 +64,7 @@ def timeouts_count(*, ladder_id: int, user: Any, now: datetime) -> int:
     """How many ladder games the user ran out of time in, within the timeout window."""
     return LadderChallenge.objects.filter(
         ladder_id=ladder_id, timed_out=user,
-        finished_at__gt=now - timedelta(days=conf.TIMEOUT_WINDOW_DAYS)).count()
+        finished_at__gt=now - timedelta(days=constants.TIMEOUT_WINDOW_DAYS)).count()
 
 
 def challenge_refusal(*, ladder: Ladder, challenger: LadderMember | None,
@@ -93,16 +93,16 @@ def challenge_refusal(*, ladder: Ladder, challenger: LadderMember | None,
         challenger_id=defender.user_id, defender_id=challenger.user_id)
     if playing.filter(pair).exists():
         return LadderConflict("pair_busy", "You are already playing this player.")
-    if playing.filter(challenger_id=challenger.user_id).count() >= conf.MAX_OUTGOING:
+    if playing.filter(challenger_id=challenger.user_id).count() >= constants.MAX_OUTGOING:
         return LadderConflict("too_many_outgoing", "Too many challenges running.",
-                              limit=conf.MAX_OUTGOING)
-    if playing.filter(defender_id=defender.user_id).count() >= conf.MAX_INCOMING:
+                              limit=constants.MAX_OUTGOING)
+    if playing.filter(defender_id=defender.user_id).count() >= constants.MAX_INCOMING:
         return LadderConflict("too_many_incoming", "Too many challenges to answer.",
-                              limit=conf.MAX_INCOMING)
+                              limit=constants.MAX_INCOMING)
     if LadderChallenge.objects.filter(
             ladder=ladder, challenger_id=challenger.user_id, defender_id=defender.user_id,
-            created_at__gt=now - timedelta(days=conf.REMATCH_DAYS)).exists():
-        return LadderConflict("too_soon", "Challenged too recently.", days=conf.REMATCH_DAYS)
+            created_at__gt=now - timedelta(days=constants.REMATCH_DAYS)).exists():
+        return LadderConflict("too_soon", "Challenged too recently.", days=constants.REMATCH_DAYS)
     return None
 
 

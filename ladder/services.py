@@ -22,7 +22,7 @@ from games import services as games_services
 from games.errors import Conflict
 from games.models import Game, GameStatus, Move
 
-from . import conf, selectors
+from . import constants, selectors
 from .errors import LadderConflict, LadderNotAllowed, LadderNotFound
 from .models import (ChallengeState, EventKind, Ladder, LadderChallenge, LadderEvent,
                      LadderMember, Outcome)
@@ -234,7 +234,7 @@ def ladder_record_result(*, game: Game, now: datetime | None = None) -> LadderCh
             slow = _member(ladder, challenge.timed_out_id)
             if slow is not None and selectors.timeouts_count(
                     ladder_id=ladder.pk, user=challenge.timed_out_id, now=now) >= \
-                    conf.TIMEOUT_LIMIT:
+                    constants.TIMEOUT_LIMIT:
                 _remove(ladder, slow, kind=EventKind.REMOVED, now=now)
                 _enqueue_departed_games_resign(ladder.pk, slow.user_id)
         return challenge

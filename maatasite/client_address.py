@@ -36,7 +36,7 @@ def _address(text: str) -> str | None:
 
 
 def trusted_proxy_count() -> int:
-    return max(0, int(getattr(settings, "TRUSTED_PROXY_COUNT", 0) or 0))
+    return settings.TRUSTED_PROXY_COUNT
 
 
 def client_address(request: Any) -> str:
@@ -76,7 +76,7 @@ def client_address_bucket(request: Any) -> str:
 def proxy_settings_check(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     """Behind a load balancer (``USE_X_FORWARDED_PROTO``) with no trusted proxy, every
     client has the balancer's address: they would all share one rate-limit budget."""
-    if getattr(settings, "SECURE_PROXY_SSL_HEADER", None) and trusted_proxy_count() == 0:
+    if settings.SECURE_PROXY_SSL_HEADER and trusted_proxy_count() == 0:
         return [checks.Warning(
             "USE_X_FORWARDED_PROTO is on but TRUSTED_PROXY_COUNT is 0: every client is seen with "
             "the load balancer's address and all share one rate-limit budget.",

@@ -260,11 +260,13 @@ OPS_BEAT_STALE_SECONDS = env.int("OPS_BEAT_STALE_SECONDS", default=900)
 # Bot turns left undone (the task was lost with its worker): a running game whose bot has
 # been to move for GAMES_BOT_OVERDUE_SECONDS with no decision is enqueued again by a sweep
 # every GAMES_BOT_SWEEP_SECONDS, so such a turn is played within about 2 minutes. Keep the
-# threshold above a bot's longest decision (games.bots caps it at 20 s), or a sweep would make
+# threshold above a bot's longest decision (GAMES_BOT_SECONDS below), or a sweep would make
 # a second task think beside one still thinking (harmless: the ply is played once, but wasted).
 GAMES_BOT_SWEEP_SECONDS = env.int("GAMES_BOT_SWEEP_SECONDS", default=60)
 GAMES_BOT_OVERDUE_SECONDS = env.int("GAMES_BOT_OVERDUE_SECONDS", default=60)
 GAMES_BOT_SWEEP_BATCH = 500  # turns enqueued again per sweep at most, the oldest first
+# The longest a bot thinks about one decision (games.bots), in seconds.
+GAMES_BOT_SECONDS = env.float("GAMES_BOT_SECONDS", default=20.0)
 # The same for a tournament round left unpaired and a departed ladder player's games left running.
 TOURNAMENTS_SWEEP_SECONDS = env.int("TOURNAMENTS_SWEEP_SECONDS", default=300)
 TOURNAMENTS_ADVANCE_OVERDUE_SECONDS = env.int("TOURNAMENTS_ADVANCE_OVERDUE_SECONDS", default=300)
@@ -358,6 +360,8 @@ CORRESPONDENCE_REPLY_DOMAIN = env.str("CORRESPONDENCE_REPLY_DOMAIN", default="lo
 CORRESPONDENCE_INBOUND_SECRET = env.str("CORRESPONDENCE_INBOUND_SECRET", default="")
 # Shared secret of the mail provider's bounce/complaint webhook (header X-Webhook-Secret); empty turns it off.
 MAIL_WEBHOOK_SECRET = env.str("MAIL_WEBHOOK_SECRET", default="")
+# How long the game links in mail ("open the game" without signing in) stay valid, in seconds (90 days).
+CORRESPONDENCE_LINK_MAX_AGE = 90 * 24 * 3600
 CORRESPONDENCE_VACATION_DAYS_PER_YEAR = 30  # credited monthly
 CORRESPONDENCE_VACATION_CAP_DAYS = 30
 GAMES_REMIND_SHARE = 0.8  # remind when this share of a turn's time is used
@@ -376,6 +380,12 @@ GAMES_TIMEOUT_MIN_UNCONFIRMED = env.int("GAMES_TIMEOUT_MIN_UNCONFIRMED", default
 # separate worker consumes; bots' moves and mail never wait behind it.
 FAIRPLAY_BOT_LEVEL = env.int("FAIRPLAY_BOT_LEVEL", default=5)
 FAIRPLAY_BOT_SECONDS = env.float("FAIRPLAY_BOT_SECONDS", default=2.0)
+# How many of the player's latest games a check reads: offered by default, and at most
+# (the cost grows with each game, see README "Fair play").
+FAIRPLAY_DEFAULT_GAMES = env.int("FAIRPLAY_DEFAULT_GAMES", default=10)
+FAIRPLAY_MAX_GAMES = env.int("FAIRPLAY_MAX_GAMES", default=50)
+if not 1 <= FAIRPLAY_DEFAULT_GAMES <= FAIRPLAY_MAX_GAMES:
+    raise ImproperlyConfigured("FAIRPLAY_DEFAULT_GAMES must be from 1 to FAIRPLAY_MAX_GAMES")
 # A player's first decisions of each game that are not counted. The setups are dealt at
 # random, so there is no opening theory that honest players would share with the bot: 0.
 FAIRPLAY_SKIP_OPENING = 0
@@ -440,6 +450,8 @@ RATE_LIMITS = {
     "account_mail": env.str("ACCOUNT_RATE_MAIL", default="5/hour"),
 }
 API_EVENTS_SETTLE_SECONDS = env.float("API_EVENTS_SETTLE_SECONDS", default=2.0)
+# How long the first answer to a write with an Idempotency-Key is kept and replayed (api.services).
+API_IDEMPOTENCY_HOURS = env.int("API_IDEMPOTENCY_HOURS", default=24)
 # Web clients on other origins allowed to call /api/ (comma-separated, e.g. https://app.example).
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_URLS_REGEX = r"^/api/.*$"

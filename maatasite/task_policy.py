@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery.utils.time import get_exponential_backoff_interval
 from django.db import DatabaseError
 
 RETRYING_TASK: dict[str, Any] = {
@@ -32,3 +33,12 @@ RETRYING_TASK: dict[str, Any] = {
     "retry_jitter": True,
     "max_retries": 8,
 }
+
+
+def retry_countdown(retries: int) -> int:
+    """The wait before retry number ``retries + 1`` of a task that retries on its own
+    (``raise self.retry(exc=error, countdown=retry_countdown(self.request.retries))``),
+    the same jittered doubling as RETRYING_TASK's automatic retries."""
+    return get_exponential_backoff_interval(factor=1, retries=retries,
+                                            maximum=RETRYING_TASK["retry_backoff_max"],
+                                            full_jitter=RETRYING_TASK["retry_jitter"])

@@ -2,8 +2,8 @@
 ops.services and writes one row of the read-only "Staff audit log":
 
 * the report queue (filter by status and kind; mark reviewed or dismissed);
-* "Game adjudications" (void, award, reverse a timeout) and "Player suspensions"
-  (suspend, lift);
+* "Game adjudications" (void, award, reverse a timeout, let a failed bot play
+  again: filter "bot failed since") and "Player suspensions" (suspend, lift);
 * the time-outs a sweep held back (games.TimeoutBatch): time them out, or extend
   them as after an outage.
 
@@ -30,6 +30,11 @@ SUSPENSION_RULE = _(
     "if they have not moved in it yet; games against bots are aborted; their open "
     "challenges are cancelled; they leave their ladders and are withdrawn from their "
     "tournaments. Lifting the suspension lets them log in again; ended games stay ended.")
+
+BOT_FAILURE_RULE = _(
+    "A bot that fails on every try of its turn plays no stand-in move: its game is flagged "
+    "(bot failed since) and its clock held. Once the bot is fixed, letting it play again "
+    "clears the flag, lets the clock run and enqueues the bot's turn.")
 
 
 class ReasonForm(forms.Form):
@@ -122,12 +127,14 @@ def _winner(game, side: str) -> str:
 @admin.register(GameAdjudication)
 class GameAdjudicationAdmin(ReadOnlyModelAdmin):
     list_display = ("id", "kind", "status", "players", "winner_side", "result_reason", "rated",
-                    "finished_at")
-    list_filter = ("kind", "status", "result_reason", "rated")
+                    "bot_failed_at", "finished_at")
+    list_filter = ("kind", "status", "result_reason", "rated",
+                   ("bot_failed_at", admin.EmptyFieldListFilter))
     search_fields = ("seats__user__username",)
     fields = ("kind", "status", "rated", "bot_level", "ply", "winner_side", "result_reason",
+              "clock_held_since", "clock_hold_reason", "bot_failed_at", "bot_failure",
               "created_at", "finished_at")
-    actions = ["void", "award", "reverse_timeout"]
+    actions = ["void", "award", "reverse_timeout", "release_bot"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("sealed_state", "sealed_seed").prefetch_related(
@@ -156,6 +163,12 @@ class GameAdjudicationAdmin(ReadOnlyModelAdmin):
         return _ask_why(self, request, queryset, title=_("Reverse timeouts"),
                            apply=lambda game, data: services.game_timeout_reverse(
                                game_id=game.pk, staff=request.user, reason=data["reason"]))
+
+    @admin.action(description=_("Let the failed bot play again"), permissions=["view"])
+    def release_bot(self, request, queryset):
+        return _ask_why(self, request, queryset, title=_("Let the failed bots play again"),
+                        help_text=BOT_FAILURE_RULE, apply=lambda game, data: services.game_bot_release(
+                            game_id=game.pk, staff=request.user, reason=data["reason"]))
 
 
 @admin.register(PlayerSuspension)

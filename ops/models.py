@@ -69,6 +69,7 @@ class StaffActionKind(models.TextChoices):
     TIMEOUTS_CONFIRMED = "timeouts_confirmed", _("Time held games out")
     TIMEOUTS_EXTENDED = "timeouts_extended", _("Extend held games")
     FAIRPLAY_CHECK = "fairplay_check", _("Request a fair-play check")
+    BOT_RELEASE = "bot_release", _("Let a failed bot play again")
 
 
 class StaffAction(models.Model):

@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from games import adjudication, outages
+from games import services as game_services
 from games.errors import NotFound
 from games.models import Game, TimeoutBatch
 from ladder import services as ladder_services
@@ -141,6 +142,19 @@ def game_timeout_reverse(*, game_id: int, staff: "User", reason: str) -> Game:
         staff_action_record(staff=staff, action=StaffActionKind.TIMEOUT_REVERSE,
                             reason=reason.strip(), game=done.game, details=_result_details(done))
         return done.game
+
+
+def game_bot_release(*, game_id: int, staff: "User", reason: str) -> Game:
+    """Let the bot of a game flagged for failing play again (games.services.game_bot_release)
+    and log it."""
+    reason = adjudication.adjudication_check(staff=staff, reason=reason)
+    with transaction.atomic():
+        failure = (Game.objects.select_for_update().filter(pk=game_id)
+                   .values_list("bot_failure", flat=True).first())
+        game = game_services.game_bot_release(game_id=game_id)
+        staff_action_record(staff=staff, action=StaffActionKind.BOT_RELEASE, reason=reason,
+                            game=game, details={"failure": failure})
+        return game
 
 
 def _lock_player(player_id: int) -> "User":

@@ -1,6 +1,6 @@
 """Glicko-2 ratings per player and game, and one change row per rated result.
 
-Written only by ratings.services; the rules and constants are in ratings.conf.
+Written only by ratings.services; the rules and constants are in ratings.constants.
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from games.models import Game, GameKind
 
-from . import conf
+from . import constants
 
 
 class Rating(models.Model):
@@ -18,9 +18,9 @@ class Rating(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="ratings")
     kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
-    rating = models.FloatField(_("rating"), default=conf.INITIAL_RATING)
-    deviation = models.FloatField(_("rating deviation"), default=conf.INITIAL_DEVIATION)
-    volatility = models.FloatField(_("volatility"), default=conf.INITIAL_VOLATILITY)
+    rating = models.FloatField(_("rating"), default=constants.INITIAL_RATING)
+    deviation = models.FloatField(_("rating deviation"), default=constants.INITIAL_DEVIATION)
+    volatility = models.FloatField(_("volatility"), default=constants.INITIAL_VOLATILITY)
     games_played = models.PositiveIntegerField(_("rated games"), default=0)
     last_played_at = models.DateTimeField(_("last rated game"), null=True, blank=True)
 

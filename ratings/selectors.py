@@ -1,7 +1,7 @@
 """Reading ratings: a player's ratings, their history, the leaderboards.
 
 Every rating shown is the rating "now": the deviation has grown for the time
-since the player's last rated game (ratings.conf), so a player who stops
+since the player's last rated game (ratings.constants), so a player who stops
 playing becomes provisional again and drops off the leaderboard.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from django.utils import timezone
 from games.models import GameKind
 
-from . import conf
+from . import constants
 from .models import Rating, RatingChange
 from .services import glicko_now
 
@@ -32,7 +32,7 @@ class RatingShown:
 
     @property
     def provisional(self) -> bool:
-        return self.deviation > conf.PROVISIONAL_DEVIATION
+        return self.deviation > constants.PROVISIONAL_DEVIATION
 
     @property
     def display(self) -> str:
@@ -52,8 +52,8 @@ def _shown(row: Rating, now: datetime) -> RatingShown:
 
 
 def _unrated(user: Any, kind: str) -> RatingShown:
-    return RatingShown(user=user, kind=kind, rating=conf.INITIAL_RATING,
-                       deviation=conf.INITIAL_DEVIATION, volatility=conf.INITIAL_VOLATILITY,
+    return RatingShown(user=user, kind=kind, rating=constants.INITIAL_RATING,
+                       deviation=constants.INITIAL_DEVIATION, volatility=constants.INITIAL_VOLATILITY,
                        games_played=0, last_played_at=None)
 
 
@@ -80,12 +80,12 @@ def ratings_by_user(*, users: list[Any], kind: str, now: datetime | None = None)
     return {u.pk: found.get(u.pk) or _unrated(u, kind) for u in users}
 
 
-def leaderboard(*, kind: str, limit: int = conf.LEADERBOARD_SIZE,
+def leaderboard(*, kind: str, limit: int = constants.LEADERBOARD_SIZE,
                 now: datetime | None = None) -> list[RatingShown]:
     """The best established players of a game, best first; provisional players are left out."""
     now = now or timezone.now()
     candidates = Rating.objects.select_related("user").filter(
-        kind=kind, games_played__gt=0, deviation__lte=conf.PROVISIONAL_DEVIATION,
+        kind=kind, games_played__gt=0, deviation__lte=constants.PROVISIONAL_DEVIATION,
         user__is_active=True).order_by("-rating", "pk")
     rows: list[RatingShown] = []
     for row in candidates.iterator():
@@ -97,7 +97,7 @@ def leaderboard(*, kind: str, limit: int = conf.LEADERBOARD_SIZE,
     return rows
 
 
-def leaderboards(*, limit: int = conf.LEADERBOARD_SIZE,
+def leaderboards(*, limit: int = constants.LEADERBOARD_SIZE,
                  now: datetime | None = None) -> list[tuple[str, str, list[RatingShown]]]:
     """(kind, label, leaderboard) for every game."""
     return [(kind, str(label), leaderboard(kind=kind, limit=limit, now=now))

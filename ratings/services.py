@@ -28,7 +28,7 @@ from django.utils import timezone
 from games.adjudication import REASON_VOID
 from games.models import Game, GameStatus
 
-from . import conf
+from . import constants
 from .glicko2 import Glicko, Result, idle, rate
 from .models import Rating, RatingChange
 
@@ -40,13 +40,13 @@ def idle_periods(last_played_at: datetime | None, now: datetime) -> int:
     """How many empty rating periods lie between a player's last rated game and ``now``."""
     if last_played_at is None or now <= last_played_at:
         return 0
-    return math.floor((now - last_played_at).total_seconds() / (conf.INACTIVITY_PERIOD_DAYS * 86400))
+    return math.floor((now - last_played_at).total_seconds() / (constants.INACTIVITY_PERIOD_DAYS * 86400))
 
 
 def glicko_now(rating: Rating, now: datetime) -> Glicko:
     """The player's Glicko rating at ``now``, the deviation grown for inactivity."""
     return idle(Glicko(rating.rating, rating.deviation, rating.volatility),
-                periods=idle_periods(rating.last_played_at, now), max_deviation=conf.MAX_DEVIATION)
+                periods=idle_periods(rating.last_played_at, now), max_deviation=constants.MAX_DEVIATION)
 
 
 def _is_rateable(game: Game) -> bool:
@@ -68,7 +68,7 @@ def _rate(game: Game, rows: dict[int, Rating]) -> list[RatingChange]:
     for seat, other in (seats, seats[::-1]):
         score = 0.5 if not game.winner_side else (1.0 if game.winner_side == seat.side else 0.0)
         mine, theirs = before[seat.user_id], before[other.user_id]
-        after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=conf.TAU)
+        after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=constants.TAU)
         row = rows[seat.user_id]
         changes.append(RatingChange(
             user_id=seat.user_id, opponent_id=other.user_id, game=game, kind=game.kind,
@@ -84,7 +84,7 @@ def _rate(game: Game, rows: dict[int, Rating]) -> list[RatingChange]:
 def rating_record_result(*, game: Game) -> list[RatingChange]:
     """Update both players' ratings for a finished rated game; a second call changes nothing.
 
-    Each result is its own rating period (see ratings.conf). Returns the new
+    Each result is its own rating period (see ratings.constants). Returns the new
     change rows (empty when the game is not rated or was already counted).
     """
     if not _is_rateable(game):
@@ -122,8 +122,8 @@ def _state_before(row: Rating, earlier: Iterable[RatingChange]) -> None:
                                                      last.volatility_after)
         row.last_played_at = last.created_at
     else:
-        row.rating, row.deviation, row.volatility = (conf.INITIAL_RATING, conf.INITIAL_DEVIATION,
-                                                     conf.INITIAL_VOLATILITY)
+        row.rating, row.deviation, row.volatility = (constants.INITIAL_RATING, constants.INITIAL_DEVIATION,
+                                                     constants.INITIAL_VOLATILITY)
         row.last_played_at = None
     row.games_played = len(earlier)
 

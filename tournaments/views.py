@@ -39,9 +39,6 @@ def _act(request: HttpRequest, tournament_id: int, action, done: str) -> HttpRes
     try:
         action(tournament_id=tournament_id, user=request.user)
     except GameActionError as error:
-        if "application/json" in request.headers.get("Accept", ""):
-            return JsonResponse({"ok": False, "error": {"code": error.code, "message": error.message}},
-                                status=error.status)
         messages.error(request, error.message)
         return _detail(request, tournament_id, status=error.status)
     messages.success(request, done)

@@ -124,30 +124,3 @@ def test_tasks_are_late_acknowledged_and_retried():
         assert task.acks_late is True
         assert task.autoretry_for and task.retry_backoff
     assert tasks.games_timeout_sweep.name == "games.tasks.games_timeout_sweep"
-
-
-def test_a_failing_engine_bot_falls_back_on_a_random_legal_move(alice, monkeypatch):
-    import engine.bots
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("search exploded")
-
-    monkeypatch.setattr(engine.bots, "choose_move", broken)
-    game = solo_game(alice)
-    rules = services.rules_for("onitama")
-    state = services.game_state(game)
-    text = bots.bot_choose_move(game_kind="onitama", view=rules.view(state, game.to_move_side),
-                                level=3, seed=11)
-    assert text in {rules.move_text(m) for m in rules.legal_moves(state)}
-
-
-def test_the_random_fallback_plays_maatatahay_from_the_view_only(alice, bob):
-    from .conftest import start_game
-    game = play(start_game(alice, bob, "maatatahay", {"variant": "standard"}), 7)
-    rules = services.rules_for("maatatahay")
-    state = services.game_state(game)
-    view = rules.view(state, game.to_move_side)
-    assert "piles" not in view
-    legal = {rules.move_text(m) for m in rules.legal_moves(state)}
-    for seed in range(5):
-        assert bots.random_move_from_view(game_kind="maatatahay", view=view, seed=seed) in legal

@@ -9,7 +9,7 @@ from correspondence.services import vacation_end, vacation_start
 from games import services as games_services
 from games.errors import GameActionError
 from games.models import Game, GameStatus
-from ladder import conf, selectors, services
+from ladder import constants, selectors, services
 from ladder.models import ChallengeState, EventKind, Ladder, LadderEvent, Outcome
 from ratings.models import RatingChange
 
@@ -42,7 +42,7 @@ def test_the_data_migration_makes_a_ladder_per_game():
     Ladder.objects.all().delete()
     import_module("ladder.migrations.0002_default_ladders").create_default_ladders(apps, None)
     assert sorted(Ladder.objects.values_list("kind", flat=True)) == ["maatatahay", "onitama"]
-    assert set(Ladder.objects.values_list("max_places_up", flat=True)) == {conf.DEFAULT_MAX_PLACES_UP}
+    assert set(Ladder.objects.values_list("max_places_up", flat=True)) == {constants.DEFAULT_MAX_PLACES_UP}
 
 
 def test_players_join_at_the_bottom(ladder, players):
@@ -102,14 +102,14 @@ def test_at_most_three_incoming_challenges(ladder, players):
         challenge(ladder, challenger, players[0])
     refused("too_many_incoming", 409, challenge, ladder=ladder, challenger=players[4],
             defender=players[0])
-    assert conf.MAX_INCOMING == conf.MAX_OUTGOING == 3
+    assert constants.MAX_INCOMING == constants.MAX_OUTGOING == 3
 
 
 def test_one_game_at_a_time_per_pair(ladder, players):
     made = challenge(ladder, players[5], players[4])
     refused("pair_busy", 409, challenge, ladder=ladder, challenger=players[5], defender=players[4])
     resign(made.game, players[5])  # the defender wins: nobody moves
-    later = timezone.now() + timedelta(days=conf.REMATCH_DAYS, minutes=1)
+    later = timezone.now() + timedelta(days=constants.REMATCH_DAYS, minutes=1)
     assert challenge(ladder, players[5], players[4], now=later).pk != made.pk
 
 
@@ -284,7 +284,7 @@ def test_old_timeouts_do_not_count(ladder, players):
         _time_out(challenge(ladder, challenger, slow).game, slow)
     from ladder.models import LadderChallenge
     LadderChallenge.objects.filter(timed_out=slow).update(
-        finished_at=timezone.now() - timedelta(days=conf.TIMEOUT_WINDOW_DAYS + 1))
+        finished_at=timezone.now() - timedelta(days=constants.TIMEOUT_WINDOW_DAYS + 1))
     _time_out(challenge(ladder, players[6], slow).game, slow)
     assert position(ladder, slow) is not None
 

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from ratings import conf
+from ratings import constants
 from ratings.glicko2 import SCALE, Glicko, Result, idle, rate
 
 
@@ -25,8 +25,8 @@ def test_glickmans_worked_example():
 
 
 def test_the_worked_example_with_tau_from_the_configuration():
-    assert conf.TAU == 0.5
-    assert rate(Glicko(1500, 200, 0.06), [Result(1400, 30, 1)], tau=conf.TAU).rating > 1500
+    assert constants.TAU == 0.5
+    assert rate(Glicko(1500, 200, 0.06), [Result(1400, 30, 1)], tau=constants.TAU).rating > 1500
 
 
 def test_an_empty_period_only_grows_the_deviation():

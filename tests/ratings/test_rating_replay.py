@@ -9,7 +9,7 @@ import pytest
 
 from games import adjudication, services
 from games.models import Game
-from ratings import conf
+from ratings import constants
 from ratings.glicko2 import Glicko, Result, idle, rate
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_record_result
@@ -64,7 +64,7 @@ def play(clock, days, first, second, *, winner=None, kind="onitama") -> Game:
 
 def expected_history(games: list[Game]):
     """The ratings straight from glicko2, game after game in end order: (changes by
-    (game, user), final state by user), as ratings.conf defines a rated result."""
+    (game, user), final state by user), as ratings.constants defines a rated result."""
     state: dict[int, tuple[Glicko, int, datetime | None]] = {}
     changes = {}
     for game in sorted(games, key=lambda g: (g.finished_at, g.pk)):
@@ -73,14 +73,14 @@ def expected_history(games: list[Game]):
         before = {}
         for seat in seats:
             glicko, _n, last = state.get(seat.user_id, (
-                Glicko(conf.INITIAL_RATING, conf.INITIAL_DEVIATION, conf.INITIAL_VOLATILITY), 0, None))
+                Glicko(constants.INITIAL_RATING, constants.INITIAL_DEVIATION, constants.INITIAL_VOLATILITY), 0, None))
             periods = 0 if last is None or now <= last else math.floor(
-                (now - last).total_seconds() / (conf.INACTIVITY_PERIOD_DAYS * 86400))
-            before[seat.user_id] = idle(glicko, periods=periods, max_deviation=conf.MAX_DEVIATION)
+                (now - last).total_seconds() / (constants.INACTIVITY_PERIOD_DAYS * 86400))
+            before[seat.user_id] = idle(glicko, periods=periods, max_deviation=constants.MAX_DEVIATION)
         for seat, other in (seats, seats[::-1]):
             score = 0.5 if not game.winner_side else float(game.winner_side == seat.side)
             mine, theirs = before[seat.user_id], before[other.user_id]
-            after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=conf.TAU)
+            after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=constants.TAU)
             changes[(game.pk, seat.user_id)] = dict(
                 opponent_id=other.user_id, score=score, rating_before=mine.rating,
                 rating_after=after.rating, deviation_before=mine.deviation,
@@ -101,8 +101,8 @@ def assert_ratings_are(games: list[Game]) -> None:
     for rating in Rating.objects.filter(kind="onitama"):
         if rating.user_id not in state:
             assert (rating.rating, rating.deviation, rating.volatility, rating.games_played,
-                    rating.last_played_at) == (conf.INITIAL_RATING, conf.INITIAL_DEVIATION,
-                                               conf.INITIAL_VOLATILITY, 0, None)
+                    rating.last_played_at) == (constants.INITIAL_RATING, constants.INITIAL_DEVIATION,
+                                               constants.INITIAL_VOLATILITY, 0, None)
             continue
         glicko, played, last = state[rating.user_id]
         assert (rating.rating, rating.deviation, rating.volatility) == (

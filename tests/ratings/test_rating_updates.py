@@ -7,7 +7,7 @@ from django.utils import timezone
 from games import services
 from games.errors import Conflict
 from games.models import Game
-from ratings import conf, selectors
+from ratings import constants, selectors
 from ratings.glicko2 import Glicko, Result, idle, rate
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_record_result
@@ -23,8 +23,8 @@ def test_a_rated_win_writes_a_change_row_for_each_player(alice, bob):
     down = RatingChange.objects.get(game=game, user=bob)
     assert (up.opponent, down.opponent) == (bob, alice)
     assert (up.score, down.score) == (1.0, 0.0)
-    assert up.rating_before == down.rating_before == conf.INITIAL_RATING
-    expected = rate(Glicko(1500, 350, 0.06), [Result(1500, 350, 1.0)], tau=conf.TAU)
+    assert up.rating_before == down.rating_before == constants.INITIAL_RATING
+    expected = rate(Glicko(1500, 350, 0.06), [Result(1500, 350, 1.0)], tau=constants.TAU)
     assert up.rating_after == pytest.approx(expected.rating)
     assert down.rating_after == pytest.approx(3000 - expected.rating)
     assert up.created_at == game.finished_at
@@ -73,12 +73,12 @@ def test_a_repeated_finishing_request_rates_once(alice, bob):
 def test_inactivity_grows_the_deviation_one_period_per_thirty_days(alice, bob):
     win(alice, bob)
     row = Rating.objects.get(user=alice, kind="onitama")
-    later = row.last_played_at + timedelta(days=conf.INACTIVITY_PERIOD_DAYS * 3 + 1)
+    later = row.last_played_at + timedelta(days=constants.INACTIVITY_PERIOD_DAYS * 3 + 1)
     shown = selectors.rating_for_player(user=alice, kind="onitama", now=later)
     expected = idle(Glicko(row.rating, row.deviation, row.volatility), periods=3,
-                    max_deviation=conf.MAX_DEVIATION)
+                    max_deviation=constants.MAX_DEVIATION)
     assert shown.deviation == pytest.approx(expected.deviation) and shown.deviation > row.deviation
-    just_before = row.last_played_at + timedelta(days=conf.INACTIVITY_PERIOD_DAYS - 1)
+    just_before = row.last_played_at + timedelta(days=constants.INACTIVITY_PERIOD_DAYS - 1)
     assert selectors.rating_for_player(user=alice, kind="onitama",
                                        now=just_before).deviation == row.deviation
 
@@ -91,7 +91,7 @@ def test_the_next_game_starts_from_the_grown_deviation(alice, bob, carol):
     game = win(alice, carol)
     change = RatingChange.objects.get(game=game, user=alice)
     grown = idle(Glicko(row.rating, row.deviation, row.volatility), periods=3,
-                 max_deviation=conf.MAX_DEVIATION)
+                 max_deviation=constants.MAX_DEVIATION)
     assert change.rating_before == pytest.approx(row.rating)
     assert change.deviation_before == pytest.approx(grown.deviation)
     assert change.deviation_before > row.deviation

@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from games.errors import GameActionError
 from games.models import Game
-from ratings import conf as rating_conf
+from ratings import constants as rating_constants
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
 from tournaments.models import (Pairing, Participant, Result, Round, StaffAction, Tournament,
@@ -48,7 +48,7 @@ def test_registration_rules(staff):
 
 def test_rating_limits_use_the_ratings_app(staff):
     (alice,) = users(1)
-    start = rating_conf.INITIAL_RATING
+    start = rating_constants.INITIAL_RATING
     t = services.tournament_create(actor=staff, name="Strong", kind="onitama", format="swiss",
                                    rating_min=int(start) + 100)
     services.tournament_open_registration(tournament_id=t.pk, actor=staff)
@@ -177,8 +177,8 @@ def test_knockout_to_the_end(n):
 def test_knockout_seeds_by_rating_and_byes_the_top_seeds():
     from ratings.models import Rating
     players = users(3)
-    Rating.objects.create(user=players[2], kind="onitama", rating=rating_conf.INITIAL_RATING + 300,
-                          deviation=60, volatility=rating_conf.INITIAL_VOLATILITY, games_played=20)
+    Rating.objects.create(user=players[2], kind="onitama", rating=rating_constants.INITIAL_RATING + 300,
+                          deviation=60, volatility=rating_constants.INITIAL_VOLATILITY, games_played=20)
     t = started(players, format="knockout")
     seeds = dict(t.participants.values_list("user__username", "seed"))
     assert seeds["p2"] == 1

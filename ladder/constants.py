@@ -1,4 +1,5 @@
-"""The ladder rules' numbers, in one place."""
+"""The ladder rules' numbers, in one place. They are the rules players read (README
+"Ratings and ladders"), the same on every site, so they are constants and not settings."""
 
 # A new ladder lets a player challenge at most this many places above them.
 DEFAULT_MAX_PLACES_UP = 5
