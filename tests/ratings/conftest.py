@@ -6,12 +6,13 @@ from games.models import Game
 from tests.factories import make_user  # noqa: F401  (re-exported for the tests here)
 
 
-def rated_game(first, second, kind: str = "onitama", rated: bool = True) -> Game:
-    """A running game between two users through the challenge services."""
+def rated_game(first, second, kind: str = "onitama", rated: bool = True, *, now=None) -> Game:
+    """A running game between two users through the challenge services, started at
+    ``now`` (by default the current time)."""
     rules = services.rules_for(kind)
     challenge = services.challenge_create(challenger=first, opponent=second, kind=kind,
-                                          rated=rated, seat_choice=rules.players[0])
-    return services.challenge_accept(challenge_id=challenge.pk, user=second)
+                                          rated=rated, seat_choice=rules.players[0], now=now)
+    return services.challenge_accept(challenge_id=challenge.pk, user=second, now=now)
 
 
 def win(winner, loser, kind: str = "onitama", rated: bool = True) -> Game:

@@ -23,9 +23,11 @@ def test_two_workers_pair_round_one_once(monkeypatch):
     for user in players:
         services.tournament_register(tournament_id=t.pk, user=user)
     # Start without letting the start's own task run: the two "workers" below race for round 1.
-    monkeypatch.setattr(services, "_enqueue_advance", lambda tournament_id: None)
+    queued = []
+    monkeypatch.setattr(tournament_advance, "delay", lambda *args: queued.append(args))
     services.tournament_start(tournament_id=t.pk, actor=None)
     monkeypatch.undo()
+    assert queued == [(t.pk,)]  # handed to the broker, and not run
     barrier = threading.Barrier(2)
     results: list[str] = []
     errors: list[BaseException] = []
