@@ -255,11 +255,6 @@ def test_only_a_timeout_is_reversed(alice, bob, staff):
 
 # ---------------------------------------------------------------- tournaments
 
-@pytest.fixture
-def on_commit_now(monkeypatch):
-    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
-
-
 def tournament_of(players):
     tournament = tournament_services.tournament_create(
         actor=None, name="Cup", kind="onitama", format="round_robin")
@@ -275,8 +270,10 @@ def round_games(tournament, number):
             .select_related("game").order_by("board")]
 
 
+# Transactional: the pairing task runs when each service commits (on_commit), as in production.
+@pytest.mark.django_db(transaction=True)
 def test_a_tournament_follows_void_and_award_and_refuses_a_reversal_after_the_next_round(
-        on_commit_now, alice, bob, carol, staff):
+        alice, bob, carol, staff):
     tournament = tournament_of([alice, bob, carol, make_user("dave")])
     first, second = round_games(tournament, 1)
     first = time_out(play_until_both_moved(first))
@@ -295,8 +292,9 @@ def test_a_tournament_follows_void_and_award_and_refuses_a_reversal_after_the_ne
     assert tournament.staff_actions.filter(action="result_changed").count() == 2
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_tournament_game_reversed_before_the_next_round_is_pending_again(
-        on_commit_now, alice, bob, carol, staff):
+        alice, bob, carol, staff):
     tournament = tournament_of([alice, bob, carol, make_user("dave")])
     first, _second = round_games(tournament, 1)
     first = time_out(play_until_both_moved(first))
@@ -354,7 +352,8 @@ def test_suspending_resolves_games_by_the_rule_and_locks_the_account(client, ali
         StaffActionKind.UNSUSPEND, StaffActionKind.SUSPEND]
 
 
-def test_a_suspended_player_leaves_ladders_and_tournaments(alice, bob, carol, staff, on_commit_now):
+@pytest.mark.django_db(transaction=True)
+def test_a_suspended_player_leaves_ladders_and_tournaments(alice, bob, carol, staff):
     from ladder import services as ladder_services
     from ladder.models import Ladder, LadderMember
     from tournaments.models import Participant, ParticipantStatus

@@ -11,15 +11,6 @@ from tournaments.models import Tournament
 
 
 @pytest.fixture
-def on_commit_now(monkeypatch):
-    """In a test inside one rolled-back transaction, run on-commit callbacks at once
-    (as if each service's transaction committed), so that the pairing task and
-    mail run in order without the cost of a transactional test."""
-    from django.db import transaction
-    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
-
-
-@pytest.fixture
 def staff(db):
     user = make_user("staff")
     user.is_staff = user.is_superuser = True
