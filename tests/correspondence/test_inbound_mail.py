@@ -8,7 +8,6 @@ them: a row stored without running them is a row whose task was lost with its wo
 from __future__ import annotations
 
 import threading
-import time
 from datetime import timedelta
 from unittest import mock
 
@@ -23,6 +22,7 @@ from correspondence import services, tasks
 from correspondence.models import InboundMail, ReplyAddressUse
 from games.models import Game, Move
 from privacy import services as privacy_services
+from tests.helpers import wait_for
 
 from .conftest import first_legal, start_game
 from .test_reply_by_mail import address_for, answers_to, reply
@@ -41,16 +41,6 @@ def later(seconds: float):
 
 def overdue() -> float:
     return settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS + 1
-
-
-def wait_for(predicate, timeout=60.0, interval=0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError("condition not met within %.0f s" % timeout)
 
 
 # ---------------------------------------------------------------- in-process
