@@ -47,6 +47,15 @@ def rotated(i: int) -> dict:
     return {"HTTP_X_FORWARDED_FOR": "10.%d.%d.%d" % (i // 65536 % 256, i // 256 % 256, i % 256)}
 
 
+def through_before_429(send, attempts: int):
+    """How many of ``attempts`` requests (``send(i)``) got through before the first 429, and that 429."""
+    for i in range(attempts):
+        response = send(i)
+        if response.status_code == 429:
+            return i, response
+    return attempts, None
+
+
 def browser_login(page, base: str, name: str, password: str | None = None, *, clear_cookies: bool = False) -> None:
     """Sign ``name`` in through the login page (password ``pw-<name>-123456`` unless given);
     ``clear_cookies``: first drop every cookie of the page's context (whoever was signed in)."""

@@ -27,7 +27,7 @@ from django.utils import timezone
 from accounts import outbox
 from accounts.models import OutgoingMail
 from accounts.tasks import outbox_send
-from tests.conftest import SmtpSink, free_port
+from tests.conftest import SmtpSink, free_port, serving
 from tests.factories import make_user
 from tests.helpers import wait_for
 
@@ -58,15 +58,7 @@ class SlowSink(SmtpSink):
 
 @pytest.fixture(scope="module")
 def slow_sink():
-    from aiosmtpd.controller import Controller
-
-    sink = SlowSink()
-    controller = Controller(sink, hostname=sink.host, port=sink.port)
-    controller.start()
-    try:
-        yield sink
-    finally:
-        controller.stop()
+    yield from serving(SlowSink())
 
 
 class MoodySmtp:

@@ -4,18 +4,11 @@ import re
 import pytest
 
 from games.models import Game, GameStatus
+from tests.helpers import browser_login
 
 from .conftest import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def login(page, base, name):
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", "pw-%s-123456" % name)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_load_state()
 
 
 def challenge(page, base, kind, opponent, extra):
@@ -72,7 +65,7 @@ def test_two_players_challenge_play_and_resign(live_server, browser, kind, extra
     pages = {name: ctx.new_page() for name, ctx in contexts.items()}
     try:
         for name, page in pages.items():
-            login(page, base, name)
+            browser_login(page, base, name)
         challenge(pages["alice"], base, kind, "bob", extra)
         bob = pages["bob"]
         bob.goto(base + "/lobby/")

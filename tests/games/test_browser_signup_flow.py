@@ -13,8 +13,9 @@ from django.core import mail
 
 from games.models import Game, GameStatus
 from tests.accounts.test_accounts_signup import confirm_link
+from tests.helpers import browser_login
 
-from .test_browser import challenge, login, play_turns
+from .test_browser import challenge, play_turns
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,7 +23,7 @@ PLAYERS = ("dana", "emil")
 
 
 def password(name: str) -> str:
-    """The password the shared ``login`` helper types for ``name``."""
+    """The password the shared ``browser_login`` helper types for ``name``."""
     return "pw-%s-123456" % name
 
 
@@ -89,7 +90,7 @@ def test_new_players_sign_up_challenge_play_both_games_and_resign(live_server, b
             contexts[name].clear_cookies()
             page.goto(base + "/lobby/")
             assert "/accounts/login/" in page.url
-            login(page, base, name)
+            browser_login(page, base, name)
             page.goto(base + "/lobby/")
             assert page.url == base + "/lobby/"
 

@@ -14,7 +14,7 @@ from ratings.glicko2 import Glicko, Result, idle, rate
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_record_result
 
-from .conftest import make_user, rated_game
+from tests.factories import make_staff, make_user, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,7 @@ T0 = datetime(2026, 1, 5, 12, 0, tzinfo=dt_timezone.utc)
 
 @pytest.fixture
 def staff(db):
-    user = make_user("referee")
-    user.is_staff = True
-    user.save()
-    return user
+    return make_staff("referee", superuser=False)
 
 
 @pytest.fixture
@@ -38,7 +35,7 @@ def play(days, first, second, *, winner=None, kind="onitama") -> Game:
     """A rated game of ``first`` (first side) and ``second`` played on day ``days`` after T0:
     ``winner`` wins by the other's resignation, or a draw by agreement when None."""
     now = T0 + timedelta(days=days)
-    game = rated_game(first, second, kind, now=now)
+    game = start_game(first, second, kind, now=now)
     if winner is None:
         services.draw_offer(game_id=game.pk, user=first, now=now)
         services.draw_accept(game_id=game.pk, user=second, now=now)
@@ -179,7 +176,7 @@ def test_awarding_a_draw_rates_it_as_a_draw(players, staff):
 
 def test_a_casual_game_changes_no_rating(players, staff):
     rated = play(0, players[0], players[1], winner=players[0])
-    casual = rated_game(players[0], players[1], rated=False, now=T0)
+    casual = start_game(players[0], players[1], rated=False, now=T0)
     services.game_resign(game_id=casual.pk, user=players[0], now=T0)
     adjudication.game_void(game_id=casual.pk, staff=staff, reason="void")
     assert_ratings_are([rated])

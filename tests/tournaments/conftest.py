@@ -6,16 +6,13 @@ import pytest
 from games import services as game_services
 from games.models import Game, GameStatus
 from tournaments import services
-from tests.factories import make_user
+from tests.factories import make_staff, make_user  # noqa: F401  (make_user: re-exported for the tests here)
 from tournaments.models import Tournament
 
 
 @pytest.fixture
 def staff(db):
-    user = make_user("staff")
-    user.is_staff = user.is_superuser = True
-    user.save()
-    return user
+    return make_staff("staff")
 
 
 def started(players, *, format: str = "round_robin", actor=None, **settings) -> Tournament:

@@ -13,6 +13,7 @@ from games import services as game_services
 from games.errors import GameActionError
 from games.models import Game, GameStatus
 from ratings.models import RatingChange
+from tests.factories import first_legal
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
 from tournaments.models import Pairing, Result, StaffAction, TournamentStatus
@@ -29,10 +30,7 @@ def users(n, prefix="p"):
 
 def move_once(game: Game, *, now=None) -> Game:
     """The player to move makes their first legal decision (at ``now``, by default the current time)."""
-    import engine
-    rules = engine.get_game(game.kind)
-    text = rules.move_text(rules.legal_moves(game_services.game_state(game))[0])
-    game_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
+    game_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=first_legal(game),
                               expected_ply=game.ply, now=now)
     game.refresh_from_db()
     return game
