@@ -1,14 +1,18 @@
 """Helpers shared by every app's tests that build no data (data: tests/factories.py):
-waiting for a positive signal, reading what a real worker did, addresses for the rate
-limits, signing in a browser page, settings loaded in a fresh interpreter."""
+waiting for a positive signal, running functions at once in threads, reading what a real
+worker did, addresses and counts for the rate limits, signing in a browser page, settings
+loaded in a fresh interpreter."""
 from __future__ import annotations
 
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+
+from django.db import connections
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,6 +28,29 @@ def wait_for(condition, what: str = "the condition", *, timeout: float = 60.0, i
         if time.monotonic() > deadline:
             raise AssertionError("timed out after %.0f s waiting for %s" % (timeout, what))
         time.sleep(interval)
+
+
+def run_together(functions):
+    """Run the functions in threads released at the same moment (each with its own database
+    connection, closed after); returns their results, or the exceptions they raised, in order."""
+    barrier = threading.Barrier(len(functions))
+    results = [None] * len(functions)
+
+    def runner(i, fn):
+        try:
+            barrier.wait()
+            results[i] = fn()
+        except Exception as error:  # noqa: BLE001 - collected for the assertions
+            results[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=runner, args=(i, fn)) for i, fn in enumerate(functions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
 
 
 def task_runs_finished(worker, task_name: str) -> int:

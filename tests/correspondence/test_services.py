@@ -2,17 +2,15 @@
 SMTP sink, and a process killed between claim and send."""
 import subprocess
 import sys
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from accounts.models import OutgoingMail
 from correspondence import services
 from games.models import Alarm, Game
-from tests.helpers import wait_for, wait_for_task_runs
+from tests.helpers import run_together, wait_for, wait_for_task_runs
 
 from .conftest import make_user, start_game
 
@@ -46,22 +44,9 @@ def test_concurrent_sweeps_take_disjoint_rows(smtp_sink):
     alice, bob = make_user("alice"), make_user("bob")
     for _ in range(30):
         start_game(alice, bob)
-    results, errors = [], []
-
-    def sweep():
-        try:
-            results.append(services.alarms_send_due(now=timezone.now() + timedelta(seconds=1)))
-        except Exception as error:  # reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sweep) for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    results = run_together([lambda: services.alarms_send_due(now=timezone.now() + timedelta(seconds=1))
+                            for _ in range(3)])
+    assert [r for r in results if isinstance(r, Exception)] == []
     assert sum(r.sent for r in results) == 30
     # Every sweep sent its mail in this process before its thread ended: the sink has them all.
     messages = smtp_sink.wait_for(30)

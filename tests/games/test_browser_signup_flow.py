@@ -15,7 +15,7 @@ from games.models import Game, GameStatus
 from tests.accounts.test_accounts_signup import confirm_link
 from tests.helpers import browser_login
 
-from .test_browser import challenge, play_turns
+from .test_browser import challenge, play_turns, resign_and_check
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -57,24 +57,6 @@ def accept_from_lobby(page, base: str) -> Game:
     found = re.search(r"/games/(\d+)/$", page.url)
     assert found, page.url
     return Game.objects.get(pk=int(found.group(1)))
-
-
-def resign_and_check(pages, base: str, game: Game, resigner: str, winner: str) -> None:
-    page = pages[resigner]
-    page.goto("%s/games/%d/" % (base, game.pk))
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.locator("form[action$='/resign/'] button").click()
-    page.wait_for_load_state()
-    game.refresh_from_db()
-    assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
-    assert game.winner_side == game.seats.get(user__username=winner).side
-    for viewer in pages.values():
-        viewer.goto("%s/games/%d/" % (base, game.pk))
-        result = viewer.locator(".game-status .result").inner_text()
-        assert winner in result and "won" in result
-        assert "resignation" in viewer.locator(".game-status").inner_text()
-        assert viewer.locator("#move-form").count() == 0
-        assert game.revealed_seed in viewer.content()
 
 
 def test_new_players_sign_up_challenge_play_both_games_and_resign(live_server, browser, settings):

@@ -1,9 +1,8 @@
 """Simultaneous submissions against the real PostgreSQL: exactly one wins."""
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 import engine
@@ -11,32 +10,12 @@ from games import services, tasks
 from games.errors import Conflict, GameActionError
 from games.models import Game, GameStatus, Move
 from games.signals import game_finished
+from tests.helpers import run_together
 
 from .conftest import start_game
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-
-def run_together(functions):
-    """Run the functions in threads released at the same moment; returns results or exceptions."""
-    barrier = threading.Barrier(len(functions))
-    results = [None] * len(functions)
-
-    def runner(i, fn):
-        try:
-            barrier.wait()
-            results[i] = fn()
-        except Exception as error:  # noqa: BLE001 - collected for the assertions
-            results[i] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=runner, args=(i, fn)) for i, fn in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
 
 
 def test_postgresql_is_in_use():

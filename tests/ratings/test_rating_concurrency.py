@@ -5,7 +5,7 @@ from django.db import connection
 
 from games import services
 from ratings.models import Rating, RatingChange
-from tests.games.test_concurrency import run_together
+from tests.helpers import run_together
 
 from .conftest import make_user, start_game
 
