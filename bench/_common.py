@@ -2,7 +2,7 @@
 site runs under for them, a gunicorn server on loopback, and concurrent phases that
 print latency percentiles and throughput (measured, never asserted).
 
-Used by bench/api.py and bench/http.py (run as scripts, so ``import _common`` finds it).
+Used by bench/api.py and bench/pages.py (run as scripts, so ``import _common`` finds it).
 """
 from __future__ import annotations
 

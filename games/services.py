@@ -294,8 +294,9 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
     return record
 
 
-def move_submit(*, game_id: int, user: "User", move_text: str, expected_ply: int) -> Move:
-    """Play one decision for ``user``.
+def move_submit(*, game_id: int, user: "User", move_text: str, expected_ply: int,
+                now: datetime | None = None) -> Move:
+    """Play one decision for ``user`` (at ``now``, by default the current time).
 
     ``expected_ply`` is the number of decisions the player saw played; a stale
     or repeated submission raises Conflict (409) and changes nothing. Exactly
@@ -310,7 +311,7 @@ def move_submit(*, game_id: int, user: "User", move_text: str, expected_ply: int
                            expected=expected_ply, current=game.ply)
         if game.to_move_side != seat.side:
             raise NotAllowed("not_your_turn", "It is not your turn.")
-        return _play(game, seat, move_text, user=user, bot_seed=None, now=_now())
+        return _play(game, seat, move_text, user=user, bot_seed=None, now=now or _now())
 
 
 @dataclass
@@ -421,8 +422,8 @@ def game_bot_release(*, game_id: int, now: datetime | None = None) -> Game:
         return game
 
 
-def game_resign(*, game_id: int, user: "User") -> Game:
-    """``user`` resigns: the other side wins."""
+def game_resign(*, game_id: int, user: "User", now: datetime | None = None) -> Game:
+    """``user`` resigns: the other side wins (at ``now``, by default the current time)."""
     with transaction.atomic():
         game = _lock_game(game_id)
         seat = _seat_of(game, user)
@@ -431,7 +432,7 @@ def game_resign(*, game_id: int, user: "User") -> Game:
         winner = _other_side(rules, seat.side)
         _terminate_state(game, rules, reason=REASON_RESIGNATION, winner=winner)
         return game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
-                           reason=REASON_RESIGNATION, scores=None)
+                           reason=REASON_RESIGNATION, scores=None, now=now)
 
 
 def game_can_abort(game: Game) -> bool:
@@ -473,8 +474,8 @@ def _draw_game(game: Game) -> None:
         raise InvalidInput("draw_not_available", "Draws exist only in Onitama games between players.")
 
 
-def draw_offer(*, game_id: int, user: "User") -> DrawOffer:
-    """Offer a draw; offering while the opponent's offer is pending accepts it."""
+def draw_offer(*, game_id: int, user: "User", now: datetime | None = None) -> DrawOffer:
+    """Offer a draw; offering while the opponent's offer is pending accepts it (at ``now``)."""
     with transaction.atomic():
         game = _lock_game(game_id)
         seat = _seat_of(game, user)
@@ -484,13 +485,13 @@ def draw_offer(*, game_id: int, user: "User") -> DrawOffer:
         if pending is not None:
             if pending.seat_id == seat.pk:
                 raise Conflict("draw_already_offered", "You have already offered a draw.")
-            _accept(game, pending)
+            _accept(game, pending, now=now)
             return pending
         return DrawOffer.objects.create(game=game, seat=seat, ply=game.ply)
 
 
-def _accept(game: Game, offer: DrawOffer) -> None:
-    now = _now()
+def _accept(game: Game, offer: DrawOffer, *, now: datetime | None = None) -> None:
+    now = now or _now()
     offer.status = DrawOfferStatus.ACCEPTED
     offer.responded_at = now
     offer.save(update_fields=["status", "responded_at"])
@@ -508,14 +509,14 @@ def _pending_offer_to(game: Game, seat: Seat) -> DrawOffer:
     return offer
 
 
-def draw_accept(*, game_id: int, user: "User") -> Game:
-    """Accept the opponent's pending draw offer: the game ends drawn by agreement."""
+def draw_accept(*, game_id: int, user: "User", now: datetime | None = None) -> Game:
+    """Accept the opponent's pending draw offer: the game ends drawn by agreement (at ``now``)."""
     with transaction.atomic():
         game = _lock_game(game_id)
         seat = _seat_of(game, user)
         _require_active(game)
         _draw_game(game)
-        _accept(game, _pending_offer_to(game, seat))
+        _accept(game, _pending_offer_to(game, seat), now=now)
         return game
 
 

@@ -213,17 +213,22 @@ class SmtpSink:
         return part.get_content() if part is not None else ""
 
 
-@pytest.fixture(scope="session")
-def smtp_sink_session():
+def serving(sink: SmtpSink):
+    """Run an SMTP server on the sink's address while the generator is suspended: a
+    fixture yields from it (``yield from serving(SmtpSink())``)."""
     from aiosmtpd.controller import Controller
 
-    sink = SmtpSink()
     controller = Controller(sink, hostname=sink.host, port=sink.port)
     controller.start()
     try:
         yield sink
     finally:
         controller.stop()
+
+
+@pytest.fixture(scope="session")
+def smtp_sink_session():
+    yield from serving(SmtpSink())
 
 
 @pytest.fixture
@@ -525,3 +530,18 @@ def bob(db):
 def carol(db):
     from tests.factories import make_user
     return make_user("carol")
+
+
+@pytest.fixture
+def onitama_game(alice, bob):
+    """A running Onitama game (base cards), alice on the first side."""
+    from tests.factories import start_game
+    return start_game(alice, bob, "onitama", {"cards": "base"})
+
+
+@pytest.fixture
+def staff_client(client, db):
+    """The test client signed in as a superuser, ``root``."""
+    from tests.factories import make_staff
+    client.force_login(make_staff("root"))
+    return client

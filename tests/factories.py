@@ -1,11 +1,16 @@
 """Plain helpers that build test data, shared by every app's tests.
 
 The common players are fixtures in tests/conftest.py (``alice``, ``bob``,
-``carol``); apps' conftests import ``make_user`` from here for more.
+``carol``, ``staff_client``); apps' conftests import from here for more: users and
+staff, games started through the challenge services, and moves played in them.
 """
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+
+import engine
+from games import services
+from games.models import Game
 
 
 def make_user(name: str, *, email: bool = True):
@@ -13,3 +18,43 @@ def make_user(name: str, *, email: bool = True):
     return get_user_model().objects.create_user(
         username=name, email="%s@example.org" % name if email else "",
         password="pw-" + name + "-123456")
+
+
+def make_staff(name: str, *, superuser: bool = True):
+    """A staff member ``name`` (``make_user``'s password and address), a superuser unless asked."""
+    user = make_user(name)
+    user.is_staff = True
+    user.is_superuser = superuser
+    user.save()
+    return user
+
+
+def start_game(challenger, opponent, kind: str = "onitama", options=None, seat_choice: str | None = None,
+               days_per_move: int = 3, rated: bool = True, *, now=None) -> Game:
+    """A game between two users through the challenge services, started at ``now`` (by
+    default the current time); the challenger takes the first side listed by the engine
+    unless ``seat_choice`` says otherwise."""
+    rules = engine.get_game(kind)
+    challenge = services.challenge_create(
+        challenger=challenger, opponent=opponent, kind=kind, options=options,
+        days_per_move=days_per_move, rated=rated, seat_choice=seat_choice or rules.players[0], now=now)
+    return services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+
+
+def first_legal(game: Game) -> str:
+    """The text of the first legal decision of the side to move."""
+    rules = engine.get_game(game.kind)
+    state = services.game_state(game)
+    return rules.move_text(rules.legal_moves(state)[0])
+
+
+def play(game: Game, decisions: int, *, pick=first_legal) -> Game:
+    """Play ``decisions`` decisions (fewer if the game ends) as whoever is to move."""
+    for _ in range(decisions):
+        game.refresh_from_db()
+        if game.status != "active":
+            break
+        services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=pick(game),
+                             expected_ply=game.ply)
+    game.refresh_from_db()
+    return game

@@ -17,7 +17,7 @@ from games.views import move_squares
 from ops.models import Report
 from tests.factories import make_user
 from tests.games.conftest import first_legal, start_game
-from tests.games.test_browser import login
+from tests.helpers import browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -93,7 +93,7 @@ def test_every_kind_of_page_loads_with_no_csp_violation_and_its_scripts_work(liv
         assert any(v.startswith("script-src") for v in watch.violations), watch.violations
         watch.clear()
 
-        login(page, base, "alice")
+        browser_login(page, base, "alice")
         for path in ("/", "/lobby/", "/rules/", "/accounts/profile/", "/correspondence/settings/",
                      "/players/alice/", "/blocks/", "/games/%d/" % onitama.pk, "/games/%d/" % maatatahay.pk,
                      "/ratings/onitama/", "/ladders/", "/tournaments/",

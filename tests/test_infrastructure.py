@@ -18,20 +18,10 @@ from accounts import services
 from accounts.outbox import outbox_add, outbox_add_many
 from accounts.tasks import outbox_send, unconfirmed_accounts_purge
 from maatasite.celery import app
+from tests.helpers import settings_in_subprocess, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "a-long-unusual-passphrase-9"
-
-
-def settings_in_subprocess(env: dict, *names: str) -> subprocess.CompletedProcess:
-    """Load the settings in a fresh interpreter with exactly ``env`` and print ``names`` as JSON."""
-    code = (
-        "import json, django; from django.conf import settings; django.setup(); "
-        f"print(json.dumps({{n: getattr(settings, n, None) for n in {list(names)!r}}}, default=str))"
-    )
-    base = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "maatasite.settings"}
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**base, **env},
-                          capture_output=True, text=True, timeout=60)
 
 
 # --- Settings --------------------------------------------------------------------
@@ -177,7 +167,7 @@ def test_worker_sends_mail_to_the_smtp_sink(celery_worker, smtp_sink):
     assert message["To"] == "sink@example.com"
     assert "/accounts/confirm/" in smtp_sink.body(message)  # the link was made by the worker
     # It was the worker subprocess that ran it, not this process.
-    _wait(lambda: f"outbox_send[{result.id}] succeeded" in celery_worker.log_path.read_text(errors="replace"),
+    wait_for(lambda: f"outbox_send[{result.id}] succeeded" in celery_worker.log_path.read_text(errors="replace"),
           "the worker's log to show the task")
 
 
@@ -191,7 +181,7 @@ def test_worker_writes_to_the_test_database(celery_worker):
     stale = User.objects.create_user(username="stale", email="stale@example.com", password=PASSWORD,
                                      is_active=False, date_joined=timezone.now() - timedelta(days=30))
     unconfirmed_accounts_purge.delay()
-    _wait(lambda: not User.objects.filter(pk=stale.pk).exists(), "the worker to delete the stale account")
+    wait_for(lambda: not User.objects.filter(pk=stale.pk).exists(), "the worker to delete the stale account")
 
 
 @pytest.mark.services
@@ -211,7 +201,7 @@ def test_signup_confirmation_mail_goes_through_the_worker(celery_worker, smtp_si
 
 @pytest.mark.services
 def test_beat_schedules_the_timeout_sweep(celery_beat):
-    _wait(lambda: "games.tasks.games_timeout_sweep" in celery_beat.log_path.read_text(errors="replace"),
+    wait_for(lambda: "games.tasks.games_timeout_sweep" in celery_beat.log_path.read_text(errors="replace"),
           "beat to send games.tasks.games_timeout_sweep", timeout=30)
 
 
@@ -226,19 +216,9 @@ def test_prefork_worker_dies_whole_and_starts_again(prefork_worker):
         os.killpg(pid, 0)
     prefork_worker.start()
     result = unconfirmed_accounts_purge.delay()
-    _wait(lambda: f"[{result.id}] succeeded" in prefork_worker.log_path.read_text(errors="replace"),
+    wait_for(lambda: f"[{result.id}] succeeded" in prefork_worker.log_path.read_text(errors="replace"),
           "the restarted prefork worker to run a task")
     assert prefork_worker.unacked() == 0
-
-
-def _wait(condition, what: str, timeout: float = 30.0) -> None:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
 
 
 # --- Browser -------------------------------------------------------------------------

@@ -20,19 +20,11 @@ from accounts import services as account_services
 from accounts import tokens as account_tokens
 from maatasite.local_keys import PUBLISHED_DEVELOPMENT_KEY, local_key
 from tests.factories import make_user
+from tests.helpers import settings_in_subprocess
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION_KEY = "x" * 20 + "-a-long-random-production-secret-key-for-this-test-" + "y" * 20
 RACERS = 8
-
-
-def settings_in_subprocess(env: dict, *names: str) -> subprocess.CompletedProcess:
-    """Load the settings in a fresh interpreter with exactly ``env`` and print ``names`` as JSON."""
-    code = ("import json, django; from django.conf import settings; django.setup(); "
-            f"print(json.dumps({{n: getattr(settings, n, None) for n in {list(names)!r}}}))")
-    base = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "maatasite.settings"}
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**base, **env},
-                          capture_output=True, text=True, timeout=60)
 
 
 RACER = ("import sys; from pathlib import Path; from maatasite.local_keys import local_key; "

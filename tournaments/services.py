@@ -329,10 +329,11 @@ def tournament_start(*, tournament_id: int, actor: "User | None") -> StartResult
         return StartResult(tournament=tournament, warnings=warnings)
 
 
-def tournament_pause(*, tournament_id: int, actor: "User | None") -> Tournament:
+def tournament_pause(*, tournament_id: int, actor: "User | None", now: datetime | None = None) -> Tournament:
     """Pause while staff investigate: no new round is paired and the clocks of the
     running games stand still (games.services.game_clock_pause), so nobody loses
-    on time. Players may still move; a game that ends is recorded as usual."""
+    on time. Players may still move; a game that ends is recorded as usual. The clocks
+    stop at ``now`` (by default each game's current time)."""
     with transaction.atomic():
         _running_game_ids(tournament_id)
         tournament = _lock(tournament_id)
@@ -341,17 +342,18 @@ def tournament_pause(*, tournament_id: int, actor: "User | None") -> Tournament:
         tournament.save(update_fields=["status"])
         held = _running_game_ids(tournament_id)
         for game_id in held:
-            game_services.game_clock_pause(game_id=game_id,
+            game_services.game_clock_pause(game_id=game_id, now=now,
                                            reason="tournament %d paused" % tournament.pk)
         _log(tournament, actor, "pause", "%d game clock(s) stopped" % len(held))
         return tournament
 
 
-def tournament_resume(*, tournament_id: int, actor: "User | None") -> Tournament:
+def tournament_resume(*, tournament_id: int, actor: "User | None", now: datetime | None = None) -> Tournament:
     """Run again: the clocks restart with the time each player had left when they
     stopped (a player on vacation stays stopped), and a round that completed
     during the pause is followed at once. A staff hold on one of the games
-    (games.services.game_clock_pause) is released too."""
+    (games.services.game_clock_pause) is released too. The clocks restart at ``now``
+    (by default each game's current time)."""
     with transaction.atomic():
         _running_game_ids(tournament_id)
         tournament = _lock(tournament_id)
@@ -360,7 +362,7 @@ def tournament_resume(*, tournament_id: int, actor: "User | None") -> Tournament
         tournament.save(update_fields=["status"])
         released = _running_game_ids(tournament_id)
         for game_id in released:
-            game_services.game_clock_resume(game_id=game_id)
+            game_services.game_clock_resume(game_id=game_id, now=now)
         _log(tournament, actor, "resume", "%d game clock(s) running again" % len(released))
         _enqueue_advance(tournament.pk)
         return tournament

@@ -4,13 +4,6 @@ from django.contrib.auth import get_user_model
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff_client(client):
-    admin = get_user_model().objects.create_superuser(username="root", email="root@example.com", password="x")
-    client.force_login(admin)
-    return client
-
-
 def test_admin_lists_and_edits_users(staff_client):
     assert staff_client.get("/admin/accounts/user/").status_code == 200
     user = get_user_model().objects.get(username="root")

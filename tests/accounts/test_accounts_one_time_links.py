@@ -5,12 +5,11 @@ POST acts, once. A second use, from a fresh browser, changes nothing, signs nobo
 and says so. The one-click unsubscribe link is the exception: it keeps working.
 """
 import re
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -18,6 +17,7 @@ from rest_framework.test import APIClient
 from accounts import services
 from accounts.models import User
 from correspondence import tokens as correspondence_tokens
+from tests.helpers import run_together
 
 # Transactional: mail leaves when the transaction commits (on_commit), as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -140,23 +140,8 @@ def test_two_simultaneous_uses_of_one_link_confirm_once():
     assert connection.vendor == "postgresql"
     user, _path = signed_up()
     token = services.email_confirmation_token_make(user=user)
-    barrier = threading.Barrier(6)
-    results = []
-
-    def use():
-        try:
-            barrier.wait()
-            results.append(services.user_confirm_email(token=token).pk)
-        except Exception as error:  # noqa: BLE001 - collected for the assertions
-            results.append(getattr(error, "code", repr(error)))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=use) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    outcomes = run_together([lambda: services.user_confirm_email(token=token).pk for _ in range(6)])
+    results = [getattr(o, "code", repr(o)) if isinstance(o, Exception) else o for o in outcomes]
     assert sorted(results, key=str) == sorted([user.pk] + ["already_confirmed"] * 5, key=str)
     assert fresh(user).one_time_links_used == 1
 

@@ -14,7 +14,6 @@ import asyncio
 import json
 import re
 import threading
-import time
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
@@ -28,23 +27,13 @@ from django.utils import timezone
 from accounts import outbox
 from accounts.models import OutgoingMail
 from accounts.tasks import outbox_send
-from tests.conftest import SmtpSink, free_port
+from tests.conftest import SmtpSink, free_port, serving
 from tests.factories import make_user
+from tests.helpers import wait_for
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def wait_until(condition, what: str, timeout: float = 60.0, interval: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for %s" % what)
-        time.sleep(interval)
 
 
 def use_smtp(settings, port: int) -> None:
@@ -69,15 +58,7 @@ class SlowSink(SmtpSink):
 
 @pytest.fixture(scope="module")
 def slow_sink():
-    from aiosmtpd.controller import Controller
-
-    sink = SlowSink()
-    controller = Controller(sink, hostname=sink.host, port=sink.port)
-    controller.start()
-    try:
-        yield sink
-    finally:
-        controller.stop()
+    yield from serving(SlowSink())
 
 
 class MoodySmtp:
@@ -181,7 +162,7 @@ def test_three_whole_worker_kills_while_sending_lose_no_mail_and_double_at_most_
         received_before = len(slow_sink.messages)
         # wait until this worker has sent some mail of its own, then kill it mid-batch
         target = received_before + 40
-        wait_until(lambda: len(slow_sink.messages) >= target, "the worker to send mail", timeout=60)
+        wait_for(lambda: len(slow_sink.messages) >= target, "the worker to send mail", timeout=60)
         prefork_worker.kill()
         claimed_unsent = OutgoingMail.objects.filter(done_at__isnull=True, claimed_at__isnull=False).count()
         unacked = prefork_worker.unacked()
@@ -192,7 +173,7 @@ def test_three_whole_worker_kills_while_sending_lose_no_mail_and_double_at_most_
         assert claimed_unsent > 0 and unacked > 0, kill_figures
         assert len(slow_sink.messages) < count
         prefork_worker.start(concurrency=processes)
-    wait_until(lambda: not Alarm.objects.filter(sent_at__isnull=True).exists()
+    wait_for(lambda: not Alarm.objects.filter(sent_at__isnull=True).exists()
                and not OutgoingMail.objects.filter(done_at__isnull=True).exists(),
                "every alarm queued and every outbox row done", timeout=90, interval=0.2)
     received = Counter(message["To"] for message in slow_sink.messages)

@@ -10,24 +10,11 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from tests.factories import make_user
+from tests.helpers import rotated, through_before_429
 
 HIGH = "100000/min"
 STRANGER = "198.51.100.66"
 OWNER = "203.0.113.5"
-
-
-def rotated(i: int) -> dict:
-    """A new, plausible X-Forwarded-For on each request, as the hostile tester sent."""
-    return {"HTTP_X_FORWARDED_FOR": "10.%d.%d.%d" % (i // 65536 % 256, i // 256 % 256, i % 256)}
-
-
-def through_before_429(send, attempts: int):
-    """How many of ``attempts`` requests got through before the first 429, and that 429."""
-    for i in range(attempts):
-        response = send(i)
-        if response.status_code == 429:
-            return i, response
-    return attempts, None
 
 
 @pytest.fixture
@@ -46,11 +33,6 @@ def assert_refusal_page(response, field: str):
     text = response.content.decode()
     assert 'name="%s"' % field in text and "<form" in text
     assert "try again in" in text
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice")
 
 
 ALICE_PASSWORD = "pw-alice-123456"

@@ -5,7 +5,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from api import services as api_services
-from tests.conftest import isolated_caches  # noqa: F401  (re-exported for tests/chat)
+from tests.conftest import isolated_caches
 from tests.games.conftest import make_user, play, start_game  # noqa: F401  (shared helpers)
 
 HIGH_RATES = {"user": "100000/min", "ip": "100000/min", "auth": "100000/min"}
@@ -18,21 +18,6 @@ def _api_settings(settings):
     settings.API_THROTTLE_RATES = dict(HIGH_RATES)
     settings.API_EVENTS_SETTLE_SECONDS = 0
     settings.CACHES = isolated_caches(settings.CACHES)
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db):
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol(db):
-    return make_user("carol")
 
 
 def token_client(user, scopes=("read", "play")) -> APIClient:

@@ -11,9 +11,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game(alice, bob):
+def game(onitama_game):
     """Onitama, alice red, bob blue (who moves first depends on the dealt side card)."""
-    return start_game(alice, bob, "onitama", {"cards": "base"})
+    return onitama_game
 
 
 @pytest.fixture

@@ -22,9 +22,15 @@ ROOT = Path(__file__).resolve().parents[2]
 FROZEN = 1_800_000_000.0  # a fixed clock, far from a window boundary
 
 
+def freeze_throttles(monkeypatch, at: float) -> None:
+    """Every API throttle reads ``at`` as the time (their ``timer``, as in DRF's throttles)."""
+    for throttle in (throttling.UserRateThrottle, throttling.IPRateThrottle, throttling.AuthRateThrottle):
+        monkeypatch.setattr(throttle, "timer", staticmethod(lambda: at))
+
+
 @pytest.fixture
 def frozen_clock(monkeypatch):
-    monkeypatch.setattr(throttling, "_now", lambda: FROZEN + 1.0)
+    freeze_throttles(monkeypatch, FROZEN + 1.0)
 
 
 def _counter_key(user, period: int = 60, now: float = FROZEN + 1.0) -> str:
@@ -128,7 +134,7 @@ def test_simultaneous_requests_spend_the_budget_exactly_in_redis(settings, froze
 
 def test_refusal_waits_until_the_window_ends(settings, monkeypatch):
     settings.API_THROTTLE_RATES = {"user": "1/min", "ip": "1000/min", "auth": "1000/min"}
-    monkeypatch.setattr(throttling, "_now", lambda: FROZEN + 15.0)  # FROZEN is a whole minute
+    freeze_throttles(monkeypatch, FROZEN + 15.0)  # FROZEN is a whole minute
     request = SimpleNamespace(user=SimpleNamespace(pk=77, is_authenticated=True))
     assert throttling.UserRateThrottle().allow_request(request, None) is True
     refused = throttling.UserRateThrottle()

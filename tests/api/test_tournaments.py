@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.conftest import on_commit_now, play_out, started  # noqa: F401  (fixture)
+from tests.tournaments.conftest import play_out, started
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 
 from .conftest import make_user, token_client
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_now")]
+# Transactional: the pairing task and the mail run when each service commits (on_commit), as in production.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 BASE = "/api/v1/tournaments/"
 

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games.conftest import start_game
-
 
 @pytest.fixture
-def game(alice, bob):
-    return start_game(alice, bob, "onitama", {"cards": "base"})
+def game(onitama_game):
+    """The shared running Onitama game of alice and bob (tests/conftest.py)."""
+    return onitama_game

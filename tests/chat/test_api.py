@@ -10,15 +10,9 @@ from django.utils import timezone
 from accounts import services as account_services
 from chat import services
 from chat.models import Message
-from tests.api.conftest import HIGH_RATES, isolated_caches, token_client
+from tests.api.conftest import _api_settings, token_client  # noqa: F401  (_api_settings: the API tests' fixture)
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _api_settings(settings):
-    settings.API_THROTTLE_RATES = dict(HIGH_RATES)
-    settings.CACHES = isolated_caches(settings.CACHES)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("_api_settings")]
 
 
 def _url(game_id: int) -> str:

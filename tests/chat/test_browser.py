@@ -5,7 +5,7 @@ import pytest
 from ops.models import Report
 from tests.factories import make_user
 from tests.games.conftest import start_game
-from tests.games.test_browser import login
+from tests.helpers import browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,7 +20,7 @@ def test_a_player_writes_and_the_other_reads_after_a_reload(live_server, browser
     pages = {name: ctx.new_page() for name, ctx in contexts.items()}
     try:
         for name, page in pages.items():
-            login(page, live_server.url, name)
+            browser_login(page, live_server.url, name)
         pages["bob"].goto(url)
         assert pages["bob"].locator("#messages .no-messages").is_visible()
 

@@ -13,7 +13,3 @@ def _correspondence_settings(settings):
     settings.CORRESPONDENCE_INBOUND_SECRET = "inbound-test-secret"
     settings.SITE_URL = "http://testserver"
 
-
-@pytest.fixture
-def onitama_game(alice, bob):
-    return start_game(alice, bob, "onitama", {"cards": "base"})

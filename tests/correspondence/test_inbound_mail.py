@@ -8,7 +8,6 @@ them: a row stored without running them is a row whose task was lost with its wo
 from __future__ import annotations
 
 import threading
-import time
 from datetime import timedelta
 from unittest import mock
 
@@ -23,6 +22,7 @@ from correspondence import services, tasks
 from correspondence.models import InboundMail, ReplyAddressUse
 from games.models import Game, Move
 from privacy import services as privacy_services
+from tests.helpers import wait_for
 
 from .conftest import first_legal, start_game
 from .test_reply_by_mail import address_for, answers_to, reply
@@ -41,16 +41,6 @@ def later(seconds: float):
 
 def overdue() -> float:
     return settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS + 1
-
-
-def wait_for(predicate, timeout=60.0, interval=0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError("condition not met within %.0f s" % timeout)
 
 
 # ---------------------------------------------------------------- in-process
@@ -116,11 +106,23 @@ class TestInProcess:
                                                                            django_capture_on_commit_callbacks):
         from django.db import OperationalError
 
+        from accounts.models import OutgoingMail
+
         game = onitama_game
         inbound = services.inbound_mail_store(raw=a_reply(game))
-        with mock.patch.object(services, "_reply_answer", side_effect=OperationalError("connection lost")):
+        failed = []
+
+        def connection_lost_at_the_answer(execute, sql, params, many, context):
+            """The connection drops when the answer mail is written, after the move."""
+            if sql.startswith("INSERT") and OutgoingMail._meta.db_table in sql and "reply_answer" in (params or ()):
+                failed.append(sql)
+                raise OperationalError("connection lost")
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(connection_lost_at_the_answer):
             with pytest.raises(OperationalError):
                 services.inbound_mail_play(inbound_id=inbound.pk)
+        assert len(failed) == 1
         inbound.refresh_from_db()
         assert inbound.processed_at is None
         # the move was rolled back with the stamp: the address is unused, the retry plays it
@@ -241,8 +243,9 @@ def test_two_runs_of_one_row_at_once_play_it_once(alice, bob):
     assert connection.vendor == "postgresql"
     game = start_game(alice, bob, "onitama", {"cards": "base"})
     user = game.to_move_user
-    with mock.patch.object(services, "_inbound_enqueue", lambda inbound_id: None):
+    with mock.patch.object(tasks.inbound_mail_play, "delay") as delay:  # handed to the broker, not run
         inbound = services.inbound_mail_store(raw=a_reply(game))
+    delay.assert_called_once_with(inbound.pk)
     mail.outbox.clear()
     results: list = [None, None]
 

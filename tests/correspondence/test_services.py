@@ -2,34 +2,22 @@
 SMTP sink, and a process killed between claim and send."""
 import subprocess
 import sys
-import threading
-import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from accounts.models import OutgoingMail
 from correspondence import services
 from games.models import Alarm, Game
+from tests.helpers import run_together, wait_for, wait_for_task_runs
 
 from .conftest import make_user, start_game
 
 pytestmark = pytest.mark.services
 
 
-def wait_for(predicate, timeout=60.0, interval=0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError("condition not met within %.0f s" % timeout)
-
-
-def test_beat_and_worker_send_your_turn_and_a_due_reminder_once(celery_beat, smtp_sink):
+def test_beat_and_worker_send_your_turn_and_a_due_reminder_once(celery_worker, celery_beat, smtp_sink):
     alice, bob = make_user("alice"), make_user("bob")
     game = start_game(alice, bob)
     mover = game.to_move_user
@@ -41,7 +29,9 @@ def test_beat_and_worker_send_your_turn_and_a_due_reminder_once(celery_beat, smt
     Alarm.objects.filter(game=game, kind="reminder").update(due_at=timezone.now())
     messages = smtp_sink.wait_for(2)
     assert messages[1]["Subject"].startswith("Time is running out")
-    time.sleep(3)  # several more sweeps: nothing is sent twice
+    # Several more sweeps, each run to its end after the reminder went: nothing is queued or sent twice.
+    wait_for_task_runs(celery_worker, "correspondence.tasks.correspondence_sweep", more=3)
+    assert OutgoingMail.objects.filter(kind="alarm").count() == 2
     assert len(smtp_sink.messages) == 2
     reminder = Alarm.objects.get(game=game, kind="reminder")
     assert reminder.outcome == "queued"
@@ -54,25 +44,12 @@ def test_concurrent_sweeps_take_disjoint_rows(smtp_sink):
     alice, bob = make_user("alice"), make_user("bob")
     for _ in range(30):
         start_game(alice, bob)
-    results, errors = [], []
-
-    def sweep():
-        try:
-            results.append(services.alarms_send_due(now=timezone.now() + timedelta(seconds=1)))
-        except Exception as error:  # reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sweep) for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    results = run_together([lambda: services.alarms_send_due(now=timezone.now() + timedelta(seconds=1))
+                            for _ in range(3)])
+    assert [r for r in results if isinstance(r, Exception)] == []
     assert sum(r.sent for r in results) == 30
+    # Every sweep sent its mail in this process before its thread ended: the sink has them all.
     messages = smtp_sink.wait_for(30)
-    time.sleep(0.5)
     assert len(smtp_sink.messages) == 30
     assert len({m["Message-ID"] for m in messages}) == 30
     assert Alarm.objects.filter(kind="your_turn", outcome="queued").count() == 30

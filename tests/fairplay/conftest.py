@@ -11,7 +11,7 @@ from engine.bots import choose_move
 from fairplay.agreement import decision_seed
 from games import services
 from games.models import Game
-from tests.factories import make_user  # noqa: F401  (re-exported for the tests here)
+from tests.factories import make_staff, make_user, start_game  # noqa: F401  (re-exported for the tests here)
 
 LEVEL = 2
 SECONDS = 60.0  # far above what level 2 needs: the node budget decides, so the test's bot agrees
@@ -25,14 +25,6 @@ def _quick_bot(settings):
     settings.FAIRPLAY_BOT_LEVEL = LEVEL
     settings.FAIRPLAY_BOT_SECONDS = SECONDS
     settings.FAIRPLAY_SKIP_OPENING = 0
-
-
-def start(first, second, kind: str = "onitama", *, rated: bool = True, options=None) -> Game:
-    """A game between two users; ``first`` takes the engine's first side."""
-    rules = services.rules_for(kind)
-    challenge = services.challenge_create(challenger=first, opponent=second, kind=kind, rated=rated,
-                                          options=options, seat_choice=rules.players[0])
-    return services.challenge_accept(challenge_id=challenge.pk, user=second)
 
 
 def bot_copier(level: int = LEVEL) -> Picker:
@@ -72,12 +64,11 @@ def play(game: Game, pickers: dict, *, decisions: int, resign=None) -> Game:
 
 def finished(first, second, kind: str = "onitama", *, rated: bool = True, decisions: int = 6) -> Game:
     """A finished game of a few random decisions, ended by ``second`` resigning."""
-    game = start(first, second, kind, rated=rated)
+    game = start_game(first, second, kind, rated=rated)
     return play(game, {first.pk: random_player(1), second.pk: random_player(2)},
                 decisions=decisions, resign=second)
 
 
 @pytest.fixture
 def staff(db):
-    from django.contrib.auth import get_user_model
-    return get_user_model().objects.create_superuser("staffer", "staff@example.org", "pw-staff-123456")
+    return make_staff("staffer")

@@ -15,7 +15,7 @@ from games import services as games_services
 from games.adjudication import game_timeout_reverse
 from games.models import Move
 
-from .conftest import LEVEL, bot_copier, play, random_player, start
+from .conftest import LEVEL, bot_copier, play, random_player, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def test_copying_the_bot_agrees_every_time_and_random_play_does_not(alice, bob, 
     games = []
     while len(games) < 5 and min(Move.objects.filter(game__in=games, user=u).count()
                                  for u in (alice, bob)) < 8:
-        game = start(alice, bob, kind, options=options)
+        game = start_game(alice, bob, kind, options=options)
         games.append(play(game, {alice.pk: bot_copier(), bob.pk: random_player(len(games))},
                           decisions=20, resign=bob))
     assert all(game.status == "finished" for game in games)
@@ -50,7 +50,7 @@ def _forced_game(monkeypatch, alice, bob):
     monkeypatch.setattr(engine.fair, "new_seed", lambda: 6)
     rules = engine.get_game("maatatahay")
     texts, _final = engine.random_game(rules, 6, {"variant": "standard"})
-    game = start(alice, bob, "maatatahay", options={"variant": "standard"})
+    game = start_game(alice, bob, "maatatahay", options={"variant": "standard"})
     for text in texts:
         game.refresh_from_db()
         games_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
@@ -86,7 +86,7 @@ def test_forced_decisions_and_the_skipped_opening_are_not_counted(monkeypatch, s
 
 
 def test_the_bot_is_shown_the_players_view_never_the_hidden_order(monkeypatch, alice, bob):
-    game = start(alice, bob, "maatatahay", options={"variant": "standard"})
+    game = start_game(alice, bob, "maatatahay", options={"variant": "standard"})
     game = play(game, {alice.pk: random_player(3), bob.pk: random_player(4)}, decisions=25, resign=bob)
     side = game.seats.get(user=alice).side
     rules = engine.get_game("maatatahay")
@@ -116,7 +116,7 @@ def test_the_decision_seed_is_fixed_per_game_and_ply():
 
 
 def test_a_game_sent_back_into_play_is_measured_again(alice, bob, staff):
-    game = play(start(alice, bob), {alice.pk: random_player(5), bob.pk: random_player(6)}, decisions=2)
+    game = play(start_game(alice, bob), {alice.pk: random_player(5), bob.pk: random_player(6)}, decisions=2)
     games_services.games_time_out(now=game.deadline + timedelta(seconds=1))
     game.refresh_from_db()
     assert (game.status, game.result_reason) == ("finished", "timeout")

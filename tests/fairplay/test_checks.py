@@ -14,7 +14,7 @@ from games.models import Move
 from ops.models import Report, StaffAction, StaffActionKind
 from ratings.models import Rating
 
-from .conftest import bot_copier, finished, make_user, play, random_player, start
+from .conftest import bot_copier, finished, make_user, play, random_player, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +34,8 @@ def _request(staff, player, kind="onitama", games=10, callbacks=None) -> FairPla
 def test_only_finished_rated_games_of_the_kind_count(alice, bob):
     counted = finished(alice, bob)
     finished(alice, bob, rated=False)                     # unrated
-    start(alice, bob)                                     # still running: its seed is secret
-    aborted = start(alice, bob)
+    start_game(alice, bob)                                     # still running: its seed is secret
+    aborted = start_game(alice, bob)
     games_services.game_abort(game_id=aborted.pk, user=alice)
     finished(alice, bob, "maatatahay")                    # another game
     assert list(selectors.rated_games(user=alice, kind="onitama")) == [counted]
@@ -75,7 +75,7 @@ def test_reference_players_are_honest_players_of_similar_rating(alice):
 
 def test_a_check_finishes_with_the_players_and_the_references_figures(
         alice, bob, carol, staff, django_capture_on_commit_callbacks):
-    cheat = start(alice, bob)
+    cheat = start_game(alice, bob)
     play(cheat, {alice.pk: bot_copier(), bob.pk: random_player()}, decisions=20, resign=bob)
     finished(bob, carol, decisions=10)
     finished(alice, carol, rated=False, decisions=10)  # unrated: not read

@@ -4,18 +4,11 @@ import re
 import pytest
 
 from games.models import Game, GameStatus
+from tests.helpers import browser_login
 
 from .conftest import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def login(page, base, name):
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", "pw-%s-123456" % name)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_load_state()
 
 
 def challenge(page, base, kind, opponent, extra):
@@ -60,6 +53,25 @@ def play_turns(pages, game, base, decisions):
         assert game.ply == ply + 1, page.content()[:2000]
 
 
+def resign_and_check(pages, base: str, game: Game, resigner: str, winner: str) -> None:
+    """``resigner`` resigns through the game page; every page then shows ``winner``'s win."""
+    page = pages[resigner]
+    page.goto("%s/games/%d/" % (base, game.pk))
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("form[action$='/resign/'] button").click()
+    page.wait_for_load_state()
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
+    assert game.winner_side == game.seats.get(user__username=winner).side
+    for viewer in pages.values():
+        viewer.goto("%s/games/%d/" % (base, game.pk))
+        result = viewer.locator(".game-status .result").inner_text()
+        assert winner in result and "won" in result
+        assert "resignation" in viewer.locator(".game-status").inner_text()
+        assert viewer.locator("#move-form").count() == 0
+        assert game.revealed_seed in viewer.content()
+
+
 @pytest.mark.parametrize("kind, extra", [("onitama", {"cards": "base"}),
                                          ("maatatahay", {"variant": "first"})])
 def test_two_players_challenge_play_and_resign(live_server, browser, kind, extra, settings):
@@ -72,7 +84,7 @@ def test_two_players_challenge_play_and_resign(live_server, browser, kind, extra
     pages = {name: ctx.new_page() for name, ctx in contexts.items()}
     try:
         for name, page in pages.items():
-            login(page, base, name)
+            browser_login(page, base, name)
         challenge(pages["alice"], base, kind, "bob", extra)
         bob = pages["bob"]
         bob.goto(base + "/lobby/")
@@ -90,13 +102,7 @@ def test_two_players_challenge_play_and_resign(live_server, browser, kind, extra
         alice.goto("%s/games/%d/?ply=1" % (base, game.pk))
         assert "position after ply 1" in alice.content()
         if game.status == GameStatus.ACTIVE:
-            alice.goto("%s/games/%d/" % (base, game.pk))
-            alice.once("dialog", lambda dialog: dialog.accept())
-            alice.locator("form[action$='/resign/'] button").click()
-            alice.wait_for_load_state()
-            game.refresh_from_db()
-            assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
-            assert game.winner_side == game.seats.get(user__username="bob").side
+            resign_and_check(pages, base, game, "alice", "bob")
         html = alice.content()
         assert game.revealed_seed in html and "python -m engine reveal" in html
     finally:

@@ -13,8 +13,9 @@ from django.core import mail
 
 from games.models import Game, GameStatus
 from tests.accounts.test_accounts_signup import confirm_link
+from tests.helpers import browser_login
 
-from .test_browser import challenge, login, play_turns
+from .test_browser import challenge, play_turns, resign_and_check
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,7 +23,7 @@ PLAYERS = ("dana", "emil")
 
 
 def password(name: str) -> str:
-    """The password the shared ``login`` helper types for ``name``."""
+    """The password the shared ``browser_login`` helper types for ``name``."""
     return "pw-%s-123456" % name
 
 
@@ -58,24 +59,6 @@ def accept_from_lobby(page, base: str) -> Game:
     return Game.objects.get(pk=int(found.group(1)))
 
 
-def resign_and_check(pages, base: str, game: Game, resigner: str, winner: str) -> None:
-    page = pages[resigner]
-    page.goto("%s/games/%d/" % (base, game.pk))
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.locator("form[action$='/resign/'] button").click()
-    page.wait_for_load_state()
-    game.refresh_from_db()
-    assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
-    assert game.winner_side == game.seats.get(user__username=winner).side
-    for viewer in pages.values():
-        viewer.goto("%s/games/%d/" % (base, game.pk))
-        result = viewer.locator(".game-status .result").inner_text()
-        assert winner in result and "won" in result
-        assert "resignation" in viewer.locator(".game-status").inner_text()
-        assert viewer.locator("#move-form").count() == 0
-        assert game.revealed_seed in viewer.content()
-
-
 def test_new_players_sign_up_challenge_play_both_games_and_resign(live_server, browser, settings):
     settings.SITE_URL = live_server.url  # the mailed link points at the live server
     base = live_server.url
@@ -89,7 +72,7 @@ def test_new_players_sign_up_challenge_play_both_games_and_resign(live_server, b
             contexts[name].clear_cookies()
             page.goto(base + "/lobby/")
             assert "/accounts/login/" in page.url
-            login(page, base, name)
+            browser_login(page, base, name)
             page.goto(base + "/lobby/")
             assert page.url == base + "/lobby/"
 

@@ -1,42 +1,21 @@
 """Simultaneous submissions against the real PostgreSQL: exactly one wins."""
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 import engine
-from games import services
+from games import services, tasks
 from games.errors import Conflict, GameActionError
 from games.models import Game, GameStatus, Move
 from games.signals import game_finished
+from tests.helpers import run_together
 
 from .conftest import start_game
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-
-def run_together(functions):
-    """Run the functions in threads released at the same moment; returns results or exceptions."""
-    barrier = threading.Barrier(len(functions))
-    results = [None] * len(functions)
-
-    def runner(i, fn):
-        try:
-            barrier.wait()
-            results[i] = fn()
-        except Exception as error:  # noqa: BLE001 - collected for the assertions
-            results[i] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=runner, args=(i, fn)) for i, fn in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
 
 
 def test_postgresql_is_in_use():
@@ -106,7 +85,8 @@ def test_a_resignation_racing_a_move_leaves_a_consistent_game(alice, bob):
 
 
 def test_a_bot_turn_run_twice_at_once_is_played_once(alice, monkeypatch):
-    monkeypatch.setattr(services, "_enqueue", lambda *args: None)  # no task at creation
+    queued = []  # the bot turns the creation hands to the broker: kept here, not run
+    monkeypatch.setattr(tasks.bot_play_turn, "delay", lambda *args: queued.append(args))
     for attempt in range(40):
         game = services.game_create_solo(user=alice, kind="maatatahay", bot_level=1,
                                          side=("balan", "wazu")[attempt % 2],
@@ -115,6 +95,7 @@ def test_a_bot_turn_run_twice_at_once_is_played_once(alice, monkeypatch):
             break
     else:
         pytest.fail("the bot never moved first")
+    assert [args for args in queued if args[0] == game.pk] == [(game.pk, 0)]
     results = run_together([lambda: services.bot_turn_play(game_id=game.pk, ply=0) for _ in range(3)])
     game.refresh_from_db()
     played = [m.text for m in Move.objects.filter(game=game).order_by("ply")]

@@ -1,6 +1,5 @@
 """The seed, the salt and the full state never leave the server before the game ends."""
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services
 from games.sealing import SealError, seal, unseal
@@ -8,13 +7,6 @@ from games.sealing import SealError, seal, unseal
 from .conftest import play, start_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff_client(client, db):
-    staff = get_user_model().objects.create_superuser("root", "root@example.org", "pw-root-123456")
-    client.force_login(staff)
-    return client
 
 
 def secrets_of(game):

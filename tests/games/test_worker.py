@@ -1,23 +1,12 @@
 """A real Celery worker plays the bot's turns; beat's sweeps send the mail and time games out."""
-import time
-
 import pytest
 from django.conf import settings
 
 from games import services
 from games.models import Game, GameStatus, Move
+from tests.helpers import wait_for, wait_for_task_runs
 
 pytestmark = pytest.mark.services
-
-
-def wait_for(predicate, timeout=60.0, interval=0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError("condition not met within %.0f s" % timeout)
 
 
 @pytest.mark.parametrize("kind, options, bot_side", [
@@ -59,11 +48,13 @@ def test_a_solo_game_gets_its_bot_moves_from_the_worker(celery_beat, smtp_sink, 
     assert link is not None and open_token_read(link.group(1)) == (game.pk, alice.pk)
 
 
-def test_the_beat_sweep_times_out_a_late_game_once(celery_beat, smtp_sink):
+def test_the_beat_sweep_times_out_a_late_game_once(celery_worker, celery_beat, smtp_sink):
     from datetime import timedelta
 
     from django.utils import timezone
 
+    from accounts.models import OutgoingMail
+    from games.models import Alarm
     from tests.games.conftest import make_user, play, start_game
     alice, bob = make_user("alice"), make_user("bob")
     game = play(start_game(alice, bob), 2)
@@ -75,6 +66,14 @@ def test_the_beat_sweep_times_out_a_late_game_once(celery_beat, smtp_sink):
     # both players are told, once each ("your turn" mails of stale turns are skipped)
     over = wait_for(lambda: (lambda found: found if len(found) >= 2 else None)(
         [m for m in list(smtp_sink.messages) if "is over" in m["Subject"]]))
-    time.sleep(2)  # a second sweep must not finish the game or mail again
+    # Later sweeps (each run to its end after the mails) neither finish the game again nor mail again.
+    wait_for_task_runs(celery_worker, "games.tasks.games_timeout_sweep", more=2)
+    wait_for_task_runs(celery_worker, "correspondence.tasks.correspondence_sweep", more=2)
+    after = Game.objects.get(pk=game.pk)
+    assert (after.status, after.result_reason, after.winner_side, after.finished_at) == (
+        game.status, game.result_reason, game.winner_side, game.finished_at)
+    over_alarms = Alarm.objects.filter(game=game, kind=Alarm.Kind.GAME_OVER)
+    assert over_alarms.count() == 2
+    assert OutgoingMail.objects.filter(kind="alarm", object_id__in=over_alarms.values("pk")).count() == 2
     assert sorted(m["To"] for m in over) == sorted([alice.email, bob.email])
     assert len([m for m in smtp_sink.messages if "is over" in m["Subject"]]) == 2

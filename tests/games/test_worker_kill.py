@@ -16,9 +16,9 @@ from django.db import connection, transaction
 from django.db.models import Count
 
 from games.models import Game, GameStatus, Move
+from tests.helpers import wait_for
 
 from .test_tasks import solo_game
-from .test_worker import wait_for
 
 pytestmark = pytest.mark.services
 

@@ -16,7 +16,7 @@ from games.models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Mo
 from ops import services as ops
 from ops.models import StaffAction, StaffActionKind
 from ratings.models import Rating, RatingChange
-from tests.factories import make_user
+from tests.factories import first_legal, make_staff, make_user, start_game
 from tournaments import services as tournament_services
 from tournaments.models import Pairing, Result, Round
 
@@ -25,26 +25,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def staff(db):
-    user = make_user("referee")
-    user.is_staff = user.is_superuser = True
-    user.save()
-    return user
-
-
-def start(first, second, *, kind="onitama", rated=True) -> Game:
-    """A running game, ``first`` on the first side."""
-    rules = services.rules_for(kind)
-    challenge = services.challenge_create(challenger=first, opponent=second, kind=kind,
-                                          rated=rated, seat_choice=rules.players[0])
-    return services.challenge_accept(challenge_id=challenge.pk, user=second)
+    return make_staff("referee")
 
 
 def move(game: Game) -> Game:
     """The player to move plays their first legal decision."""
     game = Game.objects.get(pk=game.pk)
-    rules = services.rules_for(game.kind)
-    text = rules.move_text(rules.legal_moves(services.game_state(game))[0])
-    services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
+    services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=first_legal(game),
                          expected_ply=game.ply)
     return Game.objects.get(pk=game.pk)
 
@@ -80,7 +67,7 @@ def seat_side(game: Game, user) -> str:
 # ---------------------------------------------------------------- who and why
 
 def test_every_action_needs_staff_and_a_reason(alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     services.game_resign(game_id=game.pk, user=bob)
     with pytest.raises(GameActionError) as refused:
         ops.game_void(game_id=game.pk, staff=staff, reason="   ")
@@ -98,7 +85,7 @@ def test_every_action_needs_staff_and_a_reason(alice, bob, staff):
 # ---------------------------------------------------------------- void
 
 def test_voiding_a_game_keeps_it_finished_without_winner_and_logs_who_when_why(alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     services.game_resign(game_id=game.pk, user=bob)
     ops.game_void(game_id=game.pk, staff=staff, reason="Bob's account was shared")
     game.refresh_from_db()
@@ -120,7 +107,7 @@ def test_voiding_a_game_keeps_it_finished_without_winner_and_logs_who_when_why(a
 
 
 def test_the_game_page_says_voided_by_staff(client, alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     services.game_resign(game_id=game.pk, user=bob)
     ops.game_void(game_id=game.pk, staff=staff, reason="void")
     client.force_login(alice)
@@ -128,7 +115,7 @@ def test_the_game_page_says_voided_by_staff(client, alice, bob, staff):
 
 
 def test_a_running_game_cannot_be_voided(alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     with pytest.raises(GameActionError) as refused:
         ops.game_void(game_id=game.pk, staff=staff, reason="void")
     assert (refused.value.code, refused.value.status) == ("game_running", 409)
@@ -138,7 +125,7 @@ def test_a_running_game_cannot_be_voided(alice, bob, staff):
 # ---------------------------------------------------------------- award
 
 def test_awarding_a_running_game_ends_it_like_any_game(alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     ops.game_award(game_id=game.pk, staff=staff, reason="Bob insulted Alice",
                    winner_side=seat_side(game, alice))
     game.refresh_from_db()
@@ -152,7 +139,7 @@ def test_awarding_a_running_game_ends_it_like_any_game(alice, bob, staff):
 
 
 def test_awarding_a_finished_game_rewrites_its_result_and_ratings(alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     services.game_resign(game_id=game.pk, user=bob)
     ops.game_award(game_id=game.pk, staff=staff, reason="Alice used an engine",
                    winner_side=seat_side(game, bob))
@@ -166,7 +153,7 @@ def test_awarding_a_finished_game_rewrites_its_result_and_ratings(alice, bob, st
 
 
 def test_awarding_a_draw_and_refusing_a_side_the_game_has_not(alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     with pytest.raises(GameActionError) as refused:
         ops.game_award(game_id=game.pk, staff=staff, reason="why", winner_side="wazu")
     assert refused.value.code == "bad_winner"
@@ -177,7 +164,7 @@ def test_awarding_a_draw_and_refusing_a_side_the_game_has_not(alice, bob, staff)
 
 
 def test_an_aborted_game_can_be_awarded(alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     services.game_abort(game_id=game.pk, user=alice)
     ops.game_award(game_id=game.pk, staff=staff, reason="Alice aborted to dodge",
                    winner_side=seat_side(game, bob))
@@ -189,7 +176,7 @@ def test_an_aborted_game_can_be_awarded(alice, bob, staff):
 # ---------------------------------------------------------------- reverse a timeout
 
 def test_reversing_an_onitama_timeout_resumes_the_game_with_a_fresh_turn(alice, bob, staff):
-    game = play_until_both_moved(start(alice, bob))
+    game = play_until_both_moved(start_game(alice, bob))
     game = move(game)
     before = Game.objects.get(pk=game.pk)
     loser = before.to_move_user
@@ -222,7 +209,7 @@ def test_reversing_an_onitama_timeout_resumes_the_game_with_a_fresh_turn(alice, 
 
 
 def test_reversing_a_first_move_timeout_resumes_the_aborted_game(alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     game = time_out(game)
     assert (game.status, game.result_reason) == (GameStatus.ABORTED,
                                                  services.REASON_ABORTED_TIMEOUT)
@@ -232,7 +219,7 @@ def test_reversing_a_first_move_timeout_resumes_the_aborted_game(alice, bob, sta
 
 
 def test_a_maatatahay_timeout_is_not_reversed_its_hidden_order_is_public(alice, bob, staff):
-    game = play_until_both_moved(start(alice, bob, kind="maatatahay"))
+    game = play_until_both_moved(start_game(alice, bob, kind="maatatahay"))
     game = time_out(game)
     assert game.revealed_seed
     with pytest.raises(GameActionError) as refused:
@@ -246,7 +233,7 @@ def test_a_maatatahay_timeout_is_not_reversed_its_hidden_order_is_public(alice, 
 
 
 def test_only_a_timeout_is_reversed(alice, bob, staff):
-    game = start(alice, bob)
+    game = start_game(alice, bob)
     services.game_resign(game_id=game.pk, user=bob)
     with pytest.raises(GameActionError) as refused:
         ops.game_timeout_reverse(game_id=game.pk, staff=staff, reason="outage")
@@ -254,11 +241,6 @@ def test_only_a_timeout_is_reversed(alice, bob, staff):
 
 
 # ---------------------------------------------------------------- tournaments
-
-@pytest.fixture
-def on_commit_now(monkeypatch):
-    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
-
 
 def tournament_of(players):
     tournament = tournament_services.tournament_create(
@@ -275,8 +257,10 @@ def round_games(tournament, number):
             .select_related("game").order_by("board")]
 
 
+# Transactional: the pairing task runs when each service commits (on_commit), as in production.
+@pytest.mark.django_db(transaction=True)
 def test_a_tournament_follows_void_and_award_and_refuses_a_reversal_after_the_next_round(
-        on_commit_now, alice, bob, carol, staff):
+        alice, bob, carol, staff):
     tournament = tournament_of([alice, bob, carol, make_user("dave")])
     first, second = round_games(tournament, 1)
     first = time_out(play_until_both_moved(first))
@@ -295,8 +279,9 @@ def test_a_tournament_follows_void_and_award_and_refuses_a_reversal_after_the_ne
     assert tournament.staff_actions.filter(action="result_changed").count() == 2
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_tournament_game_reversed_before_the_next_round_is_pending_again(
-        on_commit_now, alice, bob, carol, staff):
+        alice, bob, carol, staff):
     tournament = tournament_of([alice, bob, carol, make_user("dave")])
     first, _second = round_games(tournament, 1)
     first = time_out(play_until_both_moved(first))
@@ -309,8 +294,8 @@ def test_a_tournament_game_reversed_before_the_next_round_is_pending_again(
 
 def test_suspending_resolves_games_by_the_rule_and_locks_the_account(client, alice, bob, carol,
                                                                    staff):
-    against_bob = play_until_both_moved(start(alice, bob))
-    against_carol = start(carol, alice)
+    against_bob = play_until_both_moved(start_game(alice, bob))
+    against_carol = start_game(carol, alice)
     if against_carol.to_move_user == carol:
         against_carol = move(against_carol)  # Carol moved, Alice never did
     against_bot = services.game_create_solo(user=alice, kind="onitama", bot_level=1)
@@ -354,7 +339,8 @@ def test_suspending_resolves_games_by_the_rule_and_locks_the_account(client, ali
         StaffActionKind.UNSUSPEND, StaffActionKind.SUSPEND]
 
 
-def test_a_suspended_player_leaves_ladders_and_tournaments(alice, bob, carol, staff, on_commit_now):
+@pytest.mark.django_db(transaction=True)
+def test_a_suspended_player_leaves_ladders_and_tournaments(alice, bob, carol, staff):
     from ladder import services as ladder_services
     from ladder.models import Ladder, LadderMember
     from tournaments.models import Participant, ParticipantStatus
@@ -389,9 +375,9 @@ def test_staff_cannot_suspend_themselves(staff):
 
 def test_admin_actions_ask_why_then_act_and_log(client, alice, bob, staff):
     client.force_login(staff)
-    finished = start(alice, bob)
+    finished = start_game(alice, bob)
     services.game_resign(game_id=finished.pk, user=bob)
-    running = start(alice, bob)
+    running = start_game(alice, bob)
     url = reverse("admin:ops_gameadjudication_changelist")
     assert client.get(url).status_code == 200
 

@@ -4,7 +4,7 @@ import pytest
 from accounts.models import Block
 from ops.models import Report, ReportStatus, StaffAction, StaffActionKind
 from tests.factories import make_user
-from tests.games.test_browser import login
+from tests.helpers import browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,7 +20,7 @@ def test_block_then_report_then_staff_review_through_the_pages(live_server, brow
     page_alice, page_bob, page_staff = (ctx.new_page() for ctx in contexts)
     try:
         # alice blocks bob from his page
-        login(page_alice, base, "alice")
+        browser_login(page_alice, base, "alice")
         page_alice.goto(base + "/players/bob/")
         page_alice.locator("#player-actions button", has_text="Block").click()
         page_alice.wait_for_load_state()
@@ -28,7 +28,7 @@ def test_block_then_report_then_staff_review_through_the_pages(live_server, brow
         assert "Unblock" in page_alice.locator("#player-actions").inner_text()
 
         # bob cannot challenge her: the lobby form says so and no challenge is made
-        login(page_bob, base, "bob")
+        browser_login(page_bob, base, "bob")
         page_bob.goto(base + "/lobby/")
         page_bob.fill("#challenge-form input[name=challenge-opponent]", "alice")
         page_bob.locator("#challenge-form button[type=submit]").click()
@@ -48,7 +48,7 @@ def test_block_then_report_then_staff_review_through_the_pages(live_server, brow
         assert report.reason == "Insults after every move." and report.status == ReportStatus.OPEN
 
         # staff mark it reviewed in the admin, saying why
-        login(page_staff, base, "staffer")
+        browser_login(page_staff, base, "staffer")
         page_staff.goto(base + "/admin/ops/report/")
         page_staff.locator("input[name=_selected_action][value='%d']" % report.pk).check()
         page_staff.select_option("select[name=action]", "mark_reviewed")

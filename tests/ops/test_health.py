@@ -4,9 +4,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import OperationalError, connection
 from django.urls import reverse
 from django.utils import timezone
 
+from maatasite.celery import app
 from ops import selectors, services
 from ops.models import Heartbeat
 
@@ -43,16 +45,18 @@ def test_a_fresh_sweep_heartbeat_means_workers_and_beat_are_ok(client, queued):
 @pytest.mark.django_db
 def test_a_stale_heartbeat_and_no_worker_answering_is_503(client, queued, monkeypatch):
     services.heartbeat_record(name=SWEEP, now=timezone.now() - timedelta(seconds=121))
-    monkeypatch.setattr(selectors, "_workers_answer_ping", lambda: False)
+    pinged = []
+    monkeypatch.setattr(app.control, "ping", lambda **kwargs: pinged.append(kwargs) or [])  # no worker answers
     response = client.get(reverse("ops:healthz"))
     assert response.status_code == 503
     assert response.json()["beat"] == "failing"
     assert response.json()["workers"] == "failing"
+    assert len(pinged) == 1  # the workers were asked
 
 
 @pytest.mark.django_db
 def test_workers_answering_a_ping_are_ok_while_beat_is_silent(client, queued, monkeypatch):
-    monkeypatch.setattr(selectors, "_workers_answer_ping", lambda: True)
+    monkeypatch.setattr(app.control, "ping", lambda **kwargs: [{"celery@worker": {"ok": "pong"}}])
     response = client.get(reverse("ops:healthz"))
     assert response.status_code == 503
     assert response.json() == {"database": "ok", "redis": "not configured", "workers": "ok", "beat": "failing"}
@@ -69,14 +73,14 @@ def test_an_unreachable_redis_is_failing_without_leaking_its_address(client, que
 
 
 @pytest.mark.django_db
-def test_a_database_error_is_failing_not_a_500(client, settings, monkeypatch):
+def test_a_database_error_is_failing_not_a_500(client, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-    def broken():
-        raise RuntimeError("connection refused")
-    monkeypatch.setattr(selectors, "_database", broken)
-    response = client.get(reverse("ops:healthz"))
+    def refused(execute, sql, params, many, context):
+        raise OperationalError("connection refused")
+    with connection.execute_wrapper(refused):  # every query of the request fails, as with the server down
+        response = client.get(reverse("ops:healthz"))
     assert response.status_code == 503
     assert response.json()["database"] == "failing"
 

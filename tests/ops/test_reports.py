@@ -9,18 +9,17 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services as games_services
 from games.errors import GameActionError
 from ops import services
 from ops.models import Report, StaffAction, StaffActionKind
+from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def game(alice, bob):
-    challenge = games_services.challenge_create(challenger=alice, opponent=bob, kind="onitama")
-    return games_services.challenge_accept(challenge_id=challenge.pk, user=bob)
+    return start_game(alice, bob, seat_choice="random")
 
 
 def _refusal(**kwargs) -> GameActionError:

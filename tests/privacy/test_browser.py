@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Game, GameStatus
 from tests.games.conftest import make_user, start_game
-from tests.games.test_browser import login
+from tests.helpers import browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -16,7 +16,7 @@ def test_export_then_delete_from_the_profile_page(live_server, page, settings):
     alice, bob = make_user("alice"), make_user("bob")
     game = start_game(alice, bob)
     base = live_server.url
-    login(page, base, "alice")
+    browser_login(page, base, "alice")
     page.goto(base + "/accounts/profile/")
 
     link = page.locator("#export-link")

@@ -5,9 +5,9 @@ from django.db import connection
 
 from games import services
 from ratings.models import Rating, RatingChange
-from tests.games.test_concurrency import run_together
+from tests.helpers import run_together
 
-from .conftest import make_user, rated_game
+from .conftest import make_user, start_game
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +27,7 @@ def test_postgresql_is_in_use():
 
 def test_one_players_games_ending_together_chain_their_rating():
     hub = make_user("hub")
-    games = [rated_game(hub, make_user("rim%d" % i)) for i in range(5)]
+    games = [start_game(hub, make_user("rim%d" % i)) for i in range(5)]
     results = run_together([(lambda g=g: services.game_resign(game_id=g.pk, user=hub))
                             for g in games])
     assert not [r for r in results if isinstance(r, Exception)], results
@@ -36,7 +36,7 @@ def test_one_players_games_ending_together_chain_their_rating():
 
 def test_a_cycle_of_games_ending_together_does_not_deadlock():
     a, b, c = make_user("aaa"), make_user("bbb"), make_user("ccc")
-    games = [rated_game(a, b), rated_game(b, c), rated_game(c, a), rated_game(b, a)]
+    games = [start_game(a, b), start_game(b, c), start_game(c, a), start_game(b, a)]
     results = run_together([(lambda g=g: services.game_resign(game_id=g.pk, user=g.to_move_user))
                             for g in games])
     assert not [r for r in results if isinstance(r, Exception)], results

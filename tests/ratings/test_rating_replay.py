@@ -14,7 +14,7 @@ from ratings.glicko2 import Glicko, Result, idle, rate
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_record_result
 
-from .conftest import make_user, rated_game
+from tests.factories import make_staff, make_user, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -22,25 +22,8 @@ T0 = datetime(2026, 1, 5, 12, 0, tzinfo=dt_timezone.utc)
 
 
 @pytest.fixture
-def clock(monkeypatch):
-    """Set the time at which the next game ends (games.services._now)."""
-    class Clock:
-        now = T0
-
-        def at(self, days: float) -> None:
-            self.now = T0 + timedelta(days=days)
-
-    clock = Clock()
-    monkeypatch.setattr(services, "_now", lambda: clock.now)
-    return clock
-
-
-@pytest.fixture
 def staff(db):
-    user = make_user("referee")
-    user.is_staff = True
-    user.save()
-    return user
+    return make_staff("referee", superuser=False)
 
 
 @pytest.fixture
@@ -48,17 +31,17 @@ def players(db):
     return [make_user(name) for name in ("ann", "ben", "cid", "dee")]
 
 
-def play(clock, days, first, second, *, winner=None, kind="onitama") -> Game:
-    """A rated game of ``first`` (first side) and ``second`` ending on day ``days``:
+def play(days, first, second, *, winner=None, kind="onitama") -> Game:
+    """A rated game of ``first`` (first side) and ``second`` played on day ``days`` after T0:
     ``winner`` wins by the other's resignation, or a draw by agreement when None."""
-    game = rated_game(first, second, kind)
-    clock.at(days)
+    now = T0 + timedelta(days=days)
+    game = start_game(first, second, kind, now=now)
     if winner is None:
-        services.draw_offer(game_id=game.pk, user=first)
-        services.draw_accept(game_id=game.pk, user=second)
+        services.draw_offer(game_id=game.pk, user=first, now=now)
+        services.draw_accept(game_id=game.pk, user=second, now=now)
     else:
         loser = second if winner == first else first
-        services.game_resign(game_id=game.pk, user=loser)
+        services.game_resign(game_id=game.pk, user=loser, now=now)
     return Game.objects.get(pk=game.pk)
 
 
@@ -110,27 +93,27 @@ def assert_ratings_are(games: list[Game]) -> None:
         assert (rating.games_played, rating.last_played_at) == (played, last)
 
 
-def season(clock, players) -> list[Game]:
+def season(players) -> list[Game]:
     """Six rated games among four players, with gaps long enough for idle periods."""
     ann, ben, cid, dee = players
     return [
-        play(clock, 0, ann, ben, winner=ann),
-        play(clock, 1, cid, ann, winner=cid),      # the game staff will change
-        play(clock, 40, ben, cid, winner=ben),
-        play(clock, 41, ann, dee, winner=None),
-        play(clock, 100, dee, ann, winner=dee),
-        play(clock, 101, cid, ben, winner=cid),
-        play(clock, 170, ann, cid, winner=ann),
+        play(0, ann, ben, winner=ann),
+        play(1, cid, ann, winner=cid),      # the game staff will change
+        play(40, ben, cid, winner=ben),
+        play(41, ann, dee, winner=None),
+        play(100, dee, ann, winner=dee),
+        play(101, cid, ben, winner=cid),
+        play(170, ann, cid, winner=ann),
     ]
 
 
-def test_live_ratings_follow_the_same_history(clock, players):
-    games = season(clock, players)
+def test_live_ratings_follow_the_same_history(players):
+    games = season(players)
     assert_ratings_are(games)
 
 
-def test_voiding_an_early_game_recomputes_every_later_rating_exactly(clock, players, staff):
-    games = season(clock, players)
+def test_voiding_an_early_game_recomputes_every_later_rating_exactly(players, staff):
+    games = season(players)
     before = {(c.game_id, c.user_id): c.rating_after for c in RatingChange.objects.all()}
     adjudication.game_void(game_id=games[1].pk, staff=staff, reason="Played by a second account")
     kept = [g for g in games if g.pk != games[1].pk]
@@ -143,8 +126,8 @@ def test_voiding_an_early_game_recomputes_every_later_rating_exactly(clock, play
         before[(games[2].pk, players[1].pk)]
 
 
-def test_the_replayed_state_equals_a_database_built_without_the_game(clock, players, staff):
-    games = season(clock, players)
+def test_the_replayed_state_equals_a_database_built_without_the_game(players, staff):
+    games = season(players)
     adjudication.game_void(game_id=games[1].pk, staff=staff, reason="void")
     replayed = {(c.game_id, c.user_id): (c.rating_before, c.rating_after, c.deviation_before,
                                          c.deviation_after, c.volatility_after)
@@ -164,16 +147,16 @@ def test_the_replayed_state_equals_a_database_built_without_the_game(clock, play
                                    r.last_played_at) for r in Rating.objects.all()}
 
 
-def test_a_void_game_is_never_rated_again(clock, players, staff):
-    game = play(clock, 0, players[0], players[1], winner=players[0])
+def test_a_void_game_is_never_rated_again(players, staff):
+    game = play(0, players[0], players[1], winner=players[0])
     adjudication.game_void(game_id=game.pk, staff=staff, reason="void")
     assert rating_record_result(game=Game.objects.get(pk=game.pk)) == []
     assert not RatingChange.objects.exists()
     assert_ratings_are([])  # both players back to a new player's rating
 
 
-def test_awarding_a_finished_game_rates_it_again_and_everything_after(clock, players, staff):
-    games = season(clock, players)
+def test_awarding_a_finished_game_rates_it_again_and_everything_after(players, staff):
+    games = season(players)
     ann, ben = players[0], players[1]
     adjudication.game_award(game_id=games[0].pk, staff=staff, reason="Ann used an engine",
                             winner_side=Game.objects.get(pk=games[0].pk).seats.get(user=ben).side)
@@ -183,17 +166,17 @@ def test_awarding_a_finished_game_rates_it_again_and_everything_after(clock, pla
     assert_ratings_are([awarded] + games[1:])
 
 
-def test_awarding_a_draw_rates_it_as_a_draw(clock, players, staff):
-    games = season(clock, players)
+def test_awarding_a_draw_rates_it_as_a_draw(players, staff):
+    games = season(players)
     adjudication.game_award(game_id=games[2].pk, staff=staff, reason="draw", winner_side="")
     games[2] = Game.objects.get(pk=games[2].pk)
     assert set(RatingChange.objects.filter(game=games[2]).values_list("score", flat=True)) == {0.5}
     assert_ratings_are(games)
 
 
-def test_a_casual_game_changes_no_rating(clock, players, staff):
-    rated = play(clock, 0, players[0], players[1], winner=players[0])
-    casual = rated_game(players[0], players[1], rated=False)
-    services.game_resign(game_id=casual.pk, user=players[0])
+def test_a_casual_game_changes_no_rating(players, staff):
+    rated = play(0, players[0], players[1], winner=players[0])
+    casual = start_game(players[0], players[1], rated=False, now=T0)
+    services.game_resign(game_id=casual.pk, user=players[0], now=T0)
     adjudication.game_void(game_id=casual.pk, staff=staff, reason="void")
     assert_ratings_are([rated])

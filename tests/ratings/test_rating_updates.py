@@ -12,7 +12,7 @@ from ratings.glicko2 import Glicko, Result, idle, rate
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_record_result
 
-from .conftest import make_user, rated_game, win
+from .conftest import make_user, start_game, win
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def test_a_rated_win_writes_a_change_row_for_each_player(alice, bob):
 
 
 def test_a_draw_between_new_players_keeps_both_at_the_start(alice, bob):
-    game = rated_game(alice, bob)
+    game = start_game(alice, bob)
     services.draw_offer(game_id=game.pk, user=alice)
     services.draw_accept(game_id=game.pk, user=bob)
     changes = RatingChange.objects.filter(game=game)
@@ -44,7 +44,7 @@ def test_a_draw_between_new_players_keeps_both_at_the_start(alice, bob):
 
 def test_casual_aborted_and_bot_games_are_not_rated(alice, bob):
     win(alice, bob, rated=False)
-    aborted = rated_game(alice, bob)
+    aborted = start_game(alice, bob)
     services.game_abort(game_id=aborted.pk, user=alice)
     solo = services.game_create_solo(user=alice, kind="onitama", bot_level=1)
     Game.objects.filter(pk=solo.pk).update(rated=True)  # even if flagged, a bot game is not rated

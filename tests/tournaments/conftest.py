@@ -6,25 +6,13 @@ import pytest
 from games import services as game_services
 from games.models import Game, GameStatus
 from tournaments import services
-from tests.factories import make_user
+from tests.factories import make_staff, make_user  # noqa: F401  (make_user: re-exported for the tests here)
 from tournaments.models import Tournament
 
 
 @pytest.fixture
-def on_commit_now(monkeypatch):
-    """In a test inside one rolled-back transaction, run on-commit callbacks at once
-    (as if each service's transaction committed), so that the pairing task and
-    mail run in order without the cost of a transactional test."""
-    from django.db import transaction
-    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
-
-
-@pytest.fixture
 def staff(db):
-    user = make_user("staff")
-    user.is_staff = user.is_superuser = True
-    user.save()
-    return user
+    return make_staff("staff")
 
 
 def started(players, *, format: str = "round_robin", actor=None, **settings) -> Tournament:

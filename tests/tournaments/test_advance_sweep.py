@@ -15,7 +15,8 @@ from tournaments.models import Pairing, Result, Round, Tournament, TournamentSta
 
 from .conftest import finish, make_user, running_games, started
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_now")]
+# Transactional: the pairing task and the mail run when each service commits (on_commit), as in production.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

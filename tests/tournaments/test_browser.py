@@ -6,20 +6,12 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game, GameStatus
+from tests.helpers import browser_login
 from tournaments.models import StaffAction, Tournament, TournamentStatus
 
 from .conftest import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def login(page, base, name, password=None):
-    page.context.clear_cookies()
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", password or "pw-%s-123456" % name)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_load_state()
 
 
 def admin_action(page, base, tournament, action):
@@ -55,14 +47,14 @@ def test_staff_create_in_the_admin_and_four_players_finish(live_server, page):
     admin_action(page, base, tournament, "open_registration")
 
     for player in players:
-        login(page, base, player.username)
+        browser_login(page, base, player.username, clear_cookies=True)
         page.goto(base + "/tournaments/")
         page.get_by_role("link", name="Browser cup").click()
         page.locator("#register").click()
         page.wait_for_load_state()
         assert page.locator("#withdraw").count() == 1
 
-    login(page, base, "boss")
+    browser_login(page, base, "boss", clear_cookies=True)
     admin_action(page, base, tournament, "start")
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING
@@ -73,7 +65,7 @@ def test_staff_create_in_the_admin_and_four_players_finish(live_server, page):
         assert len(games) == 2
         for game in games:
             loser = game.seats.get(position=1).user
-            login(page, base, loser.username)
+            browser_login(page, base, loser.username, clear_cookies=True)
             page.goto("%s/games/%d/" % (base, game.pk))
             page.once("dialog", lambda dialog: dialog.accept())
             page.get_by_role("button", name="Resign").click()

@@ -1,12 +1,10 @@
 """Two workers pairing the same round at the same time, on PostgreSQL: one round."""
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games.models import Game
+from tests.helpers import run_together
 from tournaments import services
 from tournaments.models import Pairing, Round
 from tournaments.tasks import tournament_advance
@@ -23,32 +21,15 @@ def test_two_workers_pair_round_one_once(monkeypatch):
     for user in players:
         services.tournament_register(tournament_id=t.pk, user=user)
     # Start without letting the start's own task run: the two "workers" below race for round 1.
-    monkeypatch.setattr(services, "_enqueue_advance", lambda tournament_id: None)
+    queued = []
+    monkeypatch.setattr(tournament_advance, "delay", lambda *args: queued.append(args))
     services.tournament_start(tournament_id=t.pk, actor=None)
     monkeypatch.undo()
-    barrier = threading.Barrier(2)
-    results: list[str] = []
-    errors: list[BaseException] = []
-
-    def worker() -> None:
-        try:
-            barrier.wait()
-            outcome = tournament_advance.apply(args=[t.pk])  # the task as a worker runs it
-            if outcome.failed():
-                raise outcome.result
-            results.append(outcome.result)
-        except BaseException as error:  # reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert errors == []
-    assert sorted(results) == ["paired round 1", "waiting"]
+    assert queued == [(t.pk,)]  # handed to the broker, and not run
+    # The task as a worker runs it, by two workers at once.
+    outcomes = run_together([lambda: tournament_advance.apply(args=[t.pk]) for _ in range(2)])
+    assert [o for o in outcomes if isinstance(o, BaseException) or o.failed()] == []
+    assert sorted(o.result for o in outcomes) == ["paired round 1", "waiting"]
     assert Round.objects.filter(tournament=t).count() == 1
     assert Pairing.objects.filter(tournament=t).count() == 3
     assert Game.objects.filter(tournament_pairing__tournament=t).count() == 3
@@ -61,23 +42,8 @@ def test_last_two_games_ending_together_pair_the_next_round_once():
     from .conftest import started
     t = started(players, format="round_robin")
     games = list(Game.objects.filter(tournament_pairing__tournament=t))
-    barrier = threading.Barrier(2)
-    errors: list[BaseException] = []
-
-    def resign(game) -> None:
-        try:
-            barrier.wait()
-            game_services.game_resign(game_id=game.pk, user=game.seats.get(position=0).user)
-        except BaseException as error:  # reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=resign, args=(g,)) for g in games]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert errors == []
+    results = run_together([lambda g=g: game_services.game_resign(game_id=g.pk, user=g.seats.get(position=0).user)
+                            for g in games])
+    assert [r for r in results if isinstance(r, BaseException)] == []
     assert Round.objects.filter(tournament=t).count() == 2
     assert Pairing.objects.filter(tournament=t, round__number=2).count() == 2

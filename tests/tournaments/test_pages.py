@@ -8,7 +8,8 @@ from tournaments.models import StaffAction, Tournament, TournamentStatus
 
 from .conftest import make_user, play_out, started
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_now")]
+# Transactional: the pairing task and the mail run when each service commits (on_commit), as in production.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_list_detail_register_and_withdraw(client):

@@ -7,60 +7,44 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
-from django.utils import timezone
 
 from correspondence import services as correspondence
 from games import services as game_services
 from games.errors import GameActionError
 from games.models import Game, GameStatus
 from ratings.models import RatingChange
+from tests.factories import first_legal
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
 from tournaments.models import Pairing, Result, StaffAction, TournamentStatus
 
 from .conftest import finish, make_user, running_games, started
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_now")]
+# Transactional: the pairing task and the mail run when each service commits (on_commit), as in production.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def users(n, prefix="p"):
     return [make_user("%s%d" % (prefix, i)) for i in range(n)]
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    """Pin the games clock (games.services._now) to a time the test sets."""
-    class Clock:
-        now = timezone.now()
-
-        def at(self, moment):
-            self.now = moment
-            return moment
-    pinned = Clock()
-    monkeypatch.setattr(game_services, "_now", lambda: pinned.now)
-    return pinned
-
-
-def move_once(game: Game) -> Game:
-    """The player to move makes their first legal decision."""
-    import engine
-    rules = engine.get_game(game.kind)
-    text = rules.move_text(rules.legal_moves(game_services.game_state(game))[0])
-    game_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
-                              expected_ply=game.ply)
+def move_once(game: Game, *, now=None) -> Game:
+    """The player to move makes their first legal decision (at ``now``, by default the current time)."""
+    game_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=first_legal(game),
+                              expected_ply=game.ply, now=now)
     game.refresh_from_db()
     return game
 
 
-def test_a_paused_tournament_holds_every_clock_and_resume_gives_the_time_back(staff, clock):
+def test_a_paused_tournament_holds_every_clock_and_resume_gives_the_time_back(staff):
     t = started(users(4), format="round_robin", actor=staff)
     first, second = running_games(t)
     first = move_once(first)  # a time-out there would be a loss, not an abort
     start = max(g.turn_started_at for g in (first, second))
     deadlines = {g.pk: g.deadline for g in (first, second)}
 
-    paused_at = clock.at(start + timedelta(days=1, hours=3))
-    services.tournament_pause(tournament_id=t.pk, actor=staff)
+    paused_at = start + timedelta(days=1, hours=3)
+    services.tournament_pause(tournament_id=t.pk, actor=staff, now=paused_at)
     t.refresh_from_db()
     assert t.status == TournamentStatus.PAUSED
     for game in running_games(t):
@@ -71,8 +55,8 @@ def test_a_paused_tournament_holds_every_clock_and_resume_gives_the_time_back(st
     assert len(running_games(t)) == 2
     assert services.tournament_advance(tournament_id=t.pk) == "not_running"
 
-    resumed_at = clock.at(paused_at + timedelta(days=6, minutes=41, seconds=7))
-    services.tournament_resume(tournament_id=t.pk, actor=staff)
+    resumed_at = paused_at + timedelta(days=6, minutes=41, seconds=7)
+    services.tournament_resume(tournament_id=t.pk, actor=staff, now=resumed_at)
     t.refresh_from_db()
     assert t.status == TournamentStatus.RUNNING
     for game in running_games(t):
@@ -84,29 +68,29 @@ def test_a_paused_tournament_holds_every_clock_and_resume_gives_the_time_back(st
     assert game_services.games_time_out(now=earliest + timedelta(seconds=1)) >= 1
 
 
-def test_a_turn_that_starts_during_the_pause_gets_its_full_time_after_resume(staff, clock):
+def test_a_turn_that_starts_during_the_pause_gets_its_full_time_after_resume(staff):
     t = started(users(2), format="round_robin", actor=staff)
     (game,) = running_games(t)
-    paused_at = clock.at(game.turn_started_at + timedelta(hours=5))
-    services.tournament_pause(tournament_id=t.pk, actor=staff)
-    moved_at = clock.at(paused_at + timedelta(hours=2))
-    game = move_once(game)  # players may still move while paused
+    paused_at = game.turn_started_at + timedelta(hours=5)
+    services.tournament_pause(tournament_id=t.pk, actor=staff, now=paused_at)
+    moved_at = paused_at + timedelta(hours=2)
+    game = move_once(game, now=moved_at)  # players may still move while paused
     assert game.turn == 2 and game.turn_started_at == moved_at and game.deadline is None
-    resumed_at = clock.at(moved_at + timedelta(days=4))
-    services.tournament_resume(tournament_id=t.pk, actor=staff)
+    resumed_at = moved_at + timedelta(days=4)
+    services.tournament_resume(tournament_id=t.pk, actor=staff, now=resumed_at)
     game.refresh_from_db()
     assert game.deadline == resumed_at + timedelta(days=game.days_per_move)
 
 
-def test_vacations_and_the_tournament_pause_compose(staff, clock):
+def test_vacations_and_the_tournament_pause_compose(staff):
     t = started(users(4), format="round_robin", actor=staff)
     a, b = running_games(t)
     a_mover, b_mover = a.to_move_user, b.to_move_user
     start = max(a.turn_started_at, b.turn_started_at)
     b_away = start + timedelta(hours=1)
     correspondence.vacation_start(user=b_mover, days=2, now=b_away)  # before the pause
-    paused_at = clock.at(start + timedelta(hours=2))
-    services.tournament_pause(tournament_id=t.pk, actor=staff)
+    paused_at = start + timedelta(hours=2)
+    services.tournament_pause(tournament_id=t.pk, actor=staff, now=paused_at)
     # A vacation inside the pause: its end does not restart the held clock.
     correspondence.vacation_start(user=a_mover, days=1, now=paused_at + timedelta(hours=1))
     correspondence.vacation_end(user=a_mover, now=paused_at + timedelta(hours=3))
@@ -114,8 +98,8 @@ def test_vacations_and_the_tournament_pause_compose(staff, clock):
     assert a.deadline is None and a.clock_held_since == paused_at and a.clock_paused_at == paused_at
     assert game_services.games_time_out(now=paused_at + timedelta(days=30)) == 0
 
-    resumed_at = clock.at(paused_at + timedelta(days=1))
-    services.tournament_resume(tournament_id=t.pk, actor=staff)
+    resumed_at = paused_at + timedelta(days=1)
+    services.tournament_resume(tournament_id=t.pk, actor=staff, now=resumed_at)
     a.refresh_from_db()
     b.refresh_from_db()
     assert a.deadline - resumed_at == a.turn_started_at + timedelta(days=3) - paused_at

@@ -18,7 +18,8 @@ from tournaments.models import (Pairing, Participant, Result, Round, StaffAction
 
 from .conftest import finish, make_user, play_out, running_games, started
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_now")]
+# Transactional: the pairing task and the mail run when each service commits (on_commit), as in production.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def users(n, prefix="p", email=True):

@@ -1,6 +1,6 @@
 """The site's own pages under concurrent players, against PostgreSQL and gunicorn.
 
-    .venv/bin/python bench/http.py [--clients 4] [--moves 50] [--workers 2] [--seconds 120]
+    .venv/bin/python bench/pages.py [--clients 4] [--moves 50] [--workers 2] [--seconds 120]
                                    [--lobby-games 10,100,1000]
                                    [--database postgres://postgres@127.0.0.1:5432/maatasite_bench]
 
@@ -27,46 +27,30 @@ about time.
 """
 from __future__ import annotations
 
-if __name__ == "http":
-    # Every script run from bench/ has bench/ first on sys.path, so ``import http`` (done by
-    # urllib and Django) would find this file instead of the standard library's package:
-    # load the standard one and hand it over in this module's place.
-    import importlib
-    import os
-    import sys
+import argparse
+import html
+import json
+import os
+import random
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.cookies import SimpleCookie
 
-    _bench = os.path.dirname(os.path.abspath(__file__))
-    _saved_path = sys.path[:]
-    sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or os.curdir) != _bench]
-    del sys.modules["http"]
-    try:
-        sys.modules["http"] = importlib.import_module("http")
-    finally:
-        sys.path[:] = _saved_path
-else:
-    import argparse
-    import html
-    import json
-    import os
-    import random
-    import re
-    import time
-    import urllib.error
-    import urllib.parse
-    import urllib.request
-    from http.cookies import SimpleCookie
+from _common import django_migrated, ensure_database, gunicorn, report, run_phase, site_environment
 
-    from _common import django_migrated, ensure_database, gunicorn, report, run_phase, site_environment
+PASSWORD = "bench-password-123"
+OPTIONS = {"onitama": {"cards": "base"}, "maatatahay": {"variant": "first"}}
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+EXPECTED_PLY = re.compile(r'name="expected_ply" value="(\d+)"')
+LEGAL_MOVE = re.compile(r'<input type="radio" name="move" value="([^"]*)"')
 
-    PASSWORD = "bench-password-123"
-    OPTIONS = {"onitama": {"cards": "base"}, "maatatahay": {"variant": "first"}}
-    CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-    EXPECTED_PLY = re.compile(r'name="expected_ply" value="(\d+)"')
-    LEGAL_MOVE = re.compile(r'<input type="radio" name="move" value="([^"]*)"')
 
-    class _NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):  # a redirect is an answer to time, not to follow
-            return None
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # a redirect is an answer to time, not to follow
+        return None
 
 
 class Session:
@@ -196,7 +180,7 @@ def main() -> None:
     lobby_players = [(size, lobby_player(size)) for size in lobby_sizes]
 
     with gunicorn(env, args.workers) as base:
-        print("bench/http.py: %d clients x %d moves per game kind, gunicorn %d sync workers, PostgreSQL, %d cores"
+        print("bench/pages.py: %d clients x %d moves per game kind, gunicorn %d sync workers, PostgreSQL, %d cores"
               % (args.clients, args.moves, args.workers, os.cpu_count() or 0))
         sessions = []
         for first, second in players:

@@ -1,0 +1,106 @@
+"""Helpers shared by every app's tests that build no data (data: tests/factories.py):
+waiting for a positive signal, running functions at once in threads, reading what a real
+worker did, addresses and counts for the rate limits, signing in a browser page, settings
+loaded in a fresh interpreter."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from django.db import connections
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def wait_for(condition, what: str = "the condition", *, timeout: float = 60.0, interval: float = 0.2):
+    """Poll ``condition`` until it returns something true, and return that; fail after
+    ``timeout`` seconds. A wait for a positive signal, never a sleep before an assertion."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out after %.0f s waiting for %s" % (timeout, what))
+        time.sleep(interval)
+
+
+def run_together(functions):
+    """Run the functions in threads released at the same moment (each with its own database
+    connection, closed after); returns their results, or the exceptions they raised, in order."""
+    barrier = threading.Barrier(len(functions))
+    results = [None] * len(functions)
+
+    def runner(i, fn):
+        try:
+            barrier.wait()
+            results[i] = fn()
+        except Exception as error:  # noqa: BLE001 - collected for the assertions
+            results[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=runner, args=(i, fn)) for i, fn in enumerate(functions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
+
+
+def task_runs_finished(worker, task_name: str) -> int:
+    """How many runs of ``task_name`` the real worker (tests/conftest.py's ``celery_worker``)
+    has finished, by its log's ``Task <name>[<id>] succeeded`` lines."""
+    text = Path(worker.log_path).read_text(errors="replace")
+    return len(re.findall(r"Task %s\[[^\]]+\] succeeded" % re.escape(task_name), text))
+
+
+def wait_for_task_runs(worker, task_name: str, *, more: int = 2, timeout: float = 60.0) -> None:
+    """Wait until the worker has finished ``more`` further runs of ``task_name`` (e.g. beat's
+    sweeps): at least ``more - 1`` of them started after this call, so whatever they would
+    have done again is done when this returns."""
+    start = task_runs_finished(worker, task_name)
+    wait_for(lambda: task_runs_finished(worker, task_name) >= start + more,
+             "%d more finished run(s) of %s in the worker's log" % (more, task_name), timeout=timeout)
+
+
+def rotated(i: int) -> dict:
+    """A new, plausible X-Forwarded-For on each request, as the hostile tester sent."""
+    return {"HTTP_X_FORWARDED_FOR": "10.%d.%d.%d" % (i // 65536 % 256, i // 256 % 256, i % 256)}
+
+
+def through_before_429(send, attempts: int):
+    """How many of ``attempts`` requests (``send(i)``) got through before the first 429, and that 429."""
+    for i in range(attempts):
+        response = send(i)
+        if response.status_code == 429:
+            return i, response
+    return attempts, None
+
+
+def browser_login(page, base: str, name: str, password: str | None = None, *, clear_cookies: bool = False) -> None:
+    """Sign ``name`` in through the login page (password ``pw-<name>-123456`` unless given);
+    ``clear_cookies``: first drop every cookie of the page's context (whoever was signed in)."""
+    if clear_cookies:
+        page.context.clear_cookies()
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", password or "pw-%s-123456" % name)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+def settings_in_subprocess(env: dict, *names: str) -> subprocess.CompletedProcess:
+    """Load the settings in a fresh interpreter with exactly ``env`` and print ``names`` as JSON."""
+    code = (
+        "import json, django; from django.conf import settings; django.setup(); "
+        f"print(json.dumps({{n: getattr(settings, n, None) for n in {list(names)!r}}}, default=str))"
+    )
+    base = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "maatasite.settings"}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**base, **env},
+                          capture_output=True, text=True, timeout=60)
