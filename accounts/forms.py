@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from maatasite.client_address import client_address_bucket
 
-from .outbox import outbox_add
 from .models import User, time_zone_choices
+from .outbox import outbox_add
 from .ratelimits import account_mail_spend, login_failure_record, login_failures_check, login_failures_clear
 
 

@@ -9,21 +9,20 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
-from django.contrib.sessions.models import Session
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.db.models import ProtectedError, RestrictedError
+from django.db.models import F, ProtectedError, RestrictedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import tokens
 from .deliverability import address_failure_clear
-from .outbox import outbox_add
 from .models import DELETED_USERNAME_PREFIX, Block, User
 from .names import validate_display_name
+from .outbox import outbox_add
 from .ratelimits import account_mail_spend
 
 logger = logging.getLogger(__name__)

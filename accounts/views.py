@@ -16,8 +16,7 @@ from django.views.decorators.http import require_http_methods
 from maatasite.ratelimits import RateLimited, form_initial, rate_limited_page
 
 from . import selectors, services
-from .forms import (AdminLoginForm, EmailChangeForm, LoginForm, PasswordResetForm, ProfileForm, ResendForm,
-                    SignupForm)
+from .forms import AdminLoginForm, EmailChangeForm, LoginForm, PasswordResetForm, ProfileForm, ResendForm, SignupForm
 from .ratelimits import page_attempt_spend
 
 PLAYER_GAMES_TEMPLATE = "games/_player_games.html"

@@ -17,7 +17,7 @@ and never sees one twice. Without a cursor the feed starts 7 days back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -31,7 +31,7 @@ from .errors import ApiError
 KIND_RANK = {"challenge_received": 1, "challenge_answered": 2, "game_started": 3,
              "your_turn": 4, "draw_offered": 5, "game_over": 6}
 FIRST_LOOK_BACK = timedelta(days=7)
-EPOCH = datetime(1970, 1, 1, tzinfo=dt_timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True, order=True)
@@ -48,7 +48,7 @@ class Cursor:
         return EPOCH + timedelta(microseconds=self.micros)
 
     @classmethod
-    def parse(cls, text: str) -> "Cursor":
+    def parse(cls, text: str) -> Cursor:
         try:
             micros, rank, row = (int(part) for part in text.split("-"))
             if micros < 0 or rank < 0 or row < 0 or micros > 10 ** 17:
@@ -59,7 +59,7 @@ class Cursor:
         return cls(micros, rank, row)
 
     @classmethod
-    def of(cls, at: datetime, rank: int = 0, row: int = 0) -> "Cursor":
+    def of(cls, at: datetime, rank: int = 0, row: int = 0) -> Cursor:
         delta = at - EPOCH
         return cls((delta.days * 86400 + delta.seconds) * 10 ** 6 + delta.microseconds, rank, row)
 

@@ -28,8 +28,7 @@ from tournaments import api as tournament_api
 
 from . import presenters, selectors, services
 from . import serializers as s
-from .base import (ApiView, PublicReadView, body_conditional_response, conditional_response,
-                   idempotent)
+from .base import ApiView, PublicReadView, body_conditional_response, conditional_response, idempotent
 from .errors import ApiError, game_action_error_response
 from .events import Cursor, events_for_user
 from .throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
@@ -495,7 +494,9 @@ class EventsView(ApiView):
         try:
             limit = max(1, min(100, int(request.query_params.get("limit", 50))))
         except ValueError:
-            raise ApiError("invalid", _("Some fields are not valid."), details={"fields": {"limit": ["1-100"]}}) from None
+            raise ApiError(
+                "invalid", _("Some fields are not valid."), details={"fields": {"limit": ["1-100"]}}
+            ) from None
         page = events_for_user(user=request.user, after=after, limit=limit)
         data = {"events": [e.as_dict() for e in page.events], "cursor": page.cursor.text(),
                 "has_more": page.has_more}

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
-from games.errors import NotFound
-from games.models import Game
 
 from accounts.selectors import is_blocked
+from games.errors import NotFound
+from games.models import Game
 
 from .errors import ChatInvalid, ChatNotAllowed, ChatRateLimited
 from .models import MESSAGE_MAX_LENGTH, Message
@@ -33,7 +33,7 @@ def clean_text(text: str) -> str:
     return "".join(kept).strip()
 
 
-def message_create(*, game_id: int, author: "User", text: str, now: datetime | None = None) -> Message:
+def message_create(*, game_id: int, author: User, text: str, now: datetime | None = None) -> Message:
     """``author`` writes ``text`` to the other player of their game (during or after it).
 
     Refused when the other player blocked the author; moves are never affected."""

@@ -1,8 +1,9 @@
 """Reads of correspondence: games waiting for players, calendar events, page banners."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from django.db.models import Prefetch
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+
 from games.errors import InvalidInput, NotAllowed
 
 FAIRPLAY_MESSAGES: dict[str, Any] = {

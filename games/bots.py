@@ -12,10 +12,12 @@ order at random.
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
 
 import engine
-from django.conf import settings
 from engine.fair import SeedStream
 
 log = logging.getLogger(__name__)

@@ -109,6 +109,10 @@ class Game(models.Model):
     def __repr__(self) -> str:  # never include state or seed
         return "<Game %s %s %s ply=%s>" % (self.pk, self.kind, self.status, self.ply)
 
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+        return reverse("games:game", args=[self.pk])
+
     @property
     def is_active(self) -> bool:
         return self.status == GameStatus.ACTIVE
@@ -116,10 +120,6 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
-
-    def get_absolute_url(self) -> str:
-        from django.urls import reverse
-        return reverse("games:game", args=[self.pk])
 
 
 class Seat(models.Model):
@@ -229,6 +229,9 @@ class DrawOffer(models.Model):
         ordering = ["-created_at"]
         constraints = [models.UniqueConstraint(
             fields=["game"], condition=Q(status="pending"), name="games_one_pending_draw_offer")]
+
+    def __str__(self) -> str:
+        return "game %s, ply %s: %s" % (self.game_id, self.ply, self.status)
 
 
 class Alarm(models.Model):

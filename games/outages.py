@@ -30,10 +30,10 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+
 from .adjudication import adjudication_check
 from .errors import Conflict, NotFound
-from .models import (ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch, TimeoutBatchStatus,
-                     TimeoutHold)
+from .models import ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch, TimeoutBatchStatus, TimeoutHold
 from .services import _clock_update, _lock_game, game_time_out
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def games_sweep(*, now: datetime | None = None) -> SweepResult:
     return result
 
 
-def _batch_decide(*, batch_id: int, staff: "User", reason: str, status: str,
+def _batch_decide(*, batch_id: int, staff: User, reason: str, status: str,
                   now: datetime | None) -> TimeoutBatch:
     reason = adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
@@ -182,7 +182,7 @@ def _batch_decide(*, batch_id: int, staff: "User", reason: str, status: str,
         return batch
 
 
-def timeout_batch_confirm(*, batch_id: int, staff: "User", reason: str,
+def timeout_batch_confirm(*, batch_id: int, staff: User, reason: str,
                           now: datetime | None = None) -> TimeoutBatch:
     """Staff confirm a held batch: each of its games still on the held turn and
     still past its deadline times out as the sweep would have ended it."""
@@ -190,7 +190,7 @@ def timeout_batch_confirm(*, batch_id: int, staff: "User", reason: str,
                          status=TimeoutBatchStatus.CONFIRMED, now=now)
 
 
-def timeout_batch_extend(*, batch_id: int, staff: "User", reason: str,
+def timeout_batch_extend(*, batch_id: int, staff: User, reason: str,
                          now: datetime | None = None) -> TimeoutBatch:
     """Staff treat a held batch as an outage from its ``since`` until now: each of
     its games still on the held turn gets that time back, so its player has again

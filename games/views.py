@@ -8,7 +8,8 @@ JSON (``Accept: application/json``) gets ``{"ok", "error": {code, message}}``.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

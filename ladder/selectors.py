@@ -9,14 +9,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from accounts.selectors import is_blocked
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+
+from accounts.selectors import is_blocked
 from ratings.selectors import ratings_by_user
 
 from . import conf
 from .errors import LadderConflict, LadderInvalid, LadderNotAllowed
-from .models import (ChallengeState, Ladder, LadderChallenge, LadderEvent, LadderMember)
+from .models import ChallengeState, Ladder, LadderChallenge, LadderEvent, LadderMember
 
 
 def player_is_on_vacation(*, user: Any, now: datetime | None = None) -> bool:

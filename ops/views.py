@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
-from games.errors import GameActionError
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
+from games.errors import GameActionError
 
 from . import selectors, services
 from .forms import ReportForm

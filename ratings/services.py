@@ -18,13 +18,15 @@ order, as live results do), so replays and live results are serialized.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+
 from games.adjudication import REASON_VOID
 from games.models import Game, GameStatus
 

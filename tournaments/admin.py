@@ -10,9 +10,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from maatasite.admin_readonly import ReadOnlyTabularInline
-
 from games.errors import GameActionError
+from maatasite.admin_readonly import ReadOnlyTabularInline
 
 from . import services
 from .models import Pairing, Participant, Round, StaffAction, Tournament

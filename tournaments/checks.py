@@ -2,6 +2,7 @@
 database; used by the simulate_tournament command and the tests."""
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 from . import pairing as rules
@@ -68,7 +69,7 @@ def _swiss_errors(rounds: dict[int, list[Pairing]]) -> list[str]:
     for number in sorted(rounds):
         current = rounds[number]
         players_in_round = {p.first_id for p in current} | {p.second_id for p in current if p.second_id}
-        participants = [p for p in _participants_of(current)]
+        participants = list(_participants_of(current))
         state = {s.id: s for s in swiss_players(participants, history)}
         byes = [p.first_id for p in current if p.second_id is None]
         if len(byes) > 1 or (len(byes) == 1) != (len(players_in_round) % 2 == 1):
@@ -112,7 +113,7 @@ def _knockout_errors(tournament: Tournament, rounds: dict[int, list[Pairing]], s
         for board, legs in matches.items():
             if len(legs) > 1 + rules.KNOCKOUT_MAX_REPLAYS:
                 errors.append("knockout: more than two replays")
-            for earlier, later in zip(legs, legs[1:]):
+            for earlier, later in itertools.pairwise(legs):
                 if (later.first_id, later.second_id) != (earlier.second_id, earlier.first_id):
                     errors.append("knockout: a replay without swapped seats")
             if tournament.status == "finished" and not tournament.ended_early \

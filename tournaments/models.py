@@ -204,6 +204,9 @@ class TournamentMail(models.Model):
         constraints = [models.UniqueConstraint(fields=["round", "user"],
                                                name="tournaments_mail_once")]
 
+    def __str__(self) -> str:
+        return "round %s, user %s" % (self.round_id, self.user_id)
+
 
 class StaffAction(models.Model):
     """The log of every staff action on a tournament."""

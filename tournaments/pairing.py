@@ -14,8 +14,8 @@ Seats: in a pair ``(a, b)``, ``a`` takes the first side the engine lists
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence
 
 import networkx as nx
 

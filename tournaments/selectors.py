@@ -18,8 +18,17 @@ from django.utils import timezone
 
 from . import pairing as rules
 from .errors import NotFound
-from .models import (UNCOUNTED_RESULTS, Pairing, Participant, ParticipantStatus, Result, Round,
-                     Tournament, TournamentFormat, TournamentStatus)
+from .models import (
+    UNCOUNTED_RESULTS,
+    Pairing,
+    Participant,
+    ParticipantStatus,
+    Result,
+    Round,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
 
 LISTED_STATUSES = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING,
                    TournamentStatus.PAUSED, TournamentStatus.FINISHED)

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import OutgoingMail
 from correspondence import services
-from games.models import Alarm, Game
+from games.models import Alarm
 
 from .conftest import make_user, start_game
 

@@ -5,8 +5,8 @@ import pytest
 
 from games import services as game_services
 from games.models import Game, GameStatus
-from tournaments import services
 from tests.factories import make_user
+from tournaments import services
 from tournaments.models import Tournament
 
 
