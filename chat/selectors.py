@@ -38,7 +38,7 @@ class Conversation:
 def game_users(*, game: Game) -> list[User]:
     """The users seated in ``game`` (bots have no user), in seat order."""
     seats = Seat.objects.filter(game=game, user__isnull=False).select_related("user")
-    return [seat.user for seat in seats]
+    return [seat.user for seat in seats if seat.user is not None]
 
 
 def partners_of(*, game: Game, user: Any) -> list[User]:

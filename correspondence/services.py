@@ -244,9 +244,9 @@ def _vacation_announce(*, user: Any, vacation: Vacation) -> None:
     told: set[int] = set()
     for game in selectors.active_games_of(user_id=user.pk):
         for seat in game.seats.all():
-            if seat.user_id in (None, user.pk) or seat.user_id in told:
+            if seat.user is None or seat.user.pk == user.pk or seat.user.pk in told:
                 continue
-            told.add(seat.user_id)
+            told.add(seat.user.pk)
             outbox_add(kind="vacation_notice", user=seat.user, object_id=vacation.pk)
 
 

@@ -14,7 +14,7 @@ log in again (new tokens needed); ended games stay ended, ladders are joined aga
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -62,7 +62,7 @@ def report_create(*, reporter: User, kind: str, reason: str, player: User | None
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
             raise NotFound("game_not_found", "This game does not exist.")
-    elif player.pk == reporter.pk:
+    elif player is not None and player.pk == reporter.pk:
         raise OpsInvalid("report_self", "You cannot report yourself.")
     now = now or timezone.now()
     with transaction.atomic():
@@ -75,8 +75,8 @@ def report_create(*, reporter: User, kind: str, reason: str, player: User | None
                                      reason=reason, created_at=now)
 
 
-REVIEW_ACTIONS = {ReportStatus.REVIEWED: StaffActionKind.REPORT_REVIEWED,
-                  ReportStatus.DISMISSED: StaffActionKind.REPORT_DISMISSED}
+REVIEW_ACTIONS: dict[str, StaffActionKind] = {ReportStatus.REVIEWED: StaffActionKind.REPORT_REVIEWED,
+                                              ReportStatus.DISMISSED: StaffActionKind.REPORT_DISMISSED}
 
 
 def report_review(*, report_id: int, staff: User, status: str, reason: str) -> Report:
@@ -109,7 +109,7 @@ def staff_action_record(*, staff: User, action: str, reason: str, game: Game | N
 
 def _result_details(done: adjudication.Adjudication) -> dict:
     game = done.game
-    previous = dict(done.previous) if done.previous is not None else {"status": "active"}
+    previous: dict[str, Any] = dict(done.previous) if done.previous is not None else {"status": "active"}
     if previous.get("finished_at") is not None:
         previous["finished_at"] = previous["finished_at"].isoformat()
     return {"previous": previous, "result": {

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Field, Q
 from django.utils import timezone
 
 from accounts import services as account_services
@@ -99,7 +99,7 @@ def _games(user: User) -> list[dict[str, Any]]:
         rows.append({
             "id": game.pk, "kind": game.kind, "options": game.options, "rated": game.rated,
             "days_per_move": game.days_per_move, "status": game.status, "your_side": mine.side,
-            "seats": [{"side": s.side, "player": s.user.public_name if s.user_id else None,
+            "seats": [{"side": s.side, "player": s.user.public_name if s.user is not None else None,
                        "bot_level": s.bot_level} for s in seats],
             "opponents": [s.player_name for s in seats if s.pk != mine.pk],
             "result": _outcome_for(game, mine.side), "winner_side": game.winner_side or None,
@@ -144,7 +144,7 @@ def account_export(*, user: User) -> dict[str, Any]:
         "ratings": _ratings(user),
         "blocks": [{"player": b.blocked.public_name, "blocked_at": _when(b.created_at)} for b in blocks],
         "reports": [{"id": r.pk, "kind": r.kind, "reason": r.reason, "status": r.status,
-                     "player": r.player.public_name if r.player_id else None, "game": r.game_id,
+                     "player": r.player.public_name if r.player is not None else None, "game": r.game_id,
                      "reported_at": _when(r.created_at)} for r in reports],
         "ladders": [{"ladder": m.ladder_id, "name": m.ladder.name, "kind": m.ladder.kind,
                      "position": m.position, "joined_at": _when(m.joined_at),
@@ -184,7 +184,9 @@ def _anonymise(user: User, now: datetime) -> None:
     user.username = name
     user.email = ""
     for field in RESET_FIELDS:
-        setattr(user, field, user_model._meta.get_field(field).get_default())
+        model_field = user_model._meta.get_field(field)
+        assert isinstance(model_field, Field), field  # RESET_FIELDS are the user's own columns
+        setattr(user, field, model_field.get_default())
     user.set_unusable_password()
     user.is_active = False
     user.is_staff = False
