@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
 from django.db.models import F, OuterRef, Subquery
@@ -27,6 +27,17 @@ from django.utils import timezone
 from games.models import Challenge, ChallengeStatus, DrawOffer, Game, Move
 
 from .errors import ApiError
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class _MoveAnnotations(TypedDict):
+    """What events_for annotates on each move of the opponents."""
+
+    next_user: int | None
+    game_ply: int
+    game_to_move_user: int | None
 
 KIND_RANK = {"challenge_received": 1, "challenge_answered": 2, "game_started": 3,
              "your_turn": 4, "draw_offered": 5, "game_over": 6}
@@ -119,7 +130,7 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
              .only("pk", "status", "winner_side", "result_reason", "finished_at", "kind")
              .order_by("finished_at", "pk")[:limit])
 
-    def made_turn(move: Move) -> Event | None:
+    def made_turn(move: WithAnnotations[Move, _MoveAnnotations]) -> Event | None:
         mine = move.next_user == user.pk or (
             move.next_user is None and move.game_ply == move.ply and move.game_to_move_user == user.pk)
         if not mine:

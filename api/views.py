@@ -199,7 +199,7 @@ class TokenDetailView(ApiView):
 # ---------------------------------------------------------------- me and players
 
 def _me_data(user: Any) -> dict[str, Any]:
-    return {field: getattr(user, field) for field in s.MeSerializer().fields}
+    return {field: getattr(user, field) for field in s.MeSerializer().fields.keys()}
 
 
 class MeView(ApiView):
@@ -215,7 +215,7 @@ class MeView(ApiView):
         data = s.PreferencesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = request.user
-        current = {field: getattr(user, field) for field in s.PreferencesSerializer().fields}
+        current = {field: getattr(user, field) for field in s.PreferencesSerializer().fields.keys()}
         account_services.profile_update(user=user, **{**current, **data.validated_data})
         return Response(s.MeSerializer(_me_data(user)).data)
 
@@ -283,7 +283,7 @@ def _game_list(view: ApiView, request: Any, player: Any = None) -> Response:
                               kind=kind, player=player)
     paginator = GamePagination()
     page = paginator.paginate_queryset(qs, request, view=view)
-    rows = [presenters.game_summary_data(g, list(g.seats.all()), request.user) for g in page]
+    rows = [presenters.game_summary_data(g, list(g.seats.all()), request.user) for g in page or []]
     response = paginator.get_paginated_response(s.GameSummarySerializer(rows, many=True).data)
     return body_conditional_response(request, response)
 

@@ -53,16 +53,13 @@ def bot_choose_move(*, game_kind: str, view: dict, level: int, seed: int) -> str
     thinking time.
     """
     seconds = getattr(settings, "GAMES_BOT_SECONDS", 20.0)
+    from engine.bots import choose_move  # the engine is part of the project: always there
+
     try:
-        from engine.bots import choose_move
-    except ImportError:
-        choose_move = None
-    if choose_move is not None:
-        try:
-            return choose_move(game_kind, view, level=level, seed=seed, seconds=seconds)
-        except (ImportError, NotImplementedError) as error:
-            log.warning("engine bot for %s unavailable (%s): playing a random move", game_kind, error)
-        except Exception:  # a bot failure must not stall the game: play a legal move anyway
-            log.exception("engine bot for %s failed at level %s: playing a random move",
-                          game_kind, level)
+        return choose_move(game_kind, view, level=level, seed=seed, seconds=seconds)
+    except (ImportError, NotImplementedError) as error:
+        log.warning("engine bot for %s unavailable (%s): playing a random move", game_kind, error)
+    except Exception:  # a bot failure must not stall the game: play a legal move anyway
+        log.exception("engine bot for %s failed at level %s: playing a random move",
+                      game_kind, level)
     return random_move_from_view(game_kind=game_kind, view=view, seed=seed)

@@ -149,8 +149,9 @@ class Seat(models.Model):
 
     @property
     def player_name(self) -> str:
-        if self.user_id is not None:
+        if self.user is not None:
             return self.user.public_name if self.user.is_deleted else self.user.get_username()
+        assert self.bot_level is not None  # games_seat_user_xor_bot: a seat without a user is a bot's
         return bot_label(self.bot_level)
 
 

@@ -126,9 +126,11 @@ def games_sweep(*, now: datetime | None = None) -> SweepResult:
         active = Game.objects.filter(status=GameStatus.ACTIVE).count()
         held = TimeoutHold.objects.filter(batch__status=TimeoutBatchStatus.PENDING,
                                           game=OuterRef("pk"), turn=OuterRef("turn"))
-        due = list(Game.objects.filter(status=GameStatus.ACTIVE, deadline__lt=now)
-                   .filter(~Exists(held)).order_by("deadline", "pk")
-                   .values_list("pk", "turn", "deadline"))
+        # (id, turn, deadline): deadline__lt leaves no null deadline
+        due = [(pk, turn, deadline) for pk, turn, deadline in
+               Game.objects.filter(status=GameStatus.ACTIVE, deadline__lt=now)
+               .filter(~Exists(held)).order_by("deadline", "pk")
+               .values_list("pk", "turn", "deadline") if deadline is not None]
         if len(due) > timeouts_allowed(active):
             _timeouts_hold(due, previous=previous, active=active, now=now)
             result.held = len(due)

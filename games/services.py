@@ -351,7 +351,7 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
         if game.ply != expected:
             return BotTurnResult(played, "stale")
         seat = game.seats.get(side=game.to_move_side)
-        if not seat.is_bot:
+        if seat.bot_level is None:  # not a bot's seat (Seat.is_bot)
             return BotTurnResult(played, "turn_passed" if played else "not_bot")
         rules = rules_for(game.kind)
         view = rules.view(game_state(game), seat.side)

@@ -151,6 +151,9 @@ def ladder_challenge_create(*, ladder_id: int, challenger: User, defender: User,
                                               now=now)
         if refusal is not None:
             raise refusal
+        # challenge_refusal refuses anyone without a position
+        assert mine is not None and theirs is not None and mine.position is not None \
+            and theirs.position is not None
         rules = games_services.rules_for(ladder.kind)
         sides = list(rules.players)
         if secrets.randbelow(2):
@@ -214,7 +217,8 @@ def ladder_record_result(*, game: Game, now: datetime | None = None) -> LadderCh
         if outcome == Outcome.CLIMBED:
             climber = _member(ladder, challenge.challenger_id)
             target = _member(ladder, challenge.defender_id)
-            if climber is None or target is None or climber.position < target.position:
+            if climber is None or target is None or climber.position is None or target.position is None \
+                    or climber.position < target.position:
                 outcome = Outcome.UNCHANGED
             else:
                 old, new = climber.position, target.position
