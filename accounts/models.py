@@ -10,7 +10,7 @@ through ``accounts.selectors.user_wants_email``.
 """
 import zoneinfo
 
-from django.contrib.auth.models import AbstractUser, UserManager
+from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
@@ -92,7 +92,7 @@ class User(AbstractUser):
 
     REQUIRED_FIELDS = ["email"]
 
-    objects = UserManager()
+    # objects: AbstractUser's UserManager, inherited.
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

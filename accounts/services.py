@@ -79,6 +79,7 @@ def user_confirm_email(*, token: str) -> User:
         refusal = tokens.email_confirmation_refusal(claim=claim, user=user)
         if refusal is not None:
             raise refusal
+        assert user is not None  # email_confirmation_refusal refuses a missing account
         spent = User.objects.filter(pk=user.pk, email_confirmed=False,
                                     one_time_links_used=claim.uses).update(
             email_confirmed=True, is_active=True, one_time_links_used=F("one_time_links_used") + 1)
@@ -133,6 +134,7 @@ def email_change_confirm(*, token: str) -> User:
         refusal = tokens.email_change_refusal(claim=claim, user=user)
         if refusal is not None:
             raise refusal
+        assert user is not None  # email_change_refusal refuses a missing account
         try:
             with transaction.atomic():
                 spent = User.objects.filter(pk=user.pk, email__iexact=claim.old_email,
