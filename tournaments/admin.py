@@ -23,7 +23,7 @@ class TournamentForm(forms.ModelForm):
         fields = services.EDITABLE_FIELDS
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         values = {f: cleaned.get(f, getattr(self.instance, f)) for f in services.EDITABLE_FIELDS}
         try:
             services.tournament_settings_check(values)
@@ -136,10 +136,10 @@ class ParticipantAdmin(admin.ModelAdmin):
     raw_id_fields = ("user",)
     actions = ["withdraw", "replace"]
 
-    def get_form(self, request, obj=None, **kwargs):
+    def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
             kwargs["form"] = ParticipantAddForm
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change=change, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         return () if obj is None else ("tournament", "user", "seed", "rating", "status",

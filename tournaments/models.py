@@ -184,7 +184,7 @@ class Pairing(models.Model):
         ]
 
     def __str__(self) -> str:
-        second = self.second.user.get_username() if self.second_id else _("bye")
+        second = self.second.user.get_username() if self.second is not None else _("bye")
         return "%s - %s" % (self.first.user.get_username(), second)
 
     @property

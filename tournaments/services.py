@@ -527,11 +527,12 @@ def _round_pairs(tournament: Tournament, number: int) -> list[tuple[Participant 
             pairs.append((by_id[paired.bye], None))
         return pairs
     # Knockout: winners of the previous round, in bracket order; the withdrawn drop out.
+    firsts: list[tuple[int | None, int | None]]
     if number == 1:
-        firsts = rules.knockout_first_round([p.pk for p in seeded])
+        firsts = list(rules.knockout_first_round([p.pk for p in seeded]))
     else:
         last = [p for p in previous if p.round.number == number - 1] if previous else []
-        seed_of = {p.pk: p.seed for p in seeded}
+        seed_of = selectors.seeds_of(seeded)
         boards = _matches(last)
         size = rules.knockout_size(len(seeded)) // 2 ** (number - 1)
         winners = []
@@ -588,6 +589,7 @@ def _knockout_replays(tournament: Tournament, round_: Round) -> int:
     """Replay each drawn, undecided match of the round with the seats swapped."""
     due = selectors.knockout_replays_due(round_=round_)
     for last in due:
+        assert last.second is not None  # knockout_replays_due leaves byes out
         _create_pairing(tournament, round_, last.board, last.leg + 1, last.second, last.first)
     return len(due)
 
@@ -627,9 +629,9 @@ def tournament_advance(*, tournament_id: int) -> str:
         board = 0
         for first, second in pairs:
             board += 1
-            if first is None and second is None:
-                continue  # knockout: both would-be players left the bracket
             if first is None:
+                if second is None:
+                    continue  # knockout: both would-be players left the bracket
                 first, second = second, None
             _create_pairing(tournament, round_, board, 0, first, second)
         if not round_.pairings.filter(result=Result.PENDING).exists():
