@@ -148,7 +148,7 @@ def due_your_turn_alarms(count: int) -> list[str]:
                                           options={"cards": "base"})
     now = timezone.now()
     games = Game.objects.bulk_create([
-        Game(kind=template.kind, options=template.options, state=template.state,
+        Game(kind=template.kind, options=template.options, sealed_state=template.sealed_state,
              data_version=template.data_version, days_per_move=3, seed_commitment=template.seed_commitment,
              sealed_seed=template.sealed_seed, to_move_side="blue", to_move_user=user, turn=1, ply=0,
              turn_started_at=now, deadline=now + timedelta(days=3))
