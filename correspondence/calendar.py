@@ -36,8 +36,7 @@ def ical_text(*, user: Any, games: Iterable[Game], now: datetime) -> str:
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Maatasite//Move deadlines//EN",
              "CALSCALE:GREGORIAN", "X-WR-CALNAME:%s" % _escape(_("Maatasite move deadlines"))]
     for game in games:
-        if game.deadline is None:  # no running clock: nothing to put in the calendar
-            continue
+        assert game.deadline is not None  # selectors.calendar_games keeps the games with a deadline
         deadline = game.deadline.astimezone(UTC)
         mine = game.to_move_user_id == user.pk
         names = ", ".join(s.player_name for s in game.seats.all() if s.user_id != user.pk)
