@@ -2,30 +2,41 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-INSTALLED := $(VENV)/.requirements-installed
+# One stamp per lock: a venv reinstalls whenever the lock it was installed from changes.
+RUN_INSTALLED := $(VENV)/.requirements-installed
+DEV_INSTALLED := $(VENV)/.requirements-dev-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # Extra arguments for pytest, e.g. `make test ARGS="-k signup -x"`.
 ARGS ?=
+# Extra arguments for pip-compile, e.g. `make lock LOCK_ARGS="--upgrade-package Django"`.
+LOCK_ARGS ?=
 
-.PHONY: run test venv messages compilemessages
+.PHONY: run test venv dev lint lock messages compilemessages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstalls whenever requirements.txt changes.
-$(INSTALLED): requirements.txt | $(PY)
-	$(PY) -m pip install --quiet -r requirements.txt
-	touch $(INSTALLED)
+# The runtime lock (requirements.txt, with hashes): what production installs.
+$(RUN_INSTALLED): requirements.txt | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements.txt
+	touch $(RUN_INSTALLED)
 
-venv: $(INSTALLED)
+# The dev lock (requirements-dev.txt: runtime + tests, lint, types, pip-compile).
+$(DEV_INSTALLED): requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.txt
+	touch $(DEV_INSTALLED)
+
+venv: $(RUN_INSTALLED)
+
+dev: $(DEV_INSTALLED)
 
 # Migrates, seeds the demo accounts, then serves the site with a real Celery worker and beat
 # on a broker kept in files (ops/management/commands/run_local.py); Ctrl-C stops them all.
 run: venv
 	$(PY) manage.py run_local --host $(HOST) --port $(PORT)
 
-test: venv
+test: dev
 	$(PY) -m pytest $(ARGS)
 
 # Translations (README "Layout", locale/). `make messages` adds the strings marked in the source to
@@ -43,3 +54,15 @@ messages:
 
 compilemessages:
 	$(PY) manage.py compilemessages --verbosity=0 $(MESSAGES_OPTIONS)
+
+# What CI checks besides the tests (settings in pyproject.toml).
+lint: dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --strict engine
+
+# Rewrites both locks from pyproject.toml's dependencies, keeping every pin that still fits
+# (LOCK_ARGS="--upgrade-package NAME" moves one; "--upgrade" moves all).
+lock: dev
+	$(VENV)/bin/pip-compile $(LOCK_ARGS) --output-file requirements.txt pyproject.toml
+	$(VENV)/bin/pip-compile $(LOCK_ARGS) --extra dev --output-file requirements-dev.txt pyproject.toml

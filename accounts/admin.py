@@ -32,7 +32,8 @@ class UserAdmin(DjangoUserAdmin):
     list_display = ("username", "email", "display_name", "email_confirmed", "is_active", "is_staff", "date_joined")
     list_filter = ("email_confirmed", "is_active", "is_staff", "is_superuser", BadDisplayNameFilter)
     search_fields = ("username", "email", "display_name")
-    fieldsets = DjangoUserAdmin.fieldsets + (
+    fieldsets = (
+        *(DjangoUserAdmin.fieldsets or ()),
         (_("Profile"), {"fields": ("email_confirmed", "display_name", "language", "time_zone",
                                     "email_on_your_turn", "email_on_game_over")}),
     )

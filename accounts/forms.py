@@ -1,3 +1,5 @@
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
@@ -9,9 +11,14 @@ from django.utils.translation import gettext_lazy as _
 
 from maatasite.client_address import client_address_bucket
 
-from .outbox import outbox_add
 from .models import User, time_zone_choices
+from .outbox import outbox_add
 from .ratelimits import account_mail_spend, login_failure_record, login_failures_check, login_failures_clear
+
+if TYPE_CHECKING:  # what the mixin is mixed into
+    _LoginFormBase = auth_forms.AuthenticationForm
+else:
+    _LoginFormBase = object
 
 
 class SignupForm(forms.Form):
@@ -36,13 +43,13 @@ class SignupForm(forms.Form):
     )
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         if cleaned.get("password1") and cleaned.get("password1") != cleaned.get("password2"):
             self.add_error("password2", _("The two passwords differ."))
         return cleaned
 
 
-class LoginLimitMixin:
+class LoginLimitMixin(_LoginFormBase):
     """Counts failed sign-ins per account and client address (accounts/ratelimits.py): over
     the budget the password is not even checked and RateLimited is raised, which the view
     answers with 429. Other addresses, the owner's among them, are not held back."""

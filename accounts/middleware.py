@@ -21,11 +21,12 @@ class UserPreferencesMiddleware:
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        signed_in = user is not None and user.is_authenticated
-        if signed_in and user.language:
+        if user is not None and not user.is_authenticated:
+            user = None  # anonymous: the site's defaults
+        if user is not None and user.language:
             translation.activate(user.language)
             request.LANGUAGE_CODE = translation.get_language()
-        if signed_in and user.time_zone:
+        if user is not None and user.time_zone:
             try:
                 timezone.activate(zoneinfo.ZoneInfo(user.time_zone))
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -35,7 +36,7 @@ class UserPreferencesMiddleware:
 
         response = self.get_response(request)
 
-        if signed_in and request.method == "POST" and settings.LANGUAGE_COOKIE_NAME in response.cookies:
+        if user is not None and request.method == "POST" and settings.LANGUAGE_COOKIE_NAME in response.cookies:
             if self.set_language_path is None:
                 self.set_language_path = reverse("set_language")
             chosen = response.cookies[settings.LANGUAGE_COOKIE_NAME].value

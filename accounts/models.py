@@ -2,15 +2,15 @@
 
 A new account is inactive (``is_active=False``, ``email_confirmed=False``)
 until its owner follows the signed link mailed at sign-up; confirming sets both
-to True (each such link works once, see accounts.tokens). An account an admin deactivates later keeps ``email_confirmed=True``,
-so a confirmation link can never reactivate it.
+to True (each such link works once, see accounts.tokens). An account an admin deactivates
+later keeps ``email_confirmed=True``, so a confirmation link can never reactivate it.
 
 Other apps read the preferences directly, e.g. ``user.email_on_your_turn``, or
 through ``accounts.selectors.user_wants_email``.
 """
 import zoneinfo
 
-from django.contrib.auth.models import AbstractUser, UserManager
+from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
@@ -92,7 +92,7 @@ class User(AbstractUser):
 
     REQUIRED_FIELDS = ["email"]
 
-    objects = UserManager()
+    # objects: AbstractUser's UserManager, inherited.
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

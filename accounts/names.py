@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -79,7 +79,7 @@ def _reserved() -> frozenset[str]:
     return frozenset(_skeleton(word) for words in RESERVED_WORDS.values() for word in words)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bot_label_pattern(languages: tuple[str, ...]) -> re.Pattern:
     """Any level of the bot label, as any of ``languages`` writes it, in a skeleton."""
     shapes = set()

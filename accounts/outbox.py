@@ -46,14 +46,15 @@ import random
 import smtplib
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import connection as db_connection
 from django.db import DatabaseError, transaction
+from django.db import connection as db_connection
 from django.utils import timezone
 
 from .mail import email_deliver
@@ -161,7 +162,7 @@ class SendResult:
     outcomes: dict[str, int] = field(default_factory=dict)
     outage: str = ""  # why sending stopped (the SMTP server could not be reached)
 
-    def add(self, other: "SendResult") -> None:
+    def add(self, other: SendResult) -> None:
         self.claimed += other.claimed
         self.sent += other.sent
         self.retried += other.retried

@@ -24,8 +24,15 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from maatasite.client_address import client_address_bucket
-from maatasite.ratelimits import (RateLimited, budget_clear, budget_spend, budget_spent, hashed,
-                                  too_many_attempts, wait_text)
+from maatasite.ratelimits import (
+    RateLimited,
+    budget_clear,
+    budget_spend,
+    budget_spent,
+    hashed,
+    too_many_attempts,
+    wait_text,
+)
 
 PAGE_SCOPE = "page_auth"
 LOGIN_FAILURES_SCOPE = "login_failures"

@@ -20,6 +20,7 @@ def email_confirmation_link_user(*, token: str) -> User:
     refusal = tokens.email_confirmation_refusal(claim=claim, user=user)
     if refusal is not None:
         raise refusal
+    assert user is not None  # email_confirmation_refusal refuses a missing account
     return user
 
 

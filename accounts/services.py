@@ -9,21 +9,20 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
-from django.contrib.sessions.models import Session
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.db.models import ProtectedError, RestrictedError
+from django.db.models import F, ProtectedError, RestrictedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import tokens
 from .deliverability import address_failure_clear
-from .outbox import outbox_add
 from .models import DELETED_USERNAME_PREFIX, Block, User
 from .names import validate_display_name
+from .outbox import outbox_add
 from .ratelimits import account_mail_spend
 
 logger = logging.getLogger(__name__)
@@ -80,6 +79,7 @@ def user_confirm_email(*, token: str) -> User:
         refusal = tokens.email_confirmation_refusal(claim=claim, user=user)
         if refusal is not None:
             raise refusal
+        assert user is not None  # email_confirmation_refusal refuses a missing account
         spent = User.objects.filter(pk=user.pk, email_confirmed=False,
                                     one_time_links_used=claim.uses).update(
             email_confirmed=True, is_active=True, one_time_links_used=F("one_time_links_used") + 1)
@@ -134,6 +134,7 @@ def email_change_confirm(*, token: str) -> User:
         refusal = tokens.email_change_refusal(claim=claim, user=user)
         if refusal is not None:
             raise refusal
+        assert user is not None  # email_change_refusal refuses a missing account
         try:
             with transaction.atomic():
                 spent = User.objects.filter(pk=user.pk, email__iexact=claim.old_email,

@@ -1,4 +1,5 @@
 from functools import wraps
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
@@ -16,9 +17,15 @@ from django.views.decorators.http import require_http_methods
 from maatasite.ratelimits import RateLimited, form_initial, rate_limited_page
 
 from . import selectors, services
-from .forms import (AdminLoginForm, EmailChangeForm, LoginForm, PasswordResetForm, ProfileForm, ResendForm,
-                    SignupForm)
+from .forms import AdminLoginForm, EmailChangeForm, LoginForm, PasswordResetForm, ProfileForm, ResendForm, SignupForm
 from .ratelimits import page_attempt_spend
+
+if TYPE_CHECKING:  # what the mixin is mixed into
+    from django.views.generic.edit import FormView
+
+    _FormViewBase = FormView
+else:
+    _FormViewBase = object
 
 PLAYER_GAMES_TEMPLATE = "games/_player_games.html"
 
@@ -40,7 +47,7 @@ def page_budget(*, template_name, form_class):
     return decorate
 
 
-class PageBudgetMixin:
+class PageBudgetMixin(_FormViewBase):
     """``page_budget`` for Django's class-based form views (login, password reset)."""
 
     def post(self, request, *args, **kwargs):
@@ -70,7 +77,8 @@ def signup(request):
                 language=request.LANGUAGE_CODE if request.LANGUAGE_CODE != "en" else "",
             )
         except ValidationError as exc:
-            field = {"username_taken": "username", "email_taken": "email"}.get(getattr(exc, "code", None), "password1")
+            fields_by_code = {"username_taken": "username", "email_taken": "email"}
+            field = fields_by_code.get(getattr(exc, "code", None) or "", "password1")
             form.add_error(field, exc)
         else:
             return redirect("accounts:signup_done")
@@ -175,7 +183,7 @@ def player_detail(request, username):
     # The games app may show the player's finished games: if it provides the template
     # games/_player_games.html it is included here with `player` and `player_games`
     # (games.selectors.game_list_for_player(user=player, finished=True), when that exists).
-    context = {"player": player, "player_games_template": None, "player_games": None}
+    context: dict[str, Any] = {"player": player, "player_games_template": None, "player_games": None}
     try:
         get_template(PLAYER_GAMES_TEMPLATE)
     except TemplateDoesNotExist:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.serializers.json import DjangoJSONEncoder
@@ -157,8 +158,9 @@ def idempotent(request: Any, action: Callable[[], Response]) -> Response:
         try:
             response = action()
         except (GameActionError, exceptions.APIException, DjangoValidationError) as error:
-            response = api_exception_handler(error, {"request": request})
-            if response is None:
+            handled = api_exception_handler(error, {"request": request})
+            if handled is None:
                 raise
+            response = handled
         services.idempotency_store(record=record, status_code=response.status_code, body=response.data)
     return response

@@ -68,13 +68,18 @@ _DRF_CODES = {
 }
 
 
+class _ThrottledFor(exceptions.Throttled):
+    """DRF's Throttled, given its ``wait`` after the message (DRF's own constructor would
+    add a second "expected available in" sentence); declared here as its stubs lack it."""
+
+    wait: float | None
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameActionError):
         return game_action_error_response(exc)
     if isinstance(exc, ApiError):
-        response = Response(error_body(exc.error_code, exc.message, exc.details),
-                            status=exc.status_code)
-        return response
+        return Response(error_body(exc.error_code, exc.message, exc.details), status=exc.status_code)
     if isinstance(exc, DjangoValidationError):
         code = getattr(exc, "code", None) or "invalid"
         return Response(error_body(code, " ".join(exc.messages), {}),
@@ -82,16 +87,16 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(error_body("body_too_large", body_too_large_message()), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RateLimited):  # a budget shared with the pages (accounts/ratelimits.py)
-        wait = exc.retry_after
-        exc = exceptions.Throttled(detail=exc.message)  # its message already says how long
-        exc.wait = wait
+        throttled = _ThrottledFor(detail=exc.message)  # its message already says how long
+        throttled.wait = exc.retry_after
+        exc = throttled
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)
-    if response is None:
-        return None
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response  # None: not an error DRF knows (the caller raises it again)
     if isinstance(exc, exceptions.ValidationError):
         response.data = error_body("invalid", _("Some fields are not valid."),
                                    {"fields": _jsonable(exc.detail)})
@@ -100,8 +105,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if code is None:
         code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
     details: dict[str, Any] = {}
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        details["retry_after"] = int(exc.wait + 0.999)
+    wait: float | None = getattr(exc, "wait", None)  # DRF's Throttled sets it; its stubs do not declare it
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
+        details["retry_after"] = int(wait + 0.999)
     if isinstance(exc, exceptions.ParseError) and isinstance(exc.get_codes(), str) \
             and exc.get_codes() != exc.default_code:
         details["reason"] = exc.get_codes()  # bad_json, too_deep, bad_encoding (maatasite/json_body.py)

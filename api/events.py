@@ -17,8 +17,8 @@ and never sees one twice. Without a cursor the feed starts 7 days back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone as dt_timezone
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
 from django.db.models import F, OuterRef, Subquery
@@ -28,10 +28,21 @@ from games.models import Challenge, ChallengeStatus, DrawOffer, Game, Move
 
 from .errors import ApiError
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class _MoveAnnotations(TypedDict):
+    """What events_for annotates on each move of the opponents."""
+
+    next_user: int | None
+    game_ply: int
+    game_to_move_user: int | None
+
 KIND_RANK = {"challenge_received": 1, "challenge_answered": 2, "game_started": 3,
              "your_turn": 4, "draw_offered": 5, "game_over": 6}
 FIRST_LOOK_BACK = timedelta(days=7)
-EPOCH = datetime(1970, 1, 1, tzinfo=dt_timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True, order=True)
@@ -48,7 +59,7 @@ class Cursor:
         return EPOCH + timedelta(microseconds=self.micros)
 
     @classmethod
-    def parse(cls, text: str) -> "Cursor":
+    def parse(cls, text: str) -> Cursor:
         try:
             micros, rank, row = (int(part) for part in text.split("-"))
             if micros < 0 or rank < 0 or row < 0 or micros > 10 ** 17:
@@ -59,7 +70,7 @@ class Cursor:
         return cls(micros, rank, row)
 
     @classmethod
-    def of(cls, at: datetime, rank: int = 0, row: int = 0) -> "Cursor":
+    def of(cls, at: datetime, rank: int = 0, row: int = 0) -> Cursor:
         delta = at - EPOCH
         return cls((delta.days * 86400 + delta.seconds) * 10 ** 6 + delta.microseconds, rank, row)
 
@@ -119,7 +130,7 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
              .only("pk", "status", "winner_side", "result_reason", "finished_at", "kind")
              .order_by("finished_at", "pk")[:limit])
 
-    def made_turn(move: Move) -> Event | None:
+    def made_turn(move: WithAnnotations[Move, _MoveAnnotations]) -> Event | None:
         mine = move.next_user == user.pk or (
             move.next_user is None and move.game_ply == move.ply and move.game_to_move_user == user.pk)
         if not mine:

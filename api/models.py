@@ -61,3 +61,6 @@ class IdempotencyRecord(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"],
                                                name="api_idempotency_unique_key")]
+
+    def __str__(self) -> str:
+        return "user %s, key %s: %s" % (self.user_id, self.key, self.status_code)

@@ -38,7 +38,7 @@ def game_summary_data(game: Game, seats: list[Seat], user: Any) -> dict[str, Any
         "days_per_move": game.days_per_move, "rated": game.rated, "bot_level": game.bot_level,
         "ply": game.ply, "turn": game.turn,
         "to_move_side": game.to_move_side or None,
-        "to_move_username": to_move.user.username if to_move and to_move.user_id else None,
+        "to_move_username": to_move.user.username if to_move and to_move.user else None,
         "your_side": mine.side if mine else None,
         "your_turn": bool(mine and game.is_active and game.to_move_side == mine.side),
         "deadline": game.deadline, "seats": [seat_data(s, me) for s in seats], "result": result,
@@ -73,7 +73,7 @@ def game_detail_data(page: GamePage, user: Any) -> dict[str, Any]:
 
 def challenge_data(challenge: Challenge) -> dict[str, Any]:
     return {"id": challenge.pk, "kind": challenge.kind, "challenger": challenge.challenger.username,
-            "opponent": challenge.opponent.username if challenge.opponent_id else None,
+            "opponent": challenge.opponent.username if challenge.opponent else None,
             "options": challenge.options, "days_per_move": challenge.days_per_move,
             "rated": challenge.rated, "side": challenge.seat_choice, "status": challenge.status,
             "created_at": challenge.created_at, "expires_at": challenge.expires_at,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -77,8 +78,8 @@ def game_changed_at(*, game_id: int) -> tuple[Any, str] | None:
                    "last_move", "offer_created", "offer_responded").first())
     if row is None:
         return None
-    times = [row[key] for key in ("created_at", "finished_at", "last_move", "offer_created", "offer_responded")
-             if row[key] is not None]
+    moments = (row[key] for key in ("created_at", "finished_at", "last_move", "offer_created", "offer_responded"))
+    times: list[datetime] = [moment for moment in moments if moment is not None]
     changed = max(times)
     tag = "%s:%s:%s:%s:%s:%s" % (row["ply"], row["status"], changed.timestamp(),
                                  row["deadline"].timestamp() if row["deadline"] else "",

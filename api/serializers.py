@@ -266,7 +266,8 @@ class EventSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     game_id = serializers.IntegerField(allow_null=True)
     challenge_id = serializers.IntegerField(allow_null=True)
-    data = serializers.DictField()
+    # DRF's metaclass takes declared fields off the class, so Serializer.data stays the property.
+    data = serializers.DictField()  # type: ignore[assignment]
 
 
 class EventPageSerializer(serializers.Serializer):

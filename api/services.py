@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from datetime import timedelta
-from typing import Any, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model

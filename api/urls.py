@@ -7,8 +7,7 @@ api/views.py documents in the schema.
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views, views_chat
-from . import views_privacy
+from . import views, views_chat, views_privacy
 
 app_name = "api"
 

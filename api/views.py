@@ -28,8 +28,7 @@ from tournaments import api as tournament_api
 
 from . import presenters, selectors, services
 from . import serializers as s
-from .base import (ApiView, PublicReadView, body_conditional_response, conditional_response,
-                   idempotent)
+from .base import ApiView, PublicReadView, body_conditional_response, conditional_response, idempotent
 from .errors import ApiError, game_action_error_response
 from .events import Cursor, events_for_user
 from .throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
@@ -200,7 +199,7 @@ class TokenDetailView(ApiView):
 # ---------------------------------------------------------------- me and players
 
 def _me_data(user: Any) -> dict[str, Any]:
-    return {field: getattr(user, field) for field in s.MeSerializer().fields}
+    return {field: getattr(user, field) for field in s.MeSerializer().fields.keys()}
 
 
 class MeView(ApiView):
@@ -216,7 +215,7 @@ class MeView(ApiView):
         data = s.PreferencesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = request.user
-        current = {field: getattr(user, field) for field in s.PreferencesSerializer().fields}
+        current = {field: getattr(user, field) for field in s.PreferencesSerializer().fields.keys()}
         account_services.profile_update(user=user, **{**current, **data.validated_data})
         return Response(s.MeSerializer(_me_data(user)).data)
 
@@ -284,7 +283,7 @@ def _game_list(view: ApiView, request: Any, player: Any = None) -> Response:
                               kind=kind, player=player)
     paginator = GamePagination()
     page = paginator.paginate_queryset(qs, request, view=view)
-    rows = [presenters.game_summary_data(g, list(g.seats.all()), request.user) for g in page]
+    rows = [presenters.game_summary_data(g, list(g.seats.all()), request.user) for g in page or []]
     response = paginator.get_paginated_response(s.GameSummarySerializer(rows, many=True).data)
     return body_conditional_response(request, response)
 
@@ -495,7 +494,9 @@ class EventsView(ApiView):
         try:
             limit = max(1, min(100, int(request.query_params.get("limit", 50))))
         except ValueError:
-            raise ApiError("invalid", _("Some fields are not valid."), details={"fields": {"limit": ["1-100"]}}) from None
+            raise ApiError(
+                "invalid", _("Some fields are not valid."), details={"fields": {"limit": ["1-100"]}}
+            ) from None
         page = events_for_user(user=request.user, after=after, limit=limit)
         data = {"events": [e.as_dict() for e in page.events], "cursor": page.cursor.text(),
                 "has_more": page.has_more}

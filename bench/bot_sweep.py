@@ -96,7 +96,7 @@ def main() -> None:
     print("bot moved after its turn began: median %.1f s, longest %.1f s; after the restart: "
           "median %.1f s, longest %.1f s; moves per game: %s" % (
               statistics.median(waits), waits[-1], statistics.median(after_restart), after_restart[-1],
-              sorted({n for n in Move.objects.filter(game_id__in=ids).values_list("ply", flat=True)})))
+              sorted(set(Move.objects.filter(game_id__in=ids).values_list("ply", flat=True)))))
 
 
 if __name__ == "__main__":

@@ -105,7 +105,7 @@ def new_game(kind: str, first, second) -> tuple[int, dict]:
     from games import services
 
     sides = get_game(kind).players
-    seats = dict(zip(sides, (first, second)))
+    seats = dict(zip(sides, (first, second), strict=True))
     game = services.game_create(kind=kind, seats=seats, options=OPTIONS[kind], days_per_move=14)
     return game.pk, {side: user.username for side, user in seats.items()}
 
@@ -244,7 +244,7 @@ def main() -> None:
         for size, player in lobby_players:
             client = Session(base, session_cookie(player))
 
-            def lobby(index: int, out: list[float]) -> None:
+            def lobby(index: int, out: list[float], client: Session = client) -> None:
                 for _ in range(max(1, min(args.moves, 20))):
                     status, _headers, _body, elapsed = client.request("GET", "/lobby/")
                     assert status == 200, status

@@ -20,6 +20,7 @@ Prints, per limit, the requests that got through before the first 429 (``none`` 
 from __future__ import annotations
 
 import argparse
+import functools
 import http.client
 import json
 import os
@@ -129,7 +130,7 @@ def per_address_phases(base: str, names: dict, run: str, attempts: int, octet: i
     ]
     for phase, (name, limit, send) in enumerate(rows, start=1):
         client = Client(base, source(phase))
-        print("  %-34s %-28s %s" % (name, limit, through(lambda i: send(client, i), attempts)))
+        print("  %-34s %-28s %s" % (name, limit, through(functools.partial(send, client), attempts)))
 
 
 def per_account_phases(base: str, names: dict, run: str, attempts: int, octet: int) -> None:

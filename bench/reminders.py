@@ -90,14 +90,14 @@ def main() -> None:
                  turn_started_at=now - timedelta_days(2.5), deadline=now + timedelta_days(0.5))
             for user in users[1:]], batch_size=1000)
         seats = []
-        for game, user in zip(games, users[1:]):
+        for game, user in zip(games, users[1:], strict=True):
             seats.append(Seat(game=game, side="red", position=0, user=host))
             seats.append(Seat(game=game, side="blue", position=1, user=user))
         Seat.objects.bulk_create(seats, batch_size=2000)
         Alarm.objects.all().delete()
         Alarm.objects.bulk_create([Alarm(game=game, user=user, kind=Alarm.Kind.REMINDER, turn=1,
                                          due_at=now - timedelta_days(0.01))
-                                   for game, user in zip(games, users[1:])], batch_size=2000)
+                                   for game, user in zip(games, users[1:], strict=True)], batch_size=2000)
         print("set up in %.1f s" % (time.perf_counter() - started), flush=True)
 
         renders = []

@@ -1,9 +1,11 @@
 """Refusals of the chat services: games' error classes (status, code, params) with chat's messages."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+
 from games.errors import GameActionError, InvalidInput, NotAllowed
 
 CHAT_MESSAGES: dict[str, Any] = {
@@ -19,7 +21,7 @@ CHAT_MESSAGES: dict[str, Any] = {
 class ChatMessages:
     """The chat messages come first."""
 
-    app_messages = CHAT_MESSAGES
+    app_messages: Mapping[str, Any] = CHAT_MESSAGES
 
 
 class ChatInvalid(ChatMessages, InvalidInput):

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
-from games.errors import NotAllowed, NotFound
-from games.models import Game, Seat
 
 from accounts.selectors import block_since, is_blocked
+from games.errors import NotAllowed, NotFound
+from games.models import Game, Seat
 
 from .models import Message
 
@@ -25,8 +25,8 @@ class Conversation:
     """What ``viewer`` sees of ``game``'s messages, and whether they may write."""
 
     game: Game
-    viewer: "User"
-    partners: list["User"]
+    viewer: User
+    partners: list[User]
     messages: list[Message] = field(default_factory=list)
     blocked_by_partner: bool = False
 
@@ -35,13 +35,13 @@ class Conversation:
         return bool(self.partners) and not self.blocked_by_partner
 
 
-def game_users(*, game: Game) -> list["User"]:
+def game_users(*, game: Game) -> list[User]:
     """The users seated in ``game`` (bots have no user), in seat order."""
     seats = Seat.objects.filter(game=game, user__isnull=False).select_related("user")
-    return [seat.user for seat in seats]
+    return [seat.user for seat in seats if seat.user is not None]
 
 
-def partners_of(*, game: Game, user: Any) -> list["User"]:
+def partners_of(*, game: Game, user: Any) -> list[User]:
     """The other seated users of ``game``; refuses anyone not seated in it."""
     users = game_users(game=game)
     if not getattr(user, "is_authenticated", False) or user.pk not in {u.pk for u in users}:

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
-from games.errors import NotFound
-from games.models import Game
 
 from accounts.selectors import is_blocked
+from games.errors import NotFound
+from games.models import Game
 
 from .errors import ChatInvalid, ChatNotAllowed, ChatRateLimited
 from .models import MESSAGE_MAX_LENGTH, Message
@@ -33,7 +33,7 @@ def clean_text(text: str) -> str:
     return "".join(kept).strip()
 
 
-def message_create(*, game_id: int, author: "User", text: str, now: datetime | None = None) -> Message:
+def message_create(*, game_id: int, author: User, text: str, now: datetime | None = None) -> Message:
     """``author`` writes ``text`` to the other player of their game (during or after it).
 
     Refused when the other player blocked the author; moves are never affected."""
@@ -55,7 +55,8 @@ def message_create(*, game_id: int, author: "User", text: str, now: datetime | N
             raise ChatInvalid("message_too_long", "The message is too long.", limit=MESSAGE_MAX_LENGTH)
         recent = Message.objects.filter(game=game, author=author, created_at__gt=now - RATE_WINDOW)
         if recent.count() >= RATE_LIMIT:
-            oldest = recent.order_by("created_at").values_list("created_at", flat=True).first()
+            # `or now`: the rows may have been purged since the count (then the whole window)
+            oldest = recent.order_by("created_at").values_list("created_at", flat=True).first() or now
             raise ChatRateLimited("message_rate_limited", "Too many messages: please wait.", limit=RATE_LIMIT,
                                   retry_after=math.ceil((oldest + RATE_WINDOW - now).total_seconds()))
         return Message.objects.create(game=game, author=author, text=text, ply=game.ply, created_at=now)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+
+from accounts.http import AuthenticatedHttpRequest
 from games.errors import GameActionError
 
 from . import services
@@ -15,7 +17,7 @@ from . import services
 
 @login_required
 @require_POST
-def message_create(request: HttpRequest, game_id: int) -> HttpResponse:
+def message_create(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     try:
         services.message_create(game_id=game_id, author=request.user, text=request.POST.get("text", ""))
     except GameActionError as error:

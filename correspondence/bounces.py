@@ -17,9 +17,9 @@ ignored. Reporting an event twice changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from accounts.deliverability import address_failure_record
+from accounts.deliverability import Failure, address_failure_record
 
 from .errors import CorrespondenceError
 
@@ -36,7 +36,7 @@ class BounceReport:
         return {"marked": self.marked, "soft": self.soft, "unknown": self.unknown}
 
 
-def _event_read(event: Any, index: int) -> tuple[str, str, str]:
+def _event_read(event: Any, index: int) -> tuple[Failure | Literal["soft"], str, str]:
     """(failure or "soft", address, detail) of one event; bad input raises a 400."""
     if isinstance(event, dict):
         kind, email, detail = event.get("type"), event.get("email"), event.get("detail", "")
@@ -44,8 +44,10 @@ def _event_read(event: Any, index: int) -> tuple[str, str, str]:
         if isinstance(email, str) and "@" in email and isinstance(detail, str):
             if kind == "complaint":
                 return "complaint", email, detail
-            if kind == "bounce" and bounce_type in ("hard", "soft"):
-                return ("bounce" if bounce_type == "hard" else "soft"), email, detail
+            if kind == "bounce" and bounce_type == "hard":
+                return "bounce", email, detail
+            if kind == "bounce" and bounce_type == "soft":
+                return "soft", email, detail
     raise CorrespondenceError("bad_bounce_event", "Event %s is not a bounce or a complaint." % index, index=index)
 
 

@@ -1,8 +1,9 @@
 """The iCal (RFC 5545) text of a user's move deadlines, written by hand (no dependency)."""
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -32,11 +33,11 @@ def _fold(line: str) -> str:
 
 
 def ical_text(*, user: Any, games: Iterable[Game], now: datetime) -> str:
-    from datetime import timezone as dt_timezone
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Maatasite//Move deadlines//EN",
              "CALSCALE:GREGORIAN", "X-WR-CALNAME:%s" % _escape(_("Maatasite move deadlines"))]
     for game in games:
-        deadline = game.deadline.astimezone(dt_timezone.utc)
+        assert game.deadline is not None  # selectors.calendar_games keeps the games with a deadline
+        deadline = game.deadline.astimezone(UTC)
         mine = game.to_move_user_id == user.pk
         names = ", ".join(s.player_name for s in game.seats.all() if s.user_id != user.pk)
         if mine:
@@ -45,7 +46,7 @@ def ical_text(*, user: Any, games: Iterable[Game], now: datetime) -> str:
             summary = _("%(opponent)s to move: %(game)s #%(id)s")
         summary = summary % {"game": game.get_kind_display(), "id": game.pk, "opponent": names}
         lines += ["BEGIN:VEVENT", "UID:game-%d-turn-%d@maatasite" % (game.pk, game.turn),
-                  "DTSTAMP:%s" % _stamp(now.astimezone(dt_timezone.utc)),
+                  "DTSTAMP:%s" % _stamp(now.astimezone(UTC)),
                   "DTSTART:%s" % _stamp(deadline), "DTEND:%s" % _stamp(deadline),
                   "SUMMARY:%s" % _escape(summary),
                   "URL:%s%s" % (settings.SITE_URL, game.get_absolute_url()), "END:VEVENT"]

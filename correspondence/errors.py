@@ -2,6 +2,7 @@
 and a translated message (the same shape as games.errors.GameActionError)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -23,7 +24,7 @@ MESSAGES: dict[str, Any] = {
 
 
 class CorrespondenceError(GameActionError):
-    app_messages = MESSAGES
+    app_messages: Mapping[str, Any] = MESSAGES
 
     def __init__(self, code: str, fallback: str = "", *, status: int = 400, **params: Any) -> None:
         super().__init__(code, fallback, **params)

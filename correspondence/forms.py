@@ -19,7 +19,7 @@ class MailPreferencesForm(forms.ModelForm):
                   "quiet_hours_start", "quiet_hours_end"]
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         if (cleaned.get("quiet_hours_start") is None) != (cleaned.get("quiet_hours_end") is None):
             raise forms.ValidationError(_("Give both ends of your night, or neither."))
         return cleaned

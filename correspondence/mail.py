@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -40,7 +41,7 @@ from .models import Vacation
 from .pictures import position_png
 
 # Which unsubscribe link each alarm kind carries.
-UNSUBSCRIBE_KIND = {Alarm.Kind.YOUR_TURN: "turn", Alarm.Kind.REMINDER: "reminders",
+UNSUBSCRIBE_KIND: dict[str, str] = {Alarm.Kind.YOUR_TURN: "turn", Alarm.Kind.REMINDER: "reminders",
                     Alarm.Kind.LAST_CALL: "reminders", Alarm.Kind.GAME_OVER: "game_over"}
 
 

@@ -37,6 +37,9 @@ class VacationAccount(models.Model):
     balance_hours = models.PositiveIntegerField(_("vacation left (hours)"), default=0)
     accrued_month = models.DateField(help_text=_("First day of the last month credited."))
 
+    def __str__(self) -> str:
+        return "user %s: %s h" % (self.user_id, self.balance_hours)
+
 
 class Vacation(models.Model):
     """One vacation: from its start to its planned end, or earlier when ended early."""
@@ -50,6 +53,9 @@ class Vacation(models.Model):
         ordering = ["-started_at"]
         constraints = [models.UniqueConstraint(fields=["user"], condition=models.Q(ended_at__isnull=True),
                                                name="correspondence_one_running_vacation")]
+
+    def __str__(self) -> str:
+        return "user %s: %s - %s" % (self.user_id, self.started_at, self.ended_at or self.planned_end)
 
     @property
     def is_running(self) -> bool:
@@ -70,6 +76,9 @@ class ReplyAddressUse(models.Model):
         constraints = [models.UniqueConstraint(fields=["game", "user", "ply", "attempt"],
                                                name="correspondence_reply_once")]
 
+    def __str__(self) -> str:
+        return "game %s, user %s, ply %s/%s: %s" % (self.game_id, self.user_id, self.ply, self.attempt, self.result)
+
 
 class CalendarFeed(models.Model):
     """The secret address of a user's private iCal feed of move deadlines (revocable)."""
@@ -78,6 +87,9 @@ class CalendarFeed(models.Model):
                                 related_name="calendar_feed")
     secret = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:  # never the secret
+        return "user %s" % (self.user_id,)
 
 
 class InboundMail(models.Model):

@@ -1,8 +1,9 @@
 """Reads of correspondence: games waiting for players, calendar events, page banners."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from django.db.models import Prefetch
 
@@ -56,9 +57,9 @@ def user_gets_no_mail(user: Any) -> bool:
     return not user.email or not (user.email_on_your_turn or user.email_reminders or user.email_on_game_over)
 
 
-def banners_for(*, user: Any, game_id: int | None, now: datetime) -> list[dict[str, str]]:
+def banners_for(*, user: Any, game_id: int | None, now: datetime) -> list[dict[str, Any]]:
     """Warnings for the page: mail all off while a clock runs; opponents on vacation."""
-    banners: list[dict[str, str]] = []
+    banners: list[dict[str, Any]] = []
     if game_id is None:
         return banners
     game = Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE).prefetch_related(
@@ -71,7 +72,7 @@ def banners_for(*, user: Any, game_id: int | None, now: datetime) -> list[dict[s
         banners.append({"kind": "no_mail"})
     for seat in seats:
         if seat.user is not None and seat.user.vacation_since is not None:
-            vacation = running_vacation(user_id=seat.user_id)
+            vacation = running_vacation(user_id=seat.user.pk)
             banners.append({"kind": "vacation", "player": seat.user.public_name,
                             "until": vacation.planned_end if vacation else None,
                             "frozen": game.vacation_allowed})

@@ -244,9 +244,9 @@ def _vacation_announce(*, user: Any, vacation: Vacation) -> None:
     told: set[int] = set()
     for game in selectors.active_games_of(user_id=user.pk):
         for seat in game.seats.all():
-            if seat.user_id in (None, user.pk) or seat.user_id in told:
+            if seat.user is None or seat.user.pk == user.pk or seat.user.pk in told:
                 continue
-            told.add(seat.user_id)
+            told.add(seat.user.pk)
             outbox_add(kind="vacation_notice", user=seat.user, object_id=vacation.pk)
 
 
@@ -276,7 +276,8 @@ def vacations_expire(*, now: datetime | None = None) -> int:
     """End every vacation whose planned end has come (from the beat sweep)."""
     now = now or _now()
     ended = 0
-    for user_id in Vacation.objects.filter(ended_at__isnull=True, planned_end__lte=now).values_list("user_id", flat=True):
+    due = Vacation.objects.filter(ended_at__isnull=True, planned_end__lte=now)
+    for user_id in due.values_list("user_id", flat=True):
         try:
             vacation_end(user=User(pk=user_id), now=now)
             ended += 1
@@ -463,7 +464,8 @@ def _reveals(kind: str, before: dict[str, Any], after: dict[str, Any], move_text
         return []
     revealed = []
     if move_text.split(" ", 1)[0] == "shrine":
-        revealed.append("favour: %s" % (after.get("favour") if after.get("favour") is not None else after.get("storage")))
+        favour = after.get("favour") if after.get("favour") is not None else after.get("storage")
+        revealed.append("favour: %s" % (favour,))
     if after.get("round") != before.get("round") and after.get("stream") != before.get("stream"):
         revealed.append("stream: %s" % (after.get("stream"),))
     return revealed

@@ -67,7 +67,7 @@ class ReplyAddress:
                                            self._signature(), domain)
 
     @classmethod
-    def read(cls, address: str) -> "ReplyAddress | None":
+    def read(cls, address: str) -> ReplyAddress | None:
         """The address's values, or None when it is not one of ours or its signature is wrong."""
         match = REPLY_RE.match((address or "").strip().strip("<>"))
         if match is None:

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from maatasite.json_body import JsonBodyError, json_body_load
 
-from . import bounces, calendar, selectors, services, tasks, tokens
+from . import bounces, calendar, selectors, services, tokens
 from .errors import CorrespondenceError
 from .forms import MailPreferencesForm, VacationForm
 

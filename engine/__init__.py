@@ -14,11 +14,10 @@ from importlib import import_module
 from typing import Any
 
 from .core import GameRules, Outcome, ReplayError, random_game, replay
-from .errors import (EngineError, IllegalMoveError, MoveSyntaxError, OptionsError,
-                     StateFormatError)
+from .errors import EngineError, IllegalMoveError, MoveSyntaxError, OptionsError, StateFormatError
 
 GAME_NAMES = ("maatatahay", "onitama")
-_RULES: dict[str, Any] = {}
+_RULES: dict[str, GameRules[Any, Any]] = {}
 
 
 def get_game(name: str) -> GameRules[Any, Any]:
@@ -26,7 +25,8 @@ def get_game(name: str) -> GameRules[Any, Any]:
     if name not in GAME_NAMES:
         raise OptionsError("unknown_game", "Unknown game %r" % name, game=str(name))
     if name not in _RULES:
-        _RULES[name] = import_module("engine." + name).RULES
+        rules: GameRules[Any, Any] = import_module("engine." + name).RULES
+        _RULES[name] = rules
     return _RULES[name]
 
 

@@ -14,8 +14,9 @@ True
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .errors import EngineError, IllegalMoveError, MoveSyntaxError
 from .fair import SeedStream

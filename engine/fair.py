@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import MutableSequence, Sequence, TypeVar
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
 
 from .errors import OptionsError
 

@@ -14,8 +14,9 @@ only caps a search on a slow machine.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import engine
 from engine.bots import choose_move

@@ -1,9 +1,11 @@
 """Refusals of the fair-play services: games' error classes with fair play's own messages."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+
 from games.errors import InvalidInput, NotAllowed
 
 FAIRPLAY_MESSAGES: dict[str, Any] = {
@@ -15,7 +17,7 @@ FAIRPLAY_MESSAGES: dict[str, Any] = {
 class FairPlayMessages:
     """The fair-play messages come first."""
 
-    app_messages = FAIRPLAY_MESSAGES
+    app_messages: Mapping[str, Any] = FAIRPLAY_MESSAGES
 
 
 class FairPlayInvalid(FairPlayMessages, InvalidInput):

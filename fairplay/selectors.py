@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.db.models.functions import Abs
+
 from games.models import Game, GameStatus, Move, Seat
 from ops.models import Report, ReportKind, ReportStatus
 from ratings import constants as rating_constants

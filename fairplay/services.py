@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import partial
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+
 from engine.errors import EngineError
 from games.adjudication import adjudication_check
 from games.errors import InvalidInput
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def fairplay_check_request(*, staff: "User", player: "User", kind: str, reason: str,
+def fairplay_check_request(*, staff: User, player: User, kind: str, reason: str,
                            games: int | None = None) -> FairPlayCheck:
     """Staff ask, saying why, for a check of ``player``'s last ``games`` rated games of
     ``kind`` (``FAIRPLAY_DEFAULT_GAMES`` when not given); the staff audit log records the

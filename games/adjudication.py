@@ -32,10 +32,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import engine
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+
+import engine
+
 from . import services
 from .errors import Conflict, InvalidInput, NotAllowed
 from .models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
@@ -77,7 +79,7 @@ def has_hidden_information(kind: str) -> bool:
     return callable(getattr(engine.get_game(kind), "sample_state", None))
 
 
-def adjudication_check(*, staff: "User | None", reason: str) -> str:
+def adjudication_check(*, staff: User | None, reason: str) -> str:
     """Refuse anyone but staff and a missing reason; return the reason, trimmed."""
     if staff is None or not getattr(staff, "is_staff", False):
         raise NotAllowed("not_staff", "Only staff may do this.")
@@ -101,7 +103,7 @@ def _require_over(game: Game) -> None:
         raise Conflict("game_running", "This game is still running.")
 
 
-def _changed(game: Game, previous: dict[str, Any], *, staff: "User", action: str,
+def _changed(game: Game, previous: dict[str, Any], *, staff: User, action: str,
              reason: str) -> Adjudication:
     log.info("game=%s %s by staff=%s (was %s/%s): %s", game.pk, action, staff.pk,
              previous["status"], previous["reason"], reason)
@@ -109,7 +111,7 @@ def _changed(game: Game, previous: dict[str, Any], *, staff: "User", action: str
     return Adjudication(game=game, previous=previous)
 
 
-def game_void(*, game_id: int, staff: "User", reason: str) -> Adjudication:
+def game_void(*, game_id: int, staff: User, reason: str) -> Adjudication:
     """Void an ended game: no winner, no rating change, no points (see the module rules)."""
     reason = adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
@@ -125,7 +127,7 @@ def game_void(*, game_id: int, staff: "User", reason: str) -> Adjudication:
         return _changed(game, previous, staff=staff, action="voided", reason=reason)
 
 
-def game_award(*, game_id: int, staff: "User", reason: str, winner_side: str) -> Adjudication:
+def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> Adjudication:
     """Give the game to ``winner_side`` ("" for a draw), reason ``adjudicated``: a
     running game ends normally, an ended game gets this result instead of its own."""
     reason = adjudication_check(staff=staff, reason=reason)
@@ -152,7 +154,7 @@ def game_award(*, game_id: int, staff: "User", reason: str, winner_side: str) ->
                         reason=reason)
 
 
-def game_timeout_reverse(*, game_id: int, staff: "User", reason: str,
+def game_timeout_reverse(*, game_id: int, staff: User, reason: str,
                          now: datetime | None = None) -> Adjudication:
     """Undo a loss (or abort) on time, e.g. after an outage: the game runs again and the
     player to move starts a fresh full turn. The engine state is rebuilt by playing
@@ -191,7 +193,7 @@ def game_timeout_reverse(*, game_id: int, staff: "User", reason: str,
         return _changed(game, previous, staff=staff, action="timeout reversed", reason=reason)
 
 
-def player_games_resolve(*, user: "User", staff: "User", reason: str,
+def player_games_resolve(*, user: User, staff: User, reason: str,
                          now: datetime | None = None) -> SuspensionResolution:
     """End the running games and cancel the open challenges of a suspended player,
     by the rule in the module docstring."""

@@ -63,7 +63,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("public view"))
     def public_view(self, obj: Game) -> str:
-        from .services import rules_for, game_state
+        from .services import game_state, rules_for
         view = rules_for(obj.kind).view(game_state(obj), None)
         return format_html('<pre class="game-public-view">{}</pre>',
                            json.dumps(view, indent=1, sort_keys=True))

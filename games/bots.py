@@ -10,9 +10,11 @@ game is flagged for staff with its clock held (``games.services.bot_turn_flag``)
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from django.conf import settings
+
 from engine import bots as engine_bots
 
 

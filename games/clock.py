@@ -38,7 +38,7 @@ def quiet_hours_shift(moment: datetime, *, time_zone: str, start: int | None,
     The end is the next ``end`` o'clock on the local wall clock, so a change to
     or from daylight saving time during the night is respected.
     """
-    if not in_quiet_hours(moment, time_zone=time_zone, start=start, end=end):
+    if end is None or not in_quiet_hours(moment, time_zone=time_zone, start=start, end=end):
         return moment
     zone = _zone(time_zone)
     local = moment.astimezone(zone)

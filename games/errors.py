@@ -8,7 +8,8 @@ engine's English message as fallback for codes this table does not know.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 

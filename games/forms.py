@@ -34,7 +34,7 @@ class GameOptionsForm(forms.Form):
     seat_choice = forms.ChoiceField(label=_("I play"), choices=SEAT_CHOICES, initial="random")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         kind = data.get("kind")
         seat = data.get("seat_choice")
         if kind and seat and seat != "random" and seat not in SIDES[kind]:

@@ -113,6 +113,10 @@ class Game(models.Model):
     def __repr__(self) -> str:  # never include state or seed
         return "<Game %s %s %s ply=%s>" % (self.pk, self.kind, self.status, self.ply)
 
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+        return reverse("games:game", args=[self.pk])
+
     @property
     def is_active(self) -> bool:
         return self.status == GameStatus.ACTIVE
@@ -120,10 +124,6 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
-
-    def get_absolute_url(self) -> str:
-        from django.urls import reverse
-        return reverse("games:game", args=[self.pk])
 
 
 class Seat(models.Model):
@@ -153,8 +153,9 @@ class Seat(models.Model):
 
     @property
     def player_name(self) -> str:
-        if self.user_id is not None:
+        if self.user is not None:
             return self.user.public_name if self.user.is_deleted else self.user.get_username()
+        assert self.bot_level is not None  # games_seat_user_xor_bot: a seat without a user is a bot's
         return bot_label(self.bot_level)
 
 
@@ -233,6 +234,9 @@ class DrawOffer(models.Model):
         ordering = ["-created_at"]
         constraints = [models.UniqueConstraint(
             fields=["game"], condition=Q(status="pending"), name="games_one_pending_draw_offer")]
+
+    def __str__(self) -> str:
+        return "game %s, ply %s: %s" % (self.game_id, self.ply, self.status)
 
 
 class Alarm(models.Model):

@@ -32,7 +32,7 @@ def reminder_times(*, turn_started_at: datetime, turn_paused: timedelta,
     share = settings.GAMES_REMIND_SHARE
     last_hours = settings.GAMES_LAST_CALL_HOURS
     started = turn_started_at + turn_paused
-    times = {Alarm.Kind.REMINDER: started + (deadline - started) * share}
+    times: dict[str, datetime] = {Alarm.Kind.REMINDER: started + (deadline - started) * share}
     last_call = deadline - timedelta(hours=last_hours)
     if last_call > times[Alarm.Kind.REMINDER]:
         times[Alarm.Kind.LAST_CALL] = last_call

@@ -30,10 +30,10 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+
 from .adjudication import adjudication_check
 from .errors import Conflict, NotFound
-from .models import (ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch, TimeoutBatchStatus,
-                     TimeoutHold)
+from .models import ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch, TimeoutBatchStatus, TimeoutHold
 from .services import _clock_update, _lock_game, game_time_out
 
 if TYPE_CHECKING:
@@ -126,9 +126,11 @@ def games_sweep(*, now: datetime | None = None) -> SweepResult:
         active = Game.objects.filter(status=GameStatus.ACTIVE).count()
         held = TimeoutHold.objects.filter(batch__status=TimeoutBatchStatus.PENDING,
                                           game=OuterRef("pk"), turn=OuterRef("turn"))
-        due = list(Game.objects.filter(status=GameStatus.ACTIVE, deadline__lt=now)
-                   .filter(~Exists(held)).order_by("deadline", "pk")
-                   .values_list("pk", "turn", "deadline"))
+        # (id, turn, deadline): deadline__lt leaves no null deadline
+        due = [(pk, turn, deadline) for pk, turn, deadline in
+               Game.objects.filter(status=GameStatus.ACTIVE, deadline__lt=now)
+               .filter(~Exists(held)).order_by("deadline", "pk")
+               .values_list("pk", "turn", "deadline") if deadline is not None]
         if len(due) > timeouts_allowed(active):
             _timeouts_hold(due, previous=previous, active=active, now=now)
             result.held = len(due)
@@ -148,7 +150,7 @@ def games_sweep(*, now: datetime | None = None) -> SweepResult:
     return result
 
 
-def _batch_decide(*, batch_id: int, staff: "User", reason: str, status: str,
+def _batch_decide(*, batch_id: int, staff: User, reason: str, status: str,
                   now: datetime | None) -> TimeoutBatch:
     reason = adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
@@ -182,7 +184,7 @@ def _batch_decide(*, batch_id: int, staff: "User", reason: str, status: str,
         return batch
 
 
-def timeout_batch_confirm(*, batch_id: int, staff: "User", reason: str,
+def timeout_batch_confirm(*, batch_id: int, staff: User, reason: str,
                           now: datetime | None = None) -> TimeoutBatch:
     """Staff confirm a held batch: each of its games still on the held turn and
     still past its deadline times out as the sweep would have ended it."""
@@ -190,7 +192,7 @@ def timeout_batch_confirm(*, batch_id: int, staff: "User", reason: str,
                          status=TimeoutBatchStatus.CONFIRMED, now=now)
 
 
-def timeout_batch_extend(*, batch_id: int, staff: "User", reason: str,
+def timeout_batch_extend(*, batch_id: int, staff: User, reason: str,
                          now: datetime | None = None) -> TimeoutBatch:
     """Staff treat a held batch as an outage from its ``since`` until now: each of
     its games still on the held turn gets that time back, so its player has again

@@ -11,11 +11,11 @@ from typing import Any
 
 from django.db.models import BooleanField, Case, Exists, F, OuterRef, QuerySet, Value, When
 from django.utils import timezone
+
 from engine.core import replay
 from engine.errors import EngineError
 
-from .models import (Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameKind,
-                     GameStatus, Move, Seat)
+from .models import Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameKind, GameStatus, Move, Seat
 from .services import game_can_abort, game_secret, game_state, rules_for
 
 

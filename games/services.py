@@ -20,24 +20,37 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
-import engine
-from accounts.selectors import is_blocked
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+
+import engine
+from accounts.selectors import is_blocked
 from engine import fair
 from engine.errors import EngineError
 
 from . import bots, notifications
 from .clock import quiet_hours_shift
 from .errors import Conflict, InvalidInput, MoveRejected, NotAllowed, NotFound
-from .models import (BOT_LEVELS, CHALLENGE_LIFETIME_DAYS, DAYS_PER_MOVE_CHOICES, Challenge,
-                     ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameKind, GameStatus, Move,
-                     Seat)
+from .models import (
+    BOT_LEVELS,
+    CHALLENGE_LIFETIME_DAYS,
+    DAYS_PER_MOVE_CHOICES,
+    Challenge,
+    ChallengeStatus,
+    DrawOffer,
+    DrawOfferStatus,
+    Game,
+    GameKind,
+    GameStatus,
+    Move,
+    Seat,
+)
 from .sealing import seal, unseal
 from .signals import game_finished
 
@@ -248,7 +261,7 @@ def game_create(*, kind: str, seats: Mapping[str, Any], options: Mapping[str, An
     return game
 
 
-def game_create_solo(*, user: "User", kind: str, bot_level: int, side: str = "random",
+def game_create_solo(*, user: User, kind: str, bot_level: int, side: str = "random",
                      options: Mapping[str, Any] | None = None, days_per_move: int = 14) -> Game:
     """A casual game of ``user`` against the bot of level ``bot_level``."""
     rules = _check_kind(kind)
@@ -294,7 +307,7 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
     return record
 
 
-def move_submit(*, game_id: int, user: "User", move_text: str, expected_ply: int,
+def move_submit(*, game_id: int, user: User, move_text: str, expected_ply: int,
                 now: datetime | None = None) -> Move:
     """Play one decision for ``user`` (at ``now``, by default the current time).
 
@@ -343,7 +356,7 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
         if game.bot_failed_at is not None:
             return BotTurnResult(played, "flagged")
         seat = game.seats.get(side=game.to_move_side)
-        if not seat.is_bot:
+        if seat.bot_level is None:  # not a bot's seat (Seat.is_bot)
             return BotTurnResult(played, "turn_passed" if played else "not_bot")
         rules = rules_for(game.kind)
         view = rules.view(game_state(game), seat.side)
@@ -422,7 +435,7 @@ def game_bot_release(*, game_id: int, now: datetime | None = None) -> Game:
         return game
 
 
-def game_resign(*, game_id: int, user: "User", now: datetime | None = None) -> Game:
+def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Game:
     """``user`` resigns: the other side wins (at ``now``, by default the current time)."""
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -443,7 +456,7 @@ def game_can_abort(game: Game) -> bool:
     return len(moved) < 2
 
 
-def game_abort(*, game_id: int, user: "User") -> Game:
+def game_abort(*, game_id: int, user: User) -> Game:
     """Abort a game (no result) before the first move of each side."""
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -474,7 +487,7 @@ def _draw_game(game: Game) -> None:
         raise InvalidInput("draw_not_available", "Draws exist only in Onitama games between players.")
 
 
-def draw_offer(*, game_id: int, user: "User", now: datetime | None = None) -> DrawOffer:
+def draw_offer(*, game_id: int, user: User, now: datetime | None = None) -> DrawOffer:
     """Offer a draw; offering while the opponent's offer is pending accepts it (at ``now``)."""
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -509,7 +522,7 @@ def _pending_offer_to(game: Game, seat: Seat) -> DrawOffer:
     return offer
 
 
-def draw_accept(*, game_id: int, user: "User", now: datetime | None = None) -> Game:
+def draw_accept(*, game_id: int, user: User, now: datetime | None = None) -> Game:
     """Accept the opponent's pending draw offer: the game ends drawn by agreement (at ``now``)."""
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -520,7 +533,7 @@ def draw_accept(*, game_id: int, user: "User", now: datetime | None = None) -> G
         return game
 
 
-def draw_decline(*, game_id: int, user: "User") -> DrawOffer:
+def draw_decline(*, game_id: int, user: User) -> DrawOffer:
     """Decline the opponent's pending draw offer."""
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -652,7 +665,7 @@ def games_time_out(*, now: datetime | None = None) -> int:
 
 # ---------------------------------------------------------------- challenges
 
-def challenge_create(*, challenger: "User", kind: str, opponent: "User | None" = None,
+def challenge_create(*, challenger: User, kind: str, opponent: User | None = None,
                      options: Mapping[str, Any] | None = None, days_per_move: int = 3,
                      rated: bool = True, seat_choice: str = "random",
                      now: datetime | None = None) -> Challenge:
@@ -692,7 +705,7 @@ def _require_open(challenge: Challenge, now: datetime) -> None:
         raise Conflict("challenge_expired", "This challenge has expired.")
 
 
-def challenge_accept(*, challenge_id: int, user: "User", now: datetime | None = None) -> Game:
+def challenge_accept(*, challenge_id: int, user: User, now: datetime | None = None) -> Game:
     """Accept a challenge: the game starts at once."""
     now = now or _now()
     with transaction.atomic():
@@ -719,7 +732,7 @@ def challenge_accept(*, challenge_id: int, user: "User", now: datetime | None = 
         return game
 
 
-def challenge_decline(*, challenge_id: int, user: "User") -> Challenge:
+def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
     """The addressed opponent declines a challenge."""
     now = _now()
     with transaction.atomic():
@@ -733,7 +746,7 @@ def challenge_decline(*, challenge_id: int, user: "User") -> Challenge:
         return challenge
 
 
-def challenge_cancel(*, challenge_id: int, user: "User") -> Challenge:
+def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
     """The challenger withdraws an open challenge."""
     now = _now()
     with transaction.atomic():

@@ -25,7 +25,7 @@ def bot_play_turn(self, game_id: int, ply: int) -> list[str]:
         if self.request.retries >= self.max_retries:
             services.bot_turn_flag(game_id=game_id, ply=ply, failure=str(error))
             return []
-        raise self.retry(exc=error, countdown=retry_countdown(self.request.retries))
+        raise self.retry(exc=error, countdown=retry_countdown(self.request.retries)) from error
 
 
 @shared_task(name="games.tasks.bot_turns_sweep", **RETRYING_TASK)

@@ -8,7 +8,8 @@ use the REST API (api/); the only JSON here is the status a page polls.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import selectors as account_selectors
+from accounts.http import AuthenticatedHttpRequest
 
 from . import selectors, services
 from .boards import board_svg, extras_svg
@@ -39,7 +41,7 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def lobby(request: HttpRequest, *, challenge_form: ChallengeForm | None = None,
+def lobby(request: AuthenticatedHttpRequest, *, challenge_form: ChallengeForm | None = None,
           solo_form: SoloForm | None = None, status: int = 200) -> HttpResponse:
     context = {
         "games": selectors.games_for_lobby(user=request.user),
@@ -173,7 +175,7 @@ def game_status(request: HttpRequest, game_id: int) -> JsonResponse:
 
 @login_required
 @require_POST
-def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid() or not form.move_text():
         error = GameActionError("empty_move", _("Please choose or type a move."))
@@ -189,42 +191,42 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_resign(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     return _game_action(request, game_id, lambda: services.game_resign(
         game_id=game_id, user=request.user), _("You resigned."))
 
 
 @login_required
 @require_POST
-def game_abort(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_abort(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     return _game_action(request, game_id, lambda: services.game_abort(
         game_id=game_id, user=request.user), _("The game was aborted."))
 
 
 @login_required
 @require_POST
-def draw_offer(request: HttpRequest, game_id: int) -> HttpResponse:
+def draw_offer(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     return _game_action(request, game_id, lambda: services.draw_offer(
         game_id=game_id, user=request.user), _("You offered a draw."))
 
 
 @login_required
 @require_POST
-def draw_accept(request: HttpRequest, game_id: int) -> HttpResponse:
+def draw_accept(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     return _game_action(request, game_id, lambda: services.draw_accept(
         game_id=game_id, user=request.user), _("The game is drawn by agreement."))
 
 
 @login_required
 @require_POST
-def draw_decline(request: HttpRequest, game_id: int) -> HttpResponse:
+def draw_decline(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     return _game_action(request, game_id, lambda: services.draw_decline(
         game_id=game_id, user=request.user), _("You declined the draw."))
 
 
 @login_required
 @require_POST
-def challenge_new(request: HttpRequest) -> HttpResponse:
+def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ChallengeForm(request.POST, prefix="challenge")
     if not form.is_valid():
         return lobby(request, challenge_form=form, status=400)
@@ -255,28 +257,28 @@ def _challenge_action(request: HttpRequest, action: Callable[[], Any], success: 
 
 @login_required
 @require_POST
-def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_accept(request: AuthenticatedHttpRequest, challenge_id: int) -> HttpResponse:
     return _challenge_action(request, lambda: services.challenge_accept(
         challenge_id=challenge_id, user=request.user), _("The game has started."))
 
 
 @login_required
 @require_POST
-def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_decline(request: AuthenticatedHttpRequest, challenge_id: int) -> HttpResponse:
     return _challenge_action(request, lambda: services.challenge_decline(
         challenge_id=challenge_id, user=request.user), _("You declined the challenge."))
 
 
 @login_required
 @require_POST
-def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_cancel(request: AuthenticatedHttpRequest, challenge_id: int) -> HttpResponse:
     return _challenge_action(request, lambda: services.challenge_cancel(
         challenge_id=challenge_id, user=request.user), _("Your challenge was withdrawn."))
 
 
 @login_required
 @require_POST
-def solo_new(request: HttpRequest) -> HttpResponse:
+def solo_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SoloForm(request.POST, prefix="solo")
     if not form.is_valid():
         return lobby(request, solo_form=form, status=400)

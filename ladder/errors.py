@@ -1,9 +1,11 @@
 """Refusals of the ladder services: games' error classes with the ladder's own messages."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+
 from games.errors import Conflict, InvalidInput, NotAllowed, NotFound
 
 LADDER_MESSAGES: dict[str, Any] = {
@@ -28,7 +30,7 @@ LADDER_MESSAGES: dict[str, Any] = {
 class LadderMessages:
     """The ladder's messages come first."""
 
-    app_messages = LADDER_MESSAGES
+    app_messages: Mapping[str, Any] = LADDER_MESSAGES
 
 
 class LadderInvalid(LadderMessages, InvalidInput):

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind
 
 from . import constants
@@ -133,3 +134,6 @@ class LadderEvent(models.Model):
 
     class Meta:
         ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return "%s: user %s, %s -> %s" % (self.kind, self.user_id, self.position_before, self.position_after)

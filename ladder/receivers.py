@@ -1,6 +1,7 @@
 """Apply a finished ladder game, inside the transaction that finishes it (games.signals.game_finished);
 note a result staff changed later (game_result_changed: positions stay, see the service)."""
 from django.dispatch import receiver
+
 from games.models import Game
 from games.signals import game_finished, game_result_changed
 

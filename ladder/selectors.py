@@ -9,14 +9,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from accounts.selectors import is_blocked
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+
+from accounts.selectors import is_blocked
 from ratings.selectors import ratings_by_user
 
 from . import constants
 from .errors import LadderConflict, LadderInvalid, LadderNotAllowed
-from .models import (ChallengeState, Ladder, LadderChallenge, LadderEvent, LadderMember)
+from .models import ChallengeState, Ladder, LadderChallenge, LadderEvent, LadderMember
 
 
 def player_is_on_vacation(*, user: Any, now: datetime | None = None) -> bool:
@@ -72,9 +73,10 @@ def challenge_refusal(*, ladder: Ladder, challenger: LadderMember | None,
     """Why ``challenger`` may not challenge ``defender`` now (the error to raise), or None."""
     if not ladder.is_open:
         return LadderConflict("ladder_closed", "This ladder is closed.")
-    if challenger is None or not challenger.is_member:
+    # A member who left has no position (LadderMember.is_member).
+    if challenger is None or challenger.position is None:
         return LadderNotAllowed("not_a_member", "You are not on this ladder.")
-    if defender is None or not defender.is_member:
+    if defender is None or defender.position is None:
         return LadderInvalid("defender_not_member", "This player is not on the ladder.")
     if challenger.user_id == defender.user_id:
         return LadderInvalid("self_challenge", "You cannot challenge yourself.")
@@ -111,7 +113,7 @@ def challengeable_members(*, ladder: Ladder, user: Any,
     """The members ``user`` may challenge right now, top first."""
     now = now or timezone.now()
     me = member_of(ladder_id=ladder.pk, user=user)
-    if me is None:
+    if me is None or me.position is None:  # not on the ladder (or left it)
         return []
     above = LadderMember.objects.select_related("user").filter(
         ladder=ladder, position__lt=me.position,
@@ -150,8 +152,8 @@ def ladder_page(*, ladder_id: int, user: Any, now: datetime | None = None) -> La
 
 def positions_are_a_permutation(*, ladder_id: int) -> bool:
     """True when the members' positions are exactly 1..n, no gaps, no repeats."""
-    positions = sorted(LadderMember.objects.filter(ladder_id=ladder_id, position__isnull=False)
-                       .values_list("position", flat=True))
+    positions = sorted(position for position in LadderMember.objects.filter(ladder_id=ladder_id)
+                       .values_list("position", flat=True) if position is not None)
     return positions == list(range(1, len(positions) + 1))
 
 

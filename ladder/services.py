@@ -18,14 +18,14 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+
 from games import services as games_services
 from games.errors import Conflict
 from games.models import Game, GameStatus, Move
 
 from . import constants, selectors
 from .errors import LadderConflict, LadderNotAllowed, LadderNotFound
-from .models import (ChallengeState, EventKind, Ladder, LadderChallenge, LadderEvent,
-                     LadderMember, Outcome)
+from .models import ChallengeState, EventKind, Ladder, LadderChallenge, LadderEvent, LadderMember, Outcome
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -82,7 +82,7 @@ def ladder_departed_games_requeue(*, now: datetime | None = None) -> int:
     return len(departed)
 
 
-def ladder_join(*, ladder_id: int, user: "User", now: datetime | None = None) -> LadderMember:
+def ladder_join(*, ladder_id: int, user: User, now: datetime | None = None) -> LadderMember:
     """Join a ladder at the bottom (again, after leaving)."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -102,7 +102,7 @@ def ladder_join(*, ladder_id: int, user: "User", now: datetime | None = None) ->
         return member
 
 
-def ladder_leave(*, ladder_id: int, user: "User", now: datetime | None = None) -> int:
+def ladder_leave(*, ladder_id: int, user: User, now: datetime | None = None) -> int:
     """Leave a ladder: those below move up one place, and the player's running ladder
     games are resigned (each after the ladder has changed; a departed player's
     games move nobody). Returns how many games were resigned."""
@@ -139,7 +139,7 @@ def ladder_departed_games_resign(*, ladder_id: int, user_id: int) -> int:
     return resigned
 
 
-def ladder_challenge_create(*, ladder_id: int, challenger: "User", defender: "User",
+def ladder_challenge_create(*, ladder_id: int, challenger: User, defender: User,
                             now: datetime | None = None) -> LadderChallenge:
     """Challenge a player above you: accepted at once, a rated game starts (sides at random)."""
     now = now or timezone.now()
@@ -151,6 +151,9 @@ def ladder_challenge_create(*, ladder_id: int, challenger: "User", defender: "Us
                                               now=now)
         if refusal is not None:
             raise refusal
+        # challenge_refusal refuses anyone without a position
+        assert mine is not None and theirs is not None and mine.position is not None \
+            and theirs.position is not None
         rules = games_services.rules_for(ladder.kind)
         sides = list(rules.players)
         if secrets.randbelow(2):
@@ -214,7 +217,8 @@ def ladder_record_result(*, game: Game, now: datetime | None = None) -> LadderCh
         if outcome == Outcome.CLIMBED:
             climber = _member(ladder, challenge.challenger_id)
             target = _member(ladder, challenge.defender_id)
-            if climber is None or target is None or climber.position < target.position:
+            if climber is None or target is None or climber.position is None or target.position is None \
+                    or climber.position < target.position:
                 outcome = Outcome.UNCHANGED
             else:
                 old, new = climber.position, target.position

@@ -13,6 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from accounts.http import AuthenticatedHttpRequest
 from games.errors import GameActionError
 
 from . import selectors, services
@@ -44,14 +46,14 @@ def _act(request: HttpRequest, ladder_id: int, action, success: str) -> HttpResp
 
 @login_required
 @require_POST
-def ladder_join(request: HttpRequest, ladder_id: int) -> HttpResponse:
+def ladder_join(request: AuthenticatedHttpRequest, ladder_id: int) -> HttpResponse:
     return _act(request, ladder_id, lambda: services.ladder_join(
         ladder_id=ladder_id, user=request.user), _("You joined the ladder at the bottom."))
 
 
 @login_required
 @require_POST
-def ladder_leave(request: HttpRequest, ladder_id: int) -> HttpResponse:
+def ladder_leave(request: AuthenticatedHttpRequest, ladder_id: int) -> HttpResponse:
     return _act(request, ladder_id, lambda: services.ladder_leave(
         ladder_id=ladder_id, user=request.user),
         _("You left the ladder; your ladder games were resigned."))
@@ -59,7 +61,7 @@ def ladder_leave(request: HttpRequest, ladder_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def ladder_challenge(request: HttpRequest, ladder_id: int, user_id: int) -> HttpResponse:
+def ladder_challenge(request: AuthenticatedHttpRequest, ladder_id: int, user_id: int) -> HttpResponse:
     defender = get_user_model().objects.filter(pk=user_id).first()
     if defender is None:
         raise Http404(_("No such player."))

@@ -11,6 +11,7 @@ Imports no domain app.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -34,6 +35,7 @@ def _depth_exceeds(value: Any, limit: int) -> bool:
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
@@ -74,7 +76,7 @@ class JSONBodyParser(JSONParser):
     """DRF's JSON parser on :func:`json_body_load`: an unreadable body is a 400 ParseError
     (the API's ``parse_error``), never a RecursionError."""
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: dict | None = None) -> Any:
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
         parser_context = parser_context or {}
         encoding = parser_context.get("encoding") or "utf-8"
         raw = stream.read() if stream is not None else b""

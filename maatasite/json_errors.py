@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from http import HTTPStatus
-from typing import Any, Callable
+from typing import Any
 
 from django.conf import settings
 from django.core import signals

@@ -22,11 +22,13 @@ import logging
 import re
 import time
 import uuid
-from datetime import datetime, timezone
-from typing import Any, Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 FIELDS = ("request_id", "game_id", "user_id", "task", "task_id")
-_context: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("log_context", default={})
+# No default: a mutable default would be one dict shared by every context; reads pass a fresh `{}`.
+_context: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("log_context")
 REQUEST_ID_HEADER = "X-Request-ID"
 _SANE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
 request_log = logging.getLogger("maatasite.requests")
@@ -35,13 +37,13 @@ task_log = logging.getLogger("maatasite.tasks")
 
 def bound() -> dict[str, Any]:
     """The fields bound to the code running now."""
-    return dict(_context.get())
+    return dict(_context.get({}))
 
 
 @contextlib.contextmanager
 def log_context(**fields: Any) -> Iterator[None]:
     """Bind fields (e.g. ``game_id``) to every record logged inside the block."""
-    token = _context.set({**_context.get(), **{k: v for k, v in fields.items() if v is not None}})
+    token = _context.set({**_context.get({}), **{k: v for k, v in fields.items() if v is not None}})
     try:
         yield
     finally:
@@ -59,7 +61,7 @@ class ContextFilter(logging.Filter):
     """Put the bound fields on each record ("-" when unbound, so formats never fail)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        fields = _context.get()
+        fields = _context.get({})
         for name in FIELDS:
             if not hasattr(record, name):
                 setattr(record, name, fields.get(name, "-"))
@@ -71,7 +73,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, tz=timezone.utc).isoformat(timespec="milliseconds"),
+            "time": datetime.fromtimestamp(record.created, tz=UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
             "msg": record.getMessage(),
@@ -107,7 +109,7 @@ class RequestIdMiddleware:
         return response
 
     def process_view(self, request, view_func, view_args, view_kwargs):
-        fields = dict(_context.get())
+        fields = dict(_context.get({}))
         if "game_id" in view_kwargs:
             fields["game_id"] = view_kwargs["game_id"]
         user = getattr(request, "user", None)
@@ -121,7 +123,7 @@ class RequestIdMiddleware:
 
 def task_publish_add_request_id(headers: dict | None = None, **kwargs: Any) -> None:
     """before_task_publish: carry the current request id in the task message."""
-    request_id = _context.get().get("request_id")
+    request_id = _context.get({}).get("request_id")
     if headers is not None and request_id:
         headers.setdefault("maatasite_request_id", request_id)
 
@@ -138,7 +140,7 @@ def task_prerun_bind(task_id: str | None = None, task: Any = None, args: Any = N
     if request_id is None and request is not None:
         request_id = (getattr(request, "headers", None) or {}).get("maatasite_request_id")
     if request_id is None:  # run in-process (eager): the request that ran it
-        request_id = _context.get().get("request_id")
+        request_id = _context.get({}).get("request_id")
     if request_id:
         fields["request_id"] = request_id
     game_id = (kwargs or {}).get("game_id")

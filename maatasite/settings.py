@@ -502,7 +502,7 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 # Browser features the site never uses, denied to it and to anything it could embed.
-PERMISSIONS_POLICY = {feature: [] for feature in (
+PERMISSIONS_POLICY: dict[str, list[str]] = {feature: [] for feature in (
     "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen",
     "geolocation", "gyroscope", "hid", "magnetometer", "microphone", "midi", "payment",
     "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",

@@ -14,15 +14,14 @@ from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+
 from games.errors import GameActionError
 from games.models import TimeoutBatch, TimeoutHold
 from games.services import rules_for
-
 from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from . import services
-from .models import (GameAdjudication, Heartbeat, PlayerSuspension, Report, ReportStatus,
-                     StaffAction)
+from .models import GameAdjudication, Heartbeat, PlayerSuspension, Report, ReportStatus, StaffAction
 
 SUSPENSION_RULE = _(
     "Suspending a player: they cannot log in (their sessions end, their API tokens are "

@@ -1,9 +1,11 @@
 """Refusals of the ops services: games' error classes (status, code, params) with ops' messages."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+
 from games.errors import Conflict, InvalidInput, NotAllowed, NotFound
 
 OPS_MESSAGES: dict[str, Any] = {
@@ -26,7 +28,7 @@ OPS_MESSAGES: dict[str, Any] = {
 class OpsMessages:
     """The ops messages come first."""
 
-    app_messages = OPS_MESSAGES
+    app_messages: Mapping[str, Any] = OPS_MESSAGES
 
 
 class OpsInvalid(OpsMessages, InvalidInput):

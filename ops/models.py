@@ -1,10 +1,11 @@
 """Heartbeats of the beat-scheduled tasks, reports of games and players, and the one
 audit log of every staff decision (``StaffAction``)."""
-from accounts.models import User
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
 from games.models import Game
 
 

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Callable
 
 from django.conf import settings
 from django.db import connection
@@ -39,11 +39,11 @@ def redis_urls() -> list[str]:
     """The Redis servers the site uses: the Celery broker (when tasks are queued) and the cache."""
     urls = []
     if not settings.CELERY_TASK_ALWAYS_EAGER and str(settings.CELERY_BROKER_URL).startswith(("redis://", "rediss://")):
-        urls.append(settings.CELERY_BROKER_URL)
+        urls.append(str(settings.CELERY_BROKER_URL))
     cache = settings.CACHES.get("default", {})
     if "redis" in cache.get("BACKEND", "").lower():
         location = cache.get("LOCATION")
-        urls.extend([location] if isinstance(location, str) else list(location or []))
+        urls.extend([location] if isinstance(location, str) else [str(url) for url in location or []])
     return urls
 
 

@@ -14,12 +14,13 @@ log in again (new tokens needed); ended games stay ended, ladders are joined aga
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from accounts import services as account_services
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+
+from accounts import services as account_services
 from games import adjudication, outages
 from games import services as game_services
 from games.errors import NotFound
@@ -45,7 +46,7 @@ def heartbeat_record(*, name: str, now: datetime | None = None) -> Heartbeat:
     return heartbeat
 
 
-def report_create(*, reporter: "User", kind: str, reason: str, player: "User | None" = None,
+def report_create(*, reporter: User, kind: str, reason: str, player: User | None = None,
                   game_id: int | None = None, now: datetime | None = None) -> Report:
     """Report a player or a game to staff; one report per reporter and target a day."""
     if kind not in ReportKind.values:
@@ -62,7 +63,7 @@ def report_create(*, reporter: "User", kind: str, reason: str, player: "User | N
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
             raise NotFound("game_not_found", "This game does not exist.")
-    elif player.pk == reporter.pk:
+    elif player is not None and player.pk == reporter.pk:
         raise OpsInvalid("report_self", "You cannot report yourself.")
     now = now or timezone.now()
     with transaction.atomic():
@@ -75,11 +76,11 @@ def report_create(*, reporter: "User", kind: str, reason: str, player: "User | N
                                      reason=reason, created_at=now)
 
 
-REVIEW_ACTIONS = {ReportStatus.REVIEWED: StaffActionKind.REPORT_REVIEWED,
-                  ReportStatus.DISMISSED: StaffActionKind.REPORT_DISMISSED}
+REVIEW_ACTIONS: dict[str, StaffActionKind] = {ReportStatus.REVIEWED: StaffActionKind.REPORT_REVIEWED,
+                                              ReportStatus.DISMISSED: StaffActionKind.REPORT_DISMISSED}
 
 
-def report_review(*, report_id: int, staff: "User", status: str, reason: str) -> Report:
+def report_review(*, report_id: int, staff: User, status: str, reason: str) -> Report:
     """Staff mark a report reviewed or dismissed, saying why; the audit log records it."""
     if not staff.is_staff:
         raise OpsNotAllowed("not_staff", "Only staff review reports.")
@@ -99,8 +100,8 @@ def report_review(*, report_id: int, staff: "User", status: str, reason: str) ->
 
 # ---------------------------------------------------------------- staff adjudication
 
-def staff_action_record(*, staff: "User", action: str, reason: str, game: Game | None = None,
-                        player: "User | None" = None, report: Report | None = None,
+def staff_action_record(*, staff: User, action: str, reason: str, game: Game | None = None,
+                        player: User | None = None, report: Report | None = None,
                         details: dict | None = None) -> StaffAction:
     """The audit writer: one row per staff action (who, when, why, on what)."""
     return StaffAction.objects.create(staff=staff, action=action, reason=reason, game=game,
@@ -109,14 +110,14 @@ def staff_action_record(*, staff: "User", action: str, reason: str, game: Game |
 
 def _result_details(done: adjudication.Adjudication) -> dict:
     game = done.game
-    previous = dict(done.previous) if done.previous is not None else {"status": "active"}
+    previous: dict[str, Any] = dict(done.previous) if done.previous is not None else {"status": "active"}
     if previous.get("finished_at") is not None:
         previous["finished_at"] = previous["finished_at"].isoformat()
     return {"previous": previous, "result": {
         "status": game.status, "winner": game.winner_side or None, "reason": game.result_reason}}
 
 
-def game_void(*, game_id: int, staff: "User", reason: str) -> Game:
+def game_void(*, game_id: int, staff: User, reason: str) -> Game:
     """Void an ended game (games.adjudication.game_void) and log it."""
     with transaction.atomic():
         done = adjudication.game_void(game_id=game_id, staff=staff, reason=reason)
@@ -125,7 +126,7 @@ def game_void(*, game_id: int, staff: "User", reason: str) -> Game:
         return done.game
 
 
-def game_award(*, game_id: int, staff: "User", reason: str, winner_side: str) -> Game:
+def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> Game:
     """Award a game to ``winner_side`` ("" for a draw) and log it."""
     with transaction.atomic():
         done = adjudication.game_award(game_id=game_id, staff=staff, reason=reason,
@@ -135,7 +136,7 @@ def game_award(*, game_id: int, staff: "User", reason: str, winner_side: str) ->
         return done.game
 
 
-def game_timeout_reverse(*, game_id: int, staff: "User", reason: str) -> Game:
+def game_timeout_reverse(*, game_id: int, staff: User, reason: str) -> Game:
     """Let a game that ended on time run again (e.g. after an outage) and log it."""
     with transaction.atomic():
         done = adjudication.game_timeout_reverse(game_id=game_id, staff=staff, reason=reason)
@@ -144,7 +145,7 @@ def game_timeout_reverse(*, game_id: int, staff: "User", reason: str) -> Game:
         return done.game
 
 
-def game_bot_release(*, game_id: int, staff: "User", reason: str) -> Game:
+def game_bot_release(*, game_id: int, staff: User, reason: str) -> Game:
     """Let the bot of a game flagged for failing play again (games.services.game_bot_release)
     and log it."""
     reason = adjudication.adjudication_check(staff=staff, reason=reason)
@@ -157,14 +158,14 @@ def game_bot_release(*, game_id: int, staff: "User", reason: str) -> Game:
         return game
 
 
-def _lock_player(player_id: int) -> "User":
+def _lock_player(player_id: int) -> User:
     player = get_user_model().objects.select_for_update().filter(pk=player_id).first()
     if player is None:
         raise OpsNotFound("player_not_found", "This player does not exist.")
     return player
 
 
-def player_competitions_leave(*, user: "User", actor: "User | None") -> dict[str, list[int]]:
+def player_competitions_leave(*, user: User, actor: User | None) -> dict[str, list[int]]:
     """Take a player who can no longer play (suspended, deleted) out of every ladder and
     tournament: ladders are left; a tournament not started yet drops the entry, a running
     or paused one withdraws them (``actor``: the staff member, None for the player).
@@ -187,7 +188,7 @@ def player_competitions_leave(*, user: "User", actor: "User | None") -> dict[str
     return {"ladders_left": ladders, "tournaments_left": tournaments}
 
 
-def player_suspend(*, player_id: int, staff: "User", reason: str) -> "User":
+def player_suspend(*, player_id: int, staff: User, reason: str) -> User:
     """Suspend a player by the rule in the module docstring, and log it."""
     reason = adjudication.adjudication_check(staff=staff, reason=reason)
     if player_id == staff.pk:
@@ -213,7 +214,7 @@ def player_suspend(*, player_id: int, staff: "User", reason: str) -> "User":
         return player
 
 
-def player_unsuspend(*, player_id: int, staff: "User", reason: str) -> "User":
+def player_unsuspend(*, player_id: int, staff: User, reason: str) -> User:
     """Lift a suspension: the player may log in again. Logged."""
     reason = adjudication.adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
@@ -238,7 +239,7 @@ def _batch_details(batch: TimeoutBatch) -> dict:
             "games_changed": batch.games_changed}
 
 
-def timeout_batch_confirm(*, batch_id: int, staff: "User", reason: str) -> TimeoutBatch:
+def timeout_batch_confirm(*, batch_id: int, staff: User, reason: str) -> TimeoutBatch:
     """Time out the games a sweep held (games.outages.timeout_batch_confirm) and log it."""
     with transaction.atomic():
         batch = outages.timeout_batch_confirm(batch_id=batch_id, staff=staff, reason=reason)
@@ -247,7 +248,7 @@ def timeout_batch_confirm(*, batch_id: int, staff: "User", reason: str) -> Timeo
         return batch
 
 
-def timeout_batch_extend(*, batch_id: int, staff: "User", reason: str) -> TimeoutBatch:
+def timeout_batch_extend(*, batch_id: int, staff: User, reason: str) -> TimeoutBatch:
     """Extend the games a sweep held as after an outage (games.outages.timeout_batch_extend)
     and log it."""
     with transaction.atomic():

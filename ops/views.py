@@ -2,6 +2,8 @@
 writes go through accounts.services and ops.services, reads through selectors."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -11,10 +13,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
-from games.errors import GameActionError
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
+from accounts.http import AuthenticatedHttpRequest
+from games.errors import GameActionError
 
 from . import selectors, services
 from .forms import ReportForm
@@ -36,14 +39,14 @@ def _player_or_404(username: str):
 
 
 @login_required
-def block_list(request: HttpRequest) -> HttpResponse:
+def block_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     blocks = account_selectors.blocks_of_user(user=request.user)
     return render(request, "ops/block_list.html", {"blocks": blocks})
 
 
 @login_required
 @require_POST
-def block_toggle(request: HttpRequest, username: str) -> HttpResponse:
+def block_toggle(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     """Block the player (``action=block``) or lift the block (``action=unblock``)."""
     player = _player_or_404(username)
     if request.POST.get("action") == "unblock":
@@ -61,7 +64,7 @@ def block_toggle(request: HttpRequest, username: str) -> HttpResponse:
     return redirect(target if target == reverse("ops:blocks") else player.get_absolute_url())
 
 
-def _report(request: HttpRequest, back: str, **target) -> HttpResponse:
+def _report(request: AuthenticatedHttpRequest, back: str, **target: Any) -> HttpResponse:
     form = ReportForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose what happened and say why."))
@@ -78,12 +81,12 @@ def _report(request: HttpRequest, back: str, **target) -> HttpResponse:
 
 @login_required
 @require_POST
-def report_player(request: HttpRequest, username: str) -> HttpResponse:
+def report_player(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     player = _player_or_404(username)
     return _report(request, player.get_absolute_url(), player=player)
 
 
 @login_required
 @require_POST
-def report_game(request: HttpRequest, game_id: int) -> HttpResponse:
+def report_game(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     return _report(request, reverse("games:game", kwargs={"game_id": game_id}), game_id=game_id)

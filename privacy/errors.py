@@ -1,9 +1,11 @@
 """Refusals of the privacy services: games' error classes with privacy's own messages."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+
 from games.errors import Conflict, NotAllowed
 
 PRIVACY_MESSAGES: dict[str, Any] = {
@@ -15,7 +17,7 @@ PRIVACY_MESSAGES: dict[str, Any] = {
 class PrivacyMessages:
     """The privacy messages come first."""
 
-    app_messages = PRIVACY_MESSAGES
+    app_messages: Mapping[str, Any] = PRIVACY_MESSAGES
 
 
 class PrivacyNotAllowed(PrivacyMessages, NotAllowed):

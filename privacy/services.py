@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Field, Q
 from django.utils import timezone
 
 from accounts import services as account_services
@@ -57,7 +57,7 @@ def _when(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _profile(user: "User") -> dict[str, Any]:
+def _profile(user: User) -> dict[str, Any]:
     return {
         "username": user.username, "display_name": user.display_name, "email": user.email,
         "email_confirmed": user.email_confirmed, "language": user.language,
@@ -82,7 +82,7 @@ def _outcome_for(game: Game, side: str) -> str | None:
     return "won" if game.winner_side == side else "lost"
 
 
-def _games(user: "User") -> list[dict[str, Any]]:
+def _games(user: User) -> list[dict[str, Any]]:
     """Every game the user sat in, with its public move list. Never the engine state; the
     seed only once revealed, i.e. for games that are over."""
     games = list(Game.objects.filter(seats__user=user).distinct().defer("sealed_state", "sealed_seed")
@@ -99,7 +99,7 @@ def _games(user: "User") -> list[dict[str, Any]]:
         rows.append({
             "id": game.pk, "kind": game.kind, "options": game.options, "rated": game.rated,
             "days_per_move": game.days_per_move, "status": game.status, "your_side": mine.side,
-            "seats": [{"side": s.side, "player": s.user.public_name if s.user_id else None,
+            "seats": [{"side": s.side, "player": s.user.public_name if s.user is not None else None,
                        "bot_level": s.bot_level} for s in seats],
             "opponents": [s.player_name for s in seats if s.pk != mine.pk],
             "result": _outcome_for(game, mine.side), "winner_side": game.winner_side or None,
@@ -113,7 +113,7 @@ def _games(user: "User") -> list[dict[str, Any]]:
     return rows
 
 
-def _ratings(user: "User") -> dict[str, Any]:
+def _ratings(user: User) -> dict[str, Any]:
     """The stored ratings (as of each game's last rated result) and every change."""
     current = [{"kind": r.kind, "rating": r.rating, "deviation": r.deviation,
                 "volatility": r.volatility, "games_played": r.games_played,
@@ -128,7 +128,7 @@ def _ratings(user: "User") -> dict[str, Any]:
     return {"current": current, "history": history}
 
 
-def account_export(*, user: "User") -> dict[str, Any]:
+def account_export(*, user: User) -> dict[str, Any]:
     """Everything the site holds about ``user``, as JSON data (deterministic: the same
     data gives the same document; keys carry the format and its version)."""
     blocks = Block.objects.filter(blocker=user).select_related("blocked").order_by("created_at", "pk")
@@ -144,7 +144,7 @@ def account_export(*, user: "User") -> dict[str, Any]:
         "ratings": _ratings(user),
         "blocks": [{"player": b.blocked.public_name, "blocked_at": _when(b.created_at)} for b in blocks],
         "reports": [{"id": r.pk, "kind": r.kind, "reason": r.reason, "status": r.status,
-                     "player": r.player.public_name if r.player_id else None, "game": r.game_id,
+                     "player": r.player.public_name if r.player is not None else None, "game": r.game_id,
                      "reported_at": _when(r.created_at)} for r in reports],
         "ladders": [{"ladder": m.ladder_id, "name": m.ladder.name, "kind": m.ladder.kind,
                      "position": m.position, "joined_at": _when(m.joined_at),
@@ -160,7 +160,7 @@ def account_export(*, user: "User") -> dict[str, Any]:
     }
 
 
-def _replies_by_mail(user: "User") -> list[dict[str, Any]]:
+def _replies_by_mail(user: User) -> list[dict[str, Any]]:
     """The stored mail sent to the player's reply addresses (kept for a few days): what
     came, when, and what it did. The text only of mail judged to come from the player's
     own address: a stranger's mail to it (``wrong_sender``) is not theirs to read."""
@@ -174,7 +174,7 @@ def _replies_by_mail(user: "User") -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------- deletion
 
-def _anonymise(user: "User", now: datetime) -> None:
+def _anonymise(user: User, now: datetime) -> None:
     """Strip the row of everything personal; it stays for the games' foreign keys."""
     user_model = get_user_model()
     name = "%s%d" % (DELETED_USERNAME_PREFIX, user.pk)
@@ -184,7 +184,9 @@ def _anonymise(user: "User", now: datetime) -> None:
     user.username = name
     user.email = ""
     for field in RESET_FIELDS:
-        setattr(user, field, user_model._meta.get_field(field).get_default())
+        model_field = user_model._meta.get_field(field)
+        assert isinstance(model_field, Field), field  # RESET_FIELDS are the user's own columns
+        setattr(user, field, model_field.get_default())
     user.set_unusable_password()
     user.is_active = False
     user.is_staff = False
@@ -197,7 +199,7 @@ def _anonymise(user: "User", now: datetime) -> None:
     user.user_permissions.clear()
 
 
-def _challenges_close(user: "User", now: datetime) -> None:
+def _challenges_close(user: User, now: datetime) -> None:
     """Cancel the open challenges the user made, decline those made to them (expired but
     not yet swept ones are left to the expiry sweep)."""
     made = Challenge.objects.filter(challenger=user, status=ChallengeStatus.OPEN).order_by("pk")
@@ -209,7 +211,7 @@ def _challenges_close(user: "User", now: datetime) -> None:
         game_services.challenge_decline(challenge_id=challenge_id, user=user)
 
 
-def _games_resign(user: "User") -> int:
+def _games_resign(user: User) -> int:
     """Resign every running game, against people and bots alike: the opponent wins and
     game_finished rates the game and moves ladders and tournaments on. The games are
     locked first, in pk order, before any ladder or tournament row (their lock order)."""
@@ -220,7 +222,7 @@ def _games_resign(user: "User") -> int:
     return len(running)
 
 
-def account_delete(*, user: "User", password: str, now: datetime | None = None) -> "User":
+def account_delete(*, user: User, password: str, now: datetime | None = None) -> User:
     """Delete ``user``'s account, in one transaction, after checking their password again.
 
     Ends what is running (challenges, games, ladders, tournaments), removes blocks,

@@ -7,11 +7,13 @@ import json
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.http import AuthenticatedHttpRequest
 from games.errors import GameActionError
 
 from . import services
@@ -26,7 +28,7 @@ def export_json(user) -> str:
 @never_cache
 @login_required
 @require_GET
-def account_export(request: HttpRequest) -> HttpResponse:
+def account_export(request: AuthenticatedHttpRequest) -> HttpResponse:
     response = HttpResponse(export_json(request.user), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="maatasite-%s.json"' % request.user.username
     return response
@@ -35,7 +37,7 @@ def account_export(request: HttpRequest) -> HttpResponse:
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def account_delete(request: HttpRequest) -> HttpResponse:
+def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The confirm page (GET) and the deletion (POST, with the password typed again)."""
     form = AccountDeleteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

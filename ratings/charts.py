@@ -1,7 +1,7 @@
 """A rating history chart as server-rendered SVG (no script needed)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString

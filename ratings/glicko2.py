@@ -8,8 +8,8 @@ The worked example of that paper is a test (tests/ratings/test_glicko2.py).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 SCALE = 173.7178  # 400 / ln(10): Glicko rating points per Glicko-2 unit
 CENTER = 1500.0

@@ -1,6 +1,7 @@
 """Rate a finished game, inside the transaction that finishes it (games.signals.game_finished),
 and replay the ratings when staff change an ended game's result (game_result_changed)."""
 from django.dispatch import receiver
+
 from games.models import Game
 from games.signals import game_finished, game_result_changed
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+
 from games.models import GameKind
 
 from . import constants

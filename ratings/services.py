@@ -18,15 +18,17 @@ order, as live results do), so replays and live results are serialized.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+
 from games.adjudication import REASON_VOID
-from games.models import Game, GameStatus
+from games.models import Game, GameStatus, Seat
 
 from . import constants
 from .glicko2 import Glicko, Result, idle, rate
@@ -58,20 +60,28 @@ def _is_rateable(game: Game) -> bool:
         and seats[0].user_id != seats[1].user_id
 
 
+def _player_id(seat: Seat) -> int:
+    """The user of a seat of a rateable game (both seats are players': _is_rateable)."""
+    if seat.user_id is None:
+        raise ValueError("seat %s of game %s is a bot's: the game is not rateable" % (seat.pk, seat.game_id))
+    return seat.user_id
+
+
 def _rate(game: Game, rows: dict[int, Rating]) -> list[RatingChange]:
     """The one rating formula: apply a finished game to its players' Rating rows (in
     memory; the caller saves them) and return the two change rows (unsaved)."""
     seats = list(game.seats.all())
     now = game.finished_at or timezone.now()
-    before = {s.user_id: glicko_now(rows[s.user_id], now) for s in seats}
+    before = {_player_id(s): glicko_now(rows[_player_id(s)], now) for s in seats}
     changes = []
     for seat, other in (seats, seats[::-1]):
         score = 0.5 if not game.winner_side else (1.0 if game.winner_side == seat.side else 0.0)
-        mine, theirs = before[seat.user_id], before[other.user_id]
+        me, them = _player_id(seat), _player_id(other)
+        mine, theirs = before[me], before[them]
         after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=constants.TAU)
-        row = rows[seat.user_id]
+        row = rows[me]
         changes.append(RatingChange(
-            user_id=seat.user_id, opponent_id=other.user_id, game=game, kind=game.kind,
+            user_id=me, opponent_id=them, game=game, kind=game.kind,
             score=score, rating_before=row.rating, rating_after=after.rating,
             deviation_before=mine.deviation, deviation_after=after.deviation,
             volatility_after=after.volatility, opponent_rating=theirs.rating, created_at=now))
@@ -92,7 +102,7 @@ def rating_record_result(*, game: Game) -> list[RatingChange]:
     with transaction.atomic():
         if RatingChange.objects.filter(game=game).exists():
             return []
-        user_ids = sorted(s.user_id for s in game.seats.all())
+        user_ids = sorted(_player_id(s) for s in game.seats.all())
         for user_id in user_ids:  # one order everywhere: no deadlock
             Rating.objects.get_or_create(user_id=user_id, kind=game.kind)
         locked = {r.user_id: r for r in Rating.objects.select_for_update().filter(
@@ -147,7 +157,7 @@ def ratings_replay(*, kind: str, since: datetime, game_id: int) -> Replay:
         games = [g for g in candidates if _is_rateable(g)]
         # Who is touched: the players of the games rated again, and whoever was rated
         # at or after the old end (the changed game's players among them).
-        players = {s.user_id for g in games for s in g.seats.all()}
+        players = {_player_id(s) for g in games for s in g.seats.all()}
         players |= {r.user_id for r in rows.values() if r.last_played_at is not None
                     and r.last_played_at >= since}
         stale = (Q(game__finished_at__gt=since) | Q(game__finished_at=since, game_id__gte=game_id)

@@ -2,6 +2,7 @@
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+
 from games.models import GameKind
 
 from . import selectors

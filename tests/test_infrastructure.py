@@ -8,13 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import connection
 from django.urls import reverse
 
-from accounts import services
 from accounts.outbox import outbox_add, outbox_add_many
 from accounts.tasks import outbox_send, unconfirmed_accounts_purge
 from maatasite.celery import app

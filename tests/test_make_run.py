@@ -210,8 +210,9 @@ def test_make_run_plays_bots_in_the_worker_prints_your_turn_mail_and_stops_every
         status, started, _ = api(launcher, "POST", f"/api/v1/challenges/{challenge['id']}/accept/", token=bob)
         assert status in (200, 201), started
         game_id = started["id"]
-        mover, waiting, waiting_email = ((alice, "bob", "bob@example.com")
-                                         if started["to_move_username"] == "alice" else (bob, "alice", "alice@example.com"))
+        alice_moves = started["to_move_username"] == "alice"
+        mover, waiting, waiting_email = ((alice, "bob", "bob@example.com") if alice_moves
+                                         else (bob, "alice", "alice@example.com"))
         before = game(launcher, game_id, mover)
         status, played, _ = api(launcher, "POST", f"/api/v1/games/{game_id}/moves/",
                                 {"move": before["legal_moves"][0]["text"], "ply": before["ply"]}, token=mover)

@@ -10,9 +10,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from maatasite.admin_readonly import ReadOnlyTabularInline
-
 from games.errors import GameActionError
+from maatasite.admin_readonly import ReadOnlyTabularInline
 
 from . import services
 from .models import Pairing, Participant, Round, StaffAction, Tournament
@@ -24,7 +23,7 @@ class TournamentForm(forms.ModelForm):
         fields = services.EDITABLE_FIELDS
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         values = {f: cleaned.get(f, getattr(self.instance, f)) for f in services.EDITABLE_FIELDS}
         try:
             services.tournament_settings_check(values)
@@ -137,10 +136,10 @@ class ParticipantAdmin(admin.ModelAdmin):
     raw_id_fields = ("user",)
     actions = ["withdraw", "replace"]
 
-    def get_form(self, request, obj=None, **kwargs):
+    def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
             kwargs["form"] = ParticipantAddForm
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change=change, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         return () if obj is None else ("tournament", "user", "seed", "rating", "status",

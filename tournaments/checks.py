@@ -2,10 +2,11 @@
 database; used by the simulate_tournament command and the tests."""
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 from . import pairing as rules
-from .models import Pairing, Result, Tournament, TournamentFormat
+from .models import Pairing, Participant, Result, Tournament, TournamentFormat
 
 
 def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
@@ -24,14 +25,14 @@ def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
         if any(p.game is not None and p.game.status == "active" for p in pairings):
             errors.append("finished with a game still running")
     seats_ok = all(p.game is None or list(p.game.seats.order_by("position").values_list(
-        "user_id", flat=True)) == [p.first.user_id, p.second.user_id] for p in pairings)
+        "user_id", flat=True)) == [p.first.user_id, p.second.user_id if p.second else None] for p in pairings)
     if not seats_ok:
         errors.append("a game's seats differ from its pairing")
     rounds: dict[int, list[Pairing]] = {}
     for p in pairings:
         rounds.setdefault(p.round.number, []).append(p)
     for number, round_pairings in rounds.items():
-        seen = Counter()
+        seen: Counter[int] = Counter()
         for p in round_pairings:
             if p.leg == 0:
                 seen[p.first_id] += 1
@@ -48,7 +49,7 @@ def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
                 errors.append("round robin: pairs meet more than %d time(s)" % tournament.cycles)
         elif set(met) != expected or any(c != tournament.cycles for c in met.values()):
             errors.append("round robin: pairs do not meet exactly %d time(s)" % tournament.cycles)
-        balance = Counter()
+        balance: Counter[int | None] = Counter()
         for p in pairings:
             balance[p.first_id] += 1
             balance[p.second_id] -= 1
@@ -68,7 +69,7 @@ def _swiss_errors(rounds: dict[int, list[Pairing]]) -> list[str]:
     for number in sorted(rounds):
         current = rounds[number]
         players_in_round = {p.first_id for p in current} | {p.second_id for p in current if p.second_id}
-        participants = [p for p in _participants_of(current)]
+        participants = list(_participants_of(current))
         state = {s.id: s for s in swiss_players(participants, history)}
         byes = [p.first_id for p in current if p.second_id is None]
         if len(byes) > 1 or (len(byes) == 1) != (len(players_in_round) % 2 == 1):
@@ -85,19 +86,21 @@ def _swiss_errors(rounds: dict[int, list[Pairing]]) -> list[str]:
     return errors
 
 
-def _participants_of(pairings: list[Pairing]):
-    seen = {}
+def _participants_of(pairings: list[Pairing]) -> list[Participant]:
+    seen: dict[int, Participant] = {}
     for p in pairings:
         seen[p.first_id] = p.first
-        if p.second_id:
-            seen[p.second_id] = p.second
-    return sorted(seen.values(), key=lambda p: p.seed)
+        if p.second is not None:
+            seen[p.second.pk] = p.second
+    from .selectors import seeds_of
+    seeds = seeds_of(seen.values())
+    return sorted(seen.values(), key=lambda p: seeds[p.pk])
 
 
 def _knockout_errors(tournament: Tournament, rounds: dict[int, list[Pairing]], seeded) -> list[str]:
-    from .selectors import match_winner
+    from .selectors import match_winner, seeds_of
     errors = []
-    seed_of = {p.pk: p.seed for p in seeded}
+    seed_of = seeds_of(seeded)
     size = rules.knockout_size(len(seeded))
     first_round = [p for p in rounds.get(1, []) if p.leg == 0]
     byes = [p for p in first_round if p.second_id is None]
@@ -112,7 +115,7 @@ def _knockout_errors(tournament: Tournament, rounds: dict[int, list[Pairing]], s
         for board, legs in matches.items():
             if len(legs) > 1 + rules.KNOCKOUT_MAX_REPLAYS:
                 errors.append("knockout: more than two replays")
-            for earlier, later in zip(legs, legs[1:]):
+            for earlier, later in itertools.pairwise(legs):
                 if (later.first_id, later.second_id) != (earlier.second_id, earlier.first_id):
                     errors.append("knockout: a replay without swapped seats")
             if tournament.status == "finished" and not tournament.ended_early \

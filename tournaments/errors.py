@@ -5,6 +5,7 @@ same way (HTTP 400/403/404/409 with ``code`` and ``message``).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -33,7 +34,7 @@ MESSAGES: dict[str, Any] = {
 class _Translated:
     """The tournament messages come first."""
 
-    app_messages = MESSAGES
+    app_messages: Mapping[str, Any] = MESSAGES
 
 
 class InvalidInput(_Translated, game_errors.InvalidInput):

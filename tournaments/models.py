@@ -184,7 +184,7 @@ class Pairing(models.Model):
         ]
 
     def __str__(self) -> str:
-        second = self.second.user.get_username() if self.second_id else _("bye")
+        second = self.second.user.get_username() if self.second is not None else _("bye")
         return "%s - %s" % (self.first.user.get_username(), second)
 
     @property
@@ -203,6 +203,9 @@ class TournamentMail(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["round", "user"],
                                                name="tournaments_mail_once")]
+
+    def __str__(self) -> str:
+        return "round %s, user %s" % (self.round_id, self.user_id)
 
 
 class StaffAction(models.Model):

@@ -14,12 +14,12 @@ Seats: in a pair ``(a, b)``, ``a`` takes the first side the engine lists
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence
 
 import networkx as nx
 
-PlayerId = Hashable
+PlayerId = int  # the site's participant ids
 Pair = tuple[PlayerId, PlayerId]
 
 # ---------------------------------------------------------------- round robin
@@ -33,7 +33,7 @@ def berger_schedule(players: Sequence[PlayerId], *, cycles: int = 1) -> list[lis
     repeat with the seats swapped. Within a cycle each player's first and
     second seats differ by at most one.
     """
-    ids = list(players)
+    ids: list[PlayerId | None] = list(players)
     if len(ids) < 2:
         return []
     if len(ids) % 2:
@@ -51,7 +51,7 @@ def berger_schedule(players: Sequence[PlayerId], *, cycles: int = 1) -> list[lis
         for k in range(1, n // 2):
             x, y = rotating[(r + k) % m], rotating[(r - k) % m]
             pairs.append((x, y) if k % 2 == 0 else (y, x))
-        rounds.append([p for p in pairs if p[0] is not None and p[1] is not None])
+        rounds.append([(a, b) for a, b in pairs if a is not None and b is not None])
     schedule = [list(round_) for round_ in rounds]
     for _cycle in range(1, cycles):
         schedule += [[(b, a) for a, b in round_] for round_ in rounds]
@@ -208,11 +208,16 @@ def knockout_first_round(seeded: Sequence[PlayerId]) -> list[tuple[PlayerId, Pla
     """
     size = knockout_size(len(seeded))
     slots = [seeded[s - 1] if s <= len(seeded) else None for s in bracket_positions(size)]
-    return [(slots[i], slots[i + 1]) for i in range(0, size, 2)]
+    matches: list[tuple[PlayerId, PlayerId | None]] = []
+    for i in range(0, size, 2):
+        first = slots[i]
+        assert first is not None  # the better seed of each pair of slots is within the count
+        matches.append((first, slots[i + 1]))
+    return matches
 
 
 def knockout_next_round(winners: Sequence[PlayerId | None],
-                        seed_of: dict) -> list[tuple[PlayerId | None, PlayerId | None]]:
+                        seed_of: dict[PlayerId, int]) -> list[tuple[PlayerId | None, PlayerId | None]]:
     """The next round from the previous round's winners in bracket order; the higher
     seed (smaller number) of each pair takes the first seat."""
     pairs = []
@@ -228,7 +233,7 @@ KNOCKOUT_MAX_REPLAYS = 2
 
 
 def knockout_match_winner(results: Sequence[str], first: PlayerId, second: PlayerId,
-                          seed_of: dict) -> PlayerId | None:
+                          seed_of: dict[PlayerId, int]) -> PlayerId | None:
     """The winner of a knockout match from its games' results, in order, seen from
     the match's ``first`` player (``"win"``, ``"loss"``, ``"draw"``, ``""`` unfinished).
 

@@ -9,6 +9,7 @@ for nobody, as if never paired.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -18,8 +19,17 @@ from django.utils import timezone
 
 from . import pairing as rules
 from .errors import NotFound
-from .models import (UNCOUNTED_RESULTS, Pairing, Participant, ParticipantStatus, Result, Round,
-                     Tournament, TournamentFormat, TournamentStatus)
+from .models import (
+    UNCOUNTED_RESULTS,
+    Pairing,
+    Participant,
+    ParticipantStatus,
+    Result,
+    Round,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
 
 LISTED_STATUSES = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING,
                    TournamentStatus.PAUSED, TournamentStatus.FINISHED)
@@ -153,12 +163,12 @@ def standings_compute(participants: list[Participant], pairings: list[Pairing]) 
     """The standings table from participants and pairings (no queries)."""
     tallies = _tallies(participants, pairings)
     points = {pk: t.half_points for pk, t in tallies.items()}
-    rows = []
+    rows: list[tuple[Participant, _Tally, int, int, float]] = []  # (p, tally, half points, buchholz, s-b)
     for p in participants:
         tally = tallies[p.pk]
         buchholz = sum(points[o] for o, _mine in tally.against)
         sb = sum(points[o] * mine for o, mine in tally.against) / 2
-        rows.append([p, tally, tally.half_points, buchholz, sb])
+        rows.append((p, tally, tally.half_points, buchholz, sb))
     rows.sort(key=lambda r: (-r[2], -r[3], -r[4]))
     # Head to head among players equal on the three scores.
     h2h: dict[int, int] = {}
@@ -229,10 +239,20 @@ def _half(half_points: int) -> str:
     return {0: "0", 1: "½", 2: "1"}[half_points]
 
 
+@dataclass
+class _SwissSoFar:
+    """One participant's Swiss record while swiss_players reads the pairings."""
+
+    score: int = 0
+    opponents: set[int] = field(default_factory=set)
+    bye: bool = False
+    balance: int = 0
+    last: int | None = None
+
+
 def swiss_players(participants: list[Participant], pairings: list[Pairing]) -> list[rules.SwissPlayer]:
     """What Swiss pairing knows of each participant after ``pairings`` (in round order)."""
-    info = {p.pk: {"score": 0, "opponents": set(), "bye": False, "balance": 0, "last": None}
-            for p in participants}
+    info = {p.pk: _SwissSoFar() for p in participants}
     for pairing in pairings:  # in round order
         if pairing.result == Result.VOID:
             continue  # never played: the two may still meet
@@ -240,24 +260,25 @@ def swiss_players(participants: list[Participant], pairings: list[Pairing]) -> l
         first = info.get(pairing.first_id)
         second = info.get(pairing.second_id) if pairing.second_id else None
         if first is not None:
-            first["score"] += a
+            first.score += a
         if pairing.second_id is None:
             if first is not None:
-                first["bye"] = True
+                first.bye = True
             continue
         if second is not None:
-            second["score"] += b
+            second.score += b
         for me, other, seat in ((first, pairing.second_id, 0), (second, pairing.first_id, 1)):
             if me is None:
                 continue
-            me["opponents"].add(other)
+            me.opponents.add(other)
             if pairing.game_id is not None:
-                me["balance"] += 1 if seat == 0 else -1
-                me["last"] = seat
-    return [rules.SwissPlayer(id=p.pk, score=info[p.pk]["score"], seed=p.seed,
-                              opponents=frozenset(info[p.pk]["opponents"]),
-                              had_bye=info[p.pk]["bye"], seat_balance=info[p.pk]["balance"],
-                              last_seat=info[p.pk]["last"]) for p in participants]
+                me.balance += 1 if seat == 0 else -1
+                me.last = seat
+    seeds = seeds_of(participants)
+    return [rules.SwissPlayer(id=p.pk, score=info[p.pk].score, seed=seeds[p.pk],
+                              opponents=frozenset(info[p.pk].opponents),
+                              had_bye=info[p.pk].bye, seat_balance=info[p.pk].balance,
+                              last_seat=info[p.pk].last) for p in participants]
 
 
 # ---------------------------------------------------------------- knockout
@@ -302,10 +323,15 @@ def match_winner(legs: list[Pairing], seed_of: dict[int, int]) -> int | None:
                                        head.second_id, seed_of)
 
 
+def seeds_of(participants: Iterable[Participant]) -> dict[int, int]:
+    """Each participant's seed number, for knockout ties (unseeded ones last)."""
+    return {p.pk: p.seed or 10 ** 6 for p in participants}
+
+
 def tournament_bracket(*, tournament: Tournament) -> list[list[BracketMatch]]:
     """Knockout rounds, each a list of matches in bracket order."""
     participants = {p.pk: p for p in tournament_participants(tournament=tournament)}
-    seed_of = {pk: p.seed or 10 ** 6 for pk, p in participants.items()}
+    seed_of = seeds_of(participants.values())
     by_match: dict[tuple[int, int], list[Pairing]] = {}
     for pairing in tournament_pairings(tournament=tournament):
         by_match.setdefault((pairing.round.number, pairing.board), []).append(pairing)
@@ -365,8 +391,8 @@ def user_is_registered(*, tournament: Tournament, user: Any) -> bool:
 def knockout_replays_due(*, round_: Round) -> list[Pairing]:
     """The last legs of the round's knockout matches that ended without a winner (a draw):
     each is replayed with the seats swapped (tournaments.services.tournament_advance)."""
-    seed_of = dict(Participant.objects.filter(tournament_id=round_.tournament_id, seed__isnull=False)
-                   .values_list("pk", "seed"))
+    seed_of = {pk: seed for pk, seed in Participant.objects.filter(
+        tournament_id=round_.tournament_id, seed__isnull=False).values_list("pk", "seed") if seed is not None}
     by_board: dict[int, list[Pairing]] = {}
     for pairing in round_.pairings.select_related("first__user", "second__user").order_by("board", "leg"):
         by_board.setdefault(pairing.board, []).append(pairing)

@@ -19,9 +19,10 @@ Ending early cancels the running games, which then count for nobody.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
@@ -35,8 +36,18 @@ from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus, Move
 from . import pairing as rules
 from . import selectors
 from .errors import Conflict, InvalidInput, NotFound
-from .models import (Pairing, Participant, ParticipantStatus, Result, Round, StaffAction,
-                     Tournament, TournamentFormat, TournamentMail, TournamentStatus)
+from .models import (
+    Pairing,
+    Participant,
+    ParticipantStatus,
+    Result,
+    Round,
+    StaffAction,
+    Tournament,
+    TournamentFormat,
+    TournamentMail,
+    TournamentStatus,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -137,7 +148,7 @@ def tournament_settings_check(values: Mapping[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- staff: setting up
 
-def tournament_create(*, actor: "User | None", name: str, kind: str, format: str,
+def tournament_create(*, actor: User | None, name: str, kind: str, format: str,
                       days_per_move: int = 3, **settings: Any) -> Tournament:
     """Create a tournament (status draft); ``settings`` are other EDITABLE_FIELDS."""
     unknown = set(settings) - set(EDITABLE_FIELDS)
@@ -151,7 +162,7 @@ def tournament_create(*, actor: "User | None", name: str, kind: str, format: str
         return tournament
 
 
-def tournament_update(*, tournament_id: int, actor: "User | None",
+def tournament_update(*, tournament_id: int, actor: User | None,
                       changes: Mapping[str, Any]) -> Tournament:
     """Change settings before the start (the name may change at any time)."""
     with transaction.atomic():
@@ -170,7 +181,7 @@ def tournament_update(*, tournament_id: int, actor: "User | None",
         return tournament
 
 
-def tournament_open_registration(*, tournament_id: int, actor: "User | None") -> Tournament:
+def tournament_open_registration(*, tournament_id: int, actor: User | None) -> Tournament:
     with transaction.atomic():
         tournament = _lock(tournament_id)
         _require_status(tournament, TournamentStatus.DRAFT)
@@ -182,7 +193,7 @@ def tournament_open_registration(*, tournament_id: int, actor: "User | None") ->
 
 # ---------------------------------------------------------------- players: registering
 
-def tournament_register(*, tournament_id: int, user: "User",
+def tournament_register(*, tournament_id: int, user: User,
                         now: datetime | None = None) -> Participant:
     """Register ``user`` while registration is open, within the player and rating limits."""
     now = now or _now()
@@ -208,7 +219,7 @@ def tournament_register(*, tournament_id: int, user: "User",
         return Participant.objects.create(tournament=tournament, user=user)
 
 
-def tournament_withdraw(*, tournament_id: int, user: "User") -> None:
+def tournament_withdraw(*, tournament_id: int, user: User) -> None:
     """A player takes back their registration (only before the start)."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
@@ -219,7 +230,7 @@ def tournament_withdraw(*, tournament_id: int, user: "User") -> None:
             raise Conflict("not_registered", "Not registered.")
 
 
-def participant_add(*, tournament_id: int, user: "User", actor: "User | None") -> Participant:
+def participant_add(*, tournament_id: int, user: User, actor: User | None) -> Participant:
     """Staff register a player before the start, without the window and rating checks."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
@@ -231,8 +242,8 @@ def participant_add(*, tournament_id: int, user: "User", actor: "User | None") -
         return participant
 
 
-def participant_replace(*, participant_id: int, new_user: "User",
-                        actor: "User | None") -> Participant:
+def participant_replace(*, participant_id: int, new_user: User,
+                        actor: User | None) -> Participant:
     """Staff put ``new_user`` in a participant's place before round 1."""
     participant = Participant.objects.filter(pk=participant_id).first()
     if participant is None:
@@ -253,7 +264,7 @@ def participant_replace(*, participant_id: int, new_user: "User",
         return participant
 
 
-def participant_withdraw(*, participant_id: int, actor: "User | None") -> Participant:
+def participant_withdraw(*, participant_id: int, actor: User | None) -> Participant:
     """Staff withdraw a player: their running games are resigned (the opponents win),
     they are paired no more, and later round robin games are forfeited to their
     opponents. Their results so far stay, so the standings stay consistent."""
@@ -290,7 +301,7 @@ class StartResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def tournament_start(*, tournament_id: int, actor: "User | None") -> StartResult:
+def tournament_start(*, tournament_id: int, actor: User | None) -> StartResult:
     """Close registration, seed the players by rating and have round 1 paired.
 
     A Swiss with more rounds than the players allow without rematches starts,
@@ -329,7 +340,7 @@ def tournament_start(*, tournament_id: int, actor: "User | None") -> StartResult
         return StartResult(tournament=tournament, warnings=warnings)
 
 
-def tournament_pause(*, tournament_id: int, actor: "User | None", now: datetime | None = None) -> Tournament:
+def tournament_pause(*, tournament_id: int, actor: User | None, now: datetime | None = None) -> Tournament:
     """Pause while staff investigate: no new round is paired and the clocks of the
     running games stand still (games.services.game_clock_pause), so nobody loses
     on time. Players may still move; a game that ends is recorded as usual. The clocks
@@ -348,7 +359,7 @@ def tournament_pause(*, tournament_id: int, actor: "User | None", now: datetime 
         return tournament
 
 
-def tournament_resume(*, tournament_id: int, actor: "User | None", now: datetime | None = None) -> Tournament:
+def tournament_resume(*, tournament_id: int, actor: User | None, now: datetime | None = None) -> Tournament:
     """Run again: the clocks restart with the time each player had left when they
     stopped (a player on vacation stays stopped), and a round that completed
     during the pause is followed at once. A staff hold on one of the games
@@ -368,7 +379,7 @@ def tournament_resume(*, tournament_id: int, actor: "User | None", now: datetime
         return tournament
 
 
-def tournament_end(*, tournament_id: int, actor: "User | None") -> Tournament:
+def tournament_end(*, tournament_id: int, actor: User | None) -> Tournament:
     """End early, at once and for good. The rule: the results so far stand and
     nothing more is played. Games still running are cancelled (aborted through
     games.services.game_cancel) and count for nobody: their pairings become
@@ -518,11 +529,12 @@ def _round_pairs(tournament: Tournament, number: int) -> list[tuple[Participant 
             pairs.append((by_id[paired.bye], None))
         return pairs
     # Knockout: winners of the previous round, in bracket order; the withdrawn drop out.
+    firsts: list[tuple[int | None, int | None]]
     if number == 1:
-        firsts = rules.knockout_first_round([p.pk for p in seeded])
+        firsts = list(rules.knockout_first_round([p.pk for p in seeded]))
     else:
         last = [p for p in previous if p.round.number == number - 1] if previous else []
-        seed_of = {p.pk: p.seed for p in seeded}
+        seed_of = selectors.seeds_of(seeded)
         boards = _matches(last)
         size = rules.knockout_size(len(seeded)) // 2 ** (number - 1)
         winners = []
@@ -579,6 +591,7 @@ def _knockout_replays(tournament: Tournament, round_: Round) -> int:
     """Replay each drawn, undecided match of the round with the seats swapped."""
     due = selectors.knockout_replays_due(round_=round_)
     for last in due:
+        assert last.second is not None  # knockout_replays_due leaves byes out
         _create_pairing(tournament, round_, last.board, last.leg + 1, last.second, last.first)
     return len(due)
 
@@ -618,9 +631,9 @@ def tournament_advance(*, tournament_id: int) -> str:
         board = 0
         for first, second in pairs:
             board += 1
-            if first is None and second is None:
-                continue  # knockout: both would-be players left the bracket
             if first is None:
+                if second is None:
+                    continue  # knockout: both would-be players left the bracket
                 first, second = second, None
             _create_pairing(tournament, round_, board, 0, first, second)
         if not round_.pairings.filter(result=Result.PENDING).exists():

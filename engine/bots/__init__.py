@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 from ..errors import OptionsError, StateFormatError
 from .onitama import MATERIAL_ONLY, Level
@@ -62,7 +63,7 @@ def _check_level(level: Any) -> int:
     return level
 
 
-def _check_seconds(seconds: Any) -> Optional[float]:
+def _check_seconds(seconds: Any) -> float | None:
     if seconds is None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:

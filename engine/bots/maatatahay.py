@@ -38,11 +38,17 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..errors import StateFormatError
 from ..fair import SeedStream
+
+if TYPE_CHECKING:  # imported when first needed at run time (_engine)
+    from ..maatatahay import MaatatahayRules
+    from ..maatatahay.moves import Move
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,7 @@ of 40 decisions reaches the end of the game)."""
 
 # --- the engine's Maatatahay functions (imported when first needed) -------------------------
 
-def _engine():
+def _engine() -> tuple[ModuleType, MaatatahayRules, Callable[[Move], str]]:
     """(rules module, the game's RULES object, move_text): the engine's own functions."""
     from ..maatatahay import RULES
     from ..maatatahay import rules as R
@@ -144,9 +150,10 @@ class _Node:
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
-        self.visits = 0
+        # float: the root's moves start from virtual visits (MLevel.prior)
+        self.visits: float = 0
         self.reward = 0.0
-        self.avail = 0
+        self.avail: float = 0
 
 
 @dataclass
@@ -155,7 +162,7 @@ class MResult:
     text: str
     iterations: int
     seconds: float
-    visits: dict
+    visits: dict[Any, Any]
 
 
 def check_view(view: Mapping[str, Any]) -> None:
@@ -171,8 +178,8 @@ def check_view(view: Mapping[str, Any]) -> None:
         raise StateFormatError("game_over", "The game is over: there is no move to choose")
 
 
-def root_ranking(sample: Any, moves: list, stream: SeedStream, noise: float
-                 ) -> tuple[list, dict]:
+def root_ranking(sample: Any, moves: list[Any], stream: SeedStream, noise: float
+                 ) -> tuple[list[Any], dict[Any, float]]:
     """Root moves best first by a one-ply heuristic look (plus seeded noise), and each
     move's heuristic value for the mover as a probability-like number in [0, 1]."""
     R, _, _ = _engine()
@@ -192,7 +199,7 @@ def root_ranking(sample: Any, moves: list, stream: SeedStream, noise: float
 
 
 def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
-                seconds: Optional[float] = None) -> MResult:
+                seconds: float | None = None) -> MResult:
     """Choose a move for the player to move in ``view`` (already checked)."""
     R, S, move_text = _engine()
     start = time.monotonic()
@@ -245,6 +252,7 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
                 v = c.reward / c.visits + explore * math.sqrt(math.log(c.avail) / c.visits)
                 if v > best_value:
                     best, best_value, best_move = c, v, m
+            assert best is not None  # every candidate has a child here, and each scores above -1
             state = apply(state, best_move)
             node = best
             path.append((node, mover))
@@ -266,7 +274,7 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
 
 
 def choose_maatatahay(view: Mapping[str, Any], *, level: int, seed: int,
-                      seconds: Optional[float] = None) -> str:
+                      seconds: float | None = None) -> str:
     """Move text for the player to move in a Maatatahay view (checked legal by the engine)."""
     R, S, move_text = _engine()
     check_view(view)
@@ -291,13 +299,15 @@ def budget_text(scale: float) -> str:
                      for k, v in scaled_levels(scale).items())
 
 
-def bench_player(name: str, scale: float):
+def bench_player(name: str, scale: float) -> Callable[[Any, int], str]:
     """A player for bench/bots.py: (full state, seed) -> move text, seeing only the view."""
     R, S, move_text = _engine()
     if name == "random":
-        return lambda state, seed: move_text(R.random_move(state, SeedStream(seed, "bench/random")))
+        def random_player(state: Any, seed: int) -> str:
+            return move_text(R.random_move(state, SeedStream(seed, "bench/random")))
+        return random_player
     if name == "greedy":
-        def greedy(state, seed):
+        def greedy(state: Any, seed: int) -> str:
             view = S.view(state, S.to_move(state))
             stream = SeedStream(seed, "bench/greedy")
             sample = S.sample_state(view, stream)
@@ -308,7 +318,7 @@ def bench_player(name: str, scale: float):
         return greedy
     level = scaled_levels(scale)[int(name)]
 
-    def bot(state, seed):
+    def bot(state: Any, seed: int) -> str:
         view = S.view(state, S.to_move(state))
         check_view(view)
         return search_view(view, level=level, seed=seed).text

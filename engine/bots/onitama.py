@@ -33,11 +33,12 @@ colour, card and square); squares are ``file + 5 * rank`` (a1 = 0).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Any
 
 from ..fair import SeedStream
-from ..onitama.cards import DEST, CARD_NAMES, SQUARE_NAMES
+from ..onitama.cards import CARD_NAMES, DEST, SQUARE_NAMES
 from ..onitama.fast import Z_BLUE_TO_MOVE, Z_CARD, Z_MASTER, Z_PIECE, zobrist_of
 
 WIN = 100_000
@@ -104,7 +105,13 @@ MATERIAL_ONLY = Weights(mobility=0, side_mobility=0, attack=0, advance=4, danger
                         tempo=0)
 
 
-def make_evaluator(w: Weights):
+# (own, opp, om, pm, c1, c2, p1, p2, side, col) -> score for the side to move.
+Evaluator = Callable[[int, int, int, int, int, int, int, int, int, int], int]
+# A node as Searcher.search takes it: (own, opp, om, pm, c1, c2, p1, p2, side, col, hash).
+Node = tuple[int, int, int, int, int, int, int, int, int, int, int]
+
+
+def make_evaluator(w: Weights) -> Evaluator:
     """An evaluation function (side to move's point of view) with the given weights."""
     st, mob, smob, att, adv, dng, cen, tempo = (w.student, w.mobility, w.side_mobility, w.attack,
                                                 w.advance, w.danger, w.centre, w.tempo)
@@ -172,7 +179,7 @@ def move_text(move: int) -> str:
 class Searcher:
     """One search: a fresh table, history and counters, a node budget and an optional time cap."""
 
-    def __init__(self, *, max_nodes: int, max_depth: int = 64, deadline: Optional[float] = None,
+    def __init__(self, *, max_nodes: int, max_depth: int = 64, deadline: float | None = None,
                  weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.max_nodes = max_nodes
         self.max_depth = max_depth
@@ -424,7 +431,7 @@ class Searcher:
 
 
 def play(own: int, opp: int, om: int, pm: int, c1: int, c2: int, p1: int, p2: int, side: int,
-         col: int, h: int, m: int) -> tuple:
+         col: int, h: int, m: int) -> Node:
     """The child node (same argument order as ``Searcher.search``) after encoded move ``m``."""
     card = m >> 10
     other = c2 if card == c1 else c1
@@ -476,7 +483,7 @@ class SearchResult:
 
 def search_position(red: int, blue: int, red_master: int, blue_master: int,
                     red_hand: Sequence[int], blue_hand: Sequence[int], side: int, turn: int, *,
-                    level: Level, seed: int, seconds: Optional[float] = None) -> SearchResult:
+                    level: Level, seed: int, seconds: float | None = None) -> SearchResult:
     """Choose a move for the side to move of a running position.
 
     Deterministic in (position, level, seed) unless ``seconds`` cuts the search short.
@@ -500,7 +507,10 @@ def search_position(red: int, blue: int, red_master: int, blue_master: int,
         # Every win is equally short; which one is a seeded choice.
         return SearchResult(stream.choice(wins), WIN - 1, 1, 0, time.monotonic() - start)
 
-    h = zobrist_of(red, blue, red_master, blue_master, tuple(red_hand), tuple(blue_hand), side, turn)
+    red_first, red_second = red_hand
+    blue_first, blue_second = blue_hand
+    h = zobrist_of(red, blue, red_master, blue_master, (red_first, red_second), (blue_first, blue_second),
+                   side, turn)
     root = s.moves(own, c1, c2, col)
     # Seeded order: decides between equally good moves and the noise of the low levels.
     stream.shuffle(root)
@@ -510,7 +520,7 @@ def search_position(red: int, blue: int, red_master: int, blue_master: int,
 
     scores: dict[int, int] = {}
     best_move, best_score, depth_done = root[0], -INF, 0
-    def child(m: int):
+    def child(m: int) -> Node:
         return play(own, opp, om, pm, c1, c2, p1, p2, side, col, h, m)
 
     children = {m: child(m) for m in root}
@@ -564,7 +574,7 @@ def search_position(red: int, blue: int, red_master: int, blue_master: int,
     return SearchResult(best_move, best_score, depth_done, s.nodes, time.monotonic() - start)
 
 
-def choose_onitama(view, *, level: int, seed: int, seconds: Optional[float] = None) -> str:
+def choose_onitama(view: Mapping[str, Any], *, level: int, seed: int, seconds: float | None = None) -> str:
     """Move text for the side to move of an Onitama view (``{"position": text, ...}``).
 
     The chosen move is checked by the engine's rules (``parse_move``) before it is returned.

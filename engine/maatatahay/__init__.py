@@ -59,7 +59,8 @@ Open cases (what the rulings leave open, decided here, each in one place):
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..core import Outcome
 from ..errors import IllegalMoveError, MoveSyntaxError

@@ -16,7 +16,7 @@ rank step); rank 5 is "up". A rotation turns a tile a quarter turn clockwise
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .data import table
@@ -156,7 +156,7 @@ def _mask(indices: Any) -> int:
     return m
 
 
-@lru_cache(maxsize=None)
+@cache
 def tables(version: str) -> Tables:
     """The compiled tables of a data version (cached; OptionsError if unknown)."""
     return Tables(table(version))

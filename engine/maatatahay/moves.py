@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 from ..errors import MoveSyntaxError
 
@@ -68,7 +67,7 @@ class Finish:
     order: tuple[str, ...] = ()
 
 
-Move = Union[Pick, First, Draft, Place, Shrine, Finish]
+Move = Pick | First | Draft | Place | Shrine | Finish
 
 
 def counts_text(energy: int, spirit: int) -> str:

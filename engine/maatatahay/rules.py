@@ -28,7 +28,8 @@ surrounded, is settled last against its living enemy neighbours.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, NamedTuple, Protocol
+from collections.abc import Iterable
+from typing import Any, NamedTuple, Protocol
 
 from ..errors import IllegalMoveError
 from .board import ALIVE, EN, KIND, OWNER, PLAYERS, ROT, SP, Tables, bits
@@ -81,7 +82,7 @@ class _Component:
 
     __slots__ = ("members", "mask", "memo", "results", "owner")
 
-    def __init__(self, owner: "Settlement", members: list[int]) -> None:
+    def __init__(self, owner: Settlement, members: list[int]) -> None:
         self.owner = owner
         self.members = members
         mask = 0
@@ -163,7 +164,7 @@ class Settlement:
         self.nbrs = nbrs
         occ2 = own2[0] | own2[1]
         self.hot_surrounded = (t.orth[hot] & occ2) == t.orth[hot]
-        self.hot_enemies = [j for j in bits(t.orth[hot] & live2[1 - player])]
+        self.hot_enemies = list(bits(t.orth[hot] & live2[1 - player]))
         for j in self.hot_enemies:
             get(j)
         # components of the "candidate enemy neighbour" graph

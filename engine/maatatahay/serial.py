@@ -40,7 +40,8 @@ shuffled).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..errors import EngineError, StateFormatError
 from ..fair import SeedStream

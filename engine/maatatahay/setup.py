@@ -33,7 +33,8 @@ All setup randomness reads ONE stream, ``SeedStream(seed, "maatatahay/setup")``
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..errors import OptionsError
 from ..fair import SeedStream, check_seed
@@ -131,7 +132,7 @@ def turn_up(state: State, count: int) -> None:
     n = min(count, len(balan), len(wazu))
     if n <= 0:
         return
-    state.stream = tuple(sorted(state.stream + tuple(zip(wazu[:n], balan[:n]))))
+    state.stream = tuple(sorted(state.stream + tuple(zip(wazu[:n], balan[:n], strict=True))))
     state.piles = (balan[n:], wazu[n:])
 
 

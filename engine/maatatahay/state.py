@@ -78,7 +78,7 @@ class State:
     bag: tuple[int, ...]
     ended: tuple[int | None, str] | None
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """A shallow copy to build the next state from (only the engine should call this)."""
         new = State.__new__(State)
         new.t = self.t

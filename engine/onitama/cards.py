@@ -23,8 +23,9 @@ removed. Blue's offsets are Red's rotated by 180 degrees.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from importlib import resources
-from typing import Iterator
+from typing import Any
 
 DATA_VERSION = "onitama-1"
 """Version of the card data (``cards.json``) that states and game records name."""
@@ -62,9 +63,10 @@ def squares_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def _load() -> dict:
+def _load() -> dict[str, Any]:
     with resources.files(__package__).joinpath("cards.json").open(encoding="utf-8") as handle:
-        return json.load(handle)
+        cards: dict[str, Any] = json.load(handle)
+    return cards
 
 
 _DATA = _load()

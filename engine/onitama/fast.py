@@ -30,15 +30,15 @@ incrementally. Neither checks legality nor knows about repetition.
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Tuple
+from typing import TYPE_CHECKING
 
 from .cards import BLUE, CARD_NAMES, DEST, ENEMY_ARCH, RED
 
 if TYPE_CHECKING:
     from .state import OnitamaState
 
-Node = Tuple[int, int, int, int, Tuple[int, int], Tuple[int, int], int, int, int]
-FastMove = Tuple[int, int, int]
+Node = tuple[int, int, int, int, tuple[int, int], tuple[int, int], int, int, int]
+FastMove = tuple[int, int, int]
 
 
 def _key(label: str) -> int:
@@ -56,7 +56,7 @@ Z_BLUE_TO_MOVE = _key("blue-to-move")
 
 
 def zobrist_of(red: int, blue: int, red_master: int, blue_master: int,
-               red_hand: Tuple[int, int], blue_hand: Tuple[int, int], side: int,
+               red_hand: tuple[int, int], blue_hand: tuple[int, int], side: int,
                colour: int) -> int:
     """The 64-bit hash of a position (absolute colours), computed from scratch.
 
@@ -77,7 +77,7 @@ def zobrist_of(red: int, blue: int, red_master: int, blue_master: int,
     return h ^ Z_CARD[2][side]
 
 
-def node_of(state: "OnitamaState") -> Node:
+def node_of(state: OnitamaState) -> Node:
     """The node of a state (seen from its side to move)."""
     if state.turn == RED:
         return (state.red, state.blue, state.red_master, state.blue_master, state.red_hand,
@@ -147,7 +147,7 @@ def perft_node(node: Node, depth: int) -> int:
     return _perft(own, opp, om, pm, oh[0], oh[1], ph, side, colour, depth)
 
 
-def _perft(own: int, opp: int, om: int, pm: int, c1: int, c2: int, ph: Tuple[int, int],
+def _perft(own: int, opp: int, om: int, pm: int, c1: int, c2: int, ph: tuple[int, int],
            side: int, colour: int, depth: int) -> int:
     """Perft of a running game's node, ``depth >= 1``, bulk-counting the last ply."""
     table = DEST[colour]

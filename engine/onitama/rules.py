@@ -12,16 +12,29 @@ True
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, NamedTuple, Optional
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from ..core import Outcome
 from ..errors import IllegalMoveError, MoveSyntaxError, OptionsError, StateFormatError
 from ..fair import SeedStream, check_seed
-from .cards import (BLUE, CARD_ID, CARD_NAMES, COLOURS, DATA_VERSION, DEST, OFFSETS, POOLS, RED,
-                    STAMP, square_index, square_name, squares_of)
+from .cards import (
+    BLUE,
+    CARD_ID,
+    CARD_NAMES,
+    COLOURS,
+    DATA_VERSION,
+    DEST,
+    OFFSETS,
+    POOLS,
+    RED,
+    STAMP,
+    square_index,
+    square_name,
+    squares_of,
+)
 from .fast import node_moves, node_of, node_play
-from .state import (OnitamaState, board_outcome, board_rows, key_text, make_state,
-                    parse_position, position_text)
+from .state import OnitamaState, board_outcome, board_rows, key_text, make_state, parse_position, position_text
 
 CARD_POOLS = ("base", "senseis_path", "mixed")
 ENGINE_REASONS = ("master_captured", "temple_reached", "repetition")
@@ -37,8 +50,8 @@ class Move(NamedTuple):
     exists (a pass: ``src`` and ``dst`` are None)."""
 
     card: str
-    src: Optional[int] = None
-    dst: Optional[int] = None
+    src: int | None = None
+    dst: int | None = None
 
     @property
     def is_pass(self) -> bool:

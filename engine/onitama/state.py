@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional, Tuple
 
 from ..core import Outcome
 from ..errors import StateFormatError
-from .cards import (BLUE, BLUE_ARCH, CARD_ID, CARD_NAMES, COLOURS, DATA_VERSION, POOLS, RED,
-                    RED_ARCH)
+from .cards import BLUE, BLUE_ARCH, CARD_ID, CARD_NAMES, COLOURS, DATA_VERSION, POOLS, RED, RED_ARCH
 from .fast import zobrist_of
 
-Key = Tuple[int, int, int, int, Tuple[int, int], Tuple[int, int], int, int]
+Key = tuple[int, int, int, int, tuple[int, int], tuple[int, int], int, int]
 
 
 @dataclass(frozen=True)
@@ -52,14 +50,14 @@ class OnitamaState:
     blue: int
     red_master: int
     blue_master: int
-    red_hand: Tuple[int, int]
-    blue_hand: Tuple[int, int]
+    red_hand: tuple[int, int]
+    blue_hand: tuple[int, int]
     side: int
     turn: int
     ply: int = 0
     zobrist: int = 0
-    history: Tuple[Key, ...] = ()
-    outcome: Optional[Outcome] = None
+    history: tuple[Key, ...] = ()
+    outcome: Outcome | None = None
     cards: str = "base"
     data_version: str = DATA_VERSION
 
@@ -74,7 +72,7 @@ class OnitamaState:
         """``"red"`` or ``"blue"``: whose turn it is (ignores whether the game is over)."""
         return COLOURS[self.turn]
 
-    def hand(self, colour: int) -> Tuple[int, int]:
+    def hand(self, colour: int) -> tuple[int, int]:
         """The hand (card ids) of colour 0 (red) or 1 (blue)."""
         return self.blue_hand if colour else self.red_hand
 
@@ -83,9 +81,9 @@ class OnitamaState:
         return [CARD_NAMES[c] for c in self.hand(colour)]
 
 
-def make_state(red: int, blue: int, red_master: int, blue_master: int, red_hand: Tuple[int, int],
-               blue_hand: Tuple[int, int], side: int, turn: int, *, ply: int = 0,
-               history: Tuple[Key, ...] | None = None, outcome: Optional[Outcome] = None,
+def make_state(red: int, blue: int, red_master: int, blue_master: int, red_hand: tuple[int, int],
+               blue_hand: tuple[int, int], side: int, turn: int, *, ply: int = 0,
+               history: tuple[Key, ...] | None = None, outcome: Outcome | None = None,
                cards: str = "base", data_version: str = DATA_VERSION) -> OnitamaState:
     """Build a state, sorting hands, computing the hash and (by default) a fresh history."""
     red_hand = tuple(sorted(red_hand))  # type: ignore[assignment]
@@ -97,7 +95,7 @@ def make_state(red: int, blue: int, red_master: int, blue_master: int, red_hand:
                         (key,) if history is None else history, outcome, cards, data_version)
 
 
-def board_outcome(red_master: int, blue_master: int) -> Optional[Outcome]:
+def board_outcome(red_master: int, blue_master: int) -> Outcome | None:
     """The win the board shows (a master gone, or on the enemy arch), else None."""
     if blue_master < 0:
         return Outcome("red", "master_captured")
@@ -129,7 +127,7 @@ def _card(name: str, text: str) -> int:
     return CARD_ID[name]
 
 
-def _hand(word: str, who: str, text: str) -> Tuple[int, int]:
+def _hand(word: str, who: str, text: str) -> tuple[int, int]:
     names = word.split(",")
     if len(names) != 2:
         raise _bad("%s's hand must be two card names joined by ',' (got %r)" % (who, word),
@@ -138,7 +136,7 @@ def _hand(word: str, who: str, text: str) -> Tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
-def parse_position(text: str) -> tuple[int, int, int, int, Tuple[int, int], Tuple[int, int],
+def parse_position(text: str) -> tuple[int, int, int, int, tuple[int, int], tuple[int, int],
                                        int, int]:
     """Read position text into (red, blue, red_master, blue_master, red_hand, blue_hand,
     side, turn); StateFormatError with a readable message when it is malformed."""

@@ -183,7 +183,7 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
         parts.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#e76f51" '
                      'stroke-width="4" stroke-dasharray="6 4" pointer-events="none"/>'
                      % (x + 2, y + 2, CELL - 4, CELL - 4))
-    for i, file in enumerate(FILES):
+    for file in FILES:
         x, _y = _xy("%s1" % file, flip)
         parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555">%s</text>'
                      % (x + CELL // 2, size + 14, file))

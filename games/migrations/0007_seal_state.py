@@ -56,14 +56,14 @@ def v1_unseal(sealed: str, base: str) -> str | None:
         return None
     if version != "v1" or not hmac.compare_digest(tag, hmac.new(mac, nonce + cipher, hashlib.sha256).digest()):
         return None
-    return bytes(a ^ b for a, b in zip(cipher, _v1_keystream(enc, nonce, len(cipher)))).decode("utf-8")
+    return bytes(a ^ b for a, b in zip(cipher, _v1_keystream(enc, nonce, len(cipher)), strict=True)).decode("utf-8")
 
 
 def v1_seal(plaintext: str, base: str) -> str:
     enc, mac = _v1_keys(base)
     nonce = secrets.token_bytes(16)
     data = plaintext.encode("utf-8")
-    cipher = bytes(a ^ b for a, b in zip(data, _v1_keystream(enc, nonce, len(data))))
+    cipher = bytes(a ^ b for a, b in zip(data, _v1_keystream(enc, nonce, len(data)), strict=True))
     tag = hmac.new(mac, nonce + cipher, hashlib.sha256).digest()
     return "v1:%s:%s:%s" % (nonce.hex(), cipher.hex(), tag.hex())
 

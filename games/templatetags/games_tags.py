@@ -3,7 +3,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django import template
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 register = template.Library()
 

@@ -87,7 +87,8 @@ def test_profile_update(client, player):
 
 def test_profile_refuses_unknown_time_zone(client, player):
     client.force_login(player)
-    response = client.post(reverse("accounts:profile"), {"display_name": "", "language": "", "time_zone": "Mars/Olympus"})
+    response = client.post(reverse("accounts:profile"),
+                           {"display_name": "", "language": "", "time_zone": "Mars/Olympus"})
     assert response.status_code == 200
     player.refresh_from_db()
     assert player.time_zone == ""

@@ -134,12 +134,13 @@ def due_your_turn_alarms(count: int) -> list[str]:
              sealed_seed=template.sealed_seed, to_move_side="blue", to_move_user=user, turn=1, ply=0,
              turn_started_at=now, deadline=now + timedelta(days=3))
         for user in players])
-    Seat.objects.bulk_create([seat for game, user in zip(games, players)
+    Seat.objects.bulk_create([seat for game, user in zip(games, players, strict=True)
                               for seat in (Seat(game=game, side="red", position=0, user=host),
                                            Seat(game=game, side="blue", position=1, user=user))])
     Alarm.objects.all().delete()
     Alarm.objects.bulk_create([Alarm(game=game, user=user, kind=Alarm.Kind.YOUR_TURN, turn=1,
-                                     due_at=now - timedelta(minutes=1)) for game, user in zip(games, players)])
+                                     due_at=now - timedelta(minutes=1))
+                               for game, user in zip(games, players, strict=True)])
     return [user.email for user in players]
 
 
@@ -158,11 +159,11 @@ def test_three_whole_worker_kills_while_sending_lose_no_mail_and_double_at_most_
     prefork_worker.start(concurrency=processes)
     prefork_worker.beat_start(CORRESPONDENCE_SWEEP_SECONDS="1", OUTBOX_SWEEP_SECONDS="1")
     kill_figures = []
-    for kill in range(kills):
+    for _ in range(kills):
         received_before = len(slow_sink.messages)
         # wait until this worker has sent some mail of its own, then kill it mid-batch
         target = received_before + 40
-        wait_for(lambda: len(slow_sink.messages) >= target, "the worker to send mail", timeout=60)
+        wait_for(lambda target=target: len(slow_sink.messages) >= target, "the worker to send mail", timeout=60)
         prefork_worker.kill()
         claimed_unsent = OutgoingMail.objects.filter(done_at__isnull=True, claimed_at__isnull=False).count()
         unacked = prefork_worker.unacked()
@@ -383,7 +384,7 @@ def _secrets_of(message) -> set[str]:
     """The signed parts of a sent mail: each long segment of its links, its reply address."""
     text = "\n".join([message.body, *[part for part, _type in getattr(message, "alternatives", [])],
                       json.dumps(message.extra_headers), " ".join(message.reply_to)])
-    found = {address for address in re.findall(r"play-[\w-]+@[\w.]+", text)}
+    found = set(re.findall(r"play-[\w-]+@[\w.]+", text))
     for path in SIGNED.findall(text):
         found.update(segment for segment in path.split("/") if len(segment) >= 20)
     return found

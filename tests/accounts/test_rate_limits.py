@@ -108,11 +108,11 @@ def test_a_success_gives_the_pair_its_budget_back(client, rates, alice):
     rates["page_auth"] = HIGH
     rates["login_failures"] = "3/hour"
     login = reverse("accounts:login")
-    for attempt in range(2):
+    for _ in range(2):
         assert client.post(login, {"username": "alice", "password": "typo"}, REMOTE_ADDR=OWNER).status_code == 200
     assert client.post(login, {"username": "alice", "password": ALICE_PASSWORD}, REMOTE_ADDR=OWNER).status_code == 302
     client.post(reverse("accounts:logout"))
-    for attempt in range(3):
+    for _ in range(3):
         assert client.post(login, {"username": "alice", "password": "typo"}, REMOTE_ADDR=OWNER).status_code == 200
     assert client.post(login, {"username": "alice", "password": "typo"}, REMOTE_ADDR=OWNER).status_code == 429
 
@@ -122,7 +122,7 @@ def test_a_post_without_a_password_does_not_give_the_budget_back(client, rates, 
     rates["login_failures"] = "3/hour"
     login = reverse("accounts:login")
     codes = []
-    for attempt in range(4):
+    for _ in range(4):
         codes.append(client.post(login, {"username": "alice", "password": "guess"}, REMOTE_ADDR=STRANGER).status_code)
         client.post(login, {"username": "alice", "password": ""}, REMOTE_ADDR=STRANGER)
     assert codes == [200, 200, 200, 429]

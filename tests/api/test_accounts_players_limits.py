@@ -71,7 +71,8 @@ def test_a_player_page_is_public_but_private_data_stays_private(anon, alice, bob
 
 def test_every_error_has_one_shape(alice_api, anon):
     answers = [anon.get("/api/v1/me/"), alice_api.get("/api/v1/games/424242/"),
-               alice_api.delete("/api/v1/me/"), alice_api.post("/api/v1/challenges/", "{", content_type="application/json"),
+               alice_api.delete("/api/v1/me/"),
+               alice_api.post("/api/v1/challenges/", "{", content_type="application/json"),
                alice_api.post("/api/v1/challenges/", {}, format="json")]
     assert [a.status_code for a in answers] == [401, 404, 405, 400, 400]
     for answer in answers:

@@ -94,7 +94,8 @@ def test_a_message_is_reported_with_its_text_quoted(client, alice, bob, game):
     assert forms == [reverse("ops:report_game", args=[game.pk])]  # only the other player's message
     reason = re.search(r'name="reason" value="([^"]*)"', page).group(1)
     assert reason == "Message #%d by bob: “You &quot;play&quot; &lt;badly&gt;”" % message.pk
-    response = client.post(forms[0], {"kind": "abuse", "reason": 'Message #%d by bob: “You "play" <badly>”' % message.pk})
+    posted_reason = 'Message #%d by bob: “You "play" <badly>”' % message.pk
+    response = client.post(forms[0], {"kind": "abuse", "reason": posted_reason})
     assert response.status_code == 302
     report = Report.objects.get()
     assert (report.game_id, report.reporter, report.kind) == (game.pk, alice, "abuse")

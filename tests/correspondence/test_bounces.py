@@ -350,7 +350,7 @@ def test_a_temporary_smtp_refusal_raises_for_a_retry_and_marks_nothing(refusing_
 
 def test_a_refusal_during_the_alarm_sweep_marks_the_address_and_the_sweep_goes_on(refusing_smtp, alice, bob, carol):
     games = [start_game(alice, bob), start_game(carol, bob)]
-    for game, mover in zip(games, (alice, carol)):
+    for game, mover in zip(games, (alice, carol), strict=True):
         if game.to_move_user != mover:
             play(game, 1)
     refusing_smtp.refuse[alice.email] = "550 5.1.1 Mailbox unavailable"

@@ -1,10 +1,9 @@
 """The one deadline function: quiet hours in the player's time zone (with daylight
 saving changes) and vacations that stop the clock."""
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail
-from django.utils import timezone
 
 from correspondence import services
 from correspondence.errors import CorrespondenceError
@@ -14,7 +13,7 @@ from games.models import Alarm, Game, GameStatus
 
 from .conftest import play, start_game
 
-UTC = dt_timezone.utc
+UTC = UTC
 
 
 def test_quiet_hours_move_a_night_deadline_to_the_morning_in_the_players_zone():

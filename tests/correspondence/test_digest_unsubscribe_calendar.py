@@ -1,5 +1,5 @@
 """Digest contents and hour, one-click unsubscribe, the calendar feed, page banners."""
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, timedelta
 
 import pytest
 from django.core import mail
@@ -9,12 +9,11 @@ from django.utils import timezone
 from correspondence import mail as correspondence_mail
 from correspondence import services
 from correspondence.models import CalendarFeed, DigestAlarm
-from games.models import Alarm
 
 from .conftest import make_user, play, start_game
 
 pytestmark = pytest.mark.django_db
-UTC = dt_timezone.utc
+UTC = UTC
 
 
 def test_the_digest_lists_every_waiting_game_once_a_day_at_the_chosen_local_hour(alice, bob):

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import OutgoingMail
 from correspondence import services
-from games.models import Alarm, Game
+from games.models import Alarm
 from tests.helpers import run_together, wait_for, wait_for_task_runs
 
 from .conftest import make_user, start_game

@@ -13,8 +13,8 @@ from engine.bots import ONITAMA_LEVELS, bot_move_from_cli, choose_move
 from engine.bots import onitama as ob
 from engine.errors import OptionsError, StateFormatError
 from engine.fair import SeedStream
-from engine.onitama.fast import zobrist_of
 from engine.onitama import position_from_text
+from engine.onitama.fast import zobrist_of
 
 RULES = get_game("onitama")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -55,7 +55,7 @@ def position(board: dict[str, str], *, placer: str = "wazu", tile: str = "braver
     pair = None
     if phase in ("place", "finish"):
         pair = {"wazu": tile, "balan": other} if placer == "wazu" else {"wazu": other, "balan": tile}
-    seen = {p: {k: 0 for k in T.kinds} for p in ("balan", "wazu")}
+    seen = {p: dict.fromkeys(T.kinds, 0) for p in ("balan", "wazu")}
     for c in cells.values():
         seen[c["tribe"]][c["tile"]] += 1
     if pair:
@@ -327,7 +327,7 @@ def test_reveal_matches_new_game():
             for p in ("balan", "wazu"):
                 assert {"champion", "berserk"} <= set(r["piles"][p][:6])
                 assert {"convert", "elder"} <= set(r["piles"][p][6:])
-            pairs = sorted(zip(r["piles"]["wazu"][:3], r["piles"]["balan"][:3]))
+            pairs = sorted(zip(r["piles"]["wazu"][:3], r["piles"]["balan"][:3], strict=True))
             assert sorted((x["wazu"], x["balan"]) for x in v["stream"]) == pairs
             assert v["storage"]["balan"] == {"energy": 1, "spirit": 1}
         else:
@@ -356,7 +356,7 @@ def test_setup_draws_are_documented():
     r = RULES.reveal(5, {})
     assert r["start"] == ("balan", "wazu")[start] and r["opening"] == opening
     assert r["piles"] == piles
-    assert r["niches"] == dict(zip(niches, bag)) and r["bag"] == bag[len(niches):]
+    assert r["niches"] == dict(zip(niches, bag, strict=False)) and r["bag"] == bag[len(niches):]
 
 
 def test_options():

@@ -78,7 +78,6 @@ def superset(state):
     if state.phase == "draft":
         return [Draft(sq) for sq in names]
     p = state.placer
-    k = mr.tile_of(state, p)
     held_e, held_s = state.storage[p]
     out = []
     listed_orders = {m.order for m in RULES.legal_moves(state) if getattr(m, "order", ())}
@@ -177,7 +176,7 @@ def play_checked(seed: int, variant: str, *, full_every: int = 0) -> None:
             before[(after.pair)] -= 1
         new = Counter(after.stream) - before
         if isinstance(move, Draft) and after.phase == "pick":
-            first3 = sorted(zip(reveal["piles"]["wazu"][:3], reveal["piles"]["balan"][:3]))
+            first3 = sorted(zip(reveal["piles"]["wazu"][:3], reveal["piles"]["balan"][:3], strict=True))
             assert sorted((w, b) for (w, b), n in new.items() for _ in range(n)) == \
                 sorted((after.t.kind_index[w], after.t.kind_index[b]) for w, b in first3)
         elif new:
@@ -186,11 +185,11 @@ def play_checked(seed: int, variant: str, *, full_every: int = 0) -> None:
     t = state.t
     assert replay(RULES, seed, options, texts) == state
     if variant == "first":
-        first3 = sorted(zip(reveal["piles"]["wazu"][:3], reveal["piles"]["balan"][:3]))
+        first3 = sorted(zip(reveal["piles"]["wazu"][:3], reveal["piles"]["balan"][:3], strict=True))
         start = RULES.new_game(seed, options)
         assert sorted((t.kinds[w], t.kinds[b]) for w, b in start.stream) == first3
     expected = [(t.kind_index[w], t.kind_index[b])
-                for w, b in zip(reveal["piles"]["wazu"][3:], reveal["piles"]["balan"][3:])]
+                for w, b in zip(reveal["piles"]["wazu"][3:], reveal["piles"]["balan"][3:], strict=False)]
     assert turned == expected[:len(turned)]
     assert favours == reveal["bag"][:len(favours)]
     out = RULES.outcome(state)
@@ -203,8 +202,8 @@ def play_checked(seed: int, variant: str, *, full_every: int = 0) -> None:
         assert out.reason == "score" and out.winner == max(sc, key=sc.get)
 
 
-_SETTINGS = dict(deadline=None, derandomize=True, database=None,
-                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_SETTINGS = {"deadline": None, "derandomize": True, "database": None,
+             "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 
 
 @pytest.mark.parametrize("variant", ["first", "standard"])

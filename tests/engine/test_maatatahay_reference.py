@@ -159,7 +159,7 @@ def check_against_reference(state, max_cands: int = 5):
         for perm in itertools.permutations(cands):      # in increasing order: first = smallest
             board, _ = reference(view, sq, 0, e, s, perm)
             by_result.setdefault(repr(sorted(board.items())), (perm, board))
-        results = {perm: board for perm, board in by_result.values()}
+        results = dict(by_result.values())
         if len(results) == 1:
             results = {(): next(iter(results.values()))}
         for rot in {m.rotation for m in moves}:
@@ -173,8 +173,8 @@ def check_against_reference(state, max_cands: int = 5):
     return checked
 
 
-_SETTINGS = dict(deadline=None, derandomize=True, database=None,
-                 suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = {"deadline": None, "derandomize": True, "database": None,
+             "suppress_health_check": [HealthCheck.too_slow]}
 
 
 @settings(max_examples=100, **_SETTINGS)

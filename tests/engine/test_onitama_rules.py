@@ -12,8 +12,7 @@ import pytest
 from engine import get_game
 from engine.core import Outcome, replay
 from engine.errors import IllegalMoveError, MoveSyntaxError, OptionsError, StateFormatError
-from engine.onitama import (CARD_NAMES, DATA_VERSION, POOLS, RULES, Move, perft,
-                            position_from_text, position_text)
+from engine.onitama import CARD_NAMES, DATA_VERSION, POOLS, RULES, Move, perft, position_from_text, position_text
 from engine.onitama.cards import BLUE, CARD_ID, DEST, RED, square_index, squares_of
 
 CARDS_JSON = os.path.join(os.path.dirname(__file__), "..", "..", "engine", "onitama",

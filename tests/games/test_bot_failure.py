@@ -3,10 +3,10 @@ the last retry the game is flagged for staff with its clock held; the bot turns 
 it alone until staff let the bot play again (games.tasks.bot_play_turn, games.services)."""
 from datetime import timedelta
 
-import engine.bots
 import pytest
 from django.utils import timezone
 
+import engine.bots
 from games import bots, selectors, services, tasks
 from games.errors import Conflict
 from games.models import Game, Move

@@ -131,7 +131,7 @@ def test_a_sweep_beside_a_task_still_running_plays_the_ply_once(alice, monkeypat
 def test_the_sweep_is_bounded_per_run_oldest_first(alice, settings, django_capture_on_commit_callbacks):
     settings.GAMES_BOT_SWEEP_BATCH = 2
     games = [solo_game(alice) for _ in range(3)]
-    for age, game in zip((3, 1, 2), games):
+    for age, game in zip((3, 1, 2), games, strict=True):
         _age(game, age * _overdue())
     with django_capture_on_commit_callbacks(execute=False) as sent:
         assert services.bot_turns_requeue() == 2

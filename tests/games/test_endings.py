@@ -81,7 +81,8 @@ def test_draw_offer_accept(onitama_game, alice, bob, finished_events):
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and game.winner_side == ""
     assert game.result_reason == "agreement"
-    assert services.rules_for(game.kind).to_json(services.game_state(game))["outcome"] == {"winner": None, "reason": "agreement", "scores": None}
+    outcome = services.rules_for(game.kind).to_json(services.game_state(game))["outcome"]
+    assert outcome == {"winner": None, "reason": "agreement", "scores": None}
     assert DrawOffer.objects.get(pk=offer.pk).status == DrawOfferStatus.ACCEPTED
     assert len(finished_events) == 1
 

@@ -1,3 +1,5 @@
+import itertools
+
 import pytest
 from django.utils import translation
 
@@ -113,7 +115,7 @@ def test_turn_counts_turns_not_decisions_and_deadline_resets_only_when_the_turn_
             assert game.to_move_side == rules.to_move(services.game_state(game))
     assert seen_same_player, "a Maatatahay turn of several decisions was expected"
     moves = list(Move.objects.filter(game=game).order_by("ply"))
-    for earlier, later in zip(moves, moves[1:]):
+    for earlier, later in itertools.pairwise(moves):
         assert (later.turn == earlier.turn) == (later.seat_id == earlier.seat_id)
 
 

@@ -11,9 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import outages, services, tasks
-from games.models import (Alarm, ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch,
-                          TimeoutBatchStatus)
 from games.errors import Conflict, InvalidInput, NotAllowed
+from games.models import Alarm, ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch, TimeoutBatchStatus
 
 from .conftest import first_legal, play, start_game
 

@@ -1,5 +1,4 @@
 import pytest
-from django.core import mail
 
 from games import bots, services, tasks
 from games.models import Alarm, GameStatus, Move

@@ -1,4 +1,6 @@
 """A real Celery worker plays the bot's turns; beat's sweeps send the mail and time games out."""
+import functools
+
 import pytest
 from django.conf import settings
 
@@ -21,19 +23,23 @@ def test_a_solo_game_gets_its_bot_moves_from_the_worker(celery_beat, smtp_sink, 
     rules = services.rules_for(kind)
     game = services.game_create_solo(user=alice, kind=kind, bot_level=1, options=options,
                                      side=rules.players[0])
+    game_id = game.pk
+
+    def alices_turn_or_over(after_ply: int = -1) -> Game | None:
+        current = Game.objects.get(pk=game_id)
+        moved = current.ply > after_ply
+        return current if moved and (current.to_move_user_id == alice.pk
+                                     or current.status != GameStatus.ACTIVE) else None
+
     for _turn in range(3):
         # Whoever starts, after the worker's play it is alice's turn (or the game is over).
-        game = wait_for(lambda: (lambda g: g if g.to_move_user_id == alice.pk or
-                                 g.status != GameStatus.ACTIVE else None)(Game.objects.get(pk=game.pk)))
+        game = wait_for(alices_turn_or_over)
         if game.status != GameStatus.ACTIVE:
             break
         state = services.game_state(game)
         text = rules.move_text(rules.legal_moves(state)[0])
-        ply = game.ply
-        services.move_submit(game_id=game.pk, user=alice, move_text=text, expected_ply=ply)
-        wait_for(lambda: Game.objects.get(pk=game.pk).ply > ply + 0 and (
-            Game.objects.get(pk=game.pk).to_move_user_id == alice.pk
-            or Game.objects.get(pk=game.pk).status != GameStatus.ACTIVE))
+        services.move_submit(game_id=game.pk, user=alice, move_text=text, expected_ply=game.ply)
+        wait_for(functools.partial(alices_turn_or_over, game.ply))
     bot_moves = Move.objects.filter(game=game, user__isnull=True)
     assert bot_moves.exists()
     assert all(m.bot_seed is not None for m in bot_moves)

@@ -89,7 +89,7 @@ def test_every_bot_turn_held_by_a_killed_worker_is_played_once_after_the_restart
 
     # Every game got exactly one move, the bot's, and it is the human's turn.
     moves = dict(Move.objects.filter(game_id__in=ids).values_list("game_id").annotate(n=Count("id")))
-    assert moves == {game_id: 1 for game_id in ids}
+    assert moves == dict.fromkeys(ids, 1)
     assert Move.objects.filter(game_id__in=ids, ply=1, user__isnull=True, seat__bot_level=1).count() == GAMES
     assert set(Game.objects.filter(pk__in=ids).values_list("status", "ply", "to_move_user")) == {
         (GameStatus.ACTIVE, 1, human.pk)}

@@ -8,7 +8,6 @@ from games.errors import GameActionError
 from ladder import selectors, services
 from ladder.models import EventKind, Ladder, LadderChallenge, LadderEvent, Outcome
 from ratings.models import RatingChange
-
 from tests.helpers import run_together
 
 from .conftest import make_user, order

@@ -14,6 +14,7 @@ from games.errors import GameActionError
 from games.models import GameStatus, TimeoutBatch, TimeoutBatchStatus
 from ops import services
 from ops.models import StaffAction, StaffActionKind
+
 # The outage settings (autouse fixture) and the held batch of the games' outage tests.
 from tests.games.test_outages import _outage_settings, fresh, held_batch, sweep  # noqa: F401
 

@@ -53,7 +53,8 @@ def test_bad_reports_are_refused_with_a_reason(alice, bob):
 
 def test_report_forms_on_the_game_and_player_pages(client, alice, bob, game):
     client.force_login(alice)
-    assert reverse("ops:report_game", args=[game.pk]) in client.get(reverse("games:game", args=[game.pk])).content.decode()
+    game_page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert reverse("ops:report_game", args=[game.pk]) in game_page
     assert reverse("ops:report_player", args=["bob"]) in client.get(bob.get_absolute_url()).content.decode()
     response = client.post(reverse("ops:report_game", args=[game.pk]),
                            {"kind": "engine", "reason": "Too perfect."}, follow=True)

@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games.models import GameStatus
 from api.serializers_privacy import AccountExportSerializer
+from games.models import GameStatus
 from privacy import services
 from tests.api.conftest import _api_settings, token_client  # noqa: F401  (autouse fixture)
 from tests.games.conftest import play, start_game
@@ -35,7 +35,7 @@ def test_the_export_is_the_services_document(alice, bob):
     assert [g["id"] for g in data["games"]] == [game.pk]
 
 
-def test_the_documented_shape_holds_a_full_export(alice, alice_with_everything):
+def test_the_documented_shape_holds_a_full_export(alice, alice_with_everything):  # noqa: F811  (the fixture imported above)
     data = token_client(alice).get(EXPORT).json()
     checked = AccountExportSerializer(data=data)
     assert checked.is_valid(), checked.errors

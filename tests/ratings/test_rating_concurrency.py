@@ -1,5 +1,7 @@
 """Rated games ending at the same moment on the real PostgreSQL: each player's rating
 changes one game at a time (the change rows chain), and never deadlocks."""
+import itertools
+
 import pytest
 from django.db import connection
 
@@ -15,7 +17,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 def assert_chained(user, count):
     chain = list(RatingChange.objects.filter(user=user).order_by("pk"))
     assert len(chain) == count
-    for earlier, later in zip(chain, chain[1:]):
+    for earlier, later in itertools.pairwise(chain):
         assert later.rating_before == pytest.approx(earlier.rating_after)
     final = Rating.objects.get(user=user, kind="onitama")
     assert final.games_played == count and final.rating == pytest.approx(chain[-1].rating_after)

@@ -3,7 +3,7 @@ every later change row and every rating equal a history that never had the old r
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -13,12 +13,11 @@ from ratings import constants
 from ratings.glicko2 import Glicko, Result, idle, rate
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_record_result
-
 from tests.factories import make_staff, make_user, start_game
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2026, 1, 5, 12, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -64,11 +63,11 @@ def expected_history(games: list[Game]):
             score = 0.5 if not game.winner_side else float(game.winner_side == seat.side)
             mine, theirs = before[seat.user_id], before[other.user_id]
             after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=constants.TAU)
-            changes[(game.pk, seat.user_id)] = dict(
-                opponent_id=other.user_id, score=score, rating_before=mine.rating,
-                rating_after=after.rating, deviation_before=mine.deviation,
-                deviation_after=after.deviation, volatility_after=after.volatility,
-                opponent_rating=theirs.rating, created_at=now)
+            changes[(game.pk, seat.user_id)] = {
+                "opponent_id": other.user_id, "score": score, "rating_before": mine.rating,
+                "rating_after": after.rating, "deviation_before": mine.deviation,
+                "deviation_after": after.deviation, "volatility_after": after.volatility,
+                "opponent_rating": theirs.rating, "created_at": now}
             state[seat.user_id] = (after, state.get(seat.user_id, (None, 0, None))[1] + 1, now)
     return changes, state
 

@@ -5,8 +5,8 @@ import pytest
 
 from games import services as game_services
 from games.models import Game, GameStatus
-from tournaments import services
 from tests.factories import make_staff, make_user  # noqa: F401  (make_user: re-exported for the tests here)
+from tournaments import services
 from tournaments.models import Tournament
 
 

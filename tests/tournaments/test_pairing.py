@@ -32,7 +32,7 @@ def test_berger_each_pair_meets_once_per_cycle_with_balanced_seats(n, cycles):
 
 def simulate_swiss(n: int, rounds: int, rng: random.Random):
     """Pair ``rounds`` rounds with random results; yields (players before, round)."""
-    state = {i: dict(score=0, opponents=set(), bye=False, balance=0, last=None) for i in range(n)}
+    state = {i: {"score": 0, "opponents": set(), "bye": False, "balance": 0, "last": None} for i in range(n)}
     for _ in range(rounds):
         players = [p.SwissPlayer(id=i, score=s["score"], seed=i + 1, opponents=frozenset(s["opponents"]),
                                  had_bye=s["bye"], seat_balance=s["balance"], last_seat=s["last"])

@@ -13,8 +13,7 @@ from games.models import Game
 from ratings import constants as rating_constants
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
-from tournaments.models import (Pairing, Participant, Result, Round, StaffAction, Tournament,
-                                TournamentStatus)
+from tournaments.models import Pairing, Participant, Result, Round, StaffAction, Tournament, TournamentStatus
 
 from .conftest import finish, make_user, play_out, running_games, started
 
@@ -310,8 +309,8 @@ def test_games_follow_the_tournament_vacation_setting():
 
 
 def test_an_aborted_game_is_a_forfeit_of_whoever_never_moved():
-    from games import services as game_services
     import engine
+    from games import services as game_services
     t = started(users(2), format="round_robin")
     (game,) = running_games(t)
     rules = engine.get_game(game.kind)

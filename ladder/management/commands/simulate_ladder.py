@@ -23,10 +23,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+
 from games import services as games_services
 from games.errors import GameActionError
 from games.models import Game, GameKind
-
 from ladder import selectors, services
 from ladder.models import Ladder, LadderChallenge, LadderMember
 

@@ -108,9 +108,10 @@ class Command(BaseCommand):
 
     @staticmethod
     def _end_randomly(game: Game, rng: random.Random, draws: float) -> None:
-        seats = list(game.seats.select_related("user"))
+        # a tournament game has two players, no bot
+        players = [seat.user for seat in game.seats.select_related("user") if seat.user is not None]
         if game.kind == "onitama" and rng.random() < draws:
-            game_services.draw_offer(game_id=game.pk, user=seats[0].user)
-            game_services.draw_accept(game_id=game.pk, user=seats[1].user)
+            game_services.draw_offer(game_id=game.pk, user=players[0])
+            game_services.draw_accept(game_id=game.pk, user=players[1])
         else:
-            game_services.game_resign(game_id=game.pk, user=rng.choice(seats).user)
+            game_services.game_resign(game_id=game.pk, user=rng.choice(players))
