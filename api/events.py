@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
+from django.db import models
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
@@ -39,8 +40,23 @@ class _MoveAnnotations(TypedDict):
     game_ply: int
     game_to_move_user: int | None
 
-KIND_RANK = {"challenge_received": 1, "challenge_answered": 2, "game_started": 3,
-             "your_turn": 4, "draw_offered": 5, "game_over": 6}
+
+
+class EventKind(models.TextChoices):
+    """The kinds of event in the feed (the API's ``EventKindEnum``)."""
+
+    YOUR_TURN = "your_turn"
+    GAME_STARTED = "game_started"
+    GAME_OVER = "game_over"
+    CHALLENGE_RECEIVED = "challenge_received"
+    CHALLENGE_ANSWERED = "challenge_answered"
+    DRAW_OFFERED = "draw_offered"
+
+
+# Ties at the same microsecond are ordered by kind (part of the cursor: never renumber).
+KIND_RANK: dict[str, int] = {EventKind.CHALLENGE_RECEIVED: 1, EventKind.CHALLENGE_ANSWERED: 2,
+                             EventKind.GAME_STARTED: 3, EventKind.YOUR_TURN: 4, EventKind.DRAW_OFFERED: 5,
+                             EventKind.GAME_OVER: 6}
 FIRST_LOOK_BACK = timedelta(days=7)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -135,26 +151,26 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
             move.next_user is None and move.game_ply == move.ply and move.game_to_move_user == user.pk)
         if not mine:
             return None
-        return Event("your_turn", move.created_at, move.pk, game_id=move.game_id,
+        return Event(EventKind.YOUR_TURN, move.created_at, move.pk, game_id=move.game_id,
                      data={"ply": move.ply, "move": move.text, "by_side": move.seat.side})
 
     return [
-        (list(received), "challenge_received", "created_at",
-         lambda c: Event("challenge_received", c.created_at, c.pk, challenge_id=c.pk,
+        (list(received), EventKind.CHALLENGE_RECEIVED, "created_at",
+         lambda c: Event(EventKind.CHALLENGE_RECEIVED, c.created_at, c.pk, challenge_id=c.pk,
                          data={"kind": c.kind, "challenger": c.challenger.username})),
-        (list(answered), "challenge_answered", "responded_at",
-         lambda c: Event("challenge_answered", c.responded_at, c.pk, challenge_id=c.pk,
+        (list(answered), EventKind.CHALLENGE_ANSWERED, "responded_at",
+         lambda c: Event(EventKind.CHALLENGE_ANSWERED, c.responded_at, c.pk, challenge_id=c.pk,
                          game_id=c.game_id, data={"status": c.status})),
-        (list(started), "game_started", "created_at",
-         lambda g: Event("game_started", g.created_at, g.pk, game_id=g.pk, data={
+        (list(started), EventKind.GAME_STARTED, "created_at",
+         lambda g: Event(EventKind.GAME_STARTED, g.created_at, g.pk, game_id=g.pk, data={
              "kind": g.kind, "your_turn": g.first_user == user.pk or (
                  g.first_user is None and g.ply == 0 and g.to_move_user_id == user.pk)})),
-        (list(moves), "your_turn", "created_at", made_turn),
-        (list(offers), "draw_offered", "created_at",
-         lambda o: Event("draw_offered", o.created_at, o.pk, game_id=o.game_id,
+        (list(moves), EventKind.YOUR_TURN, "created_at", made_turn),
+        (list(offers), EventKind.DRAW_OFFERED, "created_at",
+         lambda o: Event(EventKind.DRAW_OFFERED, o.created_at, o.pk, game_id=o.game_id,
                          data={"by_side": o.seat.side, "ply": o.ply})),
-        (list(ended), "game_over", "finished_at",
-         lambda g: Event("game_over", g.finished_at, g.pk, game_id=g.pk, data={
+        (list(ended), EventKind.GAME_OVER, "finished_at",
+         lambda g: Event(EventKind.GAME_OVER, g.finished_at, g.pk, game_id=g.pk, data={
              "status": g.status, "winner_side": g.winner_side or None, "reason": g.result_reason})),
     ]
 

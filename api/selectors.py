@@ -47,11 +47,11 @@ def games_list(*, user: Any, mine: bool = False, my_turn: bool = False, status: 
         qs = qs.filter(status=GameStatus.ACTIVE, to_move_user=user)
     if player is not None:
         qs = qs.filter(seats__user=player)
-    if status == "active":
+    if status == GameStatus.ACTIVE:
         qs = qs.filter(status=GameStatus.ACTIVE)
-    elif status == "finished":
+    elif status == GameStatus.FINISHED:
         qs = qs.filter(status__in=[GameStatus.FINISHED, GameStatus.ABORTED])
-    elif status == "aborted":
+    elif status == GameStatus.ABORTED:
         qs = qs.filter(status=GameStatus.ABORTED)
     if kind:
         qs = qs.filter(kind=kind)

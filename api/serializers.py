@@ -9,15 +9,14 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from games.models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, GameKind
+from games.models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, ChallengeStatus, GameKind, GameStatus, ResultReason
+from ops.models import ReportKind
+from tournaments.models import TournamentFormat, TournamentStatus
 
+from .events import EventKind
 from .models import SCOPES
 
 KIND_CHOICES = GameKind.choices
-GAME_STATUSES = ["active", "finished", "aborted"]
-CHALLENGE_STATUSES = ["open", "accepted", "declined", "cancelled", "expired"]
-EVENT_KINDS = ["your_turn", "game_started", "game_over", "challenge_received", "challenge_answered",
-               "draw_offered"]
 DAYS_CHOICES = [d for d, _label in DAYS_PER_MOVE_CHOICES]
 
 
@@ -137,14 +136,14 @@ class SeatSerializer(serializers.Serializer):
 
 class ResultSerializer(serializers.Serializer):
     winner_side = serializers.CharField(allow_null=True, help_text="Null for a draw or an aborted game.")
-    reason = serializers.CharField()
+    reason = serializers.ChoiceField(choices=ResultReason.choices)
     scores = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
 
 
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=KIND_CHOICES)
-    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    status = serializers.ChoiceField(choices=GameStatus.choices)
     options = serializers.DictField()
     days_per_move = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -246,7 +245,7 @@ class ChallengeSerializer(serializers.Serializer):
     days_per_move = serializers.IntegerField()
     rated = serializers.BooleanField()
     side = serializers.CharField(help_text="The side the challenger plays, or `random`.")
-    status = serializers.ChoiceField(choices=CHALLENGE_STATUSES)
+    status = serializers.ChoiceField(choices=ChallengeStatus.choices)
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     game_id = serializers.IntegerField(allow_null=True)
@@ -262,7 +261,7 @@ class ChallengeListSerializer(serializers.Serializer):
 
 class EventSerializer(serializers.Serializer):
     cursor = serializers.CharField(help_text="Pass as `after` to get the events after this one.")
-    kind = serializers.ChoiceField(choices=EVENT_KINDS)
+    kind = serializers.ChoiceField(choices=EventKind.choices)
     at = serializers.DateTimeField()
     game_id = serializers.IntegerField(allow_null=True)
     challenge_id = serializers.IntegerField(allow_null=True)
@@ -334,8 +333,8 @@ class LadderChallengeCreateSerializer(serializers.Serializer):
 
 # ---------------------------------------------------------------- tournaments (shapes of tournaments/api.py)
 
-TOURNAMENT_STATUSES = ["registration", "running", "paused", "finished"]  # drafts are never shown
-TOURNAMENT_FORMATS = ["round_robin", "swiss", "knockout"]
+# Drafts are never shown (tournaments/api.py answers 404 for one).
+TOURNAMENT_STATUSES = [status for status in TournamentStatus.values if status != TournamentStatus.DRAFT]
 PAIRING_RESULT_HELP = ('From the first player\'s side: "" pending, "1-0", "0-1", "1/2-1/2", "bye", '
                        'forfeits "1F-0F", "0F-1F", "0F-0F"; "void": not played (the tournament ended early).')
 
@@ -344,7 +343,7 @@ class TournamentSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.ChoiceField(choices=KIND_CHOICES)
-    format = serializers.ChoiceField(choices=TOURNAMENT_FORMATS)
+    format = serializers.ChoiceField(choices=TournamentFormat.values)
     status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
     days_per_move = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -428,7 +427,7 @@ class TournamentStandingsSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.ChoiceField(choices=KIND_CHOICES)
-    format = serializers.ChoiceField(choices=TOURNAMENT_FORMATS)
+    format = serializers.ChoiceField(choices=TournamentFormat.values)
     status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
     current_round = serializers.IntegerField(help_text="Rounds started so far.")
     standings = TournamentStandingSerializer(many=True)
@@ -451,7 +450,7 @@ class BlockSerializer(serializers.Serializer):
 
 
 class ReportCreateSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["abuse", "engine", "stalling", "other"])
+    kind = serializers.ChoiceField(choices=ReportKind.values)
     reason = serializers.CharField(max_length=2000)
     player = serializers.CharField(max_length=30, required=False, allow_null=True, default=None,
                                    help_text="Username of the reported player (or give `game`).")

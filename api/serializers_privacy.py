@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import GameKind
+from games.models import GameKind, GameStatus, ResultReason
+from tournaments.models import ParticipantStatus
 
 GAME_RESULTS = ["won", "lost", "drawn", "aborted"]
 
@@ -60,14 +61,14 @@ class ExportGameSerializer(serializers.Serializer):
     options = serializers.DictField()
     rated = serializers.BooleanField()
     days_per_move = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["active", "finished", "aborted"])
+    status = serializers.ChoiceField(choices=GameStatus.choices)
     your_side = serializers.CharField()
     seats = ExportSeatSerializer(many=True)
     opponents = serializers.ListField(child=serializers.CharField())
     result = serializers.ChoiceField(choices=GAME_RESULTS, allow_null=True,
                                      help_text="Your result; null while the game runs.")
     winner_side = serializers.CharField(allow_null=True)
-    reason = serializers.CharField(allow_null=True)
+    reason = serializers.ChoiceField(choices=ResultReason.choices, allow_null=True)
     scores = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -133,7 +134,7 @@ class ExportTournamentSerializer(serializers.Serializer):
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=GameKind.choices)
     tournament_status = serializers.CharField()
-    status = serializers.ChoiceField(choices=["active", "withdrawn"])
+    status = serializers.ChoiceField(choices=ParticipantStatus.values)
     seed = serializers.IntegerField(allow_null=True)
     registered_at = serializers.DateTimeField()
     withdrawn_at = serializers.DateTimeField(allow_null=True)

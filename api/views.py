@@ -21,7 +21,7 @@ from accounts import services as account_services
 from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import Conflict
-from games.models import Challenge, Game
+from games.models import Challenge, Game, GameKind, GameStatus
 from maatasite.client_address import client_address_bucket
 from ops import services as ops_services
 from tournaments import api as tournament_api
@@ -254,9 +254,9 @@ class GamePagination(CursorPagination):
 GAME_FILTERS = [
     OpenApiParameter("mine", OpenApiTypes.BOOL, description="Only your games (signed in)."),
     OpenApiParameter("my_turn", OpenApiTypes.BOOL, description="Only your games where it is your turn."),
-    OpenApiParameter("status", OpenApiTypes.STR, enum=["active", "finished", "aborted"],
+    OpenApiParameter("status", OpenApiTypes.STR, enum=GameStatus.values,
                      description="`finished` includes aborted games."),
-    OpenApiParameter("kind", OpenApiTypes.STR, enum=["onitama", "maatatahay"]),
+    OpenApiParameter("kind", OpenApiTypes.STR, enum=GameKind.values),
 ]
 
 
@@ -274,10 +274,10 @@ def _game_list(view: ApiView, request: Any, player: Any = None) -> Response:
     if (mine or my_turn) and not request.user.is_authenticated:
         raise ApiError("not_authenticated", _("Sign in to list your own games."), status_code=401)
     status_filter = request.query_params.get("status") or None
-    if status_filter not in (None, "active", "finished", "aborted"):
+    if status_filter is not None and status_filter not in GameStatus.values:
         raise ApiError("invalid", _("Some fields are not valid."), details={"fields": {"status": [status_filter]}})
     kind = request.query_params.get("kind") or None
-    if kind not in (None, "onitama", "maatatahay"):
+    if kind is not None and kind not in GameKind.values:
         raise ApiError("invalid", _("Some fields are not valid."), details={"fields": {"kind": [kind]}})
     qs = selectors.games_list(user=request.user, mine=mine, my_turn=my_turn, status=status_filter,
                               kind=kind, player=player)

@@ -40,7 +40,7 @@ import engine
 
 from . import services
 from .errors import Conflict, InvalidInput, NotAllowed
-from .models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
+from .models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move, ResultReason
 from .signals import game_result_changed
 
 if TYPE_CHECKING:
@@ -48,9 +48,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REASON_VOID = "void"
-REASON_ADJUDICATED = "adjudicated"
-REASON_FORFEIT = "forfeit"
+REASON_VOID = ResultReason.VOID
+REASON_ADJUDICATED = ResultReason.ADJUDICATED
+REASON_FORFEIT = ResultReason.FORFEIT
 TIMEOUT_REASONS = (services.REASON_TIMEOUT, services.REASON_ABORTED_TIMEOUT)
 REASON_MAX_LENGTH = 2000
 

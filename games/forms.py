@@ -6,16 +6,15 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from .labels import SIDES
 from .models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, GameKind
 
-SIDES = {"onitama": ("red", "blue"), "maatatahay": ("balan", "wazu")}
-SEAT_CHOICES = [
-    ("random", _("Random")),
-    ("red", _("Red (Onitama)")),
-    ("blue", _("Blue (Onitama)")),
-    ("balan", _("Balan (Maatatahay)")),
-    ("wazu", _("Wazu (Maatatahay)")),
-]
+# The seat choices' labels, in the engine's seat order (games.labels.SIDES).
+_SEAT_LABELS = {GameKind.ONITAMA: (_("Red (Onitama)"), _("Blue (Onitama)")),
+                GameKind.MAATATAHAY: (_("Balan (Maatatahay)"), _("Wazu (Maatatahay)"))}
+SEAT_CHOICES = [("random", _("Random"))] + [
+    (side, label) for kind in (GameKind.ONITAMA, GameKind.MAATATAHAY)
+    for side, label in zip(SIDES[kind], _SEAT_LABELS[kind], strict=True)]
 CARD_CHOICES = [("base", _("Base game")), ("senseis_path", _("Sensei's Path")),
                 ("mixed", _("Both mixed"))]
 VARIANT_CHOICES = [("first", _("First Game")), ("standard", _("Standard Game"))]

@@ -40,6 +40,29 @@ class GameStatus(models.TextChoices):
     ABORTED = "aborted", _("Aborted")
 
 
+class ResultReason(models.TextChoices):
+    """Why a game ended (``Game.result_reason``), like python-chess's ``Termination``.
+
+    The first seven come from the engine's rules (``engine.onitama.rules.ENGINE_REASONS``,
+    ``engine.maatatahay.rules.ENGINE_REASONS``); the others are the site's decisions.
+    """
+    MASTER_CAPTURED = "master_captured", _("master captured")
+    TEMPLE_REACHED = "temple_reached", _("temple reached")
+    REPETITION = "repetition", _("threefold repetition")
+    SCORE = "score", _("score")
+    MORE_WARRIORS = "more_warriors", _("more surviving warriors")
+    LATEST_RELIC = "latest_relic", _("most recent relic")
+    TIE = "tie", _("tie")
+    AGREEMENT = "agreement", _("draw by agreement")
+    RESIGN = "resign", _("resignation")
+    TIMEOUT = "timeout", _("out of time")
+    ABORTED = "aborted", _("aborted")
+    ABORTED_TIMEOUT = "aborted_timeout", _("aborted: no first move in time")
+    VOID = "void", _("Voided by staff")
+    ADJUDICATED = "adjudicated", _("adjudicated by staff")
+    FORFEIT = "forfeit", _("forfeit")
+
+
 class Game(models.Model):
     kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
@@ -90,7 +113,8 @@ class Game(models.Model):
     revealed_seed = models.CharField(_("seed"), max_length=80, blank=True)
 
     winner_side = models.CharField(_("winner"), max_length=20, blank=True)
-    result_reason = models.CharField(_("termination"), max_length=30, blank=True)
+    result_reason = models.CharField(_("termination"), max_length=30, blank=True,
+                                     choices=ResultReason.choices)
     scores = models.JSONField(_("scores"), null=True, blank=True)
 
     created_at = models.DateTimeField(_("created"), auto_now_add=True)

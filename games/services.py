@@ -49,6 +49,7 @@ from .models import (
     GameKind,
     GameStatus,
     Move,
+    ResultReason,
     Seat,
 )
 from .sealing import seal, unseal
@@ -62,11 +63,11 @@ log = logging.getLogger(__name__)
 DAYS_CHOICES = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
 
 # Site termination reasons (the engine's own reasons come from Outcome.reason).
-REASON_RESIGNATION = "resign"
-REASON_TIMEOUT = "timeout"
-REASON_AGREEMENT = "agreement"
-REASON_ABORTED = "aborted"
-REASON_ABORTED_TIMEOUT = "aborted_timeout"
+REASON_RESIGNATION = ResultReason.RESIGN
+REASON_TIMEOUT = ResultReason.TIMEOUT
+REASON_AGREEMENT = ResultReason.AGREEMENT
+REASON_ABORTED = ResultReason.ABORTED
+REASON_ABORTED_TIMEOUT = ResultReason.ABORTED_TIMEOUT
 
 
 # ---------------------------------------------------------------- helpers
@@ -186,10 +187,12 @@ def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
                 scores: Mapping[str, int] | None, now: datetime | None = None) -> Game:
     """Internal: end a locked game, reveal the seed, send ``game_finished`` once.
 
-    Call only inside a transaction holding the game's row lock.
+    Call only inside a transaction holding the game's row lock. ``reason`` must be a
+    ``ResultReason`` (an engine reason the enum lacks is a bug: ValueError).
     """
     if game.status != GameStatus.ACTIVE:
         raise Conflict("game_over", "This game is over.", status=game.status)
+    reason = ResultReason(reason).value
     now = now or _now()
     salt_hex, seed = game_secret(game)
     game.status = status

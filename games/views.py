@@ -26,7 +26,8 @@ from . import selectors, services
 from .boards import board_svg, extras_svg
 from .errors import GameActionError
 from .forms import ChallengeForm, MoveForm, SoloForm
-from .models import Game, GameStatus
+from .labels import reason_label, side_label
+from .models import Game, GameStatus, ResultReason
 
 VERIFY_COMMAND = "python -m engine reveal %(kind)s --seed %(seed)s%(options)s"
 
@@ -74,7 +75,7 @@ def _result_text(game: Game, seats: dict[str, Any]) -> str:
         return ""
     if game.status == GameStatus.ABORTED:
         return _("Game aborted")
-    if game.result_reason == "void":
+    if game.result_reason == ResultReason.VOID:
         return _("Voided by staff")
     if not game.winner_side:
         return _("Draw")
@@ -82,23 +83,6 @@ def _result_text(game: Game, seats: dict[str, Any]) -> str:
     return _("%(player)s (%(side)s) won") % {
         "player": seat.player_name if seat else game.winner_side,
         "side": side_label(game.winner_side)}
-
-
-def side_label(side: str) -> str:
-    return {"red": _("Red"), "blue": _("Blue"), "balan": _("Balan"), "wazu": _("Wazu")}.get(side, side)
-
-
-def reason_label(reason: str) -> str:
-    return {
-        "master_captured": _("master captured"), "temple_reached": _("temple reached"),
-        "repetition": _("threefold repetition"), "agreement": _("draw by agreement"),
-        "score": _("score"), "more_warriors": _("more surviving warriors"),
-        "latest_relic": _("most recent relic"), "tie": _("tie"),
-        "resign": _("resignation"), "timeout": _("out of time"),
-        "aborted": _("aborted"), "aborted_timeout": _("aborted: no first move in time"),
-        "void": _("Voided by staff"), "adjudicated": _("adjudicated by staff"),
-        "forfeit": _("forfeit"),
-    }.get(reason, reason)
 
 
 def game_detail(request: HttpRequest, game_id: int, *, error: GameActionError | None = None,

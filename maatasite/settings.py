@@ -427,9 +427,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"GameKindEnum": "games.models.GameKind",
-                            "GameStatusEnum": "api.serializers.GAME_STATUSES",
-                            "ChallengeStatusEnum": "api.serializers.CHALLENGE_STATUSES",
-                            "EventKindEnum": "api.serializers.EVENT_KINDS",
+                            "GameStatusEnum": "games.models.GameStatus",
+                            "ChallengeStatusEnum": "games.models.ChallengeStatus",
+                            "ResultReasonEnum": "games.models.ResultReason",
+                            "EventKindEnum": "api.events.EventKind",
                             "TournamentStatusEnum": "api.serializers.TOURNAMENT_STATUSES"},
 }
 # The cache holds the API's rate-limit counters; a shared one (redis://host:6379/3) lets every

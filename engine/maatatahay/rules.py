@@ -951,19 +951,24 @@ def scores(state: State) -> tuple[int, int]:
     return out[0], out[1]
 
 
+# The reasons the scoring rules end a game with (winner()), tie-breaks in order.
+ENGINE_REASONS = ("score", "more_warriors", "latest_relic", "tie")
+
+
 def winner(state: State) -> tuple[int | None, str, tuple[int, int]]:
     """(winner or None, reason, scores) of a finished game by the scoring rules."""
+    by_score, by_warriors, by_relic, tie = ENGINE_REASONS
     sc = scores(state)
     if sc[0] != sc[1]:
-        return (0 if sc[0] > sc[1] else 1), "score", sc
+        return (0 if sc[0] > sc[1] else 1), by_score, sc
     w0, w1 = state.live[0].bit_count(), state.live[1].bit_count()
     if w0 != w1:
-        return (0 if w0 > w1 else 1), "more_warriors", sc
+        return (0 if w0 > w1 else 1), by_warriors, sc
     if state.taken:
-        return state.taken[-1][0], "latest_relic", sc
-    return None, "tie", sc
+        return state.taken[-1][0], by_relic, sc
+    return None, tie, sc
 
 
-__all__ = ["legal_moves", "apply", "move_count", "move_at", "random_move", "normalize",
+__all__ = ["ENGINE_REASONS", "legal_moves", "apply", "move_count", "move_at", "random_move", "normalize",
            "scores", "winner", "relic_points", "strength", "arrow_bonus", "Settlement",
            "candidates", "tile_of"]

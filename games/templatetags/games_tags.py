@@ -6,6 +6,8 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ..labels import reason_label, side_label
+
 register = template.Library()
 
 
@@ -31,13 +33,11 @@ def timeleft(value: timedelta | None) -> str:
 
 @register.filter
 def side_name(side: str) -> str:
-    from ..views import side_label
     return side_label(side)
 
 
 @register.filter
 def reason_name(reason: str) -> str:
-    from ..views import reason_label
     return reason_label(reason)
 
 
@@ -59,5 +59,4 @@ def game_result_for(game, user) -> str:
 
 
 def side_label_text(side: str) -> str:
-    from ..views import side_label
     return _("%(side)s won") % {"side": side_label(side)}
