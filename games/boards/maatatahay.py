@@ -19,9 +19,13 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from ..labels import SIDES, side_label
+from ..models import GameKind
+
 CELL = 80
 FILES = "abcde"
-TRIBE = {"balan": ("#8c3b1f", "#f1d3c3"), "wazu": ("#1f6b6b", "#c8ebe8")}
+BALAN, WAZU = SIDES[GameKind.MAATATAHAY]
+TRIBE = {BALAN: ("#8c3b1f", "#f1d3c3"), WAZU: ("#1f6b6b", "#c8ebe8")}
 REGION = {"woods": "#b9d3a0", "grassland": "#dcebb5", "barren": "#e8dcc0"}
 ENERGY, SPIRIT = "#e0a100", "#7b4bc4"
 # Arrow directions in the tile's own frame, as (dx, dy) in SVG coordinates (y grows down).
@@ -45,7 +49,7 @@ def tile_label(name: str) -> str:
 
 
 def tribe_label(tribe: str) -> str:
-    return {"balan": _("Balan"), "wazu": _("Wazu")}.get(tribe, tribe)
+    return side_label(tribe)
 
 
 def _xy(square: str, flip: bool) -> tuple[int, int]:
@@ -79,8 +83,8 @@ def _crystals(x: float, y: float, energy: int, spirit: int, size: int = 7) -> st
 
 def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -> str:
     x, y = _xy(square, flip)
-    tribe = cell.get("tribe", "balan")
-    stroke, fill = TRIBE.get(tribe, TRIBE["balan"])
+    tribe = cell.get("tribe", BALAN)
+    stroke, fill = TRIBE.get(tribe, TRIBE[BALAN])
     name = cell.get("tile", "")
     info = data.get("tiles", {}).get(name, {})
     m = 6
@@ -196,7 +200,7 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
 
 
 def _mini_tile(name: str, tribe: str, data: dict[str, Any], x: int, y: int) -> str:
-    stroke, fill = TRIBE.get(tribe, TRIBE["balan"])
+    stroke, fill = TRIBE.get(tribe, TRIBE[BALAN])
     info = data.get("tiles", {}).get(name, {})
     return ('<g class="mini-tile"><title>%s %s: %s %s, %s %s</title>'
             '<rect x="%d" y="%d" width="64" height="30" rx="5" fill="%s" stroke="%s" stroke-width="2"/>'
@@ -213,7 +217,7 @@ def extras_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
     data = component_table(view)
     limit = int(data.get("spirit_track", 6))
     track = int(view.get("track", 0))
-    top, bottom = ("balan", "wazu") if flip else ("wazu", "balan")
+    top, bottom = (BALAN, WAZU) if flip else (WAZU, BALAN)
     width = 5 * CELL + 22
     parts = ['<div class="maatatahay-extras">']
 
@@ -267,13 +271,13 @@ def extras_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
     y = 22
     for i, p in enumerate(stream):
         svg.append('<text x="0" y="%d" font-size="11" fill="#555">%d</text>' % (y + 19, i + 1))
-        svg.append(_mini_tile(p.get("wazu", ""), "wazu", data, 14, y))
-        svg.append(_mini_tile(p.get("balan", ""), "balan", data, 84, y))
+        svg.append(_mini_tile(p.get(WAZU, ""), WAZU, data, 14, y))
+        svg.append(_mini_tile(p.get(BALAN, ""), BALAN, data, 84, y))
         y += 36
     if pair:
         svg.append('<text x="0" y="%d" font-size="11" fill="#333">%s</text>' % (y + 19, escape(_("picked"))))
-        svg.append(_mini_tile(pair.get("wazu", ""), "wazu", data, 44, y))
-        svg.append(_mini_tile(pair.get("balan", ""), "balan", data, 114, y))
+        svg.append(_mini_tile(pair.get(WAZU, ""), WAZU, data, 44, y))
+        svg.append(_mini_tile(pair.get(BALAN, ""), BALAN, data, 114, y))
         y += 36
     bag = view.get("bag") or {}
     favour = view.get("favour") or []

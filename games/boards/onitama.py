@@ -14,9 +14,13 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from ..labels import SIDES, side_label
+from ..models import GameKind
+
 CELL = 60
 FILES = "abcde"
-COLOURS = {"red": ("#c0392b", "#f5d5d0"), "blue": ("#2e5fa8", "#d3e0f5")}
+RED, BLUE = SIDES[GameKind.ONITAMA]
+COLOURS = {RED: ("#c0392b", "#f5d5d0"), BLUE: ("#2e5fa8", "#d3e0f5")}
 
 
 def _xy(file: int, rank: int, flip: bool) -> tuple[int, int]:
@@ -43,7 +47,7 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
                          'fill="%s" stroke="#8a7550" stroke-width="1"><title>%s</title></rect>'
                          % (square, x, y, CELL, CELL, fill, square))
             if arch:
-                colour = COLOURS["red" if square == "c1" else "blue"][0]
+                colour = COLOURS[RED if square == "c1" else BLUE][0]
                 parts.append('<path d="M%d %d v-14 a14 14 0 0 1 28 0 v14" fill="none" stroke="%s" '
                              'stroke-width="3" opacity="0.45" pointer-events="none"/>'
                              % (x + 16, y + CELL - 8, colour))
@@ -60,13 +64,13 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
         for file, ch in enumerate(line):
             if ch == ".":
                 continue
-            colour = "red" if ch in "Rr" else "blue"
+            colour = RED if ch in "Rr" else BLUE
             master = ch in "RB"
             x, y = _xy(file, rank, flip)
             cx, cy = x + CELL // 2, y + CELL // 2
             stroke, fill = COLOURS[colour]
-            label = (_("red master") if colour == "red" else _("blue master")) if master else \
-                (_("red student") if colour == "red" else _("blue student"))
+            label = (_("red master") if colour == RED else _("blue master")) if master else \
+                (_("red student") if colour == RED else _("blue student"))
             square = "%s%d" % (FILES[file], rank + 1)
             parts.append('<g class="piece %s%s" data-square="%s" pointer-events="none">'
                          '<title>%s</title>' % (colour, " master" if master else "", square,
@@ -89,16 +93,16 @@ def card_svg(name: str, card: dict[str, Any], *, holder: str | None, flip: bool,
     """One card with its move grid, drawn as its holder (or the side) sees it on this board."""
     cell = 14
     width, height = 5 * cell + 16, 5 * cell + 34
-    stamp = card.get("stamp", "red")
+    stamp = card.get("stamp", RED)
     # Red applies offsets as written; Blue rotated by 180 degrees. On a board seen
     # by Blue (flip) everything turns by 180 degrees once more.
-    turn = (holder == "blue") != flip
+    turn = (holder == BLUE) != flip
     parts = ['<svg class="card%s" data-card="%s" viewBox="0 0 %d %d" width="%d" height="%d" '
              'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="%s">'
              % (" selected" if highlight else "", escape(name), width, height, width, height,
                 escape(name)),
              '<rect x="1" y="1" width="%d" height="%d" rx="6" fill="#fbf6ea" stroke="%s" '
-             'stroke-width="2"/>' % (width - 2, height - 2, COLOURS.get(stamp, COLOURS["red"])[0])]
+             'stroke-width="2"/>' % (width - 2, height - 2, COLOURS.get(stamp, COLOURS[RED])[0])]
     ox, oy = 8, 8
     offsets = {tuple(o) for o in card.get("moves", [])}
     for gy in range(5):
@@ -110,7 +114,7 @@ def card_svg(name: str, card: dict[str, Any], *, holder: str | None, flip: bool,
             if gx == 2 and gy == 2:
                 fill = "#333"
             elif (dx, dy) in offsets:
-                fill = COLOURS.get(stamp, COLOURS["red"])[0]
+                fill = COLOURS.get(stamp, COLOURS[RED])[0]
             parts.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#bbb"/>'
                          % (ox + gx * cell, oy + gy * cell, cell, cell, fill))
     parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#333">%s</text>'
@@ -122,15 +126,14 @@ def card_svg(name: str, card: dict[str, Any], *, holder: str | None, flip: bool,
 def cards_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
     """Both hands and the side card, as a block of HTML with small SVGs."""
     cards = view.get("cards", {})
-    top, bottom = ("red", "blue") if flip else ("blue", "red")
-    names = {"red": _("Red"), "blue": _("Blue")}
+    top, bottom = (RED, BLUE) if flip else (BLUE, RED)
 
     def hand(colour: str) -> str:
         inner = "".join(card_svg(n, cards.get(n, {}), holder=colour, flip=flip)
                         for n in view.get("hands", {}).get(colour, []))
         mover = " to-move" if view.get("to_move") == colour else ""
         return ('<div class="hand hand-%s%s"><span class="hand-label">%s</span>%s</div>'
-                % (colour, mover, escape(names[colour]), inner))
+                % (colour, mover, escape(side_label(colour)), inner))
 
     side = view.get("side")
     side_html = ""
