@@ -93,7 +93,7 @@ def opponents_of(game: Game, user_id: int) -> str:
 
 
 def outcome_for(game: Game, seat: Seat | None) -> str:
-    if game.status == "aborted":
+    if game.status == GameStatus.ABORTED:
         return "aborted"
     if not game.winner_side:
         return "draw"

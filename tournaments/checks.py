@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+from games.models import GameStatus
+
 from . import pairing as rules
-from .models import Pairing, Participant, Result, Tournament, TournamentFormat
+from .models import Pairing, Participant, Result, Tournament, TournamentFormat, TournamentStatus
 
 
 def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
@@ -19,10 +21,10 @@ def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
     games = [p.game_id for p in pairings if p.game_id is not None]
     if len(games) != len(set(games)):
         errors.append("a game belongs to two pairings")
-    if tournament.status == "finished":
+    if tournament.status == TournamentStatus.FINISHED:
         if any(p.result == Result.PENDING for p in pairings):
             errors.append("finished with a pairing still pending")
-        if any(p.game is not None and p.game.status == "active" for p in pairings):
+        if any(p.game is not None and p.game.status == GameStatus.ACTIVE for p in pairings):
             errors.append("finished with a game still running")
     seats_ok = all(p.game is None or list(p.game.seats.order_by("position").values_list(
         "user_id", flat=True)) == [p.first.user_id, p.second.user_id if p.second else None] for p in pairings)
@@ -118,11 +120,11 @@ def _knockout_errors(tournament: Tournament, rounds: dict[int, list[Pairing]], s
             for earlier, later in itertools.pairwise(legs):
                 if (later.first_id, later.second_id) != (earlier.second_id, earlier.first_id):
                     errors.append("knockout: a replay without swapped seats")
-            if tournament.status == "finished" and not tournament.ended_early \
+            if tournament.status == TournamentStatus.FINISHED and not tournament.ended_early \
                     and match_winner(legs, seed_of) is None and legs[0].second_id is not None \
                     and not all(leg.result == Result.DOUBLE_FORFEIT for leg in legs):
                 errors.append("knockout: round %d board %d has no winner" % (number, board))
-    if tournament.status == "finished" and not tournament.ended_early and rounds:
+    if tournament.status == TournamentStatus.FINISHED and not tournament.ended_early and rounds:
         last = rounds[max(rounds)]
         if len({p.board for p in last}) != 1:
             errors.append("knockout: the last round is not a single final")

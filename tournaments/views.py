@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from games.errors import GameActionError
 
 from . import errors, selectors, services
+from .models import TournamentStatus
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -24,7 +25,7 @@ def _detail(request: HttpRequest, tournament_id: int, status: int = 200) -> Http
         detail = selectors.tournament_detail(tournament_id=tournament_id)
     except GameActionError as error:
         return render(request, "tournaments/error.html", {"error": error}, status=error.status)
-    if detail["tournament"].status == "draft" and not request.user.is_staff:
+    if detail["tournament"].status == TournamentStatus.DRAFT and not request.user.is_staff:
         return render(request, "tournaments/error.html", status=404)
     detail["registered"] = selectors.user_is_registered(tournament=detail["tournament"],
                                                         user=request.user)

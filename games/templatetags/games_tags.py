@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..labels import reason_label, side_label
+from ..models import GameStatus
 
 register = template.Library()
 
@@ -48,7 +49,7 @@ def opponents_of(game, user) -> str:
 
 @register.simple_tag
 def game_result_for(game, user) -> str:
-    if game.status == "aborted":
+    if game.status == GameStatus.ABORTED:
         return _("aborted")
     if not game.winner_side:
         return _("draw")
