@@ -23,7 +23,8 @@ The rules decided here:
   bag is then public): staff void such a game instead.
 * Suspension: every running game against a person is lost by the suspended player
   (reason ``forfeit``), or aborted when they have not moved in it yet; games against
-  bots are aborted; their open challenges (made or received) are cancelled.
+  bots are aborted; the open challenges they made are cancelled and those made to
+  them declined (games.services.user_challenges_close, as for account deletion).
 """
 from __future__ import annotations
 
@@ -33,14 +34,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 import engine
 
 from . import services
 from .errors import Conflict, InvalidInput, NotAllowed
-from .models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
+from .models import Alarm, Game, GameStatus, Move
 from .signals import game_result_changed
 
 if TYPE_CHECKING:
@@ -69,6 +69,7 @@ class SuspensionResolution:
     forfeited: list[int] = field(default_factory=list)
     aborted: list[int] = field(default_factory=list)
     challenges_cancelled: int = 0
+    challenges_declined: int = 0
 
 
 def has_hidden_information(kind: str) -> bool:
@@ -208,7 +209,7 @@ def player_games_resolve(*, user: User, staff: User, reason: str,
             if game.status != GameStatus.ACTIVE:
                 continue
             seat = game.seats.get(user=user)
-            moved = Move.objects.filter(game=game, seat=seat).exists()
+            moved = seat.side in game.sides_moved()
             if game.bot_level is not None or not moved:
                 services.game_finish(game, status=GameStatus.ABORTED, winner_side="",
                                      reason=services.REASON_ABORTED, scores=None, now=now)
@@ -220,10 +221,9 @@ def player_games_resolve(*, user: User, staff: User, reason: str,
             services.game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
                                  reason=REASON_FORFEIT, scores=None, now=now)
             done.forfeited.append(game.pk)
-        done.challenges_cancelled = Challenge.objects.filter(
-            Q(challenger=user) | Q(opponent=user), status=ChallengeStatus.OPEN).update(
-            status=ChallengeStatus.CANCELLED, responded_at=now)
-    log.info("suspended user=%s by staff=%s: %d forfeited, %d aborted, %d challenges: %s",
-             user.pk, staff.pk, len(done.forfeited), len(done.aborted),
-             done.challenges_cancelled, reason)
+        closed = services.user_challenges_close(user=user, now=now)
+        done.challenges_cancelled, done.challenges_declined = closed.cancelled, closed.declined
+    log.info("suspended user=%s by staff=%s: %d forfeited, %d aborted, %d challenges cancelled, "
+             "%d declined: %s", user.pk, staff.pk, len(done.forfeited), len(done.aborted),
+             done.challenges_cancelled, done.challenges_declined, reason)
     return done

@@ -452,8 +452,8 @@ def game_can_abort(game: Game) -> bool:
     """A game may be aborted while at least one side has not made its first move."""
     if game.status != GameStatus.ACTIVE:
         return False
-    moved = set(Move.objects.filter(game=game).values_list("seat__side", flat=True).distinct())
-    return len(moved) < 2
+    moved = game.sides_moved()
+    return any(side not in moved for side in rules_for(game.kind).players)
 
 
 def game_abort(*, game_id: int, user: User) -> Game:
@@ -483,7 +483,7 @@ def game_cancel(*, game_id: int, reason: str = "") -> Game:
 # ---------------------------------------------------------------- draws (Onitama)
 
 def _draw_game(game: Game) -> None:
-    if game.kind != GameKind.ONITAMA or game.bot_level is not None:
+    if not game.allows_draws:
         raise InvalidInput("draw_not_available", "Draws exist only in Onitama games between players.")
 
 
@@ -645,7 +645,7 @@ def game_time_out(game: Game, *, now: datetime) -> Game:
     Call only inside a transaction holding the game's row lock."""
     rules = rules_for(game.kind)
     loser = game.to_move_side
-    if not Move.objects.filter(game=game, seat__side=loser).exists():
+    if loser not in game.sides_moved():
         return game_finish(game, status=GameStatus.ABORTED, winner_side="",
                            reason=REASON_ABORTED_TIMEOUT, scores=None, now=now)
     winner = _other_side(rules, loser)
@@ -759,6 +759,33 @@ def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
         challenge.responded_at = now
         challenge.save(update_fields=["status", "responded_at"])
         return challenge
+
+
+@dataclass(frozen=True)
+class ChallengesClosed:
+    """What :func:`user_challenges_close` did: how many challenges it cancelled and declined."""
+
+    cancelled: int
+    declined: int
+
+
+def user_challenges_close(*, user: User, now: datetime | None = None) -> ChallengesClosed:
+    """Close the open challenges of a player who leaves (suspension, account deletion):
+    cancel the ones they made, decline the ones made to them. The one path for both;
+    challenges past their expiry but not yet swept are left to :func:`challenges_expire`."""
+    now = now or _now()
+    made = Challenge.objects.filter(challenger=user, status=ChallengeStatus.OPEN).order_by("pk")
+    cancelled = 0
+    for challenge_id in made.values_list("pk", flat=True):
+        challenge_cancel(challenge_id=challenge_id, user=user)
+        cancelled += 1
+    received = Challenge.objects.filter(opponent=user, status=ChallengeStatus.OPEN,
+                                        expires_at__gt=now).order_by("pk")
+    declined = 0
+    for challenge_id in received.values_list("pk", flat=True):
+        challenge_decline(challenge_id=challenge_id, user=user)
+        declined += 1
+    return ChallengesClosed(cancelled=cancelled, declined=declined)
 
 
 def challenges_expire(*, now: datetime | None = None) -> int:

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games import services as games_services
 from games.errors import Conflict
-from games.models import Game, GameStatus, Move
+from games.models import Game, GameStatus
 
 from . import constants, selectors
 from .errors import LadderConflict, LadderNotAllowed, LadderNotFound
@@ -190,8 +190,9 @@ def _judge(challenge: LadderChallenge, game: Game) -> str:
     winner = _seat_users(game).get(game.winner_side)
     if winner != challenge.challenger_id:
         return Outcome.DEFENDED
-    if game.result_reason == REASON_TIMEOUT and not Move.objects.filter(
-            game=game, user_id=challenge.defender_id).exists():
+    defender_sides = {side for side, user_id in _seat_users(game).items()
+                      if user_id == challenge.defender_id}
+    if game.result_reason == REASON_TIMEOUT and not defender_sides & game.sides_moved():
         return Outcome.UNPLAYED
     return Outcome.CLIMBED
 

@@ -209,7 +209,8 @@ def player_suspend(*, player_id: int, staff: User, reason: str) -> User:
         staff_action_record(staff=staff, action=StaffActionKind.SUSPEND, reason=reason,
                             player=player, details={
                                 "forfeited": done.forfeited, "aborted": done.aborted,
-                                "challenges_cancelled": done.challenges_cancelled, **left,
+                                "challenges_cancelled": done.challenges_cancelled,
+                                "challenges_declined": done.challenges_declined, **left,
                                 "tokens_revoked": tokens, "sessions_ended": sessions})
         return player
 

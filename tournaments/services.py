@@ -31,7 +31,7 @@ from django.utils import timezone
 from accounts.outbox import outbox_add
 from games import services as game_services
 from games.adjudication import REASON_VOID
-from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus, Move
+from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus
 
 from . import pairing as rules
 from . import selectors
@@ -436,7 +436,7 @@ def _played_result(game: Game) -> str:
             return Result.SECOND_WINS
         return Result.DRAW
     # Aborted: whoever never moved forfeits.
-    moved = set(Move.objects.filter(game=game).values_list("seat__side", flat=True))
+    moved = game.sides_moved()
     if first_side in moved and second_side not in moved:
         return Result.FIRST_WINS_FORFEIT
     if second_side in moved and first_side not in moved:
