@@ -83,12 +83,12 @@ def has_hidden_information(kind: str) -> bool:
 def adjudication_check(*, staff: User | None, reason: str) -> str:
     """Refuse anyone but staff and a missing reason; return the reason, trimmed."""
     if staff is None or not getattr(staff, "is_staff", False):
-        raise NotAllowed("not_staff", "Only staff may do this.")
+        raise NotAllowed("not_staff")
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidInput("reason_required", "Say why.")
+        raise InvalidInput("reason_required")
     if len(reason) > REASON_MAX_LENGTH:
-        raise InvalidInput("reason_too_long", "The reason is too long.", limit=REASON_MAX_LENGTH)
+        raise InvalidInput("reason_too_long", limit=REASON_MAX_LENGTH)
     return reason
 
 
@@ -101,7 +101,7 @@ def game_result(game: Game) -> dict[str, Any]:
 
 def _require_over(game: Game) -> None:
     if game.status == GameStatus.ACTIVE:
-        raise Conflict("game_running", "This game is still running.")
+        raise Conflict("game_running")
 
 
 def _changed(game: Game, previous: dict[str, Any], *, staff: User, action: str,
@@ -119,7 +119,7 @@ def game_void(*, game_id: int, staff: User, reason: str) -> Adjudication:
         game = services._lock_game(game_id)
         _require_over(game)
         if game.result_reason == REASON_VOID:
-            raise Conflict("already_void", "This game is already void.")
+            raise Conflict("already_void")
         previous = game_result(game)
         game.status = GameStatus.FINISHED
         game.winner_side = ""
@@ -137,7 +137,7 @@ def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> A
         rules = services.rules_for(game.kind)
         winner_side = winner_side or ""
         if winner_side and winner_side not in rules.players:
-            raise InvalidInput("bad_winner", "Choose a side of this game.", side=winner_side)
+            raise InvalidInput("bad_winner", side=winner_side)
         if game.status == GameStatus.ACTIVE:
             services._terminate_state(game, rules, reason=REASON_ADJUDICATED,
                                       winner=winner_side or None)
@@ -166,9 +166,9 @@ def game_timeout_reverse(*, game_id: int, staff: User, reason: str,
         game = services._lock_game(game_id)
         _require_over(game)
         if game.result_reason not in TIMEOUT_REASONS:
-            raise Conflict("not_a_timeout", "This game did not end on time.")
+            raise Conflict("not_a_timeout")
         if has_hidden_information(game.kind) and game.revealed_seed:
-            raise Conflict("hidden_information", "The end of this game revealed hidden information.")
+            raise Conflict("hidden_information")
         rules = services.rules_for(game.kind)
         _salt, seed = services.game_secret(game)
         moves = list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
@@ -176,9 +176,9 @@ def game_timeout_reverse(*, game_id: int, staff: User, reason: str,
             state = engine.replay(rules, seed, game.options, moves,
                                   data_version=game.data_version or None)
         except engine.ReplayError as error:
-            raise Conflict("replay_failed", "The moves cannot be played again.") from error
+            raise Conflict("replay_failed") from error
         if rules.to_move(state) is None:
-            raise Conflict("replay_failed", "The moves cannot be played again.")
+            raise Conflict("replay_failed")
         previous = game_result(game)
         game.status = GameStatus.ACTIVE
         services.game_state_keep(game, rules, state)

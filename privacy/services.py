@@ -221,13 +221,13 @@ def account_delete(*, user: User, password: str, now: datetime | None = None) ->
     """
     now = now or timezone.now()
     if user.is_deleted:
-        raise PrivacyConflict("already_deleted", "This account is already deleted.")
+        raise PrivacyConflict("already_deleted")
     if not user.check_password(password or ""):
-        raise PrivacyNotAllowed("wrong_password", "The password is wrong.")
+        raise PrivacyNotAllowed("wrong_password")
     with transaction.atomic():
         locked = get_user_model().objects.select_for_update().get(pk=user.pk)
         if locked.is_deleted:
-            raise PrivacyConflict("already_deleted", "This account is already deleted.")
+            raise PrivacyConflict("already_deleted")
         # First, so that anything logged below names the account by its new name.
         _anonymise(locked, now)
         # Their replies by mail, played or not; before the games are locked, in the order a
