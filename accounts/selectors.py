@@ -2,14 +2,24 @@
 from datetime import datetime
 from typing import Literal
 
+from django.db.models import QuerySet
+
 from . import tokens
 from .models import Block, User
 from .names import display_name_breaks_rules
 
 
+def users_public() -> QuerySet[User]:
+    """The players shown publicly: the one rule for every list and page of players
+    (player pages and history, the API's players, leaderboards, finding an opponent by
+    name, fair-play reference players). An account is public when it is active (its
+    address confirmed) and neither suspended nor deleted."""
+    return User.objects.filter(is_active=True, suspended_at__isnull=True, deleted_at__isnull=True)
+
+
 def user_get_public(*, username: str) -> User | None:
-    """The active account with this username (case-insensitive), or None."""
-    return User.objects.filter(username__iexact=username, is_active=True).first()
+    """The public player (:func:`users_public`) with this username (case-insensitive), or None."""
+    return users_public().filter(username__iexact=username).first()
 
 
 def email_confirmation_link_user(*, token: str) -> User:

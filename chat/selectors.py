@@ -45,7 +45,7 @@ def partners_of(*, game: Game, user: Any) -> list[User]:
     """The other seated users of ``game``; refuses anyone not seated in it."""
     users = game_users(game=game)
     if not getattr(user, "is_authenticated", False) or user.pk not in {u.pk for u in users}:
-        raise NotAllowed("not_a_player", "You are not playing in this game.")
+        raise NotAllowed("not_a_player")
     return [u for u in users if u.pk != user.pk]
 
 
@@ -53,7 +53,7 @@ def conversation_for(*, game_id: int, user: Any) -> Conversation:
     """The messages of the game ``game_id`` as ``user`` sees them (404 unknown game, 403 not seated)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise NotFound("game_not_found", "This game does not exist.", game=game_id)
+        raise NotFound("game_not_found", game=game_id)
     partners = partners_of(game=game, user=user)
     hidden = Q()
     for partner in partners:

@@ -42,21 +42,21 @@ def message_create(*, game_id: int, author: User, text: str, now: datetime | Non
         # The game row serializes one game's writes, so the rate limit cannot be raced.
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
-            raise NotFound("game_not_found", "This game does not exist.", game=game_id)
+            raise NotFound("game_not_found", game=game_id)
         partners = partners_of(game=game, user=author)
         if not partners:
-            raise ChatNotAllowed("message_no_reader", "Messages are for games between two players.")
+            raise ChatNotAllowed("message_no_reader")
         if any(is_blocked(blocker=partner, blocked=author) for partner in partners):
-            raise ChatNotAllowed("message_blocked", "This player does not accept your messages.")
+            raise ChatNotAllowed("message_blocked")
         text = clean_text(text)
         if not text:
-            raise ChatInvalid("message_empty", "Write a message first.")
+            raise ChatInvalid("message_empty")
         if len(text) > MESSAGE_MAX_LENGTH:
-            raise ChatInvalid("message_too_long", "The message is too long.", limit=MESSAGE_MAX_LENGTH)
+            raise ChatInvalid("message_too_long", limit=MESSAGE_MAX_LENGTH)
         recent = Message.objects.filter(game=game, author=author, created_at__gt=now - RATE_WINDOW)
         if recent.count() >= RATE_LIMIT:
             # `or now`: the rows may have been purged since the count (then the whole window)
             oldest = recent.order_by("created_at").values_list("created_at", flat=True).first() or now
-            raise ChatRateLimited("message_rate_limited", "Too many messages: please wait.", limit=RATE_LIMIT,
+            raise ChatRateLimited("message_rate_limited", limit=RATE_LIMIT,
                                   retry_after=math.ceil((oldest + RATE_WINDOW - now).total_seconds()))
         return Message.objects.create(game=game, author=author, text=text, ply=game.ply, created_at=now)

@@ -160,7 +160,7 @@ def mail_preferences_update(*, user: Any, **values: Any) -> Any:
     """Change the mail and quiet-hours preferences; deadlines follow new quiet hours at once."""
     unknown = set(values) - set(PREFERENCE_FIELDS)
     if unknown:
-        raise CorrespondenceError("bad_preference", "Unknown preference.", fields=", ".join(sorted(unknown)))
+        raise CorrespondenceError("bad_preference", fields=", ".join(sorted(unknown)))
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         quiet_before = (locked.quiet_hours_start, locked.quiet_hours_end)
@@ -179,11 +179,11 @@ def mail_unsubscribe(*, token: str) -> tuple[Any, str]:
     try:
         user_id, kind = tokens.unsubscribe_token_read(token)
     except signing.BadSignature:
-        raise CorrespondenceError("bad_link", "This unsubscribe link is not valid.", status=404) from None
+        raise CorrespondenceError("bad_link", status=404) from None
     with transaction.atomic():
         updated = User.objects.filter(pk=user_id).update(**{tokens.UNSUBSCRIBE_FIELDS[kind]: False})
         if not updated:
-            raise CorrespondenceError("bad_link", "This unsubscribe link is not valid.", status=404)
+            raise CorrespondenceError("bad_link", status=404)
         DigestAlarm.objects.filter(user_id=user_id).exclude(user__email_on_your_turn=True).delete()
     return User.objects.get(pk=user_id), kind
 
@@ -222,15 +222,14 @@ def vacation_start(*, user: Any, days: int, now: datetime | None = None) -> Vaca
     (where the game allows it) and the opponents are told."""
     now = now or _now()
     if not isinstance(days, int) or days < 1:
-        raise CorrespondenceError("bad_days", "Choose a whole number of days, at least one.", status=400)
+        raise CorrespondenceError("bad_days", status=400)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.vacation_since is not None:
-            raise CorrespondenceError("already_on_vacation", "You are already on vacation.", status=409)
+            raise CorrespondenceError("already_on_vacation", status=409)
         account = vacation_account(user=locked, now=now)
         if days * 24 > account.balance_hours:
-            raise CorrespondenceError("vacation_too_long", "You have %(hours)s hours of vacation left.",
-                                      status=409, hours=account.balance_hours)
+            raise CorrespondenceError("vacation_too_long", status=409, hours=account.balance_hours)
         vacation = Vacation.objects.create(user=locked, started_at=now, planned_end=now + timedelta(days=days))
         locked.vacation_since = now
         locked.save(update_fields=["vacation_since"])
@@ -258,7 +257,7 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> Vacation:
         locked = User.objects.select_for_update().get(pk=user.pk)
         vacation = Vacation.objects.select_for_update().filter(user=locked, ended_at__isnull=True).first()
         if vacation is None:
-            raise CorrespondenceError("not_on_vacation", "You are not on vacation.", status=409)
+            raise CorrespondenceError("not_on_vacation", status=409)
         end = min(now, vacation.planned_end)
         vacation.ended_at = end
         vacation.save(update_fields=["ended_at"])

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.db.models.functions import Abs
 
+from accounts.selectors import users_public
 from games.models import Game, GameStatus, Move, Seat
 from ops.models import Report, ReportKind, ReportStatus
 from ratings import constants as rating_constants
@@ -58,8 +59,7 @@ def reference_players(*, player: Any, kind: str, band: float, limit: int) -> lis
     has_games = Game.objects.filter(kind=kind, rated=True, status=GameStatus.FINISHED,
                                     seats__user=OuterRef("user"))
     rows = (Rating.objects.filter(kind=kind, rating__gte=rating - band, rating__lte=rating + band,
-                                  user__is_active=True, user__suspended_at__isnull=True,
-                                  user__deleted_at__isnull=True)
+                                  user__in=users_public())
             .exclude(user=player)
             .filter(~Exists(engine_reviewed), Exists(has_games))
             .annotate(distance=Abs(F("rating") - rating))

@@ -46,10 +46,10 @@ def fairplay_check_request(*, staff: User, player: User, kind: str, reason: str,
     ``kind`` (``FAIRPLAY_DEFAULT_GAMES`` when not given); the staff audit log records the
     request, and the task that computes it is enqueued once the row is committed."""
     if not getattr(staff, "is_staff", False):
-        raise FairPlayNotAllowed("fairplay_not_staff", "Only staff run fair-play checks.")
+        raise FairPlayNotAllowed("fairplay_not_staff")
     reason = adjudication_check(staff=staff, reason=reason)
     if kind not in GameKind.values:
-        raise InvalidInput("unknown_game", "Unknown game.", game=kind)
+        raise InvalidInput("unknown_game", game=kind)
     games = settings.FAIRPLAY_DEFAULT_GAMES if games is None else games
     most = settings.FAIRPLAY_MAX_GAMES
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= most:

@@ -23,7 +23,8 @@ The rules decided here:
   bag is then public): staff void such a game instead.
 * Suspension: every running game against a person is lost by the suspended player
   (reason ``forfeit``), or aborted when they have not moved in it yet; games against
-  bots are aborted; their open challenges (made or received) are cancelled.
+  bots are aborted; the open challenges they made are cancelled and those made to
+  them declined (games.services.user_challenges_close, as for account deletion).
 """
 from __future__ import annotations
 
@@ -33,14 +34,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 import engine
 
 from . import services
 from .errors import Conflict, InvalidInput, NotAllowed
-from .models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move, ResultReason
+from .models import Alarm, Game, GameStatus, Move, ResultReason
 from .signals import game_result_changed
 
 if TYPE_CHECKING:
@@ -69,6 +69,7 @@ class SuspensionResolution:
     forfeited: list[int] = field(default_factory=list)
     aborted: list[int] = field(default_factory=list)
     challenges_cancelled: int = 0
+    challenges_declined: int = 0
 
 
 def has_hidden_information(kind: str) -> bool:
@@ -82,12 +83,12 @@ def has_hidden_information(kind: str) -> bool:
 def adjudication_check(*, staff: User | None, reason: str) -> str:
     """Refuse anyone but staff and a missing reason; return the reason, trimmed."""
     if staff is None or not getattr(staff, "is_staff", False):
-        raise NotAllowed("not_staff", "Only staff may do this.")
+        raise NotAllowed("not_staff")
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidInput("reason_required", "Say why.")
+        raise InvalidInput("reason_required")
     if len(reason) > REASON_MAX_LENGTH:
-        raise InvalidInput("reason_too_long", "The reason is too long.", limit=REASON_MAX_LENGTH)
+        raise InvalidInput("reason_too_long", limit=REASON_MAX_LENGTH)
     return reason
 
 
@@ -100,7 +101,7 @@ def game_result(game: Game) -> dict[str, Any]:
 
 def _require_over(game: Game) -> None:
     if game.status == GameStatus.ACTIVE:
-        raise Conflict("game_running", "This game is still running.")
+        raise Conflict("game_running")
 
 
 def _changed(game: Game, previous: dict[str, Any], *, staff: User, action: str,
@@ -118,7 +119,7 @@ def game_void(*, game_id: int, staff: User, reason: str) -> Adjudication:
         game = services._lock_game(game_id)
         _require_over(game)
         if game.result_reason == REASON_VOID:
-            raise Conflict("already_void", "This game is already void.")
+            raise Conflict("already_void")
         previous = game_result(game)
         game.status = GameStatus.FINISHED
         game.winner_side = ""
@@ -136,7 +137,7 @@ def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> A
         rules = services.rules_for(game.kind)
         winner_side = winner_side or ""
         if winner_side and winner_side not in rules.players:
-            raise InvalidInput("bad_winner", "Choose a side of this game.", side=winner_side)
+            raise InvalidInput("bad_winner", side=winner_side)
         if game.status == GameStatus.ACTIVE:
             services._terminate_state(game, rules, reason=REASON_ADJUDICATED,
                                       winner=winner_side or None)
@@ -165,9 +166,9 @@ def game_timeout_reverse(*, game_id: int, staff: User, reason: str,
         game = services._lock_game(game_id)
         _require_over(game)
         if game.result_reason not in TIMEOUT_REASONS:
-            raise Conflict("not_a_timeout", "This game did not end on time.")
+            raise Conflict("not_a_timeout")
         if has_hidden_information(game.kind) and game.revealed_seed:
-            raise Conflict("hidden_information", "The end of this game revealed hidden information.")
+            raise Conflict("hidden_information")
         rules = services.rules_for(game.kind)
         _salt, seed = services.game_secret(game)
         moves = list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
@@ -175,9 +176,9 @@ def game_timeout_reverse(*, game_id: int, staff: User, reason: str,
             state = engine.replay(rules, seed, game.options, moves,
                                   data_version=game.data_version or None)
         except engine.ReplayError as error:
-            raise Conflict("replay_failed", "The moves cannot be played again.") from error
+            raise Conflict("replay_failed") from error
         if rules.to_move(state) is None:
-            raise Conflict("replay_failed", "The moves cannot be played again.")
+            raise Conflict("replay_failed")
         previous = game_result(game)
         game.status = GameStatus.ACTIVE
         services.game_state_keep(game, rules, state)
@@ -208,7 +209,7 @@ def player_games_resolve(*, user: User, staff: User, reason: str,
             if game.status != GameStatus.ACTIVE:
                 continue
             seat = game.seats.get(user=user)
-            moved = Move.objects.filter(game=game, seat=seat).exists()
+            moved = seat.side in game.sides_moved()
             if game.bot_level is not None or not moved:
                 services.game_finish(game, status=GameStatus.ABORTED, winner_side="",
                                      reason=services.REASON_ABORTED, scores=None, now=now)
@@ -220,10 +221,9 @@ def player_games_resolve(*, user: User, staff: User, reason: str,
             services.game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
                                  reason=REASON_FORFEIT, scores=None, now=now)
             done.forfeited.append(game.pk)
-        done.challenges_cancelled = Challenge.objects.filter(
-            Q(challenger=user) | Q(opponent=user), status=ChallengeStatus.OPEN).update(
-            status=ChallengeStatus.CANCELLED, responded_at=now)
-    log.info("suspended user=%s by staff=%s: %d forfeited, %d aborted, %d challenges: %s",
-             user.pk, staff.pk, len(done.forfeited), len(done.aborted),
-             done.challenges_cancelled, reason)
+        closed = services.user_challenges_close(user=user, now=now)
+        done.challenges_cancelled, done.challenges_declined = closed.cancelled, closed.declined
+    log.info("suspended user=%s by staff=%s: %d forfeited, %d aborted, %d challenges cancelled, "
+             "%d declined: %s", user.pk, staff.pk, len(done.forfeited), len(done.aborted),
+             done.challenges_cancelled, done.challenges_declined, reason)
     return done

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 # Messages of the site's own errors.
@@ -36,6 +37,7 @@ SITE_MESSAGES: dict[str, Any] = {
     "not_for_you": _("This challenge is addressed to another player."),
     "not_yours": _("Only the player who made the challenge can cancel it."),
     "inactive_user": _("This player cannot play at the moment."),
+    "blocked": _("This player does not accept your challenges."),
     "bad_options": _("These game options are not valid."),
     # staff decisions (games.adjudication, games.outages)
     "not_staff": _("Only staff may do this."),
@@ -108,7 +110,6 @@ ENGINE_MESSAGES: dict[str, Any] = {
     "bad_option": _("These game options are not valid."),
     "bad_options": _("These game options are not valid."),
     "unknown_option": _("Unknown game option %(option)s."),
-    "blocked": _("This player does not accept your challenges."),
 }
 
 
@@ -132,7 +133,11 @@ class GameActionError(Exception):
     """A service refused an action. ``status`` is the HTTP status to answer with.
 
     Apps built on games subclass these errors and set ``app_messages``, their own
-    table of translated messages, looked up before the games table."""
+    table of translated messages, looked up before the games table.
+
+    Each text lives once, in those tables: raise ``Conflict("abort_too_late")``, not with
+    a second English copy. ``fallback`` is only for a code no table knows (and the
+    engine's own message); ``str(error)`` is the table's English text."""
 
     status = 400
     app_messages: Mapping[str, Any] = {}
@@ -140,13 +145,24 @@ class GameActionError(Exception):
     def __init__(self, code: str, fallback: str = "", **params: Any) -> None:
         self.code = code
         self.params = params
-        self.fallback = fallback or code
+        self.fallback = fallback or self._english() or code
         super().__init__(self.fallback)
+
+    def _template(self) -> Any:
+        return self.app_messages.get(self.code, SITE_MESSAGES.get(self.code))
+
+    def _english(self) -> str:
+        """The table's message in English (logs, ``str(error)``), or "" for an unknown code."""
+        template = self._template()
+        if template is None:
+            return ""
+        with translation.override("en"):
+            return _format(template, self.params, "")
 
     @property
     def message(self) -> str:
         """The translated message, in the active language."""
-        template = self.app_messages.get(self.code, SITE_MESSAGES.get(self.code))
+        template = self._template()
         if template is None:
             return self.fallback
         return _format(template, self.params, self.fallback)

@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+
+from accounts.selectors import user_get_public
 
 from .labels import SIDES
 from .models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, GameKind
@@ -65,7 +66,7 @@ class ChallengeForm(GameOptionsForm):
         name = (self.cleaned_data.get("opponent") or "").strip()
         if not name:
             return None
-        user = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+        user = user_get_public(username=name)
         if user is None:
             raise forms.ValidationError(_("There is no player called %(name)s."),
                                         params={"name": name})

@@ -149,6 +149,18 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
 
+    def sides_moved(self) -> set[str]:
+        """The sides that have made at least one move: the one rule of "has this side
+        moved", counted by seat side (a bot's moves count for its side). Abort, time-out,
+        suspension, ladder (the defender's side) and tournaments (forfeits) all ask it."""
+        return set(self.moves.order_by().values_list("seat__side", flat=True).distinct())
+
+    @property
+    def allows_draws(self) -> bool:
+        """Whether draws may be offered and agreed in this game: the one rule (only
+        Onitama games between two people)."""
+        return self.kind == GameKind.ONITAMA and self.bot_level is None
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")

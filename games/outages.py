@@ -157,9 +157,9 @@ def _batch_decide(*, batch_id: int, staff: User, reason: str, status: str,
         _sweep_lock()
         batch = TimeoutBatch.objects.select_for_update().filter(pk=batch_id).first()
         if batch is None:
-            raise NotFound("timeouts_batch_not_found", "This batch of held timeouts does not exist.")
+            raise NotFound("timeouts_batch_not_found")
         if batch.status != TimeoutBatchStatus.PENDING:
-            raise Conflict("timeouts_batch_decided", "Staff have already decided these timeouts.")
+            raise Conflict("timeouts_batch_decided")
         now = now or timezone.now()
         changed = 0
         for hold in batch.holds.order_by("game_id", "turn"):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from engine.core import replay
 from engine.errors import EngineError
 
-from .models import Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameKind, GameStatus, Move, Seat
+from .models import Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameStatus, Move, Seat
 from .services import game_can_abort, game_secret, game_state, rules_for
 
 
@@ -144,7 +144,7 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
             except EngineError:
                 page.legal_moves = []
         page.can_abort = game_can_abort(game)
-        if game.kind == GameKind.ONITAMA and game.bot_level is None:
+        if game.allows_draws:
             offer = game.draw_offers.filter(status=DrawOfferStatus.PENDING).first()
             page.draw_offer = offer
             page.draw_offer_to_me = offer is not None and offer.seat_id != viewer_seat.pk

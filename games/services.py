@@ -117,21 +117,21 @@ def _lock_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise NotFound("game_not_found", "This game does not exist.", game=game_id) from None
+        raise NotFound("game_not_found", game=game_id) from None
 
 
 def _seat_of(game: Game, user: Any) -> Seat:
     if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("not_a_player", "You are not playing in this game.")
+        raise NotAllowed("not_a_player")
     seat = Seat.objects.filter(game=game, user=user).first()
     if seat is None:
-        raise NotAllowed("not_a_player", "You are not playing in this game.")
+        raise NotAllowed("not_a_player")
     return seat
 
 
 def _require_active(game: Game) -> None:
     if game.status != GameStatus.ACTIVE:
-        raise Conflict("game_over", "This game is over.", status=game.status)
+        raise Conflict("game_over", status=game.status)
 
 
 def _other_side(rules: Any, side: str) -> str:
@@ -141,7 +141,7 @@ def _other_side(rules: Any, side: str) -> str:
 
 def _check_kind(kind: str) -> Any:
     if kind not in GameKind.values:
-        raise InvalidInput("unknown_game", "Unknown game.", game=kind)
+        raise InvalidInput("unknown_game", game=kind)
     return rules_for(kind)
 
 
@@ -154,8 +154,7 @@ def _normalize_options(rules: Any, options: Mapping[str, Any] | None) -> dict[st
 
 def _check_days(days_per_move: int) -> None:
     if days_per_move not in DAYS_CHOICES:
-        raise InvalidInput("bad_days", "Choose 1, 2, 3, 5, 7, 10 or 14 days per move.",
-                           days=days_per_move)
+        raise InvalidInput("bad_days", days=days_per_move)
 
 
 # ---------------------------------------------------------------- turns and the end
@@ -191,7 +190,7 @@ def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
     ``ResultReason`` (an engine reason the enum lacks is a bug: ValueError).
     """
     if game.status != GameStatus.ACTIVE:
-        raise Conflict("game_over", "This game is over.", status=game.status)
+        raise Conflict("game_over", status=game.status)
     reason = ResultReason(reason).value
     now = now or _now()
     salt_hex, seed = game_secret(game)
@@ -241,9 +240,9 @@ def game_create(*, kind: str, seats: Mapping[str, Any], options: Mapping[str, An
     _check_days(days_per_move)
     options = _normalize_options(rules, options)
     if set(seats) != set(rules.players):
-        raise InvalidInput("bad_seat", "Choose a side of this game or random.")
+        raise InvalidInput("bad_seat")
     if any(user is None for user in seats.values()) and bot_level not in BOT_LEVELS:
-        raise InvalidInput("bad_level", "Choose a bot level from 1 to 5.", level=bot_level)
+        raise InvalidInput("bad_level", level=bot_level)
     now = now or _now()
     seed, salt = fair.new_seed(), fair.new_salt()
     state = rules.new_game(seed, options)
@@ -269,11 +268,11 @@ def game_create_solo(*, user: User, kind: str, bot_level: int, side: str = "rand
     """A casual game of ``user`` against the bot of level ``bot_level``."""
     rules = _check_kind(kind)
     if bot_level not in BOT_LEVELS:
-        raise InvalidInput("bad_level", "Choose a bot level from 1 to 5.", level=bot_level)
+        raise InvalidInput("bad_level", level=bot_level)
     if side == "random":
         side = secrets.choice(rules.players)
     if side not in rules.players:
-        raise InvalidInput("bad_seat", "Choose a side of this game or random.", side=side)
+        raise InvalidInput("bad_seat", side=side)
     seats = {s: (user if s == side else None) for s in rules.players}
     return game_create(kind=kind, seats=seats, options=options, days_per_move=days_per_move,
                        rated=False, bot_level=bot_level)
@@ -323,10 +322,9 @@ def move_submit(*, game_id: int, user: User, move_text: str, expected_ply: int,
         seat = _seat_of(game, user)
         _require_active(game)
         if int(expected_ply) != game.ply:
-            raise Conflict("stale_ply", "The game has moved on since you loaded the page.",
-                           expected=expected_ply, current=game.ply)
+            raise Conflict("stale_ply", expected=expected_ply, current=game.ply)
         if game.to_move_side != seat.side:
-            raise NotAllowed("not_your_turn", "It is not your turn.")
+            raise NotAllowed("not_your_turn")
         return _play(game, seat, move_text, user=user, bot_seed=None, now=now or _now())
 
 
@@ -426,7 +424,7 @@ def game_bot_release(*, game_id: int, now: datetime | None = None) -> Game:
         game = _lock_game(game_id)
         _require_active(game)
         if game.bot_failed_at is None:
-            raise Conflict("bot_not_failed", "This game's bot has not failed: there is nothing to release.")
+            raise Conflict("bot_not_failed")
         held_for_the_bot = game.clock_held_since == game.bot_failed_at
         game.bot_failed_at = None
         game.bot_failure = ""
@@ -455,8 +453,8 @@ def game_can_abort(game: Game) -> bool:
     """A game may be aborted while at least one side has not made its first move."""
     if game.status != GameStatus.ACTIVE:
         return False
-    moved = set(Move.objects.filter(game=game).values_list("seat__side", flat=True).distinct())
-    return len(moved) < 2
+    moved = game.sides_moved()
+    return any(side not in moved for side in rules_for(game.kind).players)
 
 
 def game_abort(*, game_id: int, user: User) -> Game:
@@ -466,7 +464,7 @@ def game_abort(*, game_id: int, user: User) -> Game:
         _seat_of(game, user)
         _require_active(game)
         if not game_can_abort(game):
-            raise Conflict("abort_too_late", "Both sides have moved: the game cannot be aborted.")
+            raise Conflict("abort_too_late")
         return game_finish(game, status=GameStatus.ABORTED, winner_side="",
                            reason=REASON_ABORTED, scores=None)
 
@@ -486,8 +484,8 @@ def game_cancel(*, game_id: int, reason: str = "") -> Game:
 # ---------------------------------------------------------------- draws (Onitama)
 
 def _draw_game(game: Game) -> None:
-    if game.kind != GameKind.ONITAMA or game.bot_level is not None:
-        raise InvalidInput("draw_not_available", "Draws exist only in Onitama games between players.")
+    if not game.allows_draws:
+        raise InvalidInput("draw_not_available")
 
 
 def draw_offer(*, game_id: int, user: User, now: datetime | None = None) -> DrawOffer:
@@ -500,7 +498,7 @@ def draw_offer(*, game_id: int, user: User, now: datetime | None = None) -> Draw
         pending = DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).first()
         if pending is not None:
             if pending.seat_id == seat.pk:
-                raise Conflict("draw_already_offered", "You have already offered a draw.")
+                raise Conflict("draw_already_offered")
             _accept(game, pending, now=now)
             return pending
         return DrawOffer.objects.create(game=game, seat=seat, ply=game.ply)
@@ -521,7 +519,7 @@ def _pending_offer_to(game: Game, seat: Seat) -> DrawOffer:
     offer = DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(
         seat=seat).first()
     if offer is None:
-        raise Conflict("no_draw_offer", "There is no draw offer to answer.")
+        raise Conflict("no_draw_offer")
     return offer
 
 
@@ -648,7 +646,7 @@ def game_time_out(game: Game, *, now: datetime) -> Game:
     Call only inside a transaction holding the game's row lock."""
     rules = rules_for(game.kind)
     loser = game.to_move_side
-    if not Move.objects.filter(game=game, seat__side=loser).exists():
+    if loser not in game.sides_moved():
         return game_finish(game, status=GameStatus.ABORTED, winner_side="",
                            reason=REASON_ABORTED_TIMEOUT, scores=None, now=now)
     winner = _other_side(rules, loser)
@@ -677,14 +675,14 @@ def challenge_create(*, challenger: User, kind: str, opponent: User | None = Non
     _check_days(days_per_move)
     options = _normalize_options(rules, options)
     if seat_choice != "random" and seat_choice not in rules.players:
-        raise InvalidInput("bad_seat", "Choose a side of this game or random.", side=seat_choice)
+        raise InvalidInput("bad_seat", side=seat_choice)
     if opponent is not None:
         if opponent.pk == challenger.pk:
-            raise InvalidInput("self_challenge", "You cannot challenge yourself.")
+            raise InvalidInput("self_challenge")
         if not opponent.is_active:
-            raise InvalidInput("inactive_user", "This player cannot play at the moment.")
+            raise InvalidInput("inactive_user")
         if is_blocked(blocker=opponent, blocked=challenger):
-            raise NotAllowed("blocked", "This player does not accept your challenges.")
+            raise NotAllowed("blocked")
     now = now or _now()
     with transaction.atomic():
         return Challenge.objects.create(
@@ -697,15 +695,14 @@ def _lock_challenge(challenge_id: int) -> Challenge:
     try:
         return Challenge.objects.select_for_update().get(pk=challenge_id)
     except Challenge.DoesNotExist:
-        raise NotFound("challenge_not_found", "This challenge does not exist.") from None
+        raise NotFound("challenge_not_found") from None
 
 
 def _require_open(challenge: Challenge, now: datetime) -> None:
     if challenge.status != ChallengeStatus.OPEN:
-        raise Conflict("challenge_closed", "This challenge is no longer open.",
-                       status=challenge.status)
+        raise Conflict("challenge_closed", status=challenge.status)
     if challenge.expires_at <= now:
-        raise Conflict("challenge_expired", "This challenge has expired.")
+        raise Conflict("challenge_expired")
 
 
 def challenge_accept(*, challenge_id: int, user: User, now: datetime | None = None) -> Game:
@@ -715,11 +712,11 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime | None = No
         challenge = _lock_challenge(challenge_id)
         _require_open(challenge, now)
         if user.pk == challenge.challenger_id:
-            raise InvalidInput("self_challenge", "You cannot accept your own challenge.")
+            raise InvalidInput("self_challenge")
         if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
-            raise NotAllowed("not_for_you", "This challenge is addressed to another player.")
+            raise NotAllowed("not_for_you")
         if is_blocked(blocker=challenge.challenger, blocked=user):
-            raise NotAllowed("blocked", "This player does not accept your challenges.")
+            raise NotAllowed("blocked")
         rules = rules_for(challenge.kind)
         side = challenge.seat_choice
         if side == "random":
@@ -741,7 +738,7 @@ def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _lock_challenge(challenge_id)
         if challenge.opponent_id != user.pk:
-            raise NotAllowed("not_for_you", "This challenge is addressed to another player.")
+            raise NotAllowed("not_for_you")
         _require_open(challenge, now)
         challenge.status = ChallengeStatus.DECLINED
         challenge.responded_at = now
@@ -755,13 +752,40 @@ def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _lock_challenge(challenge_id)
         if challenge.challenger_id != user.pk:
-            raise NotAllowed("not_yours", "Only the player who made the challenge can cancel it.")
+            raise NotAllowed("not_yours")
         if challenge.status != ChallengeStatus.OPEN:
-            raise Conflict("challenge_closed", "This challenge is no longer open.")
+            raise Conflict("challenge_closed")
         challenge.status = ChallengeStatus.CANCELLED
         challenge.responded_at = now
         challenge.save(update_fields=["status", "responded_at"])
         return challenge
+
+
+@dataclass(frozen=True)
+class ChallengesClosed:
+    """What :func:`user_challenges_close` did: how many challenges it cancelled and declined."""
+
+    cancelled: int
+    declined: int
+
+
+def user_challenges_close(*, user: User, now: datetime | None = None) -> ChallengesClosed:
+    """Close the open challenges of a player who leaves (suspension, account deletion):
+    cancel the ones they made, decline the ones made to them. The one path for both;
+    challenges past their expiry but not yet swept are left to :func:`challenges_expire`."""
+    now = now or _now()
+    made = Challenge.objects.filter(challenger=user, status=ChallengeStatus.OPEN).order_by("pk")
+    cancelled = 0
+    for challenge_id in made.values_list("pk", flat=True):
+        challenge_cancel(challenge_id=challenge_id, user=user)
+        cancelled += 1
+    received = Challenge.objects.filter(opponent=user, status=ChallengeStatus.OPEN,
+                                        expires_at__gt=now).order_by("pk")
+    declined = 0
+    for challenge_id in received.values_list("pk", flat=True):
+        challenge_decline(challenge_id=challenge_id, user=user)
+        declined += 1
+    return ChallengesClosed(cancelled=cancelled, declined=declined)
 
 
 def challenges_expire(*, now: datetime | None = None) -> int:

@@ -14,7 +14,6 @@ LADDER_MESSAGES: dict[str, Any] = {
     "already_member": _("You are already on this ladder."),
     "not_a_member": _("You are not on this ladder."),
     "defender_not_member": _("This player is not on the ladder."),
-    "self_challenge": _("You cannot challenge yourself."),
     "not_above": _("You can only challenge players above you."),
     "too_far": _("You can challenge at most %(places)s places above you."),
     "pair_busy": _("You are already playing a ladder game against this player."),
@@ -22,8 +21,6 @@ LADDER_MESSAGES: dict[str, Any] = {
     "too_many_incoming": _("This player already has %(limit)s ladder challenges to answer."),
     "too_soon": _("You challenged this player less than %(days)s days ago."),
     "on_vacation": _("This player is on vacation."),
-    "inactive_user": _("This player cannot play at the moment."),
-    "blocked": _("This player does not accept your challenges."),
 }
 
 

@@ -72,39 +72,37 @@ def challenge_refusal(*, ladder: Ladder, challenger: LadderMember | None,
                       defender: LadderMember | None, now: datetime) -> Exception | None:
     """Why ``challenger`` may not challenge ``defender`` now (the error to raise), or None."""
     if not ladder.is_open:
-        return LadderConflict("ladder_closed", "This ladder is closed.")
+        return LadderConflict("ladder_closed")
     # A member who left has no position (LadderMember.is_member).
     if challenger is None or challenger.position is None:
-        return LadderNotAllowed("not_a_member", "You are not on this ladder.")
+        return LadderNotAllowed("not_a_member")
     if defender is None or defender.position is None:
-        return LadderInvalid("defender_not_member", "This player is not on the ladder.")
+        return LadderInvalid("defender_not_member")
     if challenger.user_id == defender.user_id:
-        return LadderInvalid("self_challenge", "You cannot challenge yourself.")
+        return LadderInvalid("self_challenge")
     if defender.position >= challenger.position:
-        return LadderInvalid("not_above", "You can only challenge players above you.")
+        return LadderInvalid("not_above")
     if challenger.position - defender.position > ladder.max_places_up:
-        return LadderInvalid("too_far", "Too many places above you.", places=ladder.max_places_up)
+        return LadderInvalid("too_far", places=ladder.max_places_up)
     if not defender.user.is_active:
-        return LadderInvalid("inactive_user", "This player cannot play at the moment.")
+        return LadderInvalid("inactive_user")
     if is_blocked(blocker=defender.user, blocked=challenger.user):
-        return LadderNotAllowed("blocked", "This player does not accept your challenges.")
+        return LadderNotAllowed("blocked")
     if player_is_on_vacation(user=defender.user, now=now):
-        return LadderConflict("on_vacation", "This player is on vacation.")
+        return LadderConflict("on_vacation")
     playing = LadderChallenge.objects.filter(ladder=ladder, state=ChallengeState.PLAYING)
     pair = Q(challenger_id=challenger.user_id, defender_id=defender.user_id) | Q(
         challenger_id=defender.user_id, defender_id=challenger.user_id)
     if playing.filter(pair).exists():
-        return LadderConflict("pair_busy", "You are already playing this player.")
+        return LadderConflict("pair_busy")
     if playing.filter(challenger_id=challenger.user_id).count() >= constants.MAX_OUTGOING:
-        return LadderConflict("too_many_outgoing", "Too many challenges running.",
-                              limit=constants.MAX_OUTGOING)
+        return LadderConflict("too_many_outgoing", limit=constants.MAX_OUTGOING)
     if playing.filter(defender_id=defender.user_id).count() >= constants.MAX_INCOMING:
-        return LadderConflict("too_many_incoming", "Too many challenges to answer.",
-                              limit=constants.MAX_INCOMING)
+        return LadderConflict("too_many_incoming", limit=constants.MAX_INCOMING)
     if LadderChallenge.objects.filter(
             ladder=ladder, challenger_id=challenger.user_id, defender_id=defender.user_id,
             created_at__gt=now - timedelta(days=constants.REMATCH_DAYS)).exists():
-        return LadderConflict("too_soon", "Challenged too recently.", days=constants.REMATCH_DAYS)
+        return LadderConflict("too_soon", days=constants.REMATCH_DAYS)
     return None
 
 

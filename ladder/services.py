@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games import services as games_services
 from games.errors import Conflict
-from games.models import Game, GameStatus, Move
+from games.models import Game, GameStatus
 
 from . import constants, selectors
 from .errors import LadderConflict, LadderNotAllowed, LadderNotFound
@@ -41,7 +41,7 @@ def _lock_ladder(ladder_id: int) -> Ladder:
     try:
         return Ladder.objects.select_for_update().get(pk=ladder_id)
     except Ladder.DoesNotExist:
-        raise LadderNotFound("ladder_not_found", "This ladder does not exist.") from None
+        raise LadderNotFound("ladder_not_found") from None
 
 
 def _member(ladder: Ladder, user_id: int) -> LadderMember | None:
@@ -88,10 +88,10 @@ def ladder_join(*, ladder_id: int, user: User, now: datetime | None = None) -> L
     with transaction.atomic():
         ladder = _lock_ladder(ladder_id)
         if not ladder.is_open:
-            raise LadderConflict("ladder_closed", "This ladder is closed.")
+            raise LadderConflict("ladder_closed")
         member = LadderMember.objects.filter(ladder=ladder, user=user).first()
         if member is not None and member.is_member:
-            raise LadderConflict("already_member", "You are already on this ladder.")
+            raise LadderConflict("already_member")
         bottom = LadderMember.objects.filter(ladder=ladder, position__isnull=False).count() + 1
         if member is None:
             member = LadderMember(ladder=ladder, user=user)
@@ -111,7 +111,7 @@ def ladder_leave(*, ladder_id: int, user: User, now: datetime | None = None) -> 
         ladder = _lock_ladder(ladder_id)
         member = _member(ladder, user.pk)
         if member is None:
-            raise LadderNotAllowed("not_a_member", "You are not on this ladder.")
+            raise LadderNotAllowed("not_a_member")
         _remove(ladder, member, kind=EventKind.LEFT, now=now)
     return ladder_departed_games_resign(ladder_id=ladder_id, user_id=user.pk)
 
@@ -190,8 +190,9 @@ def _judge(challenge: LadderChallenge, game: Game) -> str:
     winner = _seat_users(game).get(game.winner_side)
     if winner != challenge.challenger_id:
         return Outcome.DEFENDED
-    if game.result_reason == REASON_TIMEOUT and not Move.objects.filter(
-            game=game, user_id=challenge.defender_id).exists():
+    defender_sides = {side for side, user_id in _seat_users(game).items()
+                      if user_id == challenge.defender_id}
+    if game.result_reason == REASON_TIMEOUT and not defender_sides & game.sides_moved():
         return Outcome.UNPLAYED
     return Outcome.CLIMBED
 

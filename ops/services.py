@@ -50,28 +50,28 @@ def report_create(*, reporter: User, kind: str, reason: str, player: User | None
                   game_id: int | None = None, now: datetime | None = None) -> Report:
     """Report a player or a game to staff; one report per reporter and target a day."""
     if kind not in ReportKind.values:
-        raise OpsInvalid("report_bad_kind", "Choose abuse, engine, stalling or other.")
+        raise OpsInvalid("report_bad_kind")
     reason = (reason or "").strip()
     if not reason:
-        raise OpsInvalid("report_no_reason", "Say why you report this.")
+        raise OpsInvalid("report_no_reason")
     if len(reason) > REASON_MAX_LENGTH:
-        raise OpsInvalid("report_reason_too_long", "The reason is too long.", limit=REASON_MAX_LENGTH)
+        raise OpsInvalid("report_reason_too_long", limit=REASON_MAX_LENGTH)
     if (player is None) == (game_id is None):
-        raise OpsInvalid("report_bad_target", "Report either a player or a game.")
+        raise OpsInvalid("report_bad_target")
     game = None
     if game_id is not None:
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
-            raise NotFound("game_not_found", "This game does not exist.")
+            raise NotFound("game_not_found")
     elif player is not None and player.pk == reporter.pk:
-        raise OpsInvalid("report_self", "You cannot report yourself.")
+        raise OpsInvalid("report_self")
     now = now or timezone.now()
     with transaction.atomic():
         # Serialize one reporter's reports so two simultaneous ones cannot both pass the check.
         get_user_model().objects.select_for_update().filter(pk=reporter.pk).first()
         earlier = Report.objects.filter(reporter=reporter, created_at__gt=now - timedelta(days=1))
         if earlier.filter(player=player, game=game).exists():
-            raise OpsConflict("report_repeated", "You have already reported this today.")
+            raise OpsConflict("report_repeated")
         return Report.objects.create(reporter=reporter, player=player, game=game, kind=kind,
                                      reason=reason, created_at=now)
 
@@ -83,14 +83,14 @@ REVIEW_ACTIONS: dict[str, StaffActionKind] = {ReportStatus.REVIEWED: StaffAction
 def report_review(*, report_id: int, staff: User, status: str, reason: str) -> Report:
     """Staff mark a report reviewed or dismissed, saying why; the audit log records it."""
     if not staff.is_staff:
-        raise OpsNotAllowed("not_staff", "Only staff review reports.")
+        raise OpsNotAllowed("not_staff")
     if status not in REVIEW_ACTIONS:
-        raise OpsInvalid("report_bad_status", "Mark a report reviewed or dismissed.")
+        raise OpsInvalid("report_bad_status")
     reason = adjudication.adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
         report = Report.objects.select_for_update().filter(pk=report_id).first()
         if report is None:
-            raise OpsNotFound("report_not_found", "This report does not exist.")
+            raise OpsNotFound("report_not_found")
         report.status = status
         report.save(update_fields=["status"])
         staff_action_record(staff=staff, action=REVIEW_ACTIONS[status], reason=reason,
@@ -161,7 +161,7 @@ def game_bot_release(*, game_id: int, staff: User, reason: str) -> Game:
 def _lock_player(player_id: int) -> User:
     player = get_user_model().objects.select_for_update().filter(pk=player_id).first()
     if player is None:
-        raise OpsNotFound("player_not_found", "This player does not exist.")
+        raise OpsNotFound("player_not_found")
     return player
 
 
@@ -192,12 +192,12 @@ def player_suspend(*, player_id: int, staff: User, reason: str) -> User:
     """Suspend a player by the rule in the module docstring, and log it."""
     reason = adjudication.adjudication_check(staff=staff, reason=reason)
     if player_id == staff.pk:
-        raise OpsInvalid("suspend_self", "You cannot suspend yourself.")
+        raise OpsInvalid("suspend_self")
     now = timezone.now()
     with transaction.atomic():
         player = _lock_player(player_id)
         if player.suspended_at is not None:
-            raise OpsConflict("already_suspended", "This player is already suspended.")
+            raise OpsConflict("already_suspended")
         player.suspended_at = now
         player.suspension_reason = reason[:300]
         player.is_active = False
@@ -209,7 +209,8 @@ def player_suspend(*, player_id: int, staff: User, reason: str) -> User:
         staff_action_record(staff=staff, action=StaffActionKind.SUSPEND, reason=reason,
                             player=player, details={
                                 "forfeited": done.forfeited, "aborted": done.aborted,
-                                "challenges_cancelled": done.challenges_cancelled, **left,
+                                "challenges_cancelled": done.challenges_cancelled,
+                                "challenges_declined": done.challenges_declined, **left,
                                 "tokens_revoked": tokens, "sessions_ended": sessions})
         return player
 
@@ -220,7 +221,7 @@ def player_unsuspend(*, player_id: int, staff: User, reason: str) -> User:
     with transaction.atomic():
         player = _lock_player(player_id)
         if player.suspended_at is None:
-            raise OpsConflict("not_suspended", "This player is not suspended.")
+            raise OpsConflict("not_suspended")
         details = {"suspended_at": player.suspended_at.isoformat(),
                    "suspension_reason": player.suspension_reason}
         player.suspended_at = None

@@ -27,7 +27,7 @@ from api.models import ApiToken, IdempotencyRecord
 from chat.models import Message
 from correspondence.models import CalendarFeed, DigestAlarm, InboundMail, Vacation, VacationAccount
 from games import services as game_services
-from games.models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
+from games.models import Alarm, Game, GameStatus, Move
 from ladder.models import LadderMember
 from ops import services as ops_services
 from ops.models import Report
@@ -199,18 +199,6 @@ def _anonymise(user: User, now: datetime) -> None:
     user.user_permissions.clear()
 
 
-def _challenges_close(user: User, now: datetime) -> None:
-    """Cancel the open challenges the user made, decline those made to them (expired but
-    not yet swept ones are left to the expiry sweep)."""
-    made = Challenge.objects.filter(challenger=user, status=ChallengeStatus.OPEN).order_by("pk")
-    for challenge_id in made.values_list("pk", flat=True):
-        game_services.challenge_cancel(challenge_id=challenge_id, user=user)
-    received = Challenge.objects.filter(opponent=user, status=ChallengeStatus.OPEN,
-                                        expires_at__gt=now).order_by("pk")
-    for challenge_id in received.values_list("pk", flat=True):
-        game_services.challenge_decline(challenge_id=challenge_id, user=user)
-
-
 def _games_resign(user: User) -> int:
     """Resign every running game, against people and bots alike: the opponent wins and
     game_finished rates the game and moves ladders and tournaments on. The games are
@@ -233,19 +221,19 @@ def account_delete(*, user: User, password: str, now: datetime | None = None) ->
     """
     now = now or timezone.now()
     if user.is_deleted:
-        raise PrivacyConflict("already_deleted", "This account is already deleted.")
+        raise PrivacyConflict("already_deleted")
     if not user.check_password(password or ""):
-        raise PrivacyNotAllowed("wrong_password", "The password is wrong.")
+        raise PrivacyNotAllowed("wrong_password")
     with transaction.atomic():
         locked = get_user_model().objects.select_for_update().get(pk=user.pk)
         if locked.is_deleted:
-            raise PrivacyConflict("already_deleted", "This account is already deleted.")
+            raise PrivacyConflict("already_deleted")
         # First, so that anything logged below names the account by its new name.
         _anonymise(locked, now)
         # Their replies by mail, played or not; before the games are locked, in the order a
         # reply's play takes its locks (its row, then the game).
         InboundMail.objects.filter(user=locked).delete()
-        _challenges_close(locked, now)
+        game_services.user_challenges_close(user=locked, now=now)
         resigned = _games_resign(locked)
         ops_services.player_competitions_leave(user=locked, actor=None)
         Block.objects.filter(Q(blocker=locked) | Q(blocked=locked)).delete()

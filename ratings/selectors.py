@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from accounts.selectors import users_public
 from games.models import GameKind
 
 from . import constants
@@ -87,7 +88,7 @@ def leaderboard(*, kind: str, limit: int = constants.LEADERBOARD_SIZE,
     now = now or timezone.now()
     candidates = Rating.objects.select_related("user").filter(
         kind=kind, games_played__gt=0, deviation__lte=constants.PROVISIONAL_DEVIATION,
-        user__is_active=True).order_by("-rating", "pk")
+        user__in=users_public()).order_by("-rating", "pk")
     rows: list[RatingShown] = []
     for row in candidates.iterator():
         shown = _shown(row, now)

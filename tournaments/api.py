@@ -32,7 +32,7 @@ def _summary(tournament) -> dict[str, Any]:
 def _visible(tournament_id: int):
     tournament = selectors.tournament_get(tournament_id=tournament_id)
     if tournament.status == TournamentStatus.DRAFT:
-        raise NotFound("tournament_not_found", "This tournament does not exist.")
+        raise NotFound("tournament_not_found")
     return tournament
 
 

@@ -24,7 +24,6 @@ MESSAGES: dict[str, Any] = {
     "already_started": _("This tournament has already started."),
     "too_few_players": _("At least %(min)s players are needed; %(count)s registered."),
     "bad_status": _("This cannot be done while the tournament is %(status)s."),
-    "inactive_user": _("This player cannot play at the moment."),
     "bad_settings": _("These tournament settings are not valid: %(reason)s"),
     "result_used": _("A later round was already paired from this game's result, or the "
                      "tournament is over: the game cannot run again."),

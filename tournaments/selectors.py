@@ -62,7 +62,7 @@ def tournament_get(*, tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise NotFound("tournament_not_found", "This tournament does not exist.") from None
+        raise NotFound("tournament_not_found") from None
 
 
 def tournament_participants(*, tournament: Tournament) -> list[Participant]:

@@ -31,7 +31,7 @@ from django.utils import timezone
 from accounts.outbox import outbox_add
 from games import services as game_services
 from games.adjudication import REASON_VOID
-from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus, Move
+from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus
 
 from . import pairing as rules
 from . import selectors
@@ -68,7 +68,7 @@ def _lock(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise NotFound("tournament_not_found", "This tournament does not exist.") from None
+        raise NotFound("tournament_not_found") from None
 
 
 def _log(tournament: Tournament, actor: Any, action: str, detail: str = "") -> None:
@@ -79,8 +79,7 @@ def _log(tournament: Tournament, actor: Any, action: str, detail: str = "") -> N
 
 def _require_status(tournament: Tournament, *statuses: str) -> None:
     if tournament.status not in statuses:
-        raise Conflict("bad_status", "Not possible in this status.",
-                       status=tournament.get_status_display())
+        raise Conflict("bad_status", status=tournament.get_status_display())
 
 
 def _running_game_ids(tournament_id: int) -> list[int]:
@@ -120,24 +119,23 @@ def tournament_settings_check(values: Mapping[str, Any]) -> dict[str, Any]:
     """Validate tournament settings; returns them with the game options normalized."""
     values = dict(values)
     if values.get("kind") not in GameKind.values:
-        raise InvalidInput("bad_settings", "Unknown game.", reason="game")
+        raise InvalidInput("bad_settings", reason="game")
     if values.get("format") not in TournamentFormat.values:
-        raise InvalidInput("bad_settings", "Unknown format.", reason="format")
+        raise InvalidInput("bad_settings", reason="format")
     if values.get("days_per_move") not in {d for d, _ in DAYS_PER_MOVE_CHOICES}:
-        raise InvalidInput("bad_settings", "Bad days per move.", reason="days per move")
+        raise InvalidInput("bad_settings", reason="days per move")
     if values.get("cycles", 1) not in (1, 2):
-        raise InvalidInput("bad_settings", "Cycles must be 1 or 2.", reason="cycles")
+        raise InvalidInput("bad_settings", reason="cycles")
     if (values.get("min_players") or 0) < 2:
-        raise InvalidInput("bad_settings", "At least 2 players.", reason="minimum players")
+        raise InvalidInput("bad_settings", reason="minimum players")
     if values.get("max_players") is not None and values["max_players"] < values["min_players"]:
-        raise InvalidInput("bad_settings", "Maximum below minimum.", reason="maximum players")
+        raise InvalidInput("bad_settings", reason="maximum players")
     if values.get("rating_min") is not None and values.get("rating_max") is not None \
             and values["rating_max"] < values["rating_min"]:
-        raise InvalidInput("bad_settings", "Rating limits reversed.", reason="rating limits")
+        raise InvalidInput("bad_settings", reason="rating limits")
     opens, closes = values.get("registration_opens_at"), values.get("registration_closes_at")
     if opens and closes and closes <= opens:
-        raise InvalidInput("bad_settings", "Registration closes before it opens.",
-                           reason="registration times")
+        raise InvalidInput("bad_settings", reason="registration times")
     try:
         values["options"] = game_services.rules_for(values["kind"]).normalize_options(
             dict(values.get("options") or {}))
@@ -153,7 +151,7 @@ def tournament_create(*, actor: User | None, name: str, kind: str, format: str,
     """Create a tournament (status draft); ``settings`` are other EDITABLE_FIELDS."""
     unknown = set(settings) - set(EDITABLE_FIELDS)
     if unknown:
-        raise InvalidInput("bad_settings", "Unknown settings.", reason=", ".join(sorted(unknown)))
+        raise InvalidInput("bad_settings", reason=", ".join(sorted(unknown)))
     values = tournament_settings_check({"name": name, "kind": kind, "format": format,
                               "days_per_move": days_per_move, "min_players": 2, **settings})
     with transaction.atomic():
@@ -200,21 +198,21 @@ def tournament_register(*, tournament_id: int, user: User,
     with transaction.atomic():
         tournament = _lock(tournament_id)
         if not selectors.registration_is_open(tournament, now):
-            raise Conflict("registration_closed", "Registration is not open.")
+            raise Conflict("registration_closed")
         if not user.is_active:
-            raise InvalidInput("inactive_user", "This player cannot play at the moment.")
+            raise InvalidInput("inactive_user")
         if tournament.participants.filter(user=user).exists():
-            raise Conflict("already_registered", "Already registered.")
+            raise Conflict("already_registered")
         if tournament.max_players is not None and tournament.participants.filter(
                 status=ParticipantStatus.ACTIVE).count() >= tournament.max_players:
-            raise Conflict("tournament_full", "The tournament is full.", max=tournament.max_players)
+            raise Conflict("tournament_full", max=tournament.max_players)
         if tournament.rating_min is not None or tournament.rating_max is not None:
             rating = round(selectors.player_rating(user=user, kind=tournament.kind))
             if tournament.rating_min is not None and rating < tournament.rating_min:
-                raise InvalidInput("rating_too_low", "Rating too low.", rating=rating,
+                raise InvalidInput("rating_too_low", rating=rating,
                                    min=tournament.rating_min)
             if tournament.rating_max is not None and rating > tournament.rating_max:
-                raise InvalidInput("rating_too_high", "Rating too high.", rating=rating,
+                raise InvalidInput("rating_too_high", rating=rating,
                                    max=tournament.rating_max)
         return Participant.objects.create(tournament=tournament, user=user)
 
@@ -224,10 +222,10 @@ def tournament_withdraw(*, tournament_id: int, user: User) -> None:
     with transaction.atomic():
         tournament = _lock(tournament_id)
         if tournament.status not in BEFORE_START:
-            raise Conflict("already_started", "The tournament has started.")
+            raise Conflict("already_started")
         deleted, _ = Participant.objects.filter(tournament=tournament, user=user).delete()
         if not deleted:
-            raise Conflict("not_registered", "Not registered.")
+            raise Conflict("not_registered")
 
 
 def participant_add(*, tournament_id: int, user: User, actor: User | None) -> Participant:
@@ -236,7 +234,7 @@ def participant_add(*, tournament_id: int, user: User, actor: User | None) -> Pa
         tournament = _lock(tournament_id)
         _require_status(tournament, *BEFORE_START)
         if tournament.participants.filter(user=user).exists():
-            raise Conflict("already_registered", "Already registered.")
+            raise Conflict("already_registered")
         participant = Participant.objects.create(tournament=tournament, user=user)
         _log(tournament, actor, "add_player", user.get_username())
         return participant
@@ -247,15 +245,15 @@ def participant_replace(*, participant_id: int, new_user: User,
     """Staff put ``new_user`` in a participant's place before round 1."""
     participant = Participant.objects.filter(pk=participant_id).first()
     if participant is None:
-        raise NotFound("not_registered", "No such participant.")
+        raise NotFound("not_registered")
     with transaction.atomic():
         tournament = _lock(participant.tournament_id)
         if tournament.status not in BEFORE_START or tournament.rounds.exists():
-            raise Conflict("already_started", "The tournament has started.")
+            raise Conflict("already_started")
         if not new_user.is_active:
-            raise InvalidInput("inactive_user", "This player cannot play at the moment.")
+            raise InvalidInput("inactive_user")
         if tournament.participants.filter(user=new_user).exists():
-            raise Conflict("already_registered", "Already registered.")
+            raise Conflict("already_registered")
         participant = Participant.objects.select_related("user").get(pk=participant_id)
         old = participant.user.get_username()
         participant.user = new_user
@@ -270,7 +268,7 @@ def participant_withdraw(*, participant_id: int, actor: User | None) -> Particip
     opponents. Their results so far stay, so the standings stay consistent."""
     participant = Participant.objects.select_related("user").filter(pk=participant_id).first()
     if participant is None:
-        raise NotFound("not_registered", "No such participant.")
+        raise NotFound("not_registered")
     with transaction.atomic():
         running = list(Game.objects.select_for_update().filter(
             tournament_pairing__tournament_id=participant.tournament_id,
@@ -314,7 +312,7 @@ def tournament_start(*, tournament_id: int, actor: User | None) -> StartResult:
             status=ParticipantStatus.ACTIVE).order_by("registered_at", "pk"))
         needed = max(2, tournament.min_players)
         if len(players) < needed:
-            raise Conflict("too_few_players", "Too few players.", min=needed, count=len(players))
+            raise Conflict("too_few_players", min=needed, count=len(players))
         ratings = selectors.player_ratings(users=[p.user for p in players], kind=tournament.kind)
         players.sort(key=lambda p: -ratings[p.user_id])  # stable: registration order breaks ties
         for seed, participant in enumerate(players, start=1):
@@ -436,7 +434,7 @@ def _played_result(game: Game) -> str:
             return Result.SECOND_WINS
         return Result.DRAW
     # Aborted: whoever never moved forfeits.
-    moved = set(Move.objects.filter(game=game).values_list("seat__side", flat=True))
+    moved = game.sides_moved()
     if first_side in moved and second_side not in moved:
         return Result.FIRST_WINS_FORFEIT
     if second_side in moved and first_side not in moved:
@@ -486,7 +484,7 @@ def tournament_game_result_rewrite(*, game: Game, previous: Mapping[str, Any]) -
                                                          board=pairing.board,
                                                          leg__gt=pairing.leg).exists())
             if later or tournament.status == TournamentStatus.FINISHED:
-                raise Conflict("result_used", "A later round was already paired from this result.")
+                raise Conflict("result_used")
             pairing.result = Result.PENDING
         elif game.result_reason == REASON_VOID:
             pairing.result = Result.VOID

@@ -316,8 +316,9 @@ def test_suspending_resolves_games_by_the_rule_and_locks_the_account(client, ali
     assert RatingChange.objects.get(game=lost, user=bob).score == 1.0
     for game in (against_carol, against_bot):
         assert Game.objects.get(pk=game.pk).status == GameStatus.ABORTED
-    assert {c.status for c in Challenge.objects.filter(pk__in=[mine.pk, theirs.pk])} == {
-        ChallengeStatus.CANCELLED}
+    # the one path of account deletion too: made ones cancelled, received ones declined
+    assert Challenge.objects.get(pk=mine.pk).status == ChallengeStatus.CANCELLED
+    assert Challenge.objects.get(pk=theirs.pk).status == ChallengeStatus.DECLINED
     assert ApiToken.objects.get(user=alice).revoked_at is not None
     assert client.get(reverse("games:lobby")).status_code == 302  # session ended
     assert not client.login(username="alice", password="pw-alice-123456")
@@ -326,7 +327,7 @@ def test_suspending_resolves_games_by_the_rule_and_locks_the_account(client, ali
     assert (action.action, action.player, action.staff) == (StaffActionKind.SUSPEND, alice, staff)
     assert action.details["forfeited"] == [against_bob.pk]
     assert sorted(action.details["aborted"]) == sorted([against_carol.pk, against_bot.pk])
-    assert action.details["challenges_cancelled"] == 2
+    assert (action.details["challenges_cancelled"], action.details["challenges_declined"]) == (1, 1)
 
     with pytest.raises(GameActionError) as again:
         ops.player_suspend(player_id=alice.pk, staff=staff, reason="again")
