@@ -333,7 +333,7 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
     transaction, committed with the row lock and a ply check, so a duplicate
     run racing this one loses cleanly. A bot that fails raises bots.BotFailed (its
     task retries, then flags the game: :func:`bot_turn_flag`); a flagged game is
-    not played until staff release it (:func:`game_bot_release`).
+    not played until staff release it (:func:`bot_turn_unflag`).
     """
     played: list[str] = []
     expected = ply
@@ -405,7 +405,7 @@ def bot_turn_flag(*, game_id: int, ply: int, failure: str, now: datetime | None 
         return game_clock_pause(game_id=game_id, reason="bot failed at ply %d" % ply, now=now)
 
 
-def game_bot_release(*, game_id: int, now: datetime | None = None) -> Game:
+def bot_turn_unflag(*, game_id: int, now: datetime | None = None) -> Game:
     """Staff let a flagged game's bot play again (after fixing it): the flag goes, the
     clock held at the flag runs again (a hold that came otherwise, e.g. a paused
     tournament, stays) and the bot's turn is enqueued once this commits. Raises

@@ -126,7 +126,7 @@ def test_releasing_keeps_a_hold_that_came_otherwise(alice, broken_bot):
     tasks.bot_turn_play.delay(game.pk, 0).get()
     game.refresh_from_db()
     assert game.bot_failed_at is not None and game.clock_held_since == held_at
-    services.game_bot_release(game_id=game.pk)
+    services.bot_turn_unflag(game_id=game.pk)
     game = Game.objects.get(pk=game.pk)
     assert game.bot_failed_at is None and game.clock_held_since == held_at
 
