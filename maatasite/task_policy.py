@@ -69,7 +69,9 @@ def retry_countdown(retries: int) -> int:
 class AfterCommitTask(DjangoTask):
     """The class of every task (``Celery(task_cls=...)``): ``delay_on_commit`` publishes once
     the transaction commits, and a refused publish is logged, not raised (see the module
-    docstring: the task's sweep picks the work up)."""
+    docstring: the task's sweep picks the work up). Only publish failures are caught: any
+    other error (arguments that do not serialize) is a bug and raises. The inherited
+    ``apply_async_on_commit`` has no such guard; nothing uses it (tests/test_task_enqueue.py)."""
 
     def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:
         def publish() -> None:
@@ -79,7 +81,3 @@ class AfterCommitTask(DjangoTask):
                 log.warning("task_enqueue_failed task=%s args=%r error=%r (its sweep enqueues it again)",
                             self.name, args, error)
         transaction.on_commit(publish)
-
-    def apply_async_on_commit(self, *args: Any, **kwargs: Any) -> None:
-        """Not used: enqueue with ``delay_on_commit``, the one path (tests/test_task_enqueue.py)."""
-        raise NotImplementedError("use delay_on_commit")
