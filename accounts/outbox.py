@@ -57,6 +57,7 @@ from django.db import DatabaseError, transaction
 from django.db import connection as db_connection
 from django.utils import timezone
 
+from . import tasks
 from .mail import email_deliver
 from .models import OutgoingMail, User
 from .selectors import email_deliverable
@@ -126,21 +127,8 @@ def outbox_add(*, kind: str, user: User, object_id: int | None = None, params: d
         return None
     row = _new_row(kind=kind, user=user, object_id=object_id, params=params, to=to, now=timezone.now())
     row.save()
-    transaction.on_commit(lambda: _enqueue(row.pk))
+    tasks.outbox_send.delay_on_commit(row.pk)
     return row
-
-
-def _enqueue(mail_id: int) -> None:
-    """Hand the row to a worker; a broker that cannot take it loses nothing (the row is
-    in the database, and the outbox sweep sends it), so the page that queued it goes on."""
-    from kombu.exceptions import OperationalError
-
-    from .tasks import outbox_send
-
-    try:
-        outbox_send.delay(mail_id)
-    except (OperationalError, ConnectionError) as error:
-        logger.warning("outbox_enqueue_failed mail_id=%s error=%r (the outbox sweep will send it)", mail_id, error)
 
 
 def outbox_add_many(mails: list[dict], *, now: datetime | None = None) -> list[OutgoingMail]:

@@ -19,7 +19,7 @@ def outbox_send(self, mail_id: int) -> int:
 
     An SMTP outage or a 4xx leaves the row due again after its backoff (the outbox sweep
     sends it then), so this task never retries for SMTP errors itself."""
-    from . import outbox
+    from . import outbox  # at run time: outbox imports this module to enqueue
 
     return outbox.outbox_send(mail_id=mail_id).sent
 
@@ -30,7 +30,7 @@ def outbox_drain(self) -> dict:
     many): rows never picked up (a lost task), rows of a dead worker whose lease ended, rows
     due again after an outage. A full first batch enqueues one more drain, so that every
     worker process helps."""
-    from . import outbox
+    from . import outbox  # at run time: outbox imports this module to enqueue
 
     def helper() -> None:
         if not self.request.is_eager:
@@ -42,7 +42,7 @@ def outbox_drain(self) -> dict:
 @shared_task(name="accounts.tasks.outbox_purge", **RETRYING_TASK)
 def outbox_purge(self) -> int:
     """Delete outbox rows done more than OUTBOX_KEEP_DAYS ago. Daily, from beat."""
-    from . import outbox
+    from . import outbox  # at run time: outbox imports this module to enqueue
 
     return outbox.outbox_purge()
 
@@ -50,6 +50,6 @@ def outbox_purge(self) -> int:
 @shared_task(**RETRYING_TASK)
 def unconfirmed_accounts_purge(self) -> int:
     """Delete accounts whose confirmation link expired unused (frees their usernames). Daily, from beat."""
-    from .services import unconfirmed_accounts_purge as purge
+    from .services import unconfirmed_accounts_purge as purge  # at run time: services import outbox, outbox this module
 
     return purge()

@@ -45,7 +45,7 @@ from games.clock import local_hour_next
 from games.errors import GameActionError
 from games.models import Alarm, Game, GameStatus, Seat
 
-from . import selectors, tokens
+from . import selectors, tasks, tokens
 from .errors import CorrespondenceError
 from .models import CalendarFeed, DigestAlarm, InboundMail, ReplyAddressUse, Vacation, VacationAccount
 
@@ -306,16 +306,6 @@ def calendar_feed_revoke(*, user: Any) -> int:
 
 # ---------------------------------------------------------------- inbound mail: stored, then played
 
-def _inbound_enqueue(inbound_id: int) -> None:
-    """Enqueue the play of a stored reply once the row is committed. ``robust``: a broker
-    that refuses the message does not undo the row (the mail is stored: the inbound sweep
-    enqueues it later), so the webhook still answers 202 and the SMTP server 250."""
-    def send() -> None:
-        from . import tasks
-        tasks.inbound_mail_play.delay(inbound_id)
-    transaction.on_commit(send, robust=True)
-
-
 def inbound_mail_store(*, raw: bytes, recipient: str | None = None, now: datetime | None = None) -> InboundMail:
     """Keep a received reply by mail as a row, and enqueue its play after the commit: the
     first step of both entries (the webhook and ``manage.py mail_inbound_smtp``), so that
@@ -337,7 +327,7 @@ def inbound_mail_store(*, raw: bytes, recipient: str | None = None, now: datetim
         inbound = InboundMail.objects.create(
             raw=raw, recipient=(recipient or "")[:320], user_id=user_id, received_at=now,
             sweep_at=now + timedelta(seconds=settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS))
-        _inbound_enqueue(inbound.pk)
+        tasks.inbound_mail_play.delay_on_commit(inbound.pk)
     log.info("inbound mail %s stored user_id=%s", inbound.pk, user_id)
     return inbound
 
@@ -391,7 +381,7 @@ def inbound_mails_requeue(*, now: datetime | None = None) -> int:
                                                              sweep_at=now + timedelta(seconds=wait))
             log.warning("inbound mail %s left unprocessed: enqueued again (attempt %s)",
                         inbound.pk, inbound.attempts + 1)
-            _inbound_enqueue(inbound.pk)
+            tasks.inbound_mail_play.delay_on_commit(inbound.pk)
     return len(due)
 
 

@@ -9,18 +9,16 @@ overlapping runs never queue a mail twice.
 from __future__ import annotations
 
 from celery import shared_task
+from django.utils import timezone
 
+from accounts.tasks import outbox_drain
 from maatasite.task_policy import RETRYING_TASK
-
-from . import services
 
 
 @shared_task(name="correspondence.tasks.correspondence_sweep", **RETRYING_TASK)
 def correspondence_sweep(self) -> dict[str, int]:
     """Queue due alarms and digests in the outbox and drain it; end vacations whose time is up."""
-    from django.utils import timezone
-
-    from accounts.tasks import outbox_drain
+    from . import services  # at run time: services import this module to enqueue
 
     now = timezone.now()
     alarms = services.alarms_queue_due(now=now)
@@ -35,6 +33,8 @@ def correspondence_sweep(self) -> dict[str, int]:
 @shared_task(name="correspondence.tasks.inbound_mail_play", **RETRYING_TASK)
 def inbound_mail_play(self, inbound_id: int) -> str:
     """Play a stored reply by mail (correspondence.InboundMail) once; a processed row plays nothing."""
+    from . import services  # at run time: services import this module to enqueue
+
     return services.inbound_mail_play(inbound_id=inbound_id)
 
 
@@ -42,12 +42,16 @@ def inbound_mail_play(self, inbound_id: int) -> str:
 def inbound_mails_sweep(self) -> int:
     """The beat task (CORRESPONDENCE_INBOUND_SWEEP_SECONDS): enqueue again the stored
     replies left unprocessed (their task lost with a killed worker)."""
+    from . import services  # at run time: services import this module to enqueue
+
     return services.inbound_mails_requeue()
 
 
 @shared_task(name="correspondence.tasks.inbound_mails_purge", **RETRYING_TASK)
 def inbound_mails_purge(self) -> int:
     """The beat task: delete stored replies older than CORRESPONDENCE_INBOUND_KEEP_DAYS."""
+    from . import services  # at run time: services import this module to enqueue
+
     return services.inbound_mails_purge()
 
 
@@ -56,4 +60,6 @@ def mail_reply_receive(self, raw: str, recipient: str | None = None) -> int:
     """Only for messages queued before replies were stored as rows (``raw``: the message as
     latin-1 text): store it, to be played by ``inbound_mail_play``. Nothing sends it any
     more; remove it once no such message can be left in a broker."""
+    from . import services  # at run time: services import this module to enqueue
+
     return services.inbound_mail_store(raw=raw.encode("latin-1"), recipient=recipient).pk

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -29,7 +28,7 @@ from games.models import Game, GameKind
 from ops.models import StaffActionKind
 from ops.services import staff_action_record
 
-from . import selectors
+from . import selectors, tasks
 from .agreement import replay_agreement
 from .errors import FairPlayInvalid, FairPlayNotAllowed
 from .models import CheckStatus, FairPlayCheck, FairPlayCheckGame, GameAgreement
@@ -60,15 +59,10 @@ def fairplay_check_request(*, staff: User, player: User, kind: str, reason: str,
                                              requested_by=staff)
         staff_action_record(staff=staff, action=StaffActionKind.FAIRPLAY_CHECK, reason=reason,
                             player=player, details={"check": check.pk, "kind": kind})
-        transaction.on_commit(lambda: _enqueue_run(check.pk))
+        tasks.fairplay_check_run.delay_on_commit(check.pk)
     log.info("fairplay check=%s of player=%s kind=%s requested by staff=%s",
              check.pk, player.pk, kind, staff.pk)
     return check
-
-
-def _enqueue_run(check_id: int) -> None:
-    from . import tasks
-    tasks.fairplay_check_run.delay(check_id)
 
 
 def fairplay_checks_requeue(*, now: datetime | None = None) -> int:
@@ -81,7 +75,7 @@ def fairplay_checks_requeue(*, now: datetime | None = None) -> int:
     lost = selectors.checks_lost(before=now - timedelta(seconds=settings.FAIRPLAY_CHECK_HARD_SECONDS))
     for check_id in lost:
         log.warning("fairplay check=%s left undone: enqueued again", check_id)
-        transaction.on_commit(partial(_enqueue_run, check_id))
+        tasks.fairplay_check_run.delay_on_commit(check_id)
     return len(lost)
 
 

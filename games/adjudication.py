@@ -3,7 +3,10 @@ the running games of a suspended player.
 
 Each service takes the ``staff`` member and the ``reason`` (required) and runs in
 one transaction under the game's row lock. The audit row is written by the caller
-(ops.services, which wraps these services), in the same transaction.
+(ops.services, which wraps these services), in the same transaction: these are the
+building blocks, named for what they change (``game_result_void``, ``game_result_award``,
+``game_result_timeout_reverse``); the staff actions are ops.services' ``game_void``,
+``game_award`` and ``game_timeout_reverse``, the only services of those names.
 
 A game that is running ends through ``games.services.game_finish`` like any game
 (``game_finished``). A game that had already ended and gets another result sends
@@ -112,7 +115,7 @@ def _changed(game: Game, previous: dict[str, Any], *, staff: User, action: str,
     return Adjudication(game=game, previous=previous)
 
 
-def game_void(*, game_id: int, staff: User, reason: str) -> Adjudication:
+def game_result_void(*, game_id: int, staff: User, reason: str) -> Adjudication:
     """Void an ended game: no winner, no rating change, no points (see the module rules)."""
     reason = adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
@@ -128,7 +131,7 @@ def game_void(*, game_id: int, staff: User, reason: str) -> Adjudication:
         return _changed(game, previous, staff=staff, action="voided", reason=reason)
 
 
-def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> Adjudication:
+def game_result_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> Adjudication:
     """Give the game to ``winner_side`` ("" for a draw), reason ``adjudicated``: a
     running game ends normally, an ended game gets this result instead of its own."""
     reason = adjudication_check(staff=staff, reason=reason)
@@ -155,8 +158,8 @@ def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> A
                         reason=reason)
 
 
-def game_timeout_reverse(*, game_id: int, staff: User, reason: str,
-                         now: datetime | None = None) -> Adjudication:
+def game_result_timeout_reverse(*, game_id: int, staff: User, reason: str,
+                                now: datetime | None = None) -> Adjudication:
     """Undo a loss (or abort) on time, e.g. after an outage: the game runs again and the
     player to move starts a fresh full turn. The engine state is rebuilt by playing
     the recorded moves again from the sealed seed, and the seed is sealed again."""

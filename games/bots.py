@@ -5,7 +5,7 @@ server's full state with the hidden order of piles and bag; the engine's bots
 (``engine.bots.choose_move``) rebuild playable states from the view themselves.
 
 A bot that fails raises :class:`BotFailed`; it never plays a stand-in move. The turn's
-task (``games.tasks.bot_play_turn``) retries with backoff, and after its last retry the
+task (``games.tasks.bot_turn_play``) retries with backoff, and after its last retry the
 game is flagged for staff with its clock held (``games.services.bot_turn_flag``).
 """
 from __future__ import annotations

@@ -184,16 +184,16 @@ def _batch_decide(*, batch_id: int, staff: User, reason: str, status: str,
         return batch
 
 
-def timeout_batch_confirm(*, batch_id: int, staff: User, reason: str,
-                          now: datetime | None = None) -> TimeoutBatch:
+def timeout_batch_games_time_out(*, batch_id: int, staff: User, reason: str,
+                                 now: datetime | None = None) -> TimeoutBatch:
     """Staff confirm a held batch: each of its games still on the held turn and
     still past its deadline times out as the sweep would have ended it."""
     return _batch_decide(batch_id=batch_id, staff=staff, reason=reason,
                          status=TimeoutBatchStatus.CONFIRMED, now=now)
 
 
-def timeout_batch_extend(*, batch_id: int, staff: User, reason: str,
-                         now: datetime | None = None) -> TimeoutBatch:
+def timeout_batch_clocks_extend(*, batch_id: int, staff: User, reason: str,
+                                now: datetime | None = None) -> TimeoutBatch:
     """Staff treat a held batch as an outage from its ``since`` until now: each of
     its games still on the held turn gets that time back, so its player has again
     the time they had left when clocks were last judged normally."""

@@ -11,8 +11,8 @@ saw) and becomes ``Move.ply = expected_ply + 1``. A turn is a run of decisions
 by one player; the clock (``deadline``) and the mail restart only when the
 player to move changes.
 
-Tasks are enqueued with ``transaction.on_commit`` so that a worker never sees
-an uncommitted game. A finished (or aborted) game sends
+Tasks are enqueued with ``delay_on_commit`` (maatasite/task_policy.py) so that a
+worker never sees an uncommitted game. A finished (or aborted) game sends
 ``games.signals.game_finished`` once, inside the finishing transaction.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ from accounts.selectors import is_blocked
 from engine import fair
 from engine.errors import EngineError
 
-from . import bots, notifications
+from . import bots, notifications, tasks
 from .clock import quiet_hours_shift
 from .errors import Conflict, InvalidInput, MoveRejected, NotAllowed, NotFound
 from .models import (
@@ -79,14 +79,6 @@ def rules_for(kind: str) -> Any:
 
 def _now() -> datetime:
     return timezone.now()
-
-
-def _enqueue(task_name: str, *args: Any) -> None:
-    """Send a games task once the current transaction commits."""
-    def send() -> None:
-        from . import tasks
-        getattr(tasks, task_name).delay(*args)
-    transaction.on_commit(send)
 
 
 def game_secret(game: Game) -> tuple[str, int]:
@@ -177,7 +169,7 @@ def _start_turn_if_passed(game: Game, rules: Any, state: Any, now: datetime, *,
     game.clock_paused_at = None
     if seat.is_bot:
         game.deadline = None
-        _enqueue("bot_play_turn", game.pk, game.ply)
+        tasks.bot_turn_play.delay_on_commit(game.pk, game.ply)
     else:
         _clock_update(game, now, turn_started=True)
 
@@ -342,7 +334,7 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
     transaction, committed with the row lock and a ply check, so a duplicate
     run racing this one loses cleanly. A bot that fails raises bots.BotFailed (its
     task retries, then flags the game: :func:`bot_turn_flag`); a flagged game is
-    not played until staff release it (:func:`game_bot_release`).
+    not played until staff release it (:func:`bot_turn_unflag`).
     """
     played: list[str] = []
     expected = ply
@@ -392,7 +384,7 @@ def bot_turns_requeue(*, now: datetime | None = None) -> int:
                                 limit=settings.GAMES_BOT_SWEEP_BATCH)
     for game_id, ply in overdue:
         log.warning("game=%s bot turn at ply %s left undone: enqueued again", game_id, ply)
-        _enqueue("bot_play_turn", game_id, ply)
+        tasks.bot_turn_play.delay_on_commit(game_id, ply)
     return len(overdue)
 
 
@@ -414,7 +406,7 @@ def bot_turn_flag(*, game_id: int, ply: int, failure: str, now: datetime | None 
         return game_clock_pause(game_id=game_id, reason="bot failed at ply %d" % ply, now=now)
 
 
-def game_bot_release(*, game_id: int, now: datetime | None = None) -> Game:
+def bot_turn_unflag(*, game_id: int, now: datetime | None = None) -> Game:
     """Staff let a flagged game's bot play again (after fixing it): the flag goes, the
     clock held at the flag runs again (a hold that came otherwise, e.g. a paused
     tournament, stays) and the bot's turn is enqueued once this commits. Raises
@@ -431,7 +423,7 @@ def game_bot_release(*, game_id: int, now: datetime | None = None) -> Game:
         game.save(update_fields=["bot_failed_at", "bot_failure"])
         if held_for_the_bot:
             game = game_clock_resume(game_id=game_id, now=now)
-        _enqueue("bot_play_turn", game.pk, game.ply)
+        tasks.bot_turn_play.delay_on_commit(game.pk, game.ply)
         log.info("game=%s bot released by staff", game.pk)
         return game
 

@@ -23,7 +23,7 @@ from games import services as games_services
 from games.errors import Conflict
 from games.models import Game, GameStatus
 
-from . import constants, selectors
+from . import constants, selectors, tasks
 from .errors import LadderConflict, LadderNotAllowed, LadderNotFound
 from .models import ChallengeState, EventKind, Ladder, LadderChallenge, LadderEvent, LadderMember, Outcome
 
@@ -60,13 +60,6 @@ def _remove(ladder: Ladder, member: LadderMember, *, kind: str, now: datetime) -
                                position_before=old, created_at=now)
 
 
-def _enqueue_departed_games_resign(ladder_id: int, user_id: int) -> None:
-    def send() -> None:
-        from . import tasks
-        tasks.ladder_departed_games_resign.delay(ladder_id, user_id)
-    transaction.on_commit(send)
-
-
 def ladder_departed_games_requeue(*, now: datetime | None = None) -> int:
     """Enqueue again the resignation of the running games of players who left a ladder more
     than ``LADDER_RESIGN_OVERDUE_SECONDS`` ago, through the path that enqueued it (a killed
@@ -78,7 +71,7 @@ def ladder_departed_games_requeue(*, now: datetime | None = None) -> int:
         before=now - timedelta(seconds=settings.LADDER_RESIGN_OVERDUE_SECONDS))
     for ladder_id, user_id in departed:
         log.warning("ladder=%s departed player=%s still has running games: enqueued again", ladder_id, user_id)
-        _enqueue_departed_games_resign(ladder_id, user_id)
+        tasks.ladder_departed_games_resign.delay_on_commit(ladder_id, user_id)
     return len(departed)
 
 
@@ -241,7 +234,7 @@ def ladder_record_result(*, game: Game, now: datetime | None = None) -> LadderCh
                     ladder_id=ladder.pk, user=challenge.timed_out_id, now=now) >= \
                     constants.TIMEOUT_LIMIT:
                 _remove(ladder, slow, kind=EventKind.REMOVED, now=now)
-                _enqueue_departed_games_resign(ladder.pk, slow.user_id)
+                tasks.ladder_departed_games_resign.delay_on_commit(ladder.pk, slow.user_id)
         return challenge
 
 

@@ -10,7 +10,7 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "maatasite.settings")
 
-app = Celery("maatasite")
+app = Celery("maatasite", task_cls="maatasite.task_policy:AfterCommitTask")  # delay_on_commit: task_policy
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -14,15 +14,37 @@ nothing (``outbox_drain``), and the row is marked sent right after the SMTP serv
 so a second run sends nothing. SMTP failures do not retry a task: the row is due again
 after its own backoff (accounts.outbox).
 
-    @shared_task(name="games.tasks.bot_play_turn", **RETRYING_TASK)
-    def bot_play_turn(self, game_id, ply): ...
+    @shared_task(name="games.tasks.bot_turn_play", **RETRYING_TASK)
+    def bot_turn_play(self, game_id, ply): ...
+
+Enqueueing is one call: ``some_task.delay_on_commit(*ids)`` (every task's class is
+:class:`AfterCommitTask`, set in maatasite/celery.py). The message is published only once the
+current transaction commits, so a worker never sees uncommitted rows; and a broker that
+refuses it (down, full, unreachable) is logged and does not turn the committed work into an
+error: every task enqueued this way has a beat sweep that finds its work undone and enqueues
+it again (bot turns, pairing, ladder resignations, fair-play checks, mail, inbound replies).
+Tests that record enqueues patch the task's ``delay``: it is looked up when the transaction
+commits.
+
+Services import their app's tasks at module level to enqueue them; so a tasks module imports
+its services inside each task body (the one written exception to "no import in a function
+body": the other direction would be an import cycle).
 """
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from celery.contrib.django.task import DjangoTask
 from celery.utils.time import get_exponential_backoff_interval
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
+from kombu.exceptions import OperationalError
+
+log = logging.getLogger(__name__)
+
+#: What a publish raises when the broker cannot take the message (kombu wraps connection
+#: errors in OperationalError; a bare socket error or timeout may come through as is).
+PUBLISH_FAILURES: tuple[type[Exception], ...] = (OperationalError, ConnectionError, TimeoutError)
 
 RETRYING_TASK: dict[str, Any] = {
     "bind": True,
@@ -42,3 +64,20 @@ def retry_countdown(retries: int) -> int:
     return get_exponential_backoff_interval(factor=1, retries=retries,
                                             maximum=RETRYING_TASK["retry_backoff_max"],
                                             full_jitter=RETRYING_TASK["retry_jitter"])
+
+
+class AfterCommitTask(DjangoTask):
+    """The class of every task (``Celery(task_cls=...)``): ``delay_on_commit`` publishes once
+    the transaction commits, and a refused publish is logged, not raised (see the module
+    docstring: the task's sweep picks the work up). Only publish failures are caught: any
+    other error (arguments that do not serialize) is a bug and raises. The inherited
+    ``apply_async_on_commit`` has no such guard; nothing uses it (tests/test_task_enqueue.py)."""
+
+    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:
+        def publish() -> None:
+            try:
+                self.delay(*args, **kwargs)  # looked up now: tests patch ``delay``
+            except PUBLISH_FAILURES as error:
+                log.warning("task_enqueue_failed task=%s args=%r error=%r (its sweep enqueues it again)",
+                            self.name, args, error)
+        transaction.on_commit(publish)

@@ -4,7 +4,9 @@ audit log of every staff decision (``StaffAction``).
 
 Every staff service here takes the ``staff`` member and the ``reason``
 (required) and writes exactly one audit row in the transaction of the action;
-the game-side work is games.adjudication's and games.outages'. Suspension rule (shown to staff in
+the game-side work is games.adjudication's and games.outages' building blocks, named
+for what they change (``game_result_void``, ``timeout_batch_games_time_out``, ...), so that
+each staff action has one service of its name, here. Suspension rule (shown to staff in
 the admin): the suspended player cannot log in (inactive; their sessions end and
 their API tokens are revoked); each running game against a person is lost by
 them (reason forfeit), or aborted when they have not moved in it yet; games
@@ -118,9 +120,9 @@ def _result_details(done: adjudication.Adjudication) -> dict:
 
 
 def game_void(*, game_id: int, staff: User, reason: str) -> Game:
-    """Void an ended game (games.adjudication.game_void) and log it."""
+    """Void an ended game (games.adjudication.game_result_void) and log it."""
     with transaction.atomic():
-        done = adjudication.game_void(game_id=game_id, staff=staff, reason=reason)
+        done = adjudication.game_result_void(game_id=game_id, staff=staff, reason=reason)
         staff_action_record(staff=staff, action=StaffActionKind.VOID, reason=reason.strip(),
                             game=done.game, details=_result_details(done))
         return done.game
@@ -129,8 +131,8 @@ def game_void(*, game_id: int, staff: User, reason: str) -> Game:
 def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> Game:
     """Award a game to ``winner_side`` ("" for a draw) and log it."""
     with transaction.atomic():
-        done = adjudication.game_award(game_id=game_id, staff=staff, reason=reason,
-                                       winner_side=winner_side)
+        done = adjudication.game_result_award(game_id=game_id, staff=staff, reason=reason,
+                                              winner_side=winner_side)
         staff_action_record(staff=staff, action=StaffActionKind.AWARD, reason=reason.strip(),
                             game=done.game, details=_result_details(done))
         return done.game
@@ -139,20 +141,20 @@ def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> G
 def game_timeout_reverse(*, game_id: int, staff: User, reason: str) -> Game:
     """Let a game that ended on time run again (e.g. after an outage) and log it."""
     with transaction.atomic():
-        done = adjudication.game_timeout_reverse(game_id=game_id, staff=staff, reason=reason)
+        done = adjudication.game_result_timeout_reverse(game_id=game_id, staff=staff, reason=reason)
         staff_action_record(staff=staff, action=StaffActionKind.TIMEOUT_REVERSE,
                             reason=reason.strip(), game=done.game, details=_result_details(done))
         return done.game
 
 
 def game_bot_release(*, game_id: int, staff: User, reason: str) -> Game:
-    """Let the bot of a game flagged for failing play again (games.services.game_bot_release)
+    """Let the bot of a game flagged for failing play again (games.services.bot_turn_unflag)
     and log it."""
     reason = adjudication.adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
         failure = (Game.objects.select_for_update().filter(pk=game_id)
                    .values_list("bot_failure", flat=True).first())
-        game = game_services.game_bot_release(game_id=game_id)
+        game = game_services.bot_turn_unflag(game_id=game_id)
         staff_action_record(staff=staff, action=StaffActionKind.BOT_RELEASE, reason=reason,
                             game=game, details={"failure": failure})
         return game
@@ -241,19 +243,19 @@ def _batch_details(batch: TimeoutBatch) -> dict:
 
 
 def timeout_batch_confirm(*, batch_id: int, staff: User, reason: str) -> TimeoutBatch:
-    """Time out the games a sweep held (games.outages.timeout_batch_confirm) and log it."""
+    """Time out the games a sweep held (games.outages.timeout_batch_games_time_out) and log it."""
     with transaction.atomic():
-        batch = outages.timeout_batch_confirm(batch_id=batch_id, staff=staff, reason=reason)
+        batch = outages.timeout_batch_games_time_out(batch_id=batch_id, staff=staff, reason=reason)
         staff_action_record(staff=staff, action=StaffActionKind.TIMEOUTS_CONFIRMED,
                             reason=batch.reason, details=_batch_details(batch))
         return batch
 
 
 def timeout_batch_extend(*, batch_id: int, staff: User, reason: str) -> TimeoutBatch:
-    """Extend the games a sweep held as after an outage (games.outages.timeout_batch_extend)
+    """Extend the games a sweep held as after an outage (games.outages.timeout_batch_clocks_extend)
     and log it."""
     with transaction.atomic():
-        batch = outages.timeout_batch_extend(batch_id=batch_id, staff=staff, reason=reason)
+        batch = outages.timeout_batch_clocks_extend(batch_id=batch_id, staff=staff, reason=reason)
         staff_action_record(staff=staff, action=StaffActionKind.TIMEOUTS_EXTENDED,
                             reason=batch.reason, details=_batch_details(batch))
         return batch

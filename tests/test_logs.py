@@ -71,7 +71,7 @@ def test_a_task_run_in_process_logs_the_request_that_sent_it_and_its_game(
     assert tasks, "the bot's task was not logged"
     for entry in tasks:
         assert entry["request_id"] == "req-solo-000001"
-        assert entry["task"] == "games.tasks.bot_play_turn"
+        assert entry["task"] == "games.tasks.bot_turn_play"
         assert entry["game_id"] == game.pk
         assert entry["task_id"]
 
@@ -112,7 +112,7 @@ def test_a_worker_logs_the_request_id_of_the_request_that_enqueued_its_task(cele
     needle = "request_id=req-worker-0001 game_id=%s" % game.pk
     while time.monotonic() < deadline:
         text = celery_worker.log_path.read_text(errors="replace")
-        if needle in text and "games.tasks.bot_play_turn" in text:
+        if needle in text and "games.tasks.bot_turn_play" in text:
             break
         time.sleep(0.2)
     else:

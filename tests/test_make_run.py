@@ -191,7 +191,7 @@ def test_make_run_plays_bots_in_the_worker_prints_your_turn_mail_and_stops_every
         # The move's request logged its answer from the web server; the bot's turn ran in a process
         # of the worker's group, as a task sent by that request.
         output = launcher.output()
-        bot_runs = [line for line in worker_log_lines(output, "games.tasks.bot_play_turn", solo["id"])
+        bot_runs = [line for line in worker_log_lines(output, "games.tasks.bot_turn_play", solo["id"])
                     if f"request_id={request_id} " in line and "SUCCESS" in line]
         assert bot_runs, output[-6000:]
         workers = processes_in_groups({groups["worker"]})

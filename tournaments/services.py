@@ -34,7 +34,7 @@ from games.adjudication import REASON_VOID
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus
 
 from . import pairing as rules
-from . import selectors
+from . import selectors, tasks
 from .errors import Conflict, InvalidInput, NotFound
 from .models import (
     Pairing,
@@ -92,13 +92,6 @@ def _running_game_ids(tournament_id: int) -> list[int]:
         .order_by("pk").values_list("pk", flat=True))
 
 
-def _enqueue_advance(tournament_id: int) -> None:
-    def send() -> None:
-        from . import tasks
-        tasks.tournament_advance.delay(tournament_id)
-    transaction.on_commit(send)
-
-
 def tournaments_advance_requeue(*, now: datetime | None = None) -> int:
     """Enqueue again the pairing task of every running tournament that waits for it for more
     than ``TOURNAMENTS_ADVANCE_OVERDUE_SECONDS`` (selectors.tournaments_advance_due), through
@@ -111,7 +104,7 @@ def tournaments_advance_requeue(*, now: datetime | None = None) -> int:
         before=now - timedelta(seconds=django_settings.TOURNAMENTS_ADVANCE_OVERDUE_SECONDS))
     for tournament_id in due:
         log.warning("tournament=%s left waiting for its pairing: enqueued again", tournament_id)
-        _enqueue_advance(tournament_id)
+        tasks.tournament_advance.delay_on_commit(tournament_id)
     return len(due)
 
 
@@ -287,7 +280,7 @@ def participant_withdraw(*, participant_id: int, actor: User | None) -> Particip
         for game_id in running:
             game_services.game_resign(game_id=game_id, user=participant.user)
         if tournament.status == TournamentStatus.RUNNING:
-            _enqueue_advance(tournament.pk)
+            tasks.tournament_advance.delay_on_commit(tournament.pk)
         return participant
 
 
@@ -334,7 +327,7 @@ def tournament_start(*, tournament_id: int, actor: User | None) -> StartResult:
         tournament.started_at = _now()
         tournament.save()
         _log(tournament, actor, "start", "%d players. %s" % (len(players), " ".join(warnings)))
-        _enqueue_advance(tournament.pk)
+        tasks.tournament_advance.delay_on_commit(tournament.pk)
         return StartResult(tournament=tournament, warnings=warnings)
 
 
@@ -373,7 +366,7 @@ def tournament_resume(*, tournament_id: int, actor: User | None, now: datetime |
         for game_id in released:
             game_services.game_clock_resume(game_id=game_id, now=now)
         _log(tournament, actor, "resume", "%d game clock(s) running again" % len(released))
-        _enqueue_advance(tournament.pk)
+        tasks.tournament_advance.delay_on_commit(tournament.pk)
         return tournament
 
 
@@ -460,7 +453,7 @@ def tournament_game_record(*, game: Game) -> Pairing | None:
                                                 result=Result.PENDING).exists()
         if tournament.status == TournamentStatus.RUNNING and (
                 round_done or tournament.format == TournamentFormat.KNOCKOUT):
-            _enqueue_advance(tournament.pk)  # paused: tournament_resume enqueues it
+            tasks.tournament_advance.delay_on_commit(tournament.pk)  # paused: tournament_resume enqueues it
         return pairing
 
 
@@ -635,5 +628,5 @@ def tournament_advance(*, tournament_id: int) -> str:
                 first, second = second, None
             _create_pairing(tournament, round_, board, 0, first, second)
         if not round_.pairings.filter(result=Result.PENDING).exists():
-            _enqueue_advance(tournament.pk)  # only byes and forfeits: go on at once
+            tasks.tournament_advance.delay_on_commit(tournament.pk)  # only byes and forfeits: go on at once
         return "paired round %d" % number

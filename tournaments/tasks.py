@@ -6,12 +6,12 @@ from django.db import IntegrityError
 
 from maatasite.task_policy import RETRYING_TASK
 
-from . import services
-
 
 @shared_task(name="tournaments.tasks.tournament_advance", **RETRYING_TASK)
 def tournament_advance(self, tournament_id: int) -> str:
     """Pair the next round if the current one is complete (a no-op otherwise)."""
+    from . import services  # at run time: services import this module to enqueue
+
     try:
         return services.tournament_advance(tournament_id=tournament_id)
     except IntegrityError:
@@ -22,4 +22,6 @@ def tournament_advance(self, tournament_id: int) -> str:
 @shared_task(name="tournaments.tasks.tournaments_advance_sweep", **RETRYING_TASK)
 def tournaments_advance_sweep(self) -> int:
     """The beat task (TOURNAMENTS_SWEEP_SECONDS): enqueue again the pairing tasks left undone."""
+    from . import services  # at run time: services import this module to enqueue
+
     return services.tournaments_advance_requeue()

@@ -12,7 +12,7 @@ import engine.fair
 from fairplay import agreement, services
 from fairplay.models import GameAgreement
 from games import services as games_services
-from games.adjudication import game_timeout_reverse
+from games.adjudication import game_result_timeout_reverse
 from games.models import Move
 
 from .conftest import LEVEL, bot_copier, play, random_player, start_game
@@ -122,7 +122,7 @@ def test_a_game_sent_back_into_play_is_measured_again(alice, bob, staff):
     assert (game.status, game.result_reason) == ("finished", "timeout")
     first = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
     assert first.decisions == 1
-    game_timeout_reverse(game_id=game.pk, staff=staff, reason="Outage of the mail server.")
+    game_result_timeout_reverse(game_id=game.pk, staff=staff, reason="Outage of the mail server.")
     game = play(game, {alice.pk: random_player(7), bob.pk: random_player(8)}, decisions=4, resign=bob)
     again = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
     assert (again.pk, again.game_ply) == (first.pk, game.ply)

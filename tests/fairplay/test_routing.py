@@ -9,6 +9,6 @@ PROCFILE = Path(__file__).resolve().parents[2] / "Procfile"
 def test_fair_play_checks_go_to_the_slow_queue_and_game_tasks_do_not():
     router = app.amqp.router
     assert router.route({}, "fairplay.tasks.fairplay_check_run")["queue"].name == "slow"
-    assert router.route({}, "games.tasks.bot_play_turn")["queue"].name == app.conf.task_default_queue
+    assert router.route({}, "games.tasks.bot_turn_play")["queue"].name == app.conf.task_default_queue
     lines = dict(line.split(":", 1) for line in PROCFILE.read_text().splitlines() if ":" in line)
     assert "-Q slow" in lines["slow"] and "-Q" not in lines["worker"]

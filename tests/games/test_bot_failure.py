@@ -1,6 +1,6 @@
 """A bot that fails plays no stand-in move: its turn's task retries with backoff, and after
 the last retry the game is flagged for staff with its clock held; the bot turns sweep leaves
-it alone until staff let the bot play again (games.tasks.bot_play_turn, games.services)."""
+it alone until staff let the bot play again (games.tasks.bot_turn_play, games.services)."""
 from datetime import timedelta
 
 import pytest
@@ -40,7 +40,7 @@ class BrokenBot:
 def broken_bot(monkeypatch):
     """In-process (eager) tasks run their retries at once, one after the other, when an
     error is not raised to the caller (a worker runs them after their countdowns)."""
-    tasks.bot_play_turn.app.conf.task_eager_propagates = False  # restored by tests/conftest.py
+    tasks.bot_turn_play.app.conf.task_eager_propagates = False  # restored by tests/conftest.py
     return BrokenBot(monkeypatch)
 
 
@@ -58,9 +58,9 @@ def test_a_failing_bot_raises_instead_of_playing_a_random_move(alice, broken_bot
 def test_a_bot_failing_on_every_retry_flags_the_game_and_holds_its_clock(
         alice, broken_bot, django_capture_on_commit_callbacks):
     game = solo_game(alice)
-    assert tasks.bot_play_turn.delay(game.pk, 0).get() == []
+    assert tasks.bot_turn_play.delay(game.pk, 0).get() == []
     # The first try and every retry asked the bot; none played anything.
-    assert len(broken_bot.calls) == tasks.bot_play_turn.max_retries + 1
+    assert len(broken_bot.calls) == tasks.bot_turn_play.max_retries + 1
     game.refresh_from_db()
     assert game.ply == 0 and not Move.objects.filter(game=game).exists()
     assert game.bot_failed_at is not None and "search exploded" in game.bot_failure
@@ -74,28 +74,28 @@ def test_a_bot_failing_on_every_retry_flags_the_game_and_holds_its_clock(
     assert sent == []
     # A stray copy of the task (a late redelivery) does not ask the bot again either.
     asked = len(broken_bot.calls)
-    assert tasks.bot_play_turn.delay(game.pk, 0).get() == []
+    assert tasks.bot_turn_play.delay(game.pk, 0).get() == []
     assert len(broken_bot.calls) == asked
 
 
 def test_the_task_retries_a_failing_bot_with_backoff(alice, broken_bot, monkeypatch):
     game = solo_game(alice)
     countdowns = []
-    real_retry = tasks.bot_play_turn.retry
+    real_retry = tasks.bot_turn_play.retry
 
     def spy_retry(*args, **kwargs):
         countdowns.append(kwargs["countdown"])
         return real_retry(*args, **kwargs)
 
-    monkeypatch.setattr(tasks.bot_play_turn, "retry", spy_retry)
-    tasks.bot_play_turn.delay(game.pk, 0).get()
-    assert len(countdowns) == tasks.bot_play_turn.max_retries
+    monkeypatch.setattr(tasks.bot_turn_play, "retry", spy_retry)
+    tasks.bot_turn_play.delay(game.pk, 0).get()
+    assert len(countdowns) == tasks.bot_turn_play.max_retries
     assert all(0 <= wait <= 2 ** attempt for attempt, wait in enumerate(countdowns))
 
 
 def test_staff_let_the_fixed_bot_play_again(alice, broken_bot, django_capture_on_commit_callbacks):
     game = solo_game(alice)
-    tasks.bot_play_turn.delay(game.pk, 0).get()
+    tasks.bot_turn_play.delay(game.pk, 0).get()
     staff = type(alice).objects.create_user("staffer", password="pw-staff-123456", is_staff=True)
     broken_bot.fix()
     with django_capture_on_commit_callbacks(execute=True):
@@ -123,10 +123,10 @@ def test_releasing_keeps_a_hold_that_came_otherwise(alice, broken_bot):
     game = solo_game(alice)
     held_at = timezone.now() - timedelta(hours=1)
     services.game_clock_pause(game_id=game.pk, reason="tournament paused", now=held_at)
-    tasks.bot_play_turn.delay(game.pk, 0).get()
+    tasks.bot_turn_play.delay(game.pk, 0).get()
     game.refresh_from_db()
     assert game.bot_failed_at is not None and game.clock_held_since == held_at
-    services.game_bot_release(game_id=game.pk)
+    services.bot_turn_unflag(game_id=game.pk)
     game = Game.objects.get(pk=game.pk)
     assert game.bot_failed_at is None and game.clock_held_since == held_at
 
@@ -136,7 +136,7 @@ def test_staff_see_the_flag_in_the_admin_and_release_from_it(client, alice, brok
     from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
     from django.urls import reverse
     flagged, healthy = solo_game(alice), solo_game(alice)
-    tasks.bot_play_turn.delay(flagged.pk, 0).get()
+    tasks.bot_turn_play.delay(flagged.pk, 0).get()
     boss = type(alice).objects.create_superuser("boss", "boss@example.org", "pw-boss-123456")
     client.force_login(boss)
     changelist = reverse("admin:ops_gameadjudication_changelist")

@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from games import services, tasks
 from games.models import Game, GameStatus, Move
@@ -61,7 +62,7 @@ def test_finished_games_and_human_turns_are_ignored(alice, bob, django_capture_o
     services.game_abort(game_id=aborted.pk, user=alice)
     answered = solo_game(alice)
     with django_capture_on_commit_callbacks(execute=True):
-        tasks.bot_play_turn.delay(answered.pk, 0)
+        tasks.bot_turn_play.delay(answered.pk, 0)
     between_players = start_game(alice, bob)
     for game in (aborted, answered, between_players):
         _age(game, 10 * _overdue())
@@ -74,7 +75,7 @@ def test_finished_games_and_human_turns_are_ignored(alice, bob, django_capture_o
 def test_overdue_counts_from_the_last_decision_not_the_start_of_the_turn(alice, django_capture_on_commit_callbacks):
     game = solo_game(alice)
     with django_capture_on_commit_callbacks(execute=True):
-        tasks.bot_play_turn.delay(game.pk, 0)
+        tasks.bot_turn_play.delay(game.pk, 0)
     game.refresh_from_db()
     services.move_submit(game_id=game.pk, user=alice, move_text=first_legal(game), expected_ply=game.ply)
     game.refresh_from_db()
@@ -99,7 +100,7 @@ def test_two_sweeps_and_the_late_original_enqueue_three_times_and_play_once(alic
     assert len(sent) == 2
     for send in sent:
         send()
-    tasks.bot_play_turn.delay(game.pk, 0)  # the killed worker's task, redelivered at last
+    tasks.bot_turn_play.delay(game.pk, 0)  # the killed worker's task, redelivered at last
     assert _bot_moves(game) == [1]
     assert Move.objects.filter(game=game).count() == 1
 
@@ -174,3 +175,27 @@ def test_beat_schedules_every_sweep_with_its_interval():
         assert scheduled["task"] == task and task in app.tasks
         assert scheduled["schedule"].total_seconds() == seconds
     assert settings.GAMES_BOT_OVERDUE_SECONDS + settings.GAMES_BOT_SWEEP_SECONDS <= 130  # "about 2 minutes"
+
+
+def test_a_broker_that_refuses_the_bot_turn_keeps_the_move_and_the_sweep_plays_it(
+        alice, monkeypatch, caplog, django_capture_on_commit_callbacks):
+    game = solo_game(alice)
+    tasks.bot_turn_play.delay(game.pk, 0)
+    game.refresh_from_db()
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(tasks.bot_turn_play, "delay", broker_down)
+    with django_capture_on_commit_callbacks(execute=True) as sent:  # the publish runs after the commit
+        services.move_submit(game_id=game.pk, user=alice, move_text=first_legal(game), expected_ply=game.ply)
+    monkeypatch.undo()
+    assert len(sent) == 1  # it was tried, refused, and raised nothing for the player
+    assert "task_enqueue_failed task=games.tasks.bot_turn_play" in caplog.text
+    game.refresh_from_db()
+    assert game.ply == 2 and Move.objects.filter(game=game, ply=2, user=alice).exists()
+    assert _bot_moves(game) == [1]
+    _age(game, _overdue())
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.bot_turns_requeue() == 1
+    assert _bot_moves(game) == [1, 3]

@@ -86,7 +86,7 @@ def test_a_resignation_racing_a_move_leaves_a_consistent_game(alice, bob):
 
 def test_a_bot_turn_run_twice_at_once_is_played_once(alice, monkeypatch):
     queued = []  # the bot turns the creation hands to the broker: kept here, not run
-    monkeypatch.setattr(tasks.bot_play_turn, "delay", lambda *args: queued.append(args))
+    monkeypatch.setattr(tasks.bot_turn_play, "delay", lambda *args: queued.append(args))
     for attempt in range(40):
         game = services.game_create_solo(user=alice, kind="maatatahay", bot_level=1,
                                          side=("balan", "wazu")[attempt % 2],

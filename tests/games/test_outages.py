@@ -162,12 +162,12 @@ def test_staff_confirm_a_held_batch_and_the_games_time_out(alice, bob, carol):
                          move_text=first_legal(fresh(moved_on)), expected_ply=0)
     staff = type(alice).objects.create_user("staffer", password="pw-staff-123456", is_staff=True)
     with pytest.raises(NotAllowed):
-        outages.timeout_batch_confirm(batch_id=batch.pk, staff=carol, reason="Real timeouts.")
+        outages.timeout_batch_games_time_out(batch_id=batch.pk, staff=carol, reason="Real timeouts.")
     with pytest.raises(InvalidInput):
-        outages.timeout_batch_confirm(batch_id=batch.pk, staff=staff, reason="  ")
+        outages.timeout_batch_games_time_out(batch_id=batch.pk, staff=staff, reason="  ")
 
     decided_at = t0 + timedelta(minutes=7)
-    outages.timeout_batch_confirm(batch_id=batch.pk, staff=staff, reason="A tournament round.",
+    outages.timeout_batch_games_time_out(batch_id=batch.pk, staff=staff, reason="A tournament round.",
                                   now=decided_at)
     batch.refresh_from_db()
     assert (batch.status, batch.decided_by, batch.decided_at, batch.reason, batch.games_changed) == (
@@ -180,7 +180,7 @@ def test_staff_confirm_a_held_batch_and_the_games_time_out(alice, bob, carol):
     assert fresh(moved_on).status == GameStatus.ACTIVE and fresh(moved_on).turn == 2
     assert all(fresh(g).status == GameStatus.ACTIVE for g in running)
     with pytest.raises(Conflict):
-        outages.timeout_batch_extend(batch_id=batch.pk, staff=staff, reason="Changed my mind.")
+        outages.timeout_batch_clocks_extend(batch_id=batch.pk, staff=staff, reason="Changed my mind.")
 
 
 def test_staff_extend_a_held_batch_as_an_outage(alice, bob):
@@ -191,7 +191,7 @@ def test_staff_extend_a_held_batch_as_an_outage(alice, bob):
     batch = TimeoutBatch.objects.get()
     staff = type(alice).objects.create_user("staffer", password="pw-staff-123456", is_staff=True)
     decided_at = t0 + timedelta(minutes=12)
-    outages.timeout_batch_extend(batch_id=batch.pk, staff=staff, reason="Mail was down.",
+    outages.timeout_batch_clocks_extend(batch_id=batch.pk, staff=staff, reason="Mail was down.",
                                  now=decided_at)
     batch.refresh_from_db()
     assert (batch.status, batch.decided_by, batch.reason, batch.games_changed) == (

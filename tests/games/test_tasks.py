@@ -2,6 +2,7 @@ import pytest
 
 from games import bots, services, tasks
 from games.models import Alarm, GameStatus, Move
+from maatasite.celery import app
 
 from .conftest import first_legal, play
 
@@ -23,9 +24,9 @@ def solo_game(user, kind="onitama", options=None, side=None):
 def test_bot_turn_is_played_once_even_when_the_task_runs_twice(alice):
     game = solo_game(alice)
     assert game.ply == 0 and game.deadline is None and game.to_move_user is None
-    played = tasks.bot_play_turn.delay(game.pk, 0).get()
+    played = tasks.bot_turn_play.delay(game.pk, 0).get()
     assert len(played) == 1
-    again = tasks.bot_play_turn.delay(game.pk, 0).get()
+    again = tasks.bot_turn_play.delay(game.pk, 0).get()
     assert again == []
     game.refresh_from_db()
     assert game.ply == 1 and game.to_move_user == alice and game.deadline is not None
@@ -36,7 +37,7 @@ def test_bot_turn_is_played_once_even_when_the_task_runs_twice(alice):
 def test_bot_answers_after_the_human_moves(alice, django_capture_on_commit_callbacks):
     game = solo_game(alice)
     with django_capture_on_commit_callbacks(execute=True):
-        tasks.bot_play_turn.delay(game.pk, 0).get()
+        tasks.bot_turn_play.delay(game.pk, 0).get()
     for _ in range(3):
         game.refresh_from_db()
         if game.status != GameStatus.ACTIVE:
@@ -119,7 +120,18 @@ def test_no_alarm_for_a_bot(alice):
 
 
 def test_tasks_are_late_acknowledged_and_retried():
-    for task in (tasks.bot_play_turn, tasks.games_timeout_sweep):
+    for task in (tasks.bot_turn_play, tasks.games_timeout_sweep):
         assert task.acks_late is True
         assert task.autoretry_for and task.retry_backoff
     assert tasks.games_timeout_sweep.name == "games.tasks.games_timeout_sweep"
+
+
+def test_the_bot_task_is_named_as_its_service_and_the_old_name_still_plays(alice):
+    assert tasks.bot_turn_play.name == "games.tasks.bot_turn_play"
+    # a message queued under the name before the rename, delivered after the deploy
+    old = app.tasks["games.tasks.bot_play_turn"]
+    game = solo_game(alice)
+    assert len(old.delay(game.pk, 0).get()) == 1
+    assert old.delay(game.pk, 0).get() == []
+    game.refresh_from_db()
+    assert game.ply == 1 and game.to_move_user == alice

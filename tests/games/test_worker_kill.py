@@ -38,7 +38,7 @@ def unacked_bot_turns(worker) -> dict[str, tuple[int, int]]:
     turns = {}
     for tag, raw in entries.items():
         message = json.loads(raw)[0]
-        if message["headers"]["task"] == "games.tasks.bot_play_turn":
+        if message["headers"]["task"] == "games.tasks.bot_turn_play":
             args = json.loads(base64.b64decode(message["body"]))[0]
             turns[tag.decode()] = (int(args[0]), int(args[1]))
     return turns

@@ -114,7 +114,7 @@ def test_live_ratings_follow_the_same_history(players):
 def test_voiding_an_early_game_recomputes_every_later_rating_exactly(players, staff):
     games = season(players)
     before = {(c.game_id, c.user_id): c.rating_after for c in RatingChange.objects.all()}
-    adjudication.game_void(game_id=games[1].pk, staff=staff, reason="Played by a second account")
+    adjudication.game_result_void(game_id=games[1].pk, staff=staff, reason="Played by a second account")
     kept = [g for g in games if g.pk != games[1].pk]
     assert not RatingChange.objects.filter(game=games[1]).exists()
     assert_ratings_are(kept)
@@ -127,7 +127,7 @@ def test_voiding_an_early_game_recomputes_every_later_rating_exactly(players, st
 
 def test_the_replayed_state_equals_a_database_built_without_the_game(players, staff):
     games = season(players)
-    adjudication.game_void(game_id=games[1].pk, staff=staff, reason="void")
+    adjudication.game_result_void(game_id=games[1].pk, staff=staff, reason="void")
     replayed = {(c.game_id, c.user_id): (c.rating_before, c.rating_after, c.deviation_before,
                                          c.deviation_after, c.volatility_after)
                 for c in RatingChange.objects.all()}
@@ -148,7 +148,7 @@ def test_the_replayed_state_equals_a_database_built_without_the_game(players, st
 
 def test_a_void_game_is_never_rated_again(players, staff):
     game = play(0, players[0], players[1], winner=players[0])
-    adjudication.game_void(game_id=game.pk, staff=staff, reason="void")
+    adjudication.game_result_void(game_id=game.pk, staff=staff, reason="void")
     assert rating_record_result(game=Game.objects.get(pk=game.pk)) == []
     assert not RatingChange.objects.exists()
     assert_ratings_are([])  # both players back to a new player's rating
@@ -157,7 +157,7 @@ def test_a_void_game_is_never_rated_again(players, staff):
 def test_awarding_a_finished_game_rates_it_again_and_everything_after(players, staff):
     games = season(players)
     ann, ben = players[0], players[1]
-    adjudication.game_award(game_id=games[0].pk, staff=staff, reason="Ann used an engine",
+    adjudication.game_result_award(game_id=games[0].pk, staff=staff, reason="Ann used an engine",
                             winner_side=Game.objects.get(pk=games[0].pk).seats.get(user=ben).side)
     awarded = Game.objects.get(pk=games[0].pk)
     assert RatingChange.objects.get(game=awarded, user=ben).score == 1.0
@@ -167,7 +167,7 @@ def test_awarding_a_finished_game_rates_it_again_and_everything_after(players, s
 
 def test_awarding_a_draw_rates_it_as_a_draw(players, staff):
     games = season(players)
-    adjudication.game_award(game_id=games[2].pk, staff=staff, reason="draw", winner_side="")
+    adjudication.game_result_award(game_id=games[2].pk, staff=staff, reason="draw", winner_side="")
     games[2] = Game.objects.get(pk=games[2].pk)
     assert set(RatingChange.objects.filter(game=games[2]).values_list("score", flat=True)) == {0.5}
     assert_ratings_are(games)
@@ -177,5 +177,5 @@ def test_a_casual_game_changes_no_rating(players, staff):
     rated = play(0, players[0], players[1], winner=players[0])
     casual = start_game(players[0], players[1], rated=False, now=T0)
     services.game_resign(game_id=casual.pk, user=players[0], now=T0)
-    adjudication.game_void(game_id=casual.pk, staff=staff, reason="void")
+    adjudication.game_result_void(game_id=casual.pk, staff=staff, reason="void")
     assert_ratings_are([rated])
