@@ -377,6 +377,7 @@ def bot_turns_requeue(*, now: datetime | None = None) -> int:
     and beside a late redelivery: ``bot_turn_play`` plays a ply once (the ply check under
     the row lock), and a run that finds the game moved on plays nothing. Returns how many.
     """
+    # At run time: games.selectors imports this module (issue 14: selectors stop importing services).
     from .selectors import bot_turns_overdue
 
     now = now or _now()
