@@ -190,10 +190,13 @@ def test_make_run_plays_bots_in_the_worker_prints_your_turn_mail_and_stops_every
                           or None, 60, "bot's move on the status URL the game page polls")
         # The move's request logged its answer from the web server; the bot's turn ran in a process
         # of the worker's group, as a task sent by that request.
-        output = launcher.output()
-        bot_runs = [line for line in worker_log_lines(output, "games.tasks.bot_turn_play", solo["id"])
+        # The task logs its SUCCESS line just after the move commits: wait for the line too.
+        def bot_runs_logged():
+            return [line for line in worker_log_lines(launcher.output(), "games.tasks.bot_turn_play", solo["id"])
                     if f"request_id={request_id} " in line and "SUCCESS" in line]
-        assert bot_runs, output[-6000:]
+
+        bot_runs = launcher.wait_for(bot_runs_logged, 30, "worker's log line of the bot's turn")
+        output = launcher.output()
         workers = processes_in_groups({groups["worker"]})
         web = processes_in_groups({groups["web"]})
         pids = {int(re.search(r" process=(\d+) ", line).group(1)) for line in bot_runs}
