@@ -12,7 +12,7 @@ ARGS ?=
 # Extra arguments for pip-compile, e.g. `make lock LOCK_ARGS="--upgrade-package Django"`.
 LOCK_ARGS ?=
 
-.PHONY: run test venv dev lint lock messages compilemessages
+.PHONY: run test venv dev lint lock messages compilemessages schema
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -66,3 +66,8 @@ lint: dev
 lock: dev
 	$(VENV)/bin/pip-compile $(LOCK_ARGS) --output-file requirements.txt pyproject.toml
 	$(VENV)/bin/pip-compile $(LOCK_ARGS) --extra dev --output-file requirements-dev.txt pyproject.toml
+
+# The OpenAPI snapshot that CI compares with the served schema (tests/test_api_schema_snapshot.py):
+# rewrite it after a reviewed change to the API's endpoints.
+schema: dev
+	$(PY) manage.py spectacular --lang en --file maatasite/openapi.yaml
