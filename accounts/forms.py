@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from maatasite.client_address import client_address_bucket
+from api.client_address import client_address_bucket
 
 from .models import User, time_zone_choices
 from .outbox import outbox_add

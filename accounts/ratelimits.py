@@ -14,7 +14,7 @@
   **target address** (``ACCOUNT_RATE_MAIL``), whichever path asked (page or API), and
   whether or not an account uses the address (so the refusal tells nothing about it).
 
-The client address is maatasite/client_address.py's; counting is maatasite/ratelimits.py's.
+The client address is api/client_address.py's; counting is api/ratelimits.py's.
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from maatasite.client_address import client_address_bucket
-from maatasite.ratelimits import (
+from api.client_address import client_address_bucket
+from api.ratelimits import (
     RateLimited,
     budget_clear,
     budget_spend,

@@ -14,7 +14,7 @@ from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from maatasite.ratelimits import RateLimited, form_initial, rate_limited_page
+from api.ratelimits import RateLimited, form_initial, rate_limited_page
 
 from . import selectors, services
 from .forms import AdminLoginForm, EmailChangeForm, LoginForm, PasswordResetForm, ProfileForm, ResendForm, SignupForm

@@ -7,5 +7,6 @@ class ApiConfig(AppConfig):
     verbose_name = "REST API"
 
     def ready(self) -> None:
-        # Registers the OpenAPI description of the Bearer token authentication.
-        from . import authentication  # noqa: F401
+        # Registers the OpenAPI description of the Bearer token authentication, and the proxy
+        # settings check (warns on runserver, migrate and `manage.py check`).
+        from . import authentication, client_address  # noqa: F401

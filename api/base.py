@@ -57,7 +57,7 @@ class ApiView(APIView):
             request.LANGUAGE_CODE = user.language
         if _has_body(request):
             # Read the body now, once authenticated, permitted and within the rate limits: one
-            # the API cannot read is a 400 (maatasite/json_body.py) even where a view ignores it.
+            # the API cannot read is a 400 (api/json_body.py) even where a view ignores it.
             request.data  # noqa: B018
 
     def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:

@@ -2,11 +2,11 @@
 
 ``api_exception_handler`` turns every refusal into it: the games services'
 :class:`games.errors.GameActionError` (status, code and translated message kept),
-accounts' ValidationError, the budgets shared with the pages (maatasite.ratelimits'
+accounts' ValidationError, the budgets shared with the pages (api.ratelimits'
 RateLimited: 429 with Retry-After), a body over DATA_UPLOAD_MAX_MEMORY_SIZE, and Django
 REST framework's own exceptions (validation, authentication, permission, not found,
 throttling with Retry-After, unreadable bodies). Errors that never reach a view are put in
-the same shape by maatasite/json_errors.py.
+the same shape by api/json_errors.py.
 """
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from api.json_errors import body_too_large_message, error_body
+from api.ratelimits import RateLimited
 from games.errors import GameActionError
-from maatasite.json_errors import body_too_large_message, error_body
-from maatasite.ratelimits import RateLimited
 
 
 class ApiError(exceptions.APIException):
@@ -110,7 +110,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         details["retry_after"] = int(wait + 0.999)
     if isinstance(exc, exceptions.ParseError) and isinstance(exc.get_codes(), str) \
             and exc.get_codes() != exc.default_code:
-        details["reason"] = exc.get_codes()  # bad_json, too_deep, bad_encoding (maatasite/json_body.py)
+        details["reason"] = exc.get_codes()  # bad_json, too_deep, bad_encoding (api/json_body.py)
     message = exc.detail if isinstance(exc.detail, str) else str(exc.default_detail)
     response.data = error_body(code, message, details)
     return response

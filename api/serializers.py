@@ -13,18 +13,12 @@ from games.models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, ChallengeStatus, Gam
 from ops.models import ReportKind
 from tournaments.models import TournamentFormat, TournamentStatus
 
+from .docs import ErrorSerializer  # noqa: F401  (the error shape, documented once in api/docs.py)
 from .events import EventKind
 from .models import SCOPES
 
 KIND_CHOICES = GameKind.choices
 DAYS_CHOICES = [d for d, _label in DAYS_PER_MOVE_CHOICES]
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="A stable machine-readable code, e.g. `stale_ply`, `illegal_move`.")
-    message = serializers.CharField(help_text="A human-readable message in the caller's language.")
-    details = serializers.DictField(help_text="Parameters of the error; for `stale_ply`, `game` holds "
-                                              "the current game; for `invalid`, `fields` lists field errors.")
 
 
 # ---------------------------------------------------------------- auth and tokens

@@ -6,8 +6,8 @@ address, ``auth`` per address for the credential endpoints (sign-up, token, rese
 A rate is ``"<count>/<second|minute|hour|day>"``.
 
 The counting (one fixed-window counter per scope, client and window in Django's cache,
-atomic in Redis) is maatasite/ratelimits.py's, which the pages' budgets share. The
-client's address is maatasite/client_address.py's (``TRUSTED_PROXY_COUNT``), never a
+atomic in Redis) is api/ratelimits.py's, which the pages' budgets share. The
+client's address is api/client_address.py's (``TRUSTED_PROXY_COUNT``), never a
 header the client writes: DRF's own ``get_ident`` would believe X-Forwarded-For.
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 from django.conf import settings
 from rest_framework.throttling import BaseThrottle
 
-from maatasite.client_address import client_address_bucket
-from maatasite.ratelimits import budget_spend, counter_key, parse_rate  # noqa: F401  (parse_rate, counter_key: the one rule, re-exported)
+from api.client_address import client_address_bucket
+from api.ratelimits import budget_spend, counter_key, parse_rate  # noqa: F401  (parse_rate, counter_key: the one rule, re-exported)
 
 
 class _CacheCounterThrottle(BaseThrottle):

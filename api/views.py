@@ -10,7 +10,7 @@ from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
@@ -18,45 +18,21 @@ from rest_framework.response import Response
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
+from api.client_address import client_address_bucket
 from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import Conflict
 from games.models import Challenge, Game, GameKind, GameStatus
-from maatasite.client_address import client_address_bucket
 from ops import services as ops_services
 from tournaments import api as tournament_api
 
 from . import presenters, selectors, services
 from . import serializers as s
 from .base import ApiView, PublicReadView, body_conditional_response, conditional_response, idempotent
+from .docs import CONDITIONAL, IDEMPOTENCY, NOT_MODIFIED, errors
 from .errors import ApiError, game_action_error_response
 from .events import Cursor, events_for_user
 from .throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
-
-ERRORS = {code: OpenApiResponse(s.ErrorSerializer, description=text) for code, text in {
-    400: "Bad input, or an illegal move (with the engine's message).",
-    401: "Not signed in, or the token is not valid.",
-    403: "Not allowed (not your game, not your turn, token lacks the scope).",
-    404: "Unknown game, challenge, player or token.",
-    409: "Conflict: a stale ply (`details.game` holds the current game), a game that is over.",
-    422: "The Idempotency-Key was used with a different request.",
-    429: "Too many requests: wait the Retry-After header's seconds.",
-}.items()}
-
-
-def errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: ERRORS[code] for code in codes}
-
-
-IDEMPOTENCY = OpenApiParameter(
-    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="Any unique string (e.g. a UUID): a repeat with the same key returns the first answer "
-                "(header `Idempotent-Replayed: true`) and changes nothing.")
-CONDITIONAL = [
-    OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-                     description="The ETag of your copy: 304 when it is still current."),
-]
-NOT_MODIFIED = {304: OpenApiResponse(description="Not modified: your copy is current.")}
 
 
 def _detail_data(game_id: int, user: Any) -> dict[str, Any]:

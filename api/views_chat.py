@@ -16,7 +16,7 @@ from chat.models import Message
 
 from . import serializers_chat as s
 from .base import ApiView, idempotent
-from .views import IDEMPOTENCY, errors
+from .docs import IDEMPOTENCY, errors
 
 
 def message_data(message: Message) -> dict[str, Any]:

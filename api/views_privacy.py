@@ -16,8 +16,8 @@ from privacy import services as privacy_services
 from . import serializers as s
 from . import serializers_privacy as sp
 from .base import ApiView
+from .docs import errors
 from .throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
-from .views import errors
 
 
 class AccountExportView(ApiView):

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from maatasite.json_body import JsonBodyError, json_body_load
+from api.json_body import JsonBodyError, json_body_load
 
 from . import bounces, calendar, selectors, services, tokens
 from .errors import CorrespondenceError

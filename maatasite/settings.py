@@ -81,7 +81,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "maatasite.logs.RequestIdMiddleware",  # first: every later log line carries the request id
-    "maatasite.json_errors.ApiJsonErrorMiddleware",  # any error under /api/ in the API's JSON shape
+    "api.json_errors.ApiJsonErrorMiddleware",  # any error under /api/ in the API's JSON shape
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy on every response (see CONTENT_SECURITY_POLICY)
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -97,7 +97,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-CSRF_FAILURE_VIEW = "maatasite.json_errors.csrf_failure"  # JSON under /api/, Django's page elsewhere
+CSRF_FAILURE_VIEW = "api.json_errors.csrf_failure"  # JSON under /api/, Django's page elsewhere
 ROOT_URLCONF = "maatasite.urls"
 WSGI_APPLICATION = "maatasite.wsgi.application"
 
@@ -406,9 +406,9 @@ REST_FRAMEWORK = {
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # JSON bodies are read by maatasite/json_body.py: too deep or not JSON is a 400, never a 500.
+    # JSON bodies are read by api/json_body.py: too deep or not JSON is a 400, never a 500.
     "DEFAULT_PARSER_CLASSES": [
-        "maatasite.json_body.JSONBodyParser",
+        "api.json_body.JSONBodyParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -474,7 +474,7 @@ if not DEBUG:
 if env.bool("USE_X_FORWARDED_PROTO", default=False):
     # Behind a load balancer that terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# How many proxies in front of the site append to X-Forwarded-For (maatasite/client_address.py):
+# How many proxies in front of the site append to X-Forwarded-For (api/client_address.py):
 # 0 trusts no header and uses the socket's address; N takes the N-th address from the right.
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 if TRUSTED_PROXY_COUNT < 0:

@@ -150,7 +150,7 @@ def isolated_caches(caches: dict) -> dict:
 
 @pytest.fixture(autouse=True)
 def _own_rate_limit_counters(settings):
-    """Rate-limit counters (maatasite/ratelimits.py) live in the cache: each test counts in a
+    """Rate-limit counters (api/ratelimits.py) live in the cache: each test counts in a
     namespace of its own, so one test's sign-ins and resets never spend another's budget.
     The forms' budgets are out of the way (a browser test signs in a dozen times a minute);
     the rate-limit tests set their own (tests/accounts/test_rate_limits.py)."""

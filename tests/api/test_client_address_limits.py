@@ -1,4 +1,4 @@
-"""The API's throttles count the client's address from maatasite/client_address.py: a new
+"""The API's throttles count the client's address from api/client_address.py: a new
 X-Forwarded-For on every request dodges nothing (DRF's own get_ident believed it)."""
 from __future__ import annotations
 

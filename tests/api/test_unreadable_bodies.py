@@ -112,7 +112,7 @@ def test_a_csrf_failure_under_api_is_json_and_elsewhere_a_page(alice):
     assert_error_shape(session.post("/api/v1/tokens/", {"name": "x", "scopes": ["read"]}, format="json"), 403)
     from django.test import RequestFactory
 
-    from maatasite.json_errors import csrf_failure
+    from api.json_errors import csrf_failure
 
     api_answer = csrf_failure(RequestFactory().post("/api/v1/whatever/"), reason="CSRF cookie not set.")
     assert api_answer.status_code == 403 and api_answer["Content-Type"] == "application/json"

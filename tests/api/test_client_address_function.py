@@ -1,4 +1,4 @@
-"""The client's address comes from one function (maatasite/client_address.py), driven by
+"""The client's address comes from one function (api/client_address.py), driven by
 TRUSTED_PROXY_COUNT: a header the client writes never chooses whom a rate limit counts."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from django.core import checks
 from django.test import RequestFactory
 
-from maatasite.client_address import address_bucket, client_address, client_address_bucket
+from api.client_address import address_bucket, client_address, client_address_bucket
 
 
 def _request(remote="203.0.113.9", forwarded=None):
