@@ -60,6 +60,7 @@ lint: dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/lint-imports
 
 # Rewrites both locks from pyproject.toml's dependencies, keeping every pin that still fits
 # (LOCK_ARGS="--upgrade-package NAME" moves one; "--upgrade" moves all).
