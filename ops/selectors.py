@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from maatasite.celery import app as celery_app
+
 from .models import Heartbeat
 
 logger = logging.getLogger(__name__)
@@ -74,8 +76,7 @@ def _heartbeat_fresh(now: datetime) -> bool:
 
 
 def _workers_answer_ping() -> bool:
-    from maatasite.celery import app
-    return bool(app.control.ping(timeout=0.5))
+    return bool(celery_app.control.ping(timeout=0.5))
 
 
 def health_report(*, now: datetime | None = None) -> dict[str, str]:

@@ -17,6 +17,8 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
+from ratings.selectors import rating_for_player, ratings_by_user
+
 from . import pairing as rules
 from .errors import NotFound
 from .models import (
@@ -43,13 +45,11 @@ def player_name(user: Any) -> str:
 
 def player_rating(*, user: Any, kind: str) -> float:
     """The player's current rating in ``kind`` (ratings app), for limits and seeding."""
-    from ratings.selectors import rating_for_player
     return rating_for_player(user=user, kind=kind).rating
 
 
 def player_ratings(*, users: list[Any], kind: str) -> dict[int, float]:
     """Current ratings of many players in ``kind``, by user id."""
-    from ratings.selectors import ratings_by_user
     return {pk: shown.rating for pk, shown in ratings_by_user(users=users, kind=kind).items()}
 
 

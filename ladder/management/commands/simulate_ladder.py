@@ -29,6 +29,7 @@ from games.errors import GameActionError
 from games.models import Game, GameKind
 from ladder import selectors, services
 from ladder.models import Ladder, LadderChallenge, LadderMember
+from maatasite.celery import app as celery_app
 
 RUNNING_GAMES = 8  # games kept running at once, so that results interleave
 
@@ -49,8 +50,7 @@ class Command(BaseCommand):
             raise CommandError("Use at least 2 players and a non-negative number of games.")
         started = time.perf_counter()
         rng = random.Random(seed)
-        from maatasite.celery import app
-        app.conf.task_always_eager = True  # follow-up tasks run here, never on a real broker
+        celery_app.conf.task_always_eager = True  # follow-up tasks run here, never on a real broker
         run = uuid.uuid4().hex[:6]
         ladder = Ladder.objects.create(name="Simulation %s" % run, kind=game, days_per_move=14)
         users = get_user_model().objects.bulk_create([

@@ -12,11 +12,13 @@ import random
 import time
 import uuid
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from games import services as game_services
 from games.models import Game, GameStatus
+from maatasite.celery import app as celery_app
 
 from ... import selectors, services
 from ...checks import tournament_invariant_errors
@@ -40,9 +42,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=None)
 
     def handle(self, *args, **opts):
-        from maatasite.celery import app
-        app.conf.task_always_eager = True  # pair in-process, whatever the broker
-        from django.conf import settings
+        celery_app.conf.task_always_eager = True  # pair in-process, whatever the broker
         settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
         if opts["players"] < 2:
             raise CommandError("At least 2 players.")
