@@ -9,6 +9,7 @@ from games.models import GameStatus
 
 from . import pairing as rules
 from .models import Pairing, Participant, Result, Tournament, TournamentFormat, TournamentStatus
+from .selectors import match_winner, seeds_of, swiss_players
 
 
 def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
@@ -65,7 +66,6 @@ def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
 
 
 def _swiss_errors(rounds: dict[int, list[Pairing]]) -> list[str]:
-    from .selectors import swiss_players
     errors = []
     history: list[Pairing] = []
     for number in sorted(rounds):
@@ -94,13 +94,11 @@ def _participants_of(pairings: list[Pairing]) -> list[Participant]:
         seen[p.first_id] = p.first
         if p.second is not None:
             seen[p.second.pk] = p.second
-    from .selectors import seeds_of
     seeds = seeds_of(seen.values())
     return sorted(seen.values(), key=lambda p: seeds[p.pk])
 
 
 def _knockout_errors(tournament: Tournament, rounds: dict[int, list[Pairing]], seeded) -> list[str]:
-    from .selectors import match_winner, seeds_of
     errors = []
     seed_of = seeds_of(seeded)
     size = rules.knockout_size(len(seeded))
