@@ -8,6 +8,7 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from . import mail_kinds
+        from . import mail_kinds, personal_data
 
         mail_kinds.register()  # the outbox's renderers of accounts' mails
+        personal_data.register()  # its part of the account export and erasure (maatasite.personal_data)

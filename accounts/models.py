@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 USERNAME_RE = r"^[A-Za-z0-9_-]{3,30}$"
-# Deleted accounts are renamed deleted-<pk> (privacy.services.account_delete); nobody signs up so.
+# Deleted accounts are renamed deleted-<pk> (accounts.personal_data, run by privacy.services.account_delete);
+# nobody signs up so.
 DELETED_USERNAME_PREFIX = "deleted-"
 
 

@@ -8,3 +8,8 @@ class ChatConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "chat"
     verbose_name = _("Game messages")
+
+    def ready(self) -> None:
+        from . import personal_data  # app loading: it imports the models
+
+        personal_data.register()  # its part of the account export and erasure (maatasite.personal_data)

@@ -7,4 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401
+        from . import personal_data, signals  # noqa: F401
+
+        personal_data.register()  # its part of the account export and erasure (maatasite.personal_data)

@@ -109,6 +109,17 @@ def ladder_leave(*, ladder_id: int, user: User, now: datetime | None = None) -> 
     return ladder_departed_games_resign(ladder_id=ladder_id, user_id=user.pk)
 
 
+def user_ladders_leave(*, user: User) -> list[int]:
+    """Take a player who can no longer play (suspended, deleted) off every ladder they are
+    on, by :func:`ladder_leave`, in ladder order; returns the ladders left. Call after their
+    games are resolved: games are locked before ladder rows."""
+    ladders = list(LadderMember.objects.filter(user=user, position__isnull=False)
+                   .order_by("ladder_id").values_list("ladder_id", flat=True))
+    for ladder_id in ladders:
+        ladder_leave(ladder_id=ladder_id, user=user)
+    return ladders
+
+
 def ladder_departed_games_resign(*, ladder_id: int, user_id: int) -> int:
     """Resign every running game of this ladder of a player who is no longer on it.
 

@@ -28,9 +28,7 @@ from games import services as game_services
 from games.errors import NotFound
 from games.models import Game, TimeoutBatch
 from ladder import services as ladder_services
-from ladder.models import LadderMember
 from tournaments import services as tournament_services
-from tournaments.models import Participant, ParticipantStatus, TournamentStatus
 
 from .errors import OpsConflict, OpsInvalid, OpsNotAllowed, OpsNotFound
 from .models import Heartbeat, Report, ReportKind, ReportStatus, StaffAction, StaffActionKind
@@ -172,22 +170,8 @@ def player_competitions_leave(*, user: User, actor: User | None) -> dict[str, li
     tournament: ladders are left; a tournament not started yet drops the entry, a running
     or paused one withdraws them (``actor``: the staff member, None for the player).
     Call after their games are resolved: games are locked before ladder and tournament rows."""
-    ladders = list(LadderMember.objects.filter(user=user, position__isnull=False)
-                   .order_by("ladder_id").values_list("ladder_id", flat=True))
-    for ladder_id in ladders:
-        ladder_services.ladder_leave(ladder_id=ladder_id, user=user)
-    tournaments = []
-    for entry in list(Participant.objects.filter(user=user, status=ParticipantStatus.ACTIVE)
-                      .select_related("tournament").order_by("tournament_id")):
-        status = entry.tournament.status
-        if status in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
-            tournament_services.tournament_withdraw(tournament_id=entry.tournament_id, user=user)
-        elif status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
-            tournament_services.participant_withdraw(participant_id=entry.pk, actor=actor)
-        else:
-            continue
-        tournaments.append(entry.tournament_id)
-    return {"ladders_left": ladders, "tournaments_left": tournaments}
+    return {"ladders_left": ladder_services.user_ladders_leave(user=user),
+            "tournaments_left": tournament_services.user_tournaments_leave(user=user, actor=actor)}
 
 
 def player_suspend(*, player_id: int, staff: User, reason: str) -> User:

@@ -8,4 +8,6 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401
+        from . import personal_data, receivers  # noqa: F401
+
+        personal_data.register()  # its part of the account export and erasure (maatasite.personal_data)

@@ -8,6 +8,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from . import mail, receivers  # noqa: F401  (receivers connects to games.signals.game_finished)
+        from . import mail, personal_data, receivers  # noqa: F401  (receivers connects to games.signals.game_finished)
 
         mail.register()  # the outbox's renderers of tournaments' mails
+        personal_data.register()  # its part of the account export and erasure (maatasite.personal_data)

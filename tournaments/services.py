@@ -284,6 +284,26 @@ def participant_withdraw(*, participant_id: int, actor: User | None) -> Particip
         return participant
 
 
+def user_tournaments_leave(*, user: User, actor: User | None) -> list[int]:
+    """Take a player who can no longer play (suspended, deleted) out of every tournament,
+    in tournament order: one not started yet drops the entry (:func:`tournament_withdraw`),
+    a running or paused one withdraws them (:func:`participant_withdraw`, ``actor``: the
+    staff member, None for the player). Returns the tournaments left. Call after their
+    games are resolved: games are locked before tournament rows."""
+    left = []
+    for entry in list(Participant.objects.filter(user=user, status=ParticipantStatus.ACTIVE)
+                      .select_related("tournament").order_by("tournament_id")):
+        status = entry.tournament.status
+        if status in BEFORE_START:
+            tournament_withdraw(tournament_id=entry.tournament_id, user=user)
+        elif status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
+            participant_withdraw(participant_id=entry.pk, actor=actor)
+        else:
+            continue
+        left.append(entry.tournament_id)
+    return left
+
+
 # ---------------------------------------------------------------- staff: running
 
 @dataclass
