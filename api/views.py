@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
+from accounts.apis import public_player_or_404 as _user_or_404
 from games import selectors as game_selectors
 from games.apis import game_detail_data
 from ladder import selectors as ladder_selectors
@@ -25,14 +26,6 @@ from . import serializers as s
 from .base import ApiView, PublicReadView, body_conditional_response, idempotent
 from .docs import CONDITIONAL, IDEMPOTENCY, NOT_MODIFIED, errors
 from .errors import ApiError
-
-
-def _user_or_404(username: str) -> Any:
-    player = account_selectors.user_get_public(username=username)
-    if player is None:
-        raise ApiError("player_not_found", _("No such player."), status_code=404)
-    return player
-
 
 # ---------------------------------------------------------------- players
 
