@@ -1,6 +1,8 @@
 """The API's shapes of accounts: sign-up, confirmation, password reset, tokens, your account,
 a player's public shape. Input serializers check the requests; output ones shape the
 answers from the objects themselves (a ``User``, an ``api.models.ApiToken``).
+Comments, not docstrings, describe the classes: drf-spectacular would publish a
+docstring in the schema, which must stay as committed (maatasite/openapi.yaml).
 """
 from __future__ import annotations
 

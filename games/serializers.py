@@ -5,6 +5,8 @@ prefetched, a ``games.selectors.GamePage``, a ``Move``, a ``Challenge``, the eve
 ``Event`` and ``EventPage``) and shape them here, once; the viewer, who decides ``is_you``,
 ``your_side`` and ``your_turn``, comes in the context (``context={"user": request.user}``).
 Games come from games.selectors, so nothing here reads ``Game.state`` or the sealed seed.
+Comments, not docstrings, describe the classes: drf-spectacular would publish a
+docstring in the schema, which must stay as committed (maatasite/openapi.yaml).
 """
 from __future__ import annotations
 
