@@ -5,25 +5,36 @@ django.core.exceptions.ValidationError.
 """
 import logging
 import zoneinfo
+from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY
+from django.contrib.auth import SESSION_KEY, authenticate, get_user_model
+from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import F, ProtectedError, RestrictedError
 from django.utils import timezone
+from django.utils.encoding import force_str
+from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
+
+from api import services as api_services
+from api.errors import ApiError
+from api.models import ApiToken
 
 from . import tokens
 from .deliverability import address_failure_clear
+from .forms import PasswordResetForm
 from .models import DELETED_USERNAME_PREFIX, Block, User
 from .names import validate_display_name
 from .outbox import outbox_add
-from .ratelimits import account_mail_spend
+from .ratelimits import account_mail_spend, login_failure_record, login_failures_check, login_failures_clear
 
 logger = logging.getLogger(__name__)
 
@@ -246,3 +257,60 @@ def block_delete(*, blocker: User, blocked: User) -> bool:
     with transaction.atomic():
         deleted, _details = Block.objects.filter(blocker=blocker, blocked=blocked).delete()
         return deleted > 0
+
+
+# ---------------------------------------------------------------- the API's sign-in and password reset
+# (they answer in the API's error shape: ApiError; the tokens themselves are api's)
+
+def token_create_from_credentials(*, username: str, password: str, name: str,
+                                  scopes: Iterable[str], client_address: str) -> tuple[ApiToken, str]:
+    """Sign in with username (or email) and password and make a token, as an app does.
+
+    Failed attempts count against the account and ``client_address`` pair, as on the login
+    page (accounts/ratelimits.py): over the budget the password is not checked (RateLimited)."""
+    user_model = get_user_model()
+    account = user_model.objects.filter(username__iexact=username).first() or \
+        user_model.objects.filter(email__iexact=username).first()
+    account_name = account.username if account else username
+    login_failures_check(account=account_name, address=client_address)
+    if account is not None and not account.is_active and account.check_password(password):
+        raise ApiError("account_inactive", _("This account is not active: confirm your email address first."),
+                       status_code=403)
+    user = authenticate(username=account_name, password=password)
+    if user is None:
+        login_failure_record(account=account_name, address=client_address)
+        raise ApiError("bad_credentials", _("The username or password is wrong."), status_code=400)
+    login_failures_clear(account=account_name, address=client_address)
+    return api_services.token_create(user=user, name=name, scopes=scopes)
+
+
+def password_reset_request(*, email: str) -> None:
+    """Mail a reset link (with uid and token) to the active account with this address, if any.
+
+    Says nothing about whether the address is known.
+    """
+    form = PasswordResetForm({"email": email})
+    if form.is_valid():
+        form.save(domain_override=settings.SITE_URL.split("://")[-1],
+                  email_template_name="accounts/email/password_reset_body.txt",
+                  subject_template_name="accounts/email/password_reset_subject.txt")
+
+
+@transaction.atomic
+def password_reset_complete(*, uid: str, token: str, new_password: str) -> Any:
+    """Set a new password from the uid and token of a reset mail; revokes the user's API tokens."""
+    user_model = get_user_model()
+    try:
+        user = user_model.objects.get(pk=force_str(urlsafe_base64_decode(uid)))
+    except (ValueError, TypeError, OverflowError, user_model.DoesNotExist):
+        user = None
+    if user is None or not default_token_generator.check_token(user, token):
+        raise ApiError("bad_reset_link", _("This password reset link is not valid or has expired."))
+    form = SetPasswordForm(user, {"new_password1": new_password, "new_password2": new_password})
+    if not form.is_valid():
+        raise ApiError("invalid", _("Some fields are not valid."),
+                       details={"fields": {"new_password": form.errors.get("new_password2", [])
+                                           or form.errors.get("new_password1", [])}})
+    form.save()
+    api_services.tokens_revoke_all(user=user)
+    return user

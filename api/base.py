@@ -20,7 +20,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.errors import GameActionError
+from maatasite.errors import ServiceError
 
 from . import services
 from .authentication import BearerTokenAuthentication
@@ -157,7 +157,7 @@ def idempotent(request: Any, action: Callable[[], Response]) -> Response:
             return replay
         try:
             response = action()
-        except (GameActionError, exceptions.APIException, DjangoValidationError) as error:
+        except (ServiceError, exceptions.APIException, DjangoValidationError) as error:
             handled = api_exception_handler(error, {"request": request})
             if handled is None:
                 raise

@@ -1,7 +1,8 @@
 """The API's one error shape: ``{"code": ..., "message": ..., "details": {...}}``.
 
-``api_exception_handler`` turns every refusal into it: the games services'
-:class:`games.errors.GameActionError` (status, code and translated message kept),
+``api_exception_handler`` turns every refusal into it: a service's
+:class:`maatasite.errors.ServiceError` (games.errors.GameActionError and the apps'
+subclasses: status, code and translated message kept),
 accounts' ValidationError, the budgets shared with the pages (api.ratelimits'
 RateLimited: 429 with Retry-After), a body over DATA_UPLOAD_MAX_MEMORY_SIZE, and Django
 REST framework's own exceptions (validation, authentication, permission, not found,
@@ -22,7 +23,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.json_errors import body_too_large_message, error_body
 from api.ratelimits import RateLimited
-from games.errors import GameActionError
+from maatasite.errors import ServiceError
 
 
 class ApiError(exceptions.APIException):
@@ -37,9 +38,8 @@ class ApiError(exceptions.APIException):
         self.details = details or {}
 
 
-def game_action_error_response(error: GameActionError, details: dict[str, Any] | None = None
-                               ) -> Response:
-    """The response to a games service refusal (``details`` adds to its params)."""
+def service_error_response(error: ServiceError, details: dict[str, Any] | None = None) -> Response:
+    """The response to a service's refusal (``details`` adds to its params)."""
     body_details = {key: _jsonable(value) for key, value in error.params.items()}
     body_details.update(details or {})
     return Response(error_body(error.code, error.message, body_details), status=error.status)
@@ -76,8 +76,8 @@ class _ThrottledFor(exceptions.Throttled):
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, GameActionError):
-        return game_action_error_response(exc)
+    if isinstance(exc, ServiceError):
+        return service_error_response(exc)
     if isinstance(exc, ApiError):
         return Response(error_body(exc.error_code, exc.message, exc.details), status=exc.status_code)
     if isinstance(exc, DjangoValidationError):

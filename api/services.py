@@ -1,5 +1,7 @@
-"""Every write of the api app: tokens, idempotent answers, and the API's account actions
-(token from credentials, password reset) built on accounts' own forms and services.
+"""Every write of the api app: tokens and idempotent answers.
+
+Signing in for a token and the password reset are accounts' services (accounts/services.py),
+built on these.
 """
 from __future__ import annotations
 
@@ -9,17 +11,9 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import authenticate, get_user_model
-from django.contrib.auth.forms import SetPasswordForm
-from django.contrib.auth.tokens import default_token_generator
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.encoding import force_str
-from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
-
-from accounts.forms import PasswordResetForm
-from accounts.ratelimits import login_failure_record, login_failures_check, login_failures_clear
 
 from .errors import ApiError
 from .models import SCOPES, ApiToken, IdempotencyRecord
@@ -55,28 +49,6 @@ def token_create(*, user: Any, name: str, scopes: Iterable[str],
     return token, secret
 
 
-def token_create_from_credentials(*, username: str, password: str, name: str,
-                                  scopes: Iterable[str], client_address: str) -> tuple[ApiToken, str]:
-    """Sign in with username (or email) and password and make a token, as an app does.
-
-    Failed attempts count against the account and ``client_address`` pair, as on the login
-    page (accounts/ratelimits.py): over the budget the password is not checked (RateLimited)."""
-    user_model = get_user_model()
-    account = user_model.objects.filter(username__iexact=username).first() or \
-        user_model.objects.filter(email__iexact=username).first()
-    account_name = account.username if account else username
-    login_failures_check(account=account_name, address=client_address)
-    if account is not None and not account.is_active and account.check_password(password):
-        raise ApiError("account_inactive", _("This account is not active: confirm your email address first."),
-                       status_code=403)
-    user = authenticate(username=account_name, password=password)
-    if user is None:
-        login_failure_record(account=account_name, address=client_address)
-        raise ApiError("bad_credentials", _("The username or password is wrong."), status_code=400)
-    login_failures_clear(account=account_name, address=client_address)
-    return token_create(user=user, name=name, scopes=scopes)
-
-
 @transaction.atomic
 def token_revoke(*, user: Any, token_id: int) -> ApiToken:
     """Revoke one of the user's tokens (revoking twice is harmless)."""
@@ -97,36 +69,9 @@ def token_mark_used(*, token: ApiToken) -> None:
         token.last_used_at = now
 
 
-def password_reset_request(*, email: str) -> None:
-    """Mail a reset link (with uid and token) to the active account with this address, if any.
-
-    Says nothing about whether the address is known.
-    """
-    form = PasswordResetForm({"email": email})
-    if form.is_valid():
-        form.save(domain_override=settings.SITE_URL.split("://")[-1],
-                  email_template_name="accounts/email/password_reset_body.txt",
-                  subject_template_name="accounts/email/password_reset_subject.txt")
-
-
-@transaction.atomic
-def password_reset_complete(*, uid: str, token: str, new_password: str) -> Any:
-    """Set a new password from the uid and token of a reset mail; revokes the user's API tokens."""
-    user_model = get_user_model()
-    try:
-        user = user_model.objects.get(pk=force_str(urlsafe_base64_decode(uid)))
-    except (ValueError, TypeError, OverflowError, user_model.DoesNotExist):
-        user = None
-    if user is None or not default_token_generator.check_token(user, token):
-        raise ApiError("bad_reset_link", _("This password reset link is not valid or has expired."))
-    form = SetPasswordForm(user, {"new_password1": new_password, "new_password2": new_password})
-    if not form.is_valid():
-        raise ApiError("invalid", _("Some fields are not valid."),
-                       details={"fields": {"new_password": form.errors.get("new_password2", [])
-                                           or form.errors.get("new_password1", [])}})
-    form.save()
-    ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
-    return user
+def tokens_revoke_all(*, user: Any) -> int:
+    """Revoke every live token of the user (a new password ends them all); returns how many."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
 # ---------------------------------------------------------------- idempotency

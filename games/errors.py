@@ -14,6 +14,8 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from maatasite.errors import ServiceError
+
 # Messages of the site's own errors.
 SITE_MESSAGES: dict[str, Any] = {
     "game_not_found": _("This game does not exist."),
@@ -129,7 +131,7 @@ def engine_message(code: str, params: Mapping[str, Any], fallback: str) -> str:
     return _format(template, params, fallback)
 
 
-class GameActionError(Exception):
+class GameActionError(ServiceError):
     """A service refused an action. ``status`` is the HTTP status to answer with.
 
     Apps built on games subclass these errors and set ``app_messages``, their own

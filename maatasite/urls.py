@@ -12,7 +12,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),
     path("ladders/", include("ladder.urls")),
-    path("api/v1/", include("api.urls")),
+    path("api/v1/", include("maatasite.api_urls")),
     path("tournaments/", include("tournaments.urls")),
     path("correspondence/", include("correspondence.urls")),
     path("privacy/", include("privacy.urls")),

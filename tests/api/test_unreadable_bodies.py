@@ -122,12 +122,12 @@ def test_a_csrf_failure_under_api_is_json_and_elsewhere_a_page(alice):
 
 @pytest.mark.django_db
 def test_an_unexpected_error_under_api_is_a_json_500(monkeypatch, alice_api):
-    from api import views
+    from api import apis
 
     def broken(self, request):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(views.PingView, "get", broken)
+    monkeypatch.setattr(apis.PingView, "get", broken)
     client = APIClient(raise_request_exception=False)
     body = assert_error_shape(client.get("/api/v1/ping/"), 500, "server_error")
     assert "boom" not in body["message"]

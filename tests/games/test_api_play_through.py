@@ -16,7 +16,7 @@ import pytest
 from games import services
 from games.models import Game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 MAX_ROUNDS = 2000
 

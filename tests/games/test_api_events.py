@@ -9,7 +9,7 @@ from games import services
 
 from .conftest import play, start_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 EVENTS = "/api/v1/events/"
 

@@ -3,7 +3,7 @@ import pytest
 
 from games.models import Challenge
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 CHALLENGES = "/api/v1/challenges/"
 

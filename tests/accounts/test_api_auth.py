@@ -6,10 +6,9 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from api.models import ApiToken
+from tests.api_clients import token_client
 
-from .conftest import token_client
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 PASSWORD = "correct horse battery 42"
 

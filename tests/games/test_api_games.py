@@ -7,7 +7,7 @@ from games.models import Game, Move
 
 from .conftest import play, start_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 
 @pytest.fixture
