@@ -34,13 +34,13 @@ def wait_for(condition, what: str = "the condition", *, timeout: float = 60.0, i
         time.sleep(interval)
 
 
-def run_together(functions: Sequence[Callable[[], T]]) -> list[T | Exception]:
+def run_together(functions: Sequence[Callable[..., T]]) -> list[T | Exception]:
     """Run the functions in threads released at the same moment (each with its own database
     connection, closed after); returns their results, or the exceptions they raised, in order."""
     barrier = threading.Barrier(len(functions))
     results: dict[int, T | Exception] = {}
 
-    def runner(i: int, fn: Callable[[], T]) -> None:
+    def runner(i: int, fn: Callable[..., T]) -> None:
         try:
             barrier.wait()
             results[i] = fn()
@@ -56,6 +56,13 @@ def run_together(functions: Sequence[Callable[[], T]]) -> list[T | Exception]:
         thread.join(60)
     assert not any(thread.is_alive() for thread in threads), "a function still ran after 60 s"
     return [results[i] for i in range(len(functions))]
+
+
+def succeeded(results: Sequence[T | Exception]) -> list[T]:
+    """``run_together``'s results, after failing the test if any of the functions raised."""
+    errors = [result for result in results if isinstance(result, Exception)]
+    assert not errors, errors
+    return [result for result in results if not isinstance(result, Exception)]
 
 
 def matched(pattern: str | re.Pattern[str], text: str | Promise, flags: int = 0) -> re.Match[str]:
