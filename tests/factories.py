@@ -59,8 +59,21 @@ def to_move(game: Game) -> User:
     return game.to_move_user
 
 
-def seated(seat: Seat) -> User:
-    """The player in ``seat``, which is a person's (a bot's seat has no user)."""
+def turn_start(game: Game) -> datetime:
+    """When the current turn of ``game``, which is running, started."""
+    assert game.turn_started_at is not None, "game %s has no turn running (%s)" % (game.pk, game.status)
+    return game.turn_started_at
+
+
+def running_deadline(game: Game) -> datetime:
+    """The deadline of ``game``, whose clock runs (not held, nobody to move on vacation)."""
+    assert game.deadline is not None, "the clock of game %s is stopped (%s)" % (game.pk, game.status)
+    return game.deadline
+
+
+def seated(seat: Seat | None) -> User:
+    """The player in ``seat``, which exists and is a person's (a bot's seat has no user)."""
+    assert seat is not None, "no such seat"
     assert seat.user is not None, "seat %s of game %s is a bot's" % (seat.position, seat.game_id)
     return seat.user
 
