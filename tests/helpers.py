@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import connections
 from django.utils.functional import Promise
 
@@ -72,6 +73,14 @@ def matched(pattern: str | re.Pattern[str], text: str | Promise, flags: int = 0)
     found = compiled.search(str(text))
     assert found is not None, "%r not found in:\n%s" % (compiled.pattern, text)
     return found
+
+
+def html_alternative(message: EmailMessage) -> str:
+    """The HTML part of a mail the site sent (``mail.outbox``): its first alternative."""
+    assert isinstance(message, EmailMultiAlternatives) and message.alternatives, "no HTML part: %r" % message
+    html = message.alternatives[0][0]
+    assert isinstance(html, str)
+    return html
 
 
 def task_runs_finished(worker, task_name: str) -> int:
