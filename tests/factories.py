@@ -6,7 +6,7 @@ staff, games started through the challenge services, and moves played in them.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -33,7 +33,7 @@ def make_staff(name: str, *, superuser: bool = True) -> User:
     return user
 
 
-def start_game(challenger: User, opponent: User, kind: str = "onitama", options: dict | None = None,
+def start_game(challenger: User, opponent: User, kind: str = "onitama", options: Mapping[str, object] | None = None,
                seat_choice: str | None = None, days_per_move: int = 3, rated: bool = True, *,
                now: datetime | None = None) -> Game:
     """A game between two users through the challenge services, started at ``now`` (by

@@ -66,10 +66,10 @@ def succeeded(results: Sequence[T | Exception]) -> list[T]:
     return [result for result in results if not isinstance(result, Exception)]
 
 
-def matched(pattern: str | re.Pattern[str], text: str | Promise, flags: int = 0) -> re.Match[str]:
+def matched(pattern: str | re.Pattern[str], text: str | Promise) -> re.Match[str]:
     """``re.search`` for something the test relies on being there: fails, showing the text,
     when it is not (an email's body, a page)."""
-    compiled = re.compile(pattern, flags) if isinstance(pattern, str) else pattern
+    compiled = re.compile(pattern) if isinstance(pattern, str) else pattern
     found = compiled.search(str(text))
     assert found is not None, "%r not found in:\n%s" % (compiled.pattern, text)
     return found
