@@ -35,7 +35,6 @@ def token_client(user, scopes=("read", "play")) -> APIClient:
     _token, secret = api_services.token_create(user=user, name="test", scopes=list(scopes))
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Bearer " + secret)
-    client.secret = secret
     return client
 
 

@@ -248,6 +248,14 @@ def smtp_sink(smtp_sink_session, settings):
 
 # --- Celery worker and beat ----------------------------------------------------
 
+class LoggedProcess(subprocess.Popen[bytes]):
+    """A Celery worker or beat subprocess that says where it logs (and, a worker, its node
+    name): tests read what it did there (tests/helpers.py's ``task_runs_finished``)."""
+
+    log_path: Path
+    nodename: str
+
+
 def _stop(process: subprocess.Popen, timeout: float = 15.0) -> None:
     if process.poll() is not None:
         return
@@ -332,8 +340,8 @@ def celery_worker_session(celery_services_env, tmp_path_factory):
         "--without-gossip", "--without-mingle",
     ]
     with open(log, "wb") as out:
-        process = subprocess.Popen(command, cwd=ROOT, env=celery_services_env, stdout=out,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        process = LoggedProcess(command, cwd=ROOT, env=celery_services_env, stdout=out,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -371,8 +379,8 @@ def celery_beat(celery_worker, celery_services_env, tmp_path):
         "--schedule", str(tmp_path / "beat-schedule"),
     ]
     with open(log, "wb") as out:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
+        process = LoggedProcess(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
     process.log_path = log
     try:
         yield process
@@ -394,7 +402,7 @@ class PreforkWorker:
         self.log_dir = log_dir
         self.queues = queues
         self.process: subprocess.Popen | None = None
-        self.beat: subprocess.Popen | None = None
+        self.beat: LoggedProcess | None = None
         self.starts = 0
 
     @property
@@ -444,16 +452,16 @@ class PreforkWorker:
         if self.beat is not None:
             _stop(self.beat)
 
-    def beat_start(self, **extra_env: str) -> subprocess.Popen:
+    def beat_start(self, **extra_env: str) -> LoggedProcess:
         """A real beat on the same broker prefix (e.g. ``CELERY_BEAT_SWEEP_SECONDS="1"``)."""
         assert self.beat is None or self.beat.poll() is not None, "beat already running"
         log = self.log_dir / f"beat-{self.starts}.log"
         command = [sys.executable, "-m", "celery", "-A", "maatasite", "beat", "--loglevel=info",
                    "--schedule", str(self.log_dir / "beat-schedule")]
         with open(log, "wb") as out:
-            self.beat = subprocess.Popen(command, cwd=ROOT, env={**self.env, **extra_env}, stdout=out,
-                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         start_new_session=True)
+            self.beat = LoggedProcess(command, cwd=ROOT, env={**self.env, **extra_env}, stdout=out,
+                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                      start_new_session=True)
         self.beat.log_path = log
         return self.beat
 

@@ -10,11 +10,16 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import connections
+from django.utils.functional import Promise
 
 ROOT = Path(__file__).resolve().parent.parent
+T = TypeVar("T")
 
 
 def wait_for(condition, what: str = "the condition", *, timeout: float = 60.0, interval: float = 0.2):
@@ -30,13 +35,13 @@ def wait_for(condition, what: str = "the condition", *, timeout: float = 60.0, i
         time.sleep(interval)
 
 
-def run_together(functions):
+def run_together(functions: Sequence[Callable[..., T]]) -> list[T | Exception]:
     """Run the functions in threads released at the same moment (each with its own database
     connection, closed after); returns their results, or the exceptions they raised, in order."""
     barrier = threading.Barrier(len(functions))
-    results = [None] * len(functions)
+    results: dict[int, T | Exception] = {}
 
-    def runner(i, fn):
+    def runner(i: int, fn: Callable[..., T]) -> None:
         try:
             barrier.wait()
             results[i] = fn()
@@ -50,7 +55,32 @@ def run_together(functions):
         thread.start()
     for thread in threads:
         thread.join(60)
-    return results
+    assert not any(thread.is_alive() for thread in threads), "a function still ran after 60 s"
+    return [results[i] for i in range(len(functions))]
+
+
+def succeeded(results: Sequence[T | Exception]) -> list[T]:
+    """``run_together``'s results, after failing the test if any of the functions raised."""
+    errors = [result for result in results if isinstance(result, Exception)]
+    assert not errors, errors
+    return [result for result in results if not isinstance(result, Exception)]
+
+
+def matched(pattern: str | re.Pattern[str], text: str | Promise) -> re.Match[str]:
+    """``re.search`` for something the test relies on being there: fails, showing the text,
+    when it is not (an email's body, a page)."""
+    compiled = re.compile(pattern) if isinstance(pattern, str) else pattern
+    found = compiled.search(str(text))
+    assert found is not None, "%r not found in:\n%s" % (compiled.pattern, text)
+    return found
+
+
+def html_alternative(message: EmailMessage) -> str:
+    """The HTML part of a mail the site sent (``mail.outbox``): its first alternative."""
+    assert isinstance(message, EmailMultiAlternatives) and message.alternatives, "no HTML part: %r" % message
+    html = message.alternatives[0][0]
+    assert isinstance(html, str)
+    return html
 
 
 def task_runs_finished(worker, task_name: str) -> int:

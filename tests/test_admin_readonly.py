@@ -14,6 +14,7 @@ def test_every_inline_of_the_admin_is_read_only():
     for model, inline_class in inlines:
         inline = inline_class(model, site)
         assert isinstance(inline, ReadOnlyTabularInline), inline_class
+        assert inline.fields is not None, inline_class
         assert tuple(inline.get_readonly_fields(request)) == tuple(inline.fields), inline_class
         assert inline.has_add_permission(request, None) is False
         assert inline.can_delete is False and inline.extra == 0

@@ -40,8 +40,11 @@ class PolicyWatch:
         context.on("page", self.watch)
 
     def watch(self, page):
-        page.on("console", lambda message: message.type == "error" and self.console_errors.append(
-            "%s: %s" % (page.url, message.text)))
+        def console(message) -> None:
+            if message.type == "error":
+                self.console_errors.append("%s: %s" % (page.url, message.text))
+
+        page.on("console", console)
         page.on("pageerror", lambda error: self.console_errors.append("%s: %s" % (page.url, error)))
 
     def clear(self):

@@ -16,7 +16,7 @@ from django.urls import reverse
 from accounts.outbox import outbox_add, outbox_add_many
 from accounts.tasks import outbox_send, unconfirmed_accounts_purge
 from maatasite.celery import app
-from tests.helpers import settings_in_subprocess, wait_for
+from tests.helpers import matched, settings_in_subprocess, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "a-long-unusual-passphrase-9"
@@ -190,7 +190,7 @@ def test_signup_confirmation_mail_goes_through_the_worker(celery_worker, smtp_si
     assert response.status_code == 302
     message = smtp_sink.wait_for(1)[0]
     # the worker rendered it (the outbox renders at send time), with the SITE_URL of its environment
-    link = re.search(re.escape(settings.SITE_URL) + r"(/accounts/confirm/\S+/)", smtp_sink.body(message)).group(1)
+    link = matched(re.escape(settings.SITE_URL) + r"(/accounts/confirm/\S+/)", smtp_sink.body(message)).group(1)
     assert client.get(link).status_code == 200  # the link's page: its button confirms
     assert client.post(link).status_code == 302
     user = get_user_model().objects.get(username="wanda")
@@ -233,7 +233,7 @@ def test_browser_signup_confirm_and_arabic(live_server, page, settings):
     page.click("form button[type=submit]:has-text('Create my account')")
     page.wait_for_url("**" + reverse("accounts:signup_done"))
     assert len(mail.outbox) == 1
-    link = re.search(r"http://\S+/accounts/confirm/\S+/", mail.outbox[0].body).group(0)
+    link = matched(r"http://\S+/accounts/confirm/\S+/", mail.outbox[0].body).group(0)
     page.goto(link)
     page.locator("#confirm-button").click()
     page.wait_for_url("**" + reverse("accounts:profile"))

@@ -36,8 +36,12 @@ def test_processes_racing_to_make_the_key_all_get_the_one_key(tmp_path):
     racers = [subprocess.Popen([sys.executable, "-c", RACER, str(path)], cwd=ROOT, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, text=True) for _ in range(RACERS)]
     for racer in racers:  # every racer is started and waits on its stdin: let them all go at once
+        assert racer.stdin is not None  # piped
         racer.stdin.close()
-    keys = [racer.stdout.read().strip() for racer in racers]
+    keys: list[str] = []
+    for racer in racers:
+        assert racer.stdout is not None  # piped
+        keys.append(racer.stdout.read().strip())
     for racer in racers:
         racer.wait(timeout=60)
     assert [racer.returncode for racer in racers] == [0] * RACERS

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games import services
 from maatasite import logs
+from tests.factories import to_move
 from tests.games.conftest import first_legal, start_game
 
 
@@ -43,7 +44,7 @@ def test_every_response_carries_a_request_id_and_a_sane_client_id_is_kept(client
 @pytest.mark.django_db
 def test_a_move_request_logs_its_request_game_and_user_ids(client, alice, bob, json_log):
     game = start_game(alice, bob)
-    mover = game.to_move_user
+    mover = to_move(game)
     client.force_login(mover)
     response = client.post(reverse("games:move", args=[game.pk]),
                            {"move": first_legal(game), "expected_ply": game.ply},

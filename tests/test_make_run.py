@@ -28,6 +28,7 @@ import pytest
 
 from accounts.management.commands.seed_demo import DEMO_PASSWORD
 from tests.conftest import free_port
+from tests.helpers import matched
 
 ROOT = Path(__file__).resolve().parent.parent
 # What the launcher must not inherit from a developer's or CI's shell: it gets its own files.
@@ -159,7 +160,9 @@ def printed_mails(output: str) -> list[email.message.EmailMessage]:
 
 
 def mail_text(message: email.message.EmailMessage) -> str:
-    return message.get_body(preferencelist=("plain",)).get_content()
+    body = message.get_body(preferencelist=("plain",))
+    assert body is not None, "the mail has no text/plain part"
+    return body.get_content()
 
 
 def worker_log_lines(output: str, task: str, game_id: int) -> list[str]:
@@ -199,11 +202,11 @@ def test_make_run_plays_bots_in_the_worker_prints_your_turn_mail_and_stops_every
         output = launcher.output()
         workers = processes_in_groups({groups["worker"]})
         web = processes_in_groups({groups["web"]})
-        pids = {int(re.search(r" process=(\d+) ", line).group(1)) for line in bot_runs}
+        pids = {int(matched(r" process=(\d+) ", line).group(1)) for line in bot_runs}
         assert pids <= set(workers) and not pids & set(web)
         answered = [line for line in output.splitlines() if "logger=maatasite.requests" in line
                     and f"request_id={request_id} " in line]
-        assert answered and all(int(re.search(r" process=(\d+) ", line).group(1)) in web for line in answered)
+        assert answered and all(int(matched(r" process=(\d+) ", line).group(1)) in web for line in answered)
 
         # (b) Two players: the waiting one's "your turn" mail is printed within a minute, linking to our port.
         status, challenge, _ = api(launcher, "POST", "/api/v1/challenges/",

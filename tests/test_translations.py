@@ -97,8 +97,12 @@ def placeholder_problems(entries: list[polib.POEntry]) -> list[tuple[str, str, s
                 problems.append((msgid, msgstr, "HTML"))
             # As for %(name)s below: a form for exactly one number may leave a field out.
             general = plural is None or index == len(translated) - 1
-            if not (fields(msgstr) == fields(plural or msgid) if general
-                    else fields(msgstr) <= fields(msgid) | fields(plural)):
+            if general:
+                same_fields = fields(msgstr) == fields(plural or msgid)
+            else:
+                assert plural is not None  # only a plural has forms before its last
+                same_fields = fields(msgstr) <= fields(msgid) | fields(plural)
+            if not same_fields:
                 problems.append((msgid, msgstr, "{fields}"))
             if "python-format" not in entry.flags:
                 continue
@@ -186,9 +190,10 @@ def test_the_committed_mo_file_is_compiled_from_the_po_file(language):
     """The .mo holds exactly the .po's translated entries, every plural form included: run
     ``make compilemessages`` after editing a .po file."""
     with open(LOCALE / language / "LC_MESSAGES" / "django.mo", "rb") as handle:
-        compiled = dict(gettext.GNUTranslations(handle)._catalog)
+        # typeshed leaves out _catalog, the parsed .mo that gettext keeps (msgid -> msgstr)
+        compiled = dict(gettext.GNUTranslations(handle)._catalog)  # type: ignore[attr-defined]
     compiled.pop("", None)  # the header
-    expected = {}
+    expected: dict[str | tuple[str, int], str] = {}
     for entry in catalog(language):
         if entry.fuzzy or not all(forms(entry).values()):
             continue  # msgfmt leaves these out

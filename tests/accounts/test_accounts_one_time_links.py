@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from accounts import services
 from accounts.models import User
 from correspondence import tokens as correspondence_tokens
-from tests.helpers import run_together
+from tests.helpers import matched, run_together
 
 # Transactional: mail leaves when the transaction commits (on_commit), as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,9 +27,7 @@ CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def mailed_path(pattern: str) -> str:
-    found = re.search(r"https?://[^/\s]+(%s)" % pattern, mail.outbox[-1].body)
-    assert found, mail.outbox[-1].body
-    return found.group(1)
+    return matched(r"https?://[^/\s]+(%s)" % pattern, mail.outbox[-1].body).group(1)
 
 
 def signed_up(username: str = "carol") -> tuple[User, str]:
@@ -47,7 +45,7 @@ def press_the_button(client: Client, path: str):
     """Open the link's page and press its button, as a person does."""
     page = client.get(path)
     assert page.status_code == 200 and 'id="confirm-button"' in page.content.decode()
-    token = CSRF_FIELD.search(page.content.decode()).group(1)
+    token = matched(CSRF_FIELD, page.content.decode()).group(1)
     return client.post(path, {"csrfmiddlewaretoken": token})
 
 
@@ -221,7 +219,7 @@ def test_a_bad_address_change_link_is_a_clear_400():
 
 def test_a_password_reset_link_works_once(alice):
     Client().post(reverse("accounts:password_reset"), {"email": alice.email})
-    uid, token = re.search(r"/accounts/password/reset/([^/\s]+)/([^/\s]+)/", mail.outbox[-1].body).groups()
+    uid, token = matched(r"/accounts/password/reset/([^/\s]+)/([^/\s]+)/", mail.outbox[-1].body).groups()
     link = reverse("accounts:password_reset_confirm", kwargs={"uidb64": uid, "token": token})
     owner = Client()
     form_page = owner.get(link, follow=True)

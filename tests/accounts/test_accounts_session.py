@@ -1,9 +1,9 @@
-import re
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
+
+from tests.helpers import matched
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def test_password_reset_by_mail(client, player, settings):
     response = client.post(reverse("accounts:password_reset"), {"email": "alice@example.com"})
     assert response.status_code == 302
     assert len(mail.outbox) == 1
-    link = re.search(r"http://testserver(/accounts/password/reset/\S+/\S+/)", mail.outbox[0].body).group(1)
+    link = matched(r"http://testserver(/accounts/password/reset/\S+/\S+/)", mail.outbox[0].body).group(1)
     response = client.get(link)  # Django redirects to a URL without the token
     assert response.status_code == 302
     form_url = response["Location"]

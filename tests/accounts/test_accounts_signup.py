@@ -1,5 +1,3 @@
-import re
-
 import pytest
 from django.core import mail, signing
 from django.core.exceptions import ValidationError
@@ -7,6 +5,7 @@ from django.urls import reverse
 
 from accounts import services
 from accounts.models import User
+from tests.helpers import matched
 
 # Transactional: mail leaves when the transaction commits (on_commit), as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -15,7 +14,7 @@ PASSWORD = "a-long-unusual-passphrase-9"
 
 
 def confirm_link(message) -> str:
-    return re.search(r"https?://\S+/accounts/confirm/\S+/", message.body).group(0)
+    return matched(r"https?://\S+/accounts/confirm/\S+/", message.body).group(0)
 
 
 def signup(client, username="carol", email="carol@example.com", password=PASSWORD):

@@ -28,7 +28,7 @@ from accounts import outbox
 from accounts.models import OutgoingMail
 from accounts.tasks import outbox_send
 from tests.conftest import SmtpSink, free_port, serving
-from tests.factories import make_user
+from tests.factories import make_user, to_move
 from tests.helpers import wait_for
 
 pytestmark = pytest.mark.django_db
@@ -73,6 +73,7 @@ class MoodySmtp:
         self.refuse_sender = ""
         self.delivered: list[str] = []
         self.lock = threading.Lock()
+        self.port = 0  # the controller's, once started (moody_smtp)
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
         if self.refuse_sender:
@@ -274,7 +275,7 @@ def test_a_server_that_drops_the_kept_open_connection_is_reconnected_once(moody_
     from django.core.mail.backends.smtp import EmailBackend
 
     outbox.outbox_add_many([{"kind": "signup_confirmation", "user": user} for user in (bob, carol)])
-    real_send = EmailBackend._send
+    real_send = EmailBackend._send  # type: ignore[attr-defined]  # django-stubs leave out this private method
     calls = []
 
     def dropping_send(self, message):
@@ -296,6 +297,7 @@ def test_a_task_carries_only_the_row_id(alice, monkeypatch, django_capture_on_co
     monkeypatch.setattr(outbox_send, "delay", lambda *args, **kwargs: calls.append((args, kwargs)))
     with django_capture_on_commit_callbacks(execute=True):
         row = outbox.outbox_add(kind="signup_confirmation", user=alice)
+    assert row is not None  # alice's address is deliverable
     assert calls == [((row.pk,), {})]
 
 
@@ -308,6 +310,7 @@ def test_a_broker_that_cannot_take_the_task_loses_no_mail(alice, monkeypatch, dj
     monkeypatch.setattr(outbox_send, "delay", broker_down)
     with django_capture_on_commit_callbacks(execute=True):
         row = outbox.outbox_add(kind="signup_confirmation", user=alice)  # no error for the page
+    assert row is not None  # alice's address is deliverable
     monkeypatch.undo()
     mail.outbox.clear()
     assert outbox.outbox_send_due().sent == 1  # the outbox sweep sends it
@@ -411,7 +414,7 @@ def test_rows_hold_no_signed_link_or_reply_address(client, alice, bob, carol,
                                                        "password": "pw-alice-123456"})
     game = start_game(alice, bob)
     correspondence_services.alarms_send_due(now=timezone.now())
-    mover = game.to_move_user
+    mover = to_move(game)
     with django_capture_on_commit_callbacks(execute=True):
         correspondence_services.mail_reply_receive(raw=reply(sender=mover.email, address=address_for(game, mover),
                                                              lines=["nonsense"]))

@@ -23,11 +23,10 @@ def test_me_shows_my_account_and_changes_only_the_sent_preferences(alice_api, al
 
 def test_a_failing_address_is_shown_and_fixed_through_the_api(alice_api, alice,
                                                             django_capture_on_commit_callbacks):
-    import re
-
     from django.core import mail
 
     from accounts.deliverability import address_failure_record
+    from tests.helpers import matched
     address_failure_record(email=alice.email, failure="bounce")
     assert alice_api.get("/api/v1/me/").json()["email_is_failing"] is True
     wrong = alice_api.post("/api/v1/account/email/", {"email": "alice@fixed.example.org",
@@ -42,7 +41,7 @@ def test_a_failing_address_is_shown_and_fixed_through_the_api(alice_api, alice,
                                                           "password": "pw-alice-123456"}, format="json")
     assert asked.status_code == 202 and "alice@fixed.example.org" in asked.json()["message"]
     assert [m.to for m in mail.outbox] == [["alice@fixed.example.org"]]
-    link = re.search(r"https?://[^/\s]+(/accounts/email/confirm/\S+/)", mail.outbox[0].body).group(1)
+    link = matched(r"https?://[^/\s]+(/accounts/email/confirm/\S+/)", mail.outbox[0].body).group(1)
     APIClient().post(link)  # the link's page: its button POSTs (a GET changes nothing)
     me = alice_api.get("/api/v1/me/").json()
     assert me["email"] == "alice@fixed.example.org" and me["email_is_failing"] is False

@@ -66,7 +66,7 @@ def test_ipv6_clients_count_per_64(settings):
     assert address_bucket("198.51.100.7") == "198.51.100.7"
 
 
-def _warning_ids() -> set[str]:
+def _warning_ids() -> set[str | None]:
     return {message.id for message in checks.run_checks(tags=[checks.Tags.security])}
 
 

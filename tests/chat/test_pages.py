@@ -12,6 +12,7 @@ from accounts import services as account_services
 from chat import services
 from chat.models import Message
 from ops.models import Report
+from tests.helpers import matched
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +80,7 @@ def test_the_form_needs_a_login_a_post_csrf_and_a_game(client, alice, game):
     strict.force_login(alice)
     assert strict.post(url, {"text": "hi"}).status_code == 403  # no CSRF token
     page = strict.get(reverse("games:game", args=[game.pk])).content.decode()
-    token = re.search(r'id="message-form">\s*<input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"',
+    token = matched(r'id="message-form">\s*<input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"',
                       page).group(1)
     assert strict.post(url, {"text": "hi", "csrfmiddlewaretoken": token}).status_code == 302
     assert Message.objects.get().text == "hi"
@@ -92,7 +93,7 @@ def test_a_message_is_reported_with_its_text_quoted(client, alice, bob, game):
     page = _page(client, game)
     forms = re.findall(r'<form method="post" action="([^"]+)" class="inline-form report-message".*?</form>', page, re.S)
     assert forms == [reverse("ops:report_game", args=[game.pk])]  # only the other player's message
-    reason = re.search(r'name="reason" value="([^"]*)"', page).group(1)
+    reason = matched(r'name="reason" value="([^"]*)"', page).group(1)
     assert reason == "Message #%d by bob: “You &quot;play&quot; &lt;badly&gt;”" % message.pk
     posted_reason = 'Message #%d by bob: “You "play" <badly>”' % message.pk
     response = client.post(forms[0], {"kind": "abuse", "reason": posted_reason})

@@ -12,6 +12,8 @@ from accounts import outbox
 from accounts.models import OutgoingMail
 from correspondence import services, tasks
 from games.models import Alarm
+from tests.factories import to_move
+from tests.helpers import html_alternative
 
 from .conftest import play, start_game
 
@@ -24,9 +26,9 @@ def test_your_turn_goes_out_once_with_text_html_picture_link_and_unsubscribe(oni
     result = services.alarms_send_due(now=timezone.now())
     assert result.sent == 1 and len(mail.outbox) == 1
     message = mail.outbox[0]
-    assert message.to == [game.to_move_user.email]
+    assert message.to == [to_move(game).email]
     assert "Your turn in Onitama #%d" % game.pk == message.subject
-    html = message.alternatives[0][0]
+    html = html_alternative(message)
     assert "cid:board" in html and "/correspondence/open/" in html
     assert "/correspondence/open/" in message.body
     image = [part for part in message.attachments if part.get_content_type() == "image/png"]
@@ -95,13 +97,13 @@ def test_game_over_mail_once_per_player(onitama_game, alice, bob):
 
 
 def test_mail_comes_in_the_players_language(onitama_game):
-    user = onitama_game.to_move_user
+    user = to_move(onitama_game)
     user.language = "id"
     user.save()
     mail.outbox.clear()
     services.alarms_send_due(now=timezone.now())
     assert mail.outbox[0].body.startswith("Halo %s," % user.username)
-    assert "Halo %s," % user.username in mail.outbox[0].alternatives[0][0]
+    assert "Halo %s," % user.username in html_alternative(mail.outbox[0])
 
 
 def test_a_claim_left_by_a_dead_worker_is_sent_after_the_lease_once(onitama_game, settings):

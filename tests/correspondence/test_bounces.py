@@ -3,7 +3,6 @@ address, the banner, and fixing the address by confirming one."""
 from __future__ import annotations
 
 import json
-import re
 import threading
 from smtplib import SMTPRecipientsRefused
 
@@ -21,6 +20,8 @@ from accounts.tasks import outbox_send
 from correspondence import services
 from games.models import Alarm
 from tests.conftest import free_port
+from tests.factories import to_move
+from tests.helpers import matched
 
 from .conftest import play, start_game
 
@@ -147,7 +148,7 @@ def test_one_bad_event_records_none_of_the_batch(client, alice):
 
 def test_the_alarm_sweep_sends_nothing_to_a_failing_address(alice, bob):
     game = start_game(alice, bob)
-    mover = game.to_move_user
+    mover = to_move(game)
     other = bob if mover == alice else alice
     address_failure_record(email=mover.email, failure="bounce")
     mail.outbox.clear()
@@ -183,11 +184,10 @@ def test_the_outbox_and_user_email_build_refuse_a_failing_address(alice, django_
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         assert outbox.outbox_add(kind="signup_confirmation", user=alice) is None
     assert mail.outbox == [] and callbacks == [] and not OutgoingMail.objects.exists()
-    templates = {"subject_template": "accounts/email/confirmation_subject.txt",
-                 "body_template": "accounts/email/confirmation_body.txt",
-                 "context": {"confirm_url": "x", "max_age_days": 3}}
     with pytest.raises(accounts_mail.AddressFailing):
-        accounts_mail.user_email_build(user=alice, **templates)
+        accounts_mail.user_email_build(user=alice, subject_template="accounts/email/confirmation_subject.txt",
+                                       body_template="accounts/email/confirmation_body.txt",
+                                       context={"confirm_url": "x", "max_age_days": 3})
     # the link to an address being confirmed still goes out, to that address
     with django_capture_on_commit_callbacks(execute=True):
         assert outbox.outbox_add(kind="email_change", user=alice, to="alice@new.example.org",
@@ -197,6 +197,7 @@ def test_the_outbox_and_user_email_build_refuse_a_failing_address(alice, django_
 
 def test_a_row_queued_before_the_address_failed_is_not_sent(bob, django_capture_on_commit_callbacks):
     row = outbox.outbox_add(kind="signup_confirmation", user=bob)  # its task waits for the commit
+    assert row is not None
     address_failure_record(email=bob.email, failure="bounce")
     mail.outbox.clear()
     assert outbox_send.delay(row.pk).get() == 0
@@ -244,7 +245,7 @@ def test_confirming_a_new_address_clears_the_failure(client, alice, django_captu
     assert response.status_code == 302
     assert [m.to for m in mail.outbox] == [["alice@fixed.example.org"]]
     assert fresh(alice).email == "alice@example.org" and alice.email_is_failing  # not before the link
-    link = re.search(r"http://testserver(/accounts/email/confirm/\S+/)", mail.outbox[0].body).group(1)
+    link = matched(r"http://testserver(/accounts/email/confirm/\S+/)", mail.outbox[0].body).group(1)
     assert client.get(link).status_code == 200 and fresh(alice).email_is_failing  # a GET changes nothing
     assert client.post(link).status_code == 302
     alice = fresh(alice)
@@ -265,7 +266,7 @@ def test_confirming_the_same_address_again_clears_the_failure(client, alice, dja
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("accounts:email_change"), {"new_email": alice.email, "password": "pw-alice-123456"})
-    link = re.search(r"http://testserver(/accounts/email/confirm/\S+/)", mail.outbox[0].body).group(1)
+    link = matched(r"http://testserver(/accounts/email/confirm/\S+/)", mail.outbox[0].body).group(1)
     client.post(link)
     assert not fresh(alice).email_is_failing
 
@@ -330,6 +331,7 @@ def refusing_smtp(refusing_smtp_server, settings):
 def test_a_permanent_smtp_refusal_in_the_mail_task_marks_a_hard_bounce(refusing_smtp, alice):
     refusing_smtp.refuse[alice.email] = "550 5.1.1 No such user here"
     row = outbox.outbox_add(kind="signup_confirmation", user=alice)
+    assert row is not None  # alice's address has not failed yet
     sent = outbox_send.delay(row.pk).get()
     assert sent == 0 and refusing_smtp.delivered == []
     alice = fresh(alice)

@@ -10,6 +10,7 @@ from correspondence.errors import CorrespondenceError
 from games import services as games_services
 from games.clock import in_quiet_hours, local_hour_next, quiet_hours_shift
 from games.models import Alarm, Game, GameStatus
+from tests.factories import running_deadline, to_move, turn_start
 
 from .conftest import play, start_game
 
@@ -53,8 +54,8 @@ def test_quiet_hours_across_daylight_saving_changes():
 @pytest.mark.django_db
 def test_a_game_deadline_in_the_night_moves_and_follows_a_change_of_quiet_hours(alice, bob):
     game = start_game(alice, bob)
-    mover = game.to_move_user
-    nominal = game.turn_started_at + timedelta(days=3)
+    mover = to_move(game)
+    nominal = turn_start(game) + timedelta(days=3)
     assert game.deadline == nominal
     local_hour = nominal.astimezone(UTC).hour
     services.mail_preferences_update(user=mover, quiet_hours_start=local_hour,
@@ -73,9 +74,9 @@ def test_a_game_deadline_in_the_night_moves_and_follows_a_change_of_quiet_hours(
 @pytest.mark.django_db
 def test_vacation_stops_the_clock_and_gives_the_time_back(alice, bob, django_capture_on_commit_callbacks):
     game = start_game(alice, bob)
-    mover = game.to_move_user
+    mover = to_move(game)
     other = bob if mover == alice else alice
-    start = game.turn_started_at + timedelta(days=1)
+    start = turn_start(game) + timedelta(days=1)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         services.vacation_start(user=mover, days=2, now=start)
@@ -112,7 +113,7 @@ def test_a_turn_that_starts_during_a_vacation_starts_stopped(alice, bob):
 def test_a_game_that_forbids_vacations_keeps_its_clock(alice, bob):
     game = start_game(alice, bob)
     Game.objects.filter(pk=game.pk).update(vacation_allowed=False)
-    deadline = game.deadline
+    deadline = running_deadline(game)
     services.vacation_start(user=game.to_move_user, days=1)
     game.refresh_from_db()
     assert game.deadline == deadline and game.clock_paused_at is None

@@ -9,6 +9,8 @@ from django.utils import timezone
 from correspondence import mail as correspondence_mail
 from correspondence import services
 from correspondence.models import CalendarFeed, DigestAlarm
+from tests.factories import running_deadline
+from tests.helpers import html_alternative
 
 from .conftest import make_user, play, start_game
 
@@ -41,7 +43,7 @@ def test_the_digest_lists_every_waiting_game_once_a_day_at_the_chosen_local_hour
     assert message.subject == "2 games are waiting for your move"
     for game in games:
         assert "#%d against" % game.pk in message.body
-        assert "cid:board-%d" % game.pk in message.alternatives[0][0]
+        assert "cid:board-%d" % game.pk in html_alternative(message)
     assert " left)" in message.body
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     # not twice the same day; the next one is due a day later
@@ -99,7 +101,7 @@ def test_the_calendar_feed_lists_deadlines_and_can_be_revoked(client, alice, bob
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/calendar")
     text = answer.content.decode()
     assert text.startswith("BEGIN:VCALENDAR\r\n") and text.endswith("END:VCALENDAR\r\n")
-    assert "DTSTART:%s" % game.deadline.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ") in text
+    assert "DTSTART:%s" % running_deadline(game).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ") in text
     assert "UID:game-%d-turn-1@maatasite" % game.pk in text
     renewed = services.calendar_feed_renew(user=alice)
     assert renewed.secret != feed.secret and client.get(url).status_code == 404

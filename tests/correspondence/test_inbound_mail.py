@@ -22,6 +22,7 @@ from correspondence import services, tasks
 from correspondence.models import InboundMail, ReplyAddressUse
 from games.models import Game, Move
 from privacy import services as privacy_services
+from tests.factories import to_move
 from tests.helpers import wait_for
 
 from .conftest import first_legal, start_game
@@ -178,7 +179,7 @@ class TestInProcess:
     def test_a_deleted_account_takes_its_mail_along_and_the_export_shows_it(
             self, alice, bob, django_capture_on_commit_callbacks):
         game = start_game(alice, bob, "onitama", {"cards": "base"})
-        player = game.to_move_user
+        player = to_move(game)
         other = bob if player == alice else alice
         with django_capture_on_commit_callbacks(execute=True):
             mine = services.inbound_mail_store(raw=a_reply(game))
@@ -307,7 +308,7 @@ def test_the_smtp_server_asks_to_try_again_later_when_it_cannot_store(alice, bob
     from correspondence.management.commands.mail_inbound_smtp import ReplyHandler
     from tests.conftest import free_port
     game = start_game(alice, bob, "onitama", {"cards": "base"})
-    user = game.to_move_user
+    user = to_move(game)
     address = address_for(game, user)
     port = free_port()
     controller = Controller(ReplyHandler(), hostname="127.0.0.1", port=port)

@@ -12,6 +12,7 @@ from correspondence import services, tokens
 from correspondence.models import InboundMail, ReplyAddressUse
 from games import services as games_services
 from games.models import Game, Move
+from tests.factories import to_move
 
 from .conftest import first_legal, play, start_game
 
@@ -93,7 +94,7 @@ def test_a_maatatahay_reply_stops_at_the_first_decision_that_reveals_something(a
     game = start_game(alice, bob, "maatatahay", {"variant": "first"})
     lines, reveal_at = _turn_with_a_reveal(game)
     game.refresh_from_db()
-    user = game.to_move_user
+    user = to_move(game)
     mail.outbox.clear()
     result = capture(services.mail_reply_receive,
                      raw=reply(sender=user.email, address=address_for(game, user), lines=lines))
@@ -103,7 +104,8 @@ def test_a_maatatahay_reply_stops_at_the_first_decision_that_reveals_something(a
     [answer] = answers_to(user)
     assert "This revealed:" in answer.body
     fresh = answer.reply_to[0]
-    assert fresh != address_for(game, user) and tokens.ReplyAddress.read(fresh).ply == game.ply
+    read = tokens.ReplyAddress.read(fresh)
+    assert fresh != address_for(game, user) and read is not None and read.ply == game.ply
     # the fresh address plays the rest of the turn
     rest = lines[reveal_at:]
     mail.outbox.clear()
@@ -126,7 +128,8 @@ def test_an_illegal_decision_changes_nothing_and_the_answer_lists_the_legal_ones
     assert all(text in answer.body for text in legal)
     # its fresh address (same ply, next attempt) works
     fresh = answer.reply_to[0]
-    assert tokens.ReplyAddress.read(fresh).attempt == 1
+    read = tokens.ReplyAddress.read(fresh)
+    assert read is not None and read.attempt == 1
     assert capture(services.mail_reply_receive,
                    raw=reply(sender=user.email, address=fresh, lines=[legal[0]])).status == "played"
 
@@ -196,7 +199,7 @@ def test_the_smtp_server_command_feeds_the_service(alice, bob):
     from correspondence.management.commands.mail_inbound_smtp import ReplyHandler
     from tests.conftest import free_port
     game = start_game(alice, bob)
-    user = game.to_move_user
+    user = to_move(game)
     port = free_port()
     controller = Controller(ReplyHandler(), hostname="127.0.0.1", port=port)
     controller.start()

@@ -13,18 +13,21 @@ from engine.bots import ONITAMA_LEVELS, bot_move_from_cli, choose_move
 from engine.bots import onitama as ob
 from engine.errors import OptionsError, StateFormatError
 from engine.fair import SeedStream
-from engine.onitama import position_from_text
+from engine.onitama import OnitamaState, position_from_text
+from engine.onitama.cards import CARD_NAMES, SQUARE_NAMES
 from engine.onitama.fast import zobrist_of
 
 RULES = get_game("onitama")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PERFT1 = "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"
 FAST = 0.03   # wall-time cap for the big levels in tests (the properties hold under any cap)
+# A search node without its hash: own, opp, om, pm, c1, c2, p1, p2, side, col (see ob.Searcher).
+Node = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
 def random_positions(count: int, *, salt: str = "", max_plies: int = 24):
     """Running Onitama states reached by random play from random deals of all pools."""
-    out = []
+    out: list[OnitamaState] = []
     seed = 0
     while len(out) < count:
         seed += 1
@@ -62,7 +65,7 @@ def bot(state, level, seed=0):
     return choose_move("onitama", view(state), level=level, seed=seed, seconds=seconds)
 
 
-def node(state):
+def node(state: OnitamaState) -> Node:
     if state.turn == 0:
         own, opp, om, pm, hand, ohand = (state.red, state.blue, state.red_master,
                                          state.blue_master, state.red_hand, state.blue_hand)
@@ -185,7 +188,7 @@ def test_view_of_either_player_or_spectator_gives_the_same_move():
 
 # --- Onitama: the search itself ---------------------------------------------------------------
 
-def brute(searcher, n, depth, ply):
+def brute(searcher: ob.Searcher, n: Node, depth: int, ply: int) -> int:
     """Plain negamax to ``depth`` with the same leaves (quiescence) as the search."""
     own, opp, om, pm, c1, c2, p1, p2, side, col = n
     if depth == 0:
@@ -221,10 +224,10 @@ def test_incremental_hash_equals_hash_from_scratch():
         stream = SeedStream(1, "hash")
         for m in RULES.legal_moves(state)[:6]:
             text = RULES.move_text(m)
-            card = ob.CARD_NAMES.index(text.split(":")[0])
+            card = CARD_NAMES.index(text.split(":")[0])
             rest = text.split(":")[1]
             code = ob.encode(card, ob.PASS, ob.PASS) if rest == "pass" else ob.encode(
-                card, ob.SQUARE_NAMES.index(rest[:2]), ob.SQUARE_NAMES.index(rest[2:]))
+                card, SQUARE_NAMES.index(rest[:2]), SQUARE_NAMES.index(rest[2:]))
             child = ob.play(*n, h, code)
             after = RULES.apply(state, m)
             assert child[10] == zobrist_of(after.red, after.blue, after.red_master,

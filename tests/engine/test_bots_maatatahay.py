@@ -9,13 +9,12 @@ import sys
 
 import pytest
 
-from engine import get_game
 from engine.bots import choose_move
 from engine.bots import maatatahay as mb
 from engine.errors import StateFormatError
 from engine.fair import SeedStream
+from engine.maatatahay import RULES  # get_game("maatatahay"), typed as its own class (sample_state)
 
-RULES = get_game("maatatahay")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CAP = 0.05     # wall-time cap for the bigger levels in tests
 

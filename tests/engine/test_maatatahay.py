@@ -8,22 +8,30 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine import get_game
-from engine.core import random_game, replay
+from engine.core import Outcome, random_game, replay
 from engine.errors import IllegalMoveError, MoveSyntaxError, OptionsError, StateFormatError
 from engine.fair import SeedStream
-from engine.maatatahay import RULES, Finish, Place, Shrine
+from engine.maatatahay import RULES, Finish, Pick, Place, Shrine, State
 from engine.maatatahay import data as mdata
 from engine.maatatahay import rules as mr
 from engine.maatatahay.board import tables
 
 ROOT = Path(__file__).resolve().parents[2]
 T = tables(mdata.CURRENT)
+
+
+def final_outcome(state: State) -> Outcome:
+    """The outcome of ``state``, a game that is over."""
+    outcome = RULES.outcome(state)
+    assert outcome is not None, "the game is not over"
+    return outcome
 
 
 # ------------------------------------------------------------------ building positions
@@ -227,7 +235,7 @@ def test_standard_relic_example():
     taken = (("wazu", "a1"), ("balan", "c1"), ("balan", "e1"), ("wazu", "a5"), ("wazu", "e5"))
     s = position({}, phase="over", variant="standard", taken=taken)
     assert mr.relic_points(s) == (5, 10)
-    assert RULES.outcome(s).scores == {"balan": 5, "wazu": 10}
+    assert final_outcome(s).scores == {"balan": 5, "wazu": 10}
     s1 = position({}, phase="over", variant="first", taken=taken)
     assert mr.relic_points(s1) == (3, 6)
 
@@ -402,6 +410,7 @@ def test_pick_and_first():
     picks = RULES.legal_moves(s)
     assert all(RULES.move_text(m).startswith("pick ") for m in picks)
     m = picks[0]
+    assert isinstance(m, Pick)
     after = RULES.apply(s, m)
     cw, cb = T.claws[T.kind_index[m.wazu]], T.claws[T.kind_index[m.balan]]
     chooser = "wazu" if cw < cb else "balan" if cb < cw else RULES.to_move(s)
@@ -411,7 +420,7 @@ def test_pick_and_first():
     assert RULES.to_move(placing) == "wazu" and RULES.decision(placing) == "place"
     with pytest.raises(IllegalMoveError) as err:
         RULES.parse_move(s, "pick support/support") if ("support", "support") not in \
-            [(x.wazu, x.balan) for x in picks] else RULES.parse_move(s, "first wazu")
+            [(x.wazu, x.balan) for x in picks if isinstance(x, Pick)] else RULES.parse_move(s, "first wazu")
     assert err.value.code in ("pair_not_in_stream", "wrong_phase")
 
 
@@ -437,7 +446,7 @@ def test_wrong_phase_is_illegal_not_syntax():
 def test_terminate_and_json_of_endings():
     s = RULES.new_game(2, {})
     end = RULES.terminate(s, reason="resign", winner="wazu")
-    assert RULES.outcome(end).winner == "wazu" and RULES.outcome(end).reason == "resign"
+    assert final_outcome(end).winner == "wazu" and final_outcome(end).reason == "resign"
     assert RULES.to_move(end) is None and RULES.legal_moves(end) == []
     assert RULES.from_json(json.loads(json.dumps(RULES.to_json(end)))) == end
     assert RULES.result_line(end).startswith("result: wazu ")
@@ -450,18 +459,19 @@ def test_terminate_and_json_of_endings():
 def test_tie_breaks():
     base = {"a1": "B rookie", "e5": "W rookie"}
     s = position(base, phase="over")
-    assert RULES.outcome(s).as_dict() == {"winner": None, "reason": "tie",
+    assert final_outcome(s).as_dict() == {"winner": None, "reason": "tie",
                                           "scores": {"balan": 2, "wazu": 2}}
     s = position(base, phase="over", taken=(("wazu", "c3"), ("balan", "a3")))
-    assert (RULES.outcome(s).winner, RULES.outcome(s).reason) == ("balan", "latest_relic")
+    assert (final_outcome(s).winner, final_outcome(s).reason) == ("balan", "latest_relic")
     s = position({"a1": "B support", "e5": "W elite", "e4": "W elite", "e3": "W champion"},
                  phase="over")
-    assert (RULES.outcome(s).winner, RULES.outcome(s).reason) == ("wazu", "more_warriors")
+    assert (final_outcome(s).winner, final_outcome(s).reason) == ("wazu", "more_warriors")
 
 
 def test_from_json_refuses_bad_data():
     s = RULES.new_game(2, {})
     good = RULES.to_json(s)
+    change: Mapping[str, object]
     for change in ({"schema": "x"}, {"phase": "dance"}, {"data_version": "nope"},
                    {"piles": {"balan": [], "wazu": []}}, {"board": {"c3": {"tribe": "wazu"}}},
                    {"turn": None}):

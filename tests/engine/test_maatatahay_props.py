@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from engine.core import replay
 from engine.errors import IllegalMoveError
 from engine.fair import SeedStream
-from engine.maatatahay import RULES, Draft, Finish, First, Pick, Place, Shrine
+from engine.maatatahay import RULES, Draft, Finish, First, Move, Pick, Place, Shrine
 from engine.maatatahay import rules as mr
 from engine.maatatahay.board import PLAYERS
 
@@ -33,10 +33,11 @@ NORMAL = 200
 SLOW = 2000
 
 
-class Fixed:
+class Fixed(SeedStream):
     """A stand-in stream whose ``below`` returns a chosen value."""
 
     def __init__(self, value: int) -> None:
+        super().__init__(0, "fixed")
         self.value = value
 
     def below(self, n: int) -> int:
@@ -60,7 +61,7 @@ def recount(view) -> dict[str, int]:
     for c in view["board"].values():
         if c["alive"]:
             out[c["tribe"]] += sanity[c["tile"]] + c["spirit"]
-    own = Counter()
+    own: Counter[str] = Counter()
     for n, x in enumerate(view["taken"], start=1):
         own[x["tribe"]] += 1
         out[x["tribe"]] += own[x["tribe"]] if view["variant"] == "first" else n
@@ -79,8 +80,8 @@ def superset(state):
         return [Draft(sq) for sq in names]
     p = state.placer
     held_e, held_s = state.storage[p]
-    out = []
-    listed_orders = {m.order for m in RULES.legal_moves(state) if getattr(m, "order", ())}
+    out: list[Move] = []
+    listed_orders = {m.order for m in RULES.legal_moves(state) if isinstance(m, (Place, Finish)) and m.order}
     squares = [state.pending] if state.phase == "finish" else range(t.size)
     for s in squares:
         ge, gs = state.ground[s]
@@ -157,7 +158,7 @@ def play_checked(seed: int, variant: str, *, full_every: int = 0) -> None:
     state = RULES.new_game(seed, options)
     reveal = RULES.reveal(seed, options)
     favours = []
-    turned = []          # (wazu, balan) pairs in turn-up order after the first three
+    turned: list[tuple[int, int]] = []  # (wazu, balan) pairs in turn-up order after the first three
     texts = []
     placements = 0
     full_at = rng.below(20)
@@ -173,6 +174,7 @@ def play_checked(seed: int, variant: str, *, full_every: int = 0) -> None:
         if isinstance(move, Shrine):
             favours.extend(RULES.view(after, None)["favour"])
         if isinstance(move, Pick):
+            assert after.pair is not None  # the pair just picked
             before[(after.pair)] -= 1
         new = Counter(after.stream) - before
         if isinstance(move, Draft) and after.phase == "pick":
@@ -193,21 +195,22 @@ def play_checked(seed: int, variant: str, *, full_every: int = 0) -> None:
     assert turned == expected[:len(turned)]
     assert favours == reveal["bag"][:len(favours)]
     out = RULES.outcome(state)
+    assert out is not None
     view = RULES.view(state, None)
     assert out.scores == recount(view) == view["scores"]
     assert RULES.result_line(state) == "result: %s %d-%d" % (
         out.winner or "draw", out.scores["balan"], out.scores["wazu"])
     sc = out.scores
     if sc["balan"] != sc["wazu"]:
-        assert out.reason == "score" and out.winner == max(sc, key=sc.get)
+        assert out.reason == "score" and out.winner == max(sc, key=sc.__getitem__)
 
 
-_SETTINGS = {"deadline": None, "derandomize": True, "database": None,
-             "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+_SETTINGS = settings(deadline=None, derandomize=True, database=None,
+                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @pytest.mark.parametrize("variant", ["first", "standard"])
-@settings(max_examples=NORMAL, **_SETTINGS)
+@settings(_SETTINGS, max_examples=NORMAL)
 @given(seed=st.integers(min_value=0, max_value=2 ** 64))
 def test_random_games(variant, seed):
     play_checked(seed, variant)
@@ -215,7 +218,7 @@ def test_random_games(variant, seed):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["first", "standard"])
-@settings(max_examples=SLOW, **_SETTINGS)
+@settings(_SETTINGS, max_examples=SLOW)
 @given(seed=st.integers(min_value=0, max_value=2 ** 256 - 1))
 def test_random_games_slow(variant, seed):
     play_checked(seed, variant, full_every=5)

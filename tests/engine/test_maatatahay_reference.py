@@ -173,11 +173,11 @@ def check_against_reference(state, max_cands: int = 5):
     return checked
 
 
-_SETTINGS = {"deadline": None, "derandomize": True, "database": None,
-             "suppress_health_check": [HealthCheck.too_slow]}
+_SETTINGS = settings(deadline=None, derandomize=True, database=None,
+                     suppress_health_check=[HealthCheck.too_slow])
 
 
-@settings(max_examples=100, **_SETTINGS)
+@settings(_SETTINGS, max_examples=100)
 @given(seed=st.integers(min_value=0, max_value=2 ** 64))
 def test_crowded_boards_match_reference(seed):
     state = crowded_position(seed)
@@ -185,7 +185,7 @@ def test_crowded_boards_match_reference(seed):
 
 
 @pytest.mark.slow
-@settings(max_examples=3000, **_SETTINGS)
+@settings(_SETTINGS, max_examples=3000)
 @given(seed=st.integers(min_value=0, max_value=2 ** 64))
 def test_crowded_boards_match_reference_slow(seed):
     check_against_reference(crowded_position(seed), max_cands=6)
@@ -203,7 +203,7 @@ def test_crowded_boards_have_orders():
 
 def test_crowded_superset():
     """On crowded boards too, a candidate move is accepted exactly when listed."""
-    from test_maatatahay_props import check_superset  # same directory
+    from tests.engine.test_maatatahay_props import check_superset
     for seed in range(20):
         state = crowded_position(seed)
         legal = RULES.legal_moves(state)

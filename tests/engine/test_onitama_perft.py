@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.onitama import RULES, perft, position_from_text
+from engine.onitama import RULES, OnitamaState, perft, position_from_text
 from engine.onitama.fast import node_moves, node_of, node_play, perft_node, zobrist_of
 
 PUBLISHED = {
@@ -40,7 +40,7 @@ def _node_perft(node: tuple, depth: int) -> int:
     return total
 
 
-def _rules_perft(state: object, depth: int) -> int:
+def _rules_perft(state: OnitamaState, depth: int) -> int:
     """Perft through the GameRules interface (applies repetition)."""
     if depth == 0 or RULES.outcome(state) is not None:
         return 1

@@ -51,6 +51,7 @@ def candidate(cards: list[str], index: int) -> Move:
 def text_of(move: Move) -> str:
     if move.src is None:
         return move.card + ":pass"
+    assert move.dst is not None  # a move with a source has a destination
     return "%s:%s%s" % (move.card, square_name(move.src), square_name(move.dst))
 
 

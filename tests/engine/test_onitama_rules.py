@@ -12,6 +12,7 @@ import pytest
 from engine import get_game
 from engine.core import Outcome, replay
 from engine.errors import IllegalMoveError, MoveSyntaxError, OptionsError, StateFormatError
+from engine.fair import SeedStream
 from engine.onitama import CARD_NAMES, DATA_VERSION, POOLS, RULES, Move, perft, position_from_text, position_text
 from engine.onitama.cards import BLUE, CARD_ID, DEST, RED, square_index, squares_of
 
@@ -451,7 +452,8 @@ def test_terminate() -> None:
     assert RULES.to_move(drawn) is None and position_text(drawn) == position_text(state)
     resigned = RULES.terminate(state, reason="resign", winner="red")
     assert RULES.outcome(resigned) == Outcome("red", "resign")
-    assert RULES.outcome(RULES.terminate(state, reason="timeout", winner="blue")).winner == "blue"
+    timed_out = RULES.outcome(RULES.terminate(state, reason="timeout", winner="blue"))
+    assert timed_out is not None and timed_out.winner == "blue"
     with pytest.raises(IllegalMoveError):
         RULES.terminate(drawn, reason="agreement", winner=None)
     for reason, winner in (("agreement", "red"), ("resign", "green"), ("repetition", None),
@@ -461,9 +463,13 @@ def test_terminate() -> None:
 
 
 def test_random_move_is_uniform_over_legal_moves() -> None:
-    class Fixed:
+    class Fixed(SeedStream):
+        """A stream whose ``below`` returns a chosen value, and records what it was asked."""
+
         def __init__(self, value: int) -> None:
-            self.value, self.asked = value, []
+            super().__init__(0, "fixed")
+            self.value = value
+            self.asked: list[int] = []
 
         def below(self, n: int) -> int:
             self.asked.append(n)
@@ -473,7 +479,7 @@ def test_random_move_is_uniform_over_legal_moves() -> None:
     moves = RULES.legal_moves(state)
     for i in range(len(moves)):
         stream = Fixed(i)
-        assert RULES.random_move(state, stream) == moves[i]  # type: ignore[arg-type]
+        assert RULES.random_move(state, stream) == moves[i]
         assert stream.asked == [len(moves)]
 
 

@@ -11,7 +11,7 @@ from engine.bots import choose_move
 from fairplay.agreement import decision_seed
 from games import services
 from games.models import Game
-from tests.factories import make_staff, make_user, start_game  # noqa: F401  (re-exported for the tests here)
+from tests.factories import make_staff, make_user, start_game, to_move  # noqa: F401  (re-exported for the tests here)
 
 LEVEL = 2
 SECONDS = 60.0  # far above what level 2 needs: the node budget decides, so the test's bot agrees
@@ -53,8 +53,8 @@ def play(game: Game, pickers: dict, *, decisions: int, resign=None) -> Game:
         game.refresh_from_db()
         if not game.is_active:
             break
-        services.move_submit(game_id=game.pk, user=game.to_move_user,
-                             move_text=pickers[game.to_move_user.pk](game), expected_ply=game.ply)
+        mover = to_move(game)
+        services.move_submit(game_id=game.pk, user=mover, move_text=pickers[mover.pk](game), expected_ply=game.ply)
     game.refresh_from_db()
     if game.is_active and resign is not None:
         services.game_resign(game_id=game.pk, user=resign)

@@ -13,7 +13,8 @@ from fairplay import agreement, services
 from fairplay.models import GameAgreement
 from games import services as games_services
 from games.adjudication import game_result_timeout_reverse
-from games.models import Move
+from games.models import Game, Move
+from tests.factories import running_deadline, to_move
 
 from .conftest import LEVEL, bot_copier, play, random_player, start_game
 
@@ -30,7 +31,7 @@ def _total(games, user) -> tuple[int, int]:
 @pytest.mark.parametrize("kind, options", KINDS)
 def test_copying_the_bot_agrees_every_time_and_random_play_does_not(alice, bob, kind, options):
     # The copier may beat the random player quickly: play games until each side took 8 decisions.
-    games = []
+    games: list[Game] = []
     while len(games) < 5 and min(Move.objects.filter(game__in=games, user=u).count()
                                  for u in (alice, bob)) < 8:
         game = start_game(alice, bob, kind, options=options)
@@ -53,7 +54,7 @@ def _forced_game(monkeypatch, alice, bob):
     game = start_game(alice, bob, "maatatahay", options={"variant": "standard"})
     for text in texts:
         game.refresh_from_db()
-        games_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
+        games_services.move_submit(game_id=game.pk, user=to_move(game), move_text=text,
                                    expected_ply=game.ply)
     game.refresh_from_db()
     assert game.status == "finished" and game.revealed_seed == "6"
@@ -117,7 +118,7 @@ def test_the_decision_seed_is_fixed_per_game_and_ply():
 
 def test_a_game_sent_back_into_play_is_measured_again(alice, bob, staff):
     game = play(start_game(alice, bob), {alice.pk: random_player(5), bob.pk: random_player(6)}, decisions=2)
-    games_services.games_time_out(now=game.deadline + timedelta(seconds=1))
+    games_services.games_time_out(now=running_deadline(game) + timedelta(seconds=1))
     game.refresh_from_db()
     assert (game.status, game.result_reason) == ("finished", "timeout")
     first = services.game_agreement_compute(game=game, user=alice, level=LEVEL)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -31,7 +31,7 @@ def _lost_request(staff, player) -> FairPlayCheck:
                                            reason="Reported for engine help.")
 
 
-def _lost_ago() -> timezone.datetime:
+def _lost_ago() -> datetime:
     return timezone.now() - timedelta(seconds=settings.FAIRPLAY_CHECK_HARD_SECONDS + 5)
 
 

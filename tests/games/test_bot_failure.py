@@ -23,7 +23,7 @@ class BrokenBot:
     """The engine's bot raising at every call (``calls`` counts them) until ``fix()``."""
 
     def __init__(self, monkeypatch):
-        self.calls: list[int] = []
+        self.calls: list[int | None] = []  # the seed of each call
         self._monkeypatch = monkeypatch
         self._real = engine.bots.choose_move
         monkeypatch.setattr(engine.bots, "choose_move", self._broken)

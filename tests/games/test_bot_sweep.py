@@ -113,7 +113,7 @@ def test_a_sweep_beside_a_task_still_running_plays_the_ply_once(alice, monkeypat
     _age(game, _overdue())
     from games import bots
     real = bots.bot_choose_move
-    played_by_copy = []
+    played_by_copy: list[int] = []
 
     def slow_original(**kwargs):
         choice = real(**kwargs)

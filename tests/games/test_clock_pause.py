@@ -12,6 +12,7 @@ from games import services
 from games.errors import GameActionError
 from games.models import Alarm, Game, GameStatus
 from ratings.models import RatingChange
+from tests.factories import to_move
 
 from .conftest import play, start_game
 
@@ -26,6 +27,7 @@ def held(game: Game) -> Game:
 def test_a_hold_stops_the_clock_and_resume_gives_back_the_time_left(alice, bob):
     game = start_game(alice, bob)
     nominal = game.deadline
+    assert nominal is not None and game.turn_started_at is not None  # the clock runs
     assert nominal == game.turn_started_at + timedelta(days=3)
     paused_at = game.turn_started_at + timedelta(days=1, hours=2)
     left_at_pause = nominal - paused_at
@@ -44,6 +46,7 @@ def test_a_hold_stops_the_clock_and_resume_gives_back_the_time_left(alice, bob):
     game = held(game)
     assert game.clock_held_since is None and game.clock_hold_reason == "" and game.clock_paused_at is None
     assert game.turn_paused == resumed_at - paused_at
+    assert game.deadline is not None
     assert game.deadline - resumed_at == left_at_pause
     assert game.deadline == services.game_deadline(game)
     assert Alarm.objects.filter(game=game, kind="reminder").exists()
@@ -57,6 +60,7 @@ def test_a_turn_that_starts_during_a_hold_starts_stopped_with_its_full_time(alic
     game = play(game, 1)
     assert game.turn == 2 and game.deadline is None and game.clock_paused_at is not None
     assert game.clock_held_since is not None  # still held for the new turn
+    assert game.turn_started_at is not None
     resumed_at = game.turn_started_at + timedelta(hours=5)
     services.game_clock_resume(game_id=game.pk, now=resumed_at)
     game = held(game)
@@ -65,8 +69,9 @@ def test_a_turn_that_starts_during_a_hold_starts_stopped_with_its_full_time(alic
 
 def test_a_vacation_ending_inside_a_hold_does_not_restart_the_clock(alice, bob):
     game = start_game(alice, bob)
-    mover = game.to_move_user
+    mover = to_move(game)
     nominal = game.deadline
+    assert nominal is not None and game.turn_started_at is not None  # the clock runs
     hold = game.turn_started_at + timedelta(hours=1)
     services.game_clock_pause(game_id=game.pk, reason="Investigation", now=hold)
     correspondence.vacation_start(user=mover, days=1, now=hold + timedelta(hours=1))
@@ -82,8 +87,9 @@ def test_a_vacation_ending_inside_a_hold_does_not_restart_the_clock(alice, bob):
 
 def test_a_hold_ending_inside_a_vacation_leaves_the_clock_stopped(alice, bob):
     game = start_game(alice, bob)
-    mover = game.to_move_user
+    mover = to_move(game)
     nominal = game.deadline
+    assert nominal is not None and game.turn_started_at is not None  # the clock runs
     away = game.turn_started_at + timedelta(hours=2)
     correspondence.vacation_start(user=mover, days=1, now=away)
     services.game_clock_pause(game_id=game.pk, reason="Investigation", now=away + timedelta(hours=1))
@@ -99,6 +105,7 @@ def test_a_hold_ending_inside_a_vacation_leaves_the_clock_stopped(alice, bob):
 
 def test_hold_and_resume_are_idempotent_and_refused_once_the_game_is_over(alice, bob):
     game = start_game(alice, bob)
+    assert game.turn_started_at is not None
     first = game.turn_started_at + timedelta(hours=1)
     services.game_clock_pause(game_id=game.pk, reason="first", now=first)
     services.game_clock_pause(game_id=game.pk, reason="second", now=first + timedelta(hours=1))

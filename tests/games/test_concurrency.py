@@ -10,7 +10,8 @@ from games import services, tasks
 from games.errors import Conflict, GameActionError
 from games.models import Game, GameStatus, Move
 from games.signals import game_finished
-from tests.helpers import run_together
+from tests.factories import to_move
+from tests.helpers import run_together, succeeded
 
 from .conftest import start_game
 
@@ -28,7 +29,7 @@ def test_exactly_one_of_many_simultaneous_submissions_wins(alice, bob, kind, opt
     game = start_game(alice, bob, kind, options)
     rules = engine.get_game(kind)
     legal = [rules.move_text(m) for m in rules.legal_moves(services.game_state(game))]
-    mover = game.to_move_user
+    mover = to_move(game)
     texts = [legal[i % len(legal)] for i in range(8)]
     results = run_together([
         (lambda text=text: services.move_submit(game_id=game.pk, user=mover, move_text=text,
@@ -46,7 +47,7 @@ def test_concurrent_sweeps_time_a_game_out_once(alice, bob):
     game = start_game(alice, bob)
     for _ in range(2):
         game.refresh_from_db()
-        services.move_submit(game_id=game.pk, user=game.to_move_user,
+        services.move_submit(game_id=game.pk, user=to_move(game),
                              move_text=services.rules_for("onitama").move_text(
                                  services.rules_for("onitama").legal_moves(services.game_state(game))[0]),
                              expected_ply=game.ply)
@@ -61,14 +62,14 @@ def test_concurrent_sweeps_time_a_game_out_once(alice, bob):
         results = run_together([services.games_time_out for _ in range(4)])
     finally:
         game_finished.disconnect(dispatch_uid="test-concurrent-sweep")
-    assert sum(results) == 1, results
+    assert sum(succeeded(results)) == 1, results
     assert fired == [game.pk]
     assert Game.objects.get(pk=game.pk).result_reason == "timeout"
 
 
 def test_a_resignation_racing_a_move_leaves_a_consistent_game(alice, bob):
     game = start_game(alice, bob)
-    mover = game.to_move_user
+    mover = to_move(game)
     other = alice if mover == bob else bob
     text = services.rules_for("onitama").move_text(
         services.rules_for("onitama").legal_moves(services.game_state(game))[0])
@@ -99,6 +100,6 @@ def test_a_bot_turn_run_twice_at_once_is_played_once(alice, monkeypatch):
     results = run_together([lambda: services.bot_turn_play(game_id=game.pk, ply=0) for _ in range(3)])
     game.refresh_from_db()
     played = [m.text for m in Move.objects.filter(game=game).order_by("ply")]
-    assert sum(len(r.played) for r in results) == len(played) >= 1
+    assert sum(len(r.played) for r in succeeded(results)) == len(played) >= 1
     assert game.status != GameStatus.ACTIVE or game.to_move_user == alice
     assert len({m.turn for m in Move.objects.filter(game=game)}) == 1

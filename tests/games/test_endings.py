@@ -9,6 +9,7 @@ from games import services
 from games.errors import Conflict, InvalidInput, NotAllowed
 from games.models import DrawOffer, DrawOfferStatus, Game, GameStatus
 from games.signals import game_finished
+from tests.factories import to_move
 
 from .conftest import play, start_game
 
@@ -52,14 +53,14 @@ def test_resign_ends_the_game_reveals_the_seed_and_signals_once(onitama_game, al
 
 def test_abort_is_allowed_until_both_sides_have_moved(alice, bob, finished_events):
     game = start_game(alice, bob)
-    services.game_abort(game_id=game.pk, user=game.to_move_user)  # nobody moved
+    services.game_abort(game_id=game.pk, user=to_move(game))  # nobody moved
     game.refresh_from_db()
     assert game.status == GameStatus.ABORTED and game.winner_side == ""
     assert game.revealed_seed
     assert finished_events[-1][1]["status"] == "aborted"
 
     game = play(start_game(alice, bob), 1)  # one side moved: the other may still abort
-    services.game_abort(game_id=game.pk, user=game.to_move_user)
+    services.game_abort(game_id=game.pk, user=to_move(game))
     assert Game.objects.get(pk=game.pk).status == GameStatus.ABORTED
 
     game = play(start_game(alice, bob), 2)  # both moved: too late

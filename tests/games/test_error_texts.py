@@ -44,7 +44,7 @@ def test_no_service_repeats_a_text_its_table_holds():
                 code, text = node.args[0], node.args[1]
                 if name in classes and isinstance(code, ast.Constant) and isinstance(text, ast.Constant) \
                         and (code.value in classes[name] or code.value in SITE_MESSAGES):
-                    copies.append("%s:%s %s" % (path.relative_to(ROOT), node.lineno, code.value))
+                    copies.append("%s:%s %s" % (path.relative_to(ROOT), node.lineno, str(code.value)))
     assert copies == []
 
 

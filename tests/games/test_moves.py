@@ -8,6 +8,7 @@ from engine.core import replay
 from games import services
 from games.errors import Conflict, MoveRejected, NotAllowed
 from games.models import GameStatus, Move
+from tests.factories import to_move
 
 from .conftest import first_legal, play, start_game
 
@@ -102,7 +103,7 @@ def test_turn_counts_turns_not_decisions_and_deadline_resets_only_when_the_turn_
         if game.status != GameStatus.ACTIVE:
             break
         side, turn, deadline = game.to_move_side, game.turn, game.deadline
-        services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=first_legal(game),
+        services.move_submit(game_id=game.pk, user=to_move(game), move_text=first_legal(game),
                              expected_ply=game.ply)
         game.refresh_from_db()
         if game.status != GameStatus.ACTIVE:
@@ -111,6 +112,7 @@ def test_turn_counts_turns_not_decisions_and_deadline_resets_only_when_the_turn_
             seen_same_player = True
             assert game.turn == turn and game.deadline == deadline
         else:
+            assert game.deadline is not None and deadline is not None
             assert game.turn == turn + 1 and game.deadline > deadline
             assert game.to_move_side == rules.to_move(services.game_state(game))
     assert seen_same_player, "a Maatatahay turn of several decisions was expected"
@@ -123,6 +125,7 @@ def test_a_game_played_to_the_end_finishes_with_the_engine_outcome(alice, bob):
     game = play(start_game(alice, bob, "onitama", {"cards": "base"}), 400)
     assert game.status == GameStatus.FINISHED
     outcome = engine.get_game("onitama").outcome(services.game_state(game))
+    assert outcome is not None
     assert game.result_reason == outcome.reason
     assert game.winner_side == (outcome.winner or "")
     assert game.to_move_user is None and game.deadline is None
@@ -133,7 +136,7 @@ def test_maatatahay_engine_errors_are_translated(alice, bob):
     game = start_game(alice, bob, "maatatahay", {"variant": "first", "opening": 2})
     for text, code in (("first balan", "wrong_phase"), ("place z9 r0", "bad_move_text")):
         with pytest.raises(MoveRejected) as info:
-            services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
+            services.move_submit(game_id=game.pk, user=to_move(game), move_text=text,
                                  expected_ply=0)
         assert info.value.code == code
         assert info.value.message and "%(" not in info.value.message
@@ -149,6 +152,7 @@ def test_an_earlier_ply_is_shown_by_replaying(alice, bob):
     texts = [m.text for m in Move.objects.filter(game=game).order_by("ply")]
     for ply in (0, 4, game.ply):
         page = selectors.game_for_viewer(game_id=game.pk, user=alice, ply=ply)
+        assert page.viewer_seat is not None  # alice plays
         expected = replay(rules, seed, game.options, texts[:ply], data_version=game.data_version)
         assert page.shown_ply == ply and page.view == rules.view(expected, page.viewer_seat.side)
         assert page.is_current == (ply == game.ply)

@@ -59,7 +59,7 @@ def test_a_frozen_sweep_extends_the_deadlines_inside_the_gap_by_its_length(alice
     assert (result.timed_out, result.extended, result.held) == (0, 3, 0)
     for game in inside:
         moved = fresh(game)
-        assert moved.status == GameStatus.ACTIVE
+        assert moved.status == GameStatus.ACTIVE and game.deadline is not None
         assert moved.deadline == game.deadline + timedelta(hours=1)  # exactly the gap
         assert moved.turn_paused == timedelta(hours=1)
         assert moved.deadline == services.game_deadline(moved)
@@ -100,6 +100,7 @@ def test_two_sweeps_with_the_same_time_extend_once(alice, bob):
     t1 = t0 + timedelta(minutes=40)
     assert sweep(t1).extended == 1
     assert sweep(t1).extended == 0  # waited for the first one's lock, then found no gap
+    assert game.deadline is not None
     assert fresh(game).deadline == game.deadline + timedelta(minutes=40)
     assert ClockOutage.objects.count() == 1
 

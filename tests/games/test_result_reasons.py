@@ -36,7 +36,8 @@ def test_random_games_end_with_member_reasons(kind):
     rules = engine.get_game(kind)
     for seed in range(40):
         _texts, state = engine.random_game(rules, seed)
-        assert rules.outcome(state).reason in ResultReason.values, (kind, seed)
+        outcome = rules.outcome(state)
+        assert outcome is not None and outcome.reason in ResultReason.values, (kind, seed)
 
 
 def test_the_site_reason_constants_are_members():

@@ -25,6 +25,7 @@ from correspondence import services as correspondence_services
 from engine.core import replay
 from games import services
 from games.models import GameStatus, Move
+from tests.factories import to_move
 
 from .conftest import start_game
 
@@ -86,7 +87,7 @@ def test_a_dump_of_a_running_maatatahay_game_shows_no_hidden_order(alice, bob, c
 
     for ply in range(12):  # through the services, the API (idempotent) and the game page
         game.refresh_from_db()
-        mover = game.to_move_user
+        mover = to_move(game)
         if ply % 3 == 0:
             services.move_submit(game_id=game.pk, user=mover, move_text=random_move(), expected_ply=game.ply)
         elif ply % 3 == 1:
@@ -118,7 +119,7 @@ def test_a_dump_of_a_running_maatatahay_game_shows_no_hidden_order(alice, bob, c
         game.refresh_from_db()
         if not game.is_active:
             break
-        services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=random_move(),
+        services.move_submit(game_id=game.pk, user=to_move(game), move_text=random_move(),
                              expected_ply=game.ply)
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and game.winner_side in ("", *rules.players)

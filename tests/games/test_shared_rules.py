@@ -70,6 +70,7 @@ def test_every_caller_sees_the_same_has_moved(mover):
     # time-out of the idle side (to move): aborted, it never moved
     def timed_out():
         locked = services._lock_game(game.pk)
+        assert locked.deadline is not None
         return services.game_time_out(locked, now=locked.deadline).result_reason
     assert game.to_move_user_id == idle_user.pk
     assert _each_alone(timed_out) == services.REASON_ABORTED_TIMEOUT

@@ -35,8 +35,9 @@ def unacked_bot_turns(worker) -> dict[str, tuple[int, int]]:
         entries = client.hgetall(worker.env["CELERY_KEY_PREFIX"] + "unacked")
     finally:
         client.close()
-    turns = {}
+    turns: dict[str, tuple[int, int]] = {}
     for tag, raw in entries.items():
+        assert isinstance(tag, bytes)  # the client does not decode answers
         message = json.loads(raw)[0]
         if message["headers"]["task"] == "games.tasks.bot_turn_play":
             args = json.loads(base64.b64decode(message["body"]))[0]

@@ -28,6 +28,7 @@ def replay_climbs(ladder, start: list[str]) -> list[str]:
     """Apply the climb events in the order they were written, checking each against the replay."""
     names = list(start)
     for event in LadderEvent.objects.filter(ladder=ladder, kind=EventKind.CLIMBED).order_by("pk"):
+        assert event.user is not None and event.other is not None  # a climb names both players
         climber, defender = event.user.username, event.other.username
         assert names.index(climber) + 1 == event.position_before
         assert names.index(defender) + 1 == event.position_after

@@ -12,6 +12,7 @@ from games.models import Game, GameStatus
 from ladder import constants, selectors, services
 from ladder.models import ChallengeState, EventKind, Ladder, LadderEvent, Outcome
 from ratings.models import RatingChange
+from tests.factories import to_move
 
 from .conftest import make_user, order, position, resign
 
@@ -244,7 +245,7 @@ def _time_out(game: Game, loser) -> Game:
         game.refresh_from_db()
         if game.to_move_user_id == loser.pk and game.moves.filter(user=loser).exists():
             break
-        games_services.move_submit(game_id=game.pk, user=game.to_move_user,
+        games_services.move_submit(game_id=game.pk, user=to_move(game),
                                    move_text=_first_legal(game), expected_ply=game.ply)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     assert games_services.games_time_out() == 1

@@ -16,7 +16,7 @@ from games.models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Mo
 from ops import services as ops
 from ops.models import StaffAction, StaffActionKind
 from ratings.models import Rating, RatingChange
-from tests.factories import first_legal, make_staff, make_user, start_game
+from tests.factories import first_legal, make_staff, make_user, running_deadline, start_game, to_move, turn_start
 from tournaments import services as tournament_services
 from tournaments.models import Pairing, Result, Round
 
@@ -31,7 +31,7 @@ def staff(db):
 def move(game: Game) -> Game:
     """The player to move plays their first legal decision."""
     game = Game.objects.get(pk=game.pk)
-    services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=first_legal(game),
+    services.move_submit(game_id=game.pk, user=to_move(game), move_text=first_legal(game),
                          expected_ply=game.ply)
     return Game.objects.get(pk=game.pk)
 
@@ -193,9 +193,9 @@ def test_reversing_an_onitama_timeout_resumes_the_game_with_a_fresh_turn(alice, 
     assert (game.to_move_side, game.to_move_user, game.ply, game.turn) == (
         before.to_move_side, loser, before.ply, before.turn)
     assert game.turn_paused == timedelta(0)
-    assert timezone.now() - game.turn_started_at < timedelta(minutes=1)
+    assert timezone.now() - turn_start(game) < timedelta(minutes=1)
     assert game.deadline == services.game_deadline(game)
-    assert game.deadline > timezone.now() + timedelta(days=game.days_per_move - 1)
+    assert running_deadline(game) > timezone.now() + timedelta(days=game.days_per_move - 1)
     assert not RatingChange.objects.filter(game=game).exists()
     assert Rating.objects.get(user=alice, kind="onitama").games_played == 0
     action = StaffAction.objects.get()
@@ -420,4 +420,5 @@ def test_admin_actions_ask_why_then_act_and_log(client, alice, bob, staff):
         ("suspend", staff.pk, "Cheating"), ("unsuspend", staff.pk, "Appeal")]
     # The log is read-only.
     action = StaffAction.objects.first()
+    assert action is not None
     assert client.post(reverse("admin:ops_staffaction_delete", args=[action.pk])).status_code == 403

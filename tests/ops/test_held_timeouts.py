@@ -43,7 +43,7 @@ def test_staff_decide_in_the_admin_and_the_audit_log_keeps_who_and_why(
     assert done.status_code == 302
     batch.refresh_from_db()
     assert (batch.status, batch.decided_by, batch.reason) == (status, admin, "Checked the logs.")
-    assert timezone.now() - batch.decided_at < timedelta(minutes=1)
+    assert batch.decided_at is not None and timezone.now() - batch.decided_at < timedelta(minutes=1)
     ended = [fresh(g).status != GameStatus.ACTIVE for g in due]
     assert ended == [status == TimeoutBatchStatus.CONFIRMED] * 4
     entry = StaffAction.objects.get()

@@ -52,14 +52,17 @@ def expected_history(games: list[Game]):
     for game in sorted(games, key=lambda g: (g.finished_at, g.pk)):
         seats = list(game.seats.order_by("position"))
         now = game.finished_at
+        assert now is not None  # the games are over
         before = {}
         for seat in seats:
+            assert seat.user_id is not None  # rated games are between people
             glicko, _n, last = state.get(seat.user_id, (
                 Glicko(constants.INITIAL_RATING, constants.INITIAL_DEVIATION, constants.INITIAL_VOLATILITY), 0, None))
             periods = 0 if last is None or now <= last else math.floor(
                 (now - last).total_seconds() / (constants.INACTIVITY_PERIOD_DAYS * 86400))
             before[seat.user_id] = idle(glicko, periods=periods, max_deviation=constants.MAX_DEVIATION)
         for seat, other in (seats, seats[::-1]):
+            assert seat.user_id is not None and other.user_id is not None
             score = 0.5 if not game.winner_side else float(game.winner_side == seat.side)
             mine, theirs = before[seat.user_id], before[other.user_id]
             after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=constants.TAU)
@@ -68,7 +71,8 @@ def expected_history(games: list[Game]):
                 "rating_after": after.rating, "deviation_before": mine.deviation,
                 "deviation_after": after.deviation, "volatility_after": after.volatility,
                 "opponent_rating": theirs.rating, "created_at": now}
-            state[seat.user_id] = (after, state.get(seat.user_id, (None, 0, None))[1] + 1, now)
+            played = state[seat.user_id][1] if seat.user_id in state else 0
+            state[seat.user_id] = (after, played + 1, now)
     return changes, state
 
 

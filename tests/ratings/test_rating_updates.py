@@ -73,6 +73,7 @@ def test_a_repeated_finishing_request_rates_once(alice, bob):
 def test_inactivity_grows_the_deviation_one_period_per_thirty_days(alice, bob):
     win(alice, bob)
     row = Rating.objects.get(user=alice, kind="onitama")
+    assert row.last_played_at is not None
     later = row.last_played_at + timedelta(days=constants.INACTIVITY_PERIOD_DAYS * 3 + 1)
     shown = selectors.rating_for_player(user=alice, kind="onitama", now=later)
     expected = idle(Glicko(row.rating, row.deviation, row.volatility), periods=3,
@@ -86,6 +87,7 @@ def test_inactivity_grows_the_deviation_one_period_per_thirty_days(alice, bob):
 def test_the_next_game_starts_from_the_grown_deviation(alice, bob, carol):
     win(alice, bob)
     row = Rating.objects.get(user=alice, kind="onitama")
+    assert row.last_played_at is not None
     long_ago = row.last_played_at - timedelta(days=95)
     Rating.objects.filter(pk=row.pk).update(last_played_at=long_ago)
     game = win(alice, carol)

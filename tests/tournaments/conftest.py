@@ -5,7 +5,7 @@ import pytest
 
 from games import services as game_services
 from games.models import Game, GameStatus
-from tests.factories import make_staff, make_user  # noqa: F401  (make_user: re-exported for the tests here)
+from tests.factories import make_staff, make_user, seated  # noqa: F401  (make_user: re-exported for the tests here)
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -36,10 +36,10 @@ def finish(game: Game, *, winner=None, draw: bool = False) -> None:
     """End a game through the games services: a draw by agreement, or the loser resigns."""
     seats = list(game.seats.select_related("user").order_by("position"))
     if draw:
-        game_services.draw_offer(game_id=game.pk, user=seats[0].user)
-        game_services.draw_accept(game_id=game.pk, user=seats[1].user)
+        game_services.draw_offer(game_id=game.pk, user=seated(seats[0]))
+        game_services.draw_accept(game_id=game.pk, user=seated(seats[1]))
         return
-    loser = next(s.user for s in seats if s.user != winner)
+    loser = next(seated(s) for s in seats if s.user != winner)
     game_services.game_resign(game_id=game.pk, user=loser)
 
 

@@ -13,7 +13,7 @@ from games.models import Game
 from tournaments import services, tasks
 from tournaments.models import Pairing, Result, Round, Tournament, TournamentStatus
 
-from .conftest import finish, make_user, running_games, started
+from .conftest import finish, make_user, running_games, seated, started
 
 # Transactional: the pairing task and the mail run when each service commits (on_commit), as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,7 +75,7 @@ def test_a_completed_round_left_unpaired_is_paired_once(lost):
     assert _rounds(t) == [1]
     lost.start()
     for game in running_games(t):
-        finish(game, winner=game.seats.order_by("position").first().user)
+        finish(game, winner=seated(game.seats.order_by("position").first()))
     assert lost.sent == [t.pk] and _rounds(t) == [1]
     lost.stop()
     assert services.tournaments_advance_requeue() == 0  # its last game just ended: fresh
@@ -118,7 +118,7 @@ def test_a_knockout_board_won_outright_waits_for_the_round(lost):
     lost.stop()
     t = started(players(4), format="knockout")
     won, other = running_games(t)
-    finish(won, winner=won.seats.order_by("position").first().user)
+    finish(won, winner=seated(won.seats.order_by("position").first()))
     _age(t)
     assert services.tournaments_advance_requeue() == 0
     assert running_games(t) == [other] and _rounds(t) == [1]

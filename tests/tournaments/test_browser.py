@@ -9,7 +9,7 @@ from games.models import Game, GameStatus
 from tests.helpers import browser_login
 from tournaments.models import StaffAction, Tournament, TournamentStatus
 
-from .conftest import make_user
+from .conftest import make_user, seated
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -64,7 +64,7 @@ def test_staff_create_in_the_admin_and_four_players_finish(live_server, page):
                                          status=GameStatus.ACTIVE))
         assert len(games) == 2
         for game in games:
-            loser = game.seats.get(position=1).user
+            loser = seated(game.seats.get(position=1))
             browser_login(page, base, loser.username, clear_cookies=True)
             page.goto("%s/games/%d/" % (base, game.pk))
             page.once("dialog", lambda dialog: dialog.accept())

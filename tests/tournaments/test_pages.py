@@ -62,6 +62,7 @@ def test_pages_never_show_hidden_state(client):
     players = [make_user("p%d" % i) for i in range(2)]
     t = started(players, format="round_robin", kind="maatatahay")
     game = t.pairings.get().game
+    assert game is not None
     page = client.get("/tournaments/%d/" % t.pk).content.decode()
     data = client.get("/tournaments/%d/standings.json" % t.pk).content.decode()
     for text in (page, data):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -19,7 +21,7 @@ def test_berger_each_pair_meets_once_per_cycle_with_balanced_seats(n, cycles):
     for round_ in schedule:
         players = [x for pair in round_ for x in pair]
         assert len(players) == len(set(players)) == n - n % 2
-    balance = Counter()
+    balance: Counter[int] = Counter()
     for round_ in schedule[:len(schedule) // cycles]:
         for a, b in round_:
             balance[a] += 1
@@ -30,32 +32,44 @@ def test_berger_each_pair_meets_once_per_cycle_with_balanced_seats(n, cycles):
         assert schedule[half:] == [[(b, a) for a, b in r] for r in schedule[:half]]
 
 
-def simulate_swiss(n: int, rounds: int, rng: random.Random):
+@dataclass
+class Standing:
+    """One simulated player's record so far."""
+
+    score: int = 0
+    opponents: set[int] = field(default_factory=set)
+    bye: bool = False
+    balance: int = 0
+    last: int | None = None
+
+
+def simulate_swiss(n: int, rounds: int,
+                   rng: random.Random) -> Iterator[tuple[list[p.SwissPlayer], p.SwissRound]]:
     """Pair ``rounds`` rounds with random results; yields (players before, round)."""
-    state = {i: {"score": 0, "opponents": set(), "bye": False, "balance": 0, "last": None} for i in range(n)}
+    state = {i: Standing() for i in range(n)}
     for _ in range(rounds):
-        players = [p.SwissPlayer(id=i, score=s["score"], seed=i + 1, opponents=frozenset(s["opponents"]),
-                                 had_bye=s["bye"], seat_balance=s["balance"], last_seat=s["last"])
+        players = [p.SwissPlayer(id=i, score=s.score, seed=i + 1, opponents=frozenset(s.opponents),
+                                 had_bye=s.bye, seat_balance=s.balance, last_seat=s.last)
                    for i, s in state.items()]
         paired = p.swiss_pair(players)
         yield players, paired
         if paired.bye is not None:
-            state[paired.bye]["score"] += 2
-            state[paired.bye]["bye"] = True
+            state[paired.bye].score += 2
+            state[paired.bye].bye = True
         for a, b in paired.pairs:
             result = rng.choice([(2, 0), (1, 1), (0, 2)])
             for me, other, pts, seat in ((a, b, result[0], 0), (b, a, result[1], 1)):
-                state[me]["score"] += pts
-                state[me]["opponents"].add(other)
-                state[me]["balance"] += 1 if seat == 0 else -1
-                state[me]["last"] = seat
+                state[me].score += pts
+                state[me].opponents.add(other)
+                state[me].balance += 1 if seat == 0 else -1
+                state[me].last = seat
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 8, 13, 64])
 def test_swiss_invariants_on_simulated_tournaments(n):
     rng = random.Random(n)
     rounds = max(1, (n - 1).bit_length())  # ceil(log2 n)
-    byes = Counter()
+    byes: Counter[int] = Counter()
     for players, paired in simulate_swiss(n, rounds, rng):
         by_id = {x.id: x for x in players}
         seen = [x for pair in paired.pairs for x in pair] + ([paired.bye] if paired.bye is not None else [])
@@ -76,7 +90,7 @@ def test_swiss_invariants_on_simulated_tournaments(n):
 def test_swiss_full_round_robin_length_has_no_rematch_and_one_bye_each(n):
     rng = random.Random(7)
     limit = p.swiss_round_limit(n)
-    byes = Counter()
+    byes: Counter[int] = Counter()
     for players, paired in simulate_swiss(n, limit, rng):
         assert paired.rematches == 0 or not p.rematch_avoidable(players, paired.bye)
         if paired.bye is not None:
@@ -102,9 +116,9 @@ def test_swiss_bye_goes_to_the_lowest_ranked_without_one():
 
 
 def test_swiss_seat_goes_to_the_player_due_it():
-    a = p.SwissPlayer(id="a", score=0, seed=1, seat_balance=1, last_seat=0)
-    b = p.SwissPlayer(id="b", score=0, seed=2, seat_balance=-1, last_seat=1)
-    assert p.swiss_pair([a, b]).pairs == [("b", "a")]
+    a = p.SwissPlayer(id=1, score=0, seed=1, seat_balance=1, last_seat=0)
+    b = p.SwissPlayer(id=2, score=0, seed=2, seat_balance=-1, last_seat=1)
+    assert p.swiss_pair([a, b]).pairs == [(2, 1)]
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 8, 13, 64])
@@ -119,10 +133,11 @@ def test_knockout_bracket_byes_to_top_seeds_and_a_single_champion(n):
     assert sorted(x for pair in first for x in pair if x is not None) == seeds
     assert all(a < b for a, b in first if b is not None)  # higher seed in the first seat
     seed_of = {s: s for s in seeds}
-    matches, rounds = first, 1
+    matches: list[tuple[int | None, int | None]] = list(first)
+    rounds = 1
     met = set()
     while True:
-        winners = []
+        winners: list[int | None] = []
         for a, b in matches:
             if b is None:
                 winners.append(a)
@@ -144,10 +159,11 @@ def test_knockout_top_two_seeds_meet_only_in_the_final():
 
 
 def test_knockout_draws_replayed_twice_then_the_higher_seed_advances():
-    seed_of = {"top": 1, "low": 2}
-    assert p.knockout_match_winner(["draw"], "top", "low", seed_of) is None
-    assert p.knockout_match_winner(["draw", "draw"], "top", "low", seed_of) is None
-    assert p.knockout_match_winner(["draw", "draw", "draw"], "top", "low", seed_of) == "top"
-    assert p.knockout_match_winner(["draw", "draw", "draw"], "low", "top", seed_of) == "top"
-    assert p.knockout_match_winner(["draw", "loss"], "top", "low", seed_of) == "low"
-    assert p.knockout_match_winner(["draw", ""], "top", "low", seed_of) is None
+    top, low = 101, 102  # players' ids
+    seed_of = {top: 1, low: 2}
+    assert p.knockout_match_winner(["draw"], top, low, seed_of) is None
+    assert p.knockout_match_winner(["draw", "draw"], top, low, seed_of) is None
+    assert p.knockout_match_winner(["draw", "draw", "draw"], top, low, seed_of) == top
+    assert p.knockout_match_winner(["draw", "draw", "draw"], low, top, seed_of) == top
+    assert p.knockout_match_winner(["draw", "loss"], top, low, seed_of) == low
+    assert p.knockout_match_winner(["draw", ""], top, low, seed_of) is None

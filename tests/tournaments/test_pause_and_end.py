@@ -3,7 +3,7 @@ composing with vacations); ending it early cancels the running games, which
 count for nobody, leaves final, consistent standings and mails every player."""
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core import mail
@@ -13,7 +13,7 @@ from games import services as game_services
 from games.errors import GameActionError
 from games.models import Game, GameStatus
 from ratings.models import RatingChange
-from tests.factories import first_legal
+from tests.factories import first_legal, running_deadline, to_move, turn_start
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
 from tournaments.models import Pairing, Result, StaffAction, TournamentStatus
@@ -28,9 +28,9 @@ def users(n, prefix="p"):
     return [make_user("%s%d" % (prefix, i)) for i in range(n)]
 
 
-def move_once(game: Game, *, now=None) -> Game:
+def move_once(game: Game, *, now: datetime | None = None) -> Game:
     """The player to move makes their first legal decision (at ``now``, by default the current time)."""
-    game_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=first_legal(game),
+    game_services.move_submit(game_id=game.pk, user=to_move(game), move_text=first_legal(game),
                               expected_ply=game.ply, now=now)
     game.refresh_from_db()
     return game
@@ -40,8 +40,8 @@ def test_a_paused_tournament_holds_every_clock_and_resume_gives_the_time_back(st
     t = started(users(4), format="round_robin", actor=staff)
     first, second = running_games(t)
     first = move_once(first)  # a time-out there would be a loss, not an abort
-    start = max(g.turn_started_at for g in (first, second))
-    deadlines = {g.pk: g.deadline for g in (first, second)}
+    start = max(turn_start(g) for g in (first, second))
+    deadlines = {g.pk: running_deadline(g) for g in (first, second)}
 
     paused_at = start + timedelta(days=1, hours=3)
     services.tournament_pause(tournament_id=t.pk, actor=staff, now=paused_at)
@@ -61,9 +61,9 @@ def test_a_paused_tournament_holds_every_clock_and_resume_gives_the_time_back(st
     assert t.status == TournamentStatus.RUNNING
     for game in running_games(t):
         assert game.clock_held_since is None
-        assert game.deadline - resumed_at == deadlines[game.pk] - paused_at  # exactly the time left
+        assert running_deadline(game) - resumed_at == deadlines[game.pk] - paused_at  # exactly the time left
     assert StaffAction.objects.get(tournament=t, action="resume").detail == "2 game clock(s) running again"
-    earliest = min(g.deadline for g in running_games(t))
+    earliest = min(running_deadline(g) for g in running_games(t))
     assert game_services.games_time_out(now=earliest - timedelta(seconds=1)) == 0
     assert game_services.games_time_out(now=earliest + timedelta(seconds=1)) >= 1
 
@@ -71,7 +71,7 @@ def test_a_paused_tournament_holds_every_clock_and_resume_gives_the_time_back(st
 def test_a_turn_that_starts_during_the_pause_gets_its_full_time_after_resume(staff):
     t = started(users(2), format="round_robin", actor=staff)
     (game,) = running_games(t)
-    paused_at = game.turn_started_at + timedelta(hours=5)
+    paused_at = turn_start(game) + timedelta(hours=5)
     services.tournament_pause(tournament_id=t.pk, actor=staff, now=paused_at)
     moved_at = paused_at + timedelta(hours=2)
     game = move_once(game, now=moved_at)  # players may still move while paused
@@ -85,8 +85,8 @@ def test_a_turn_that_starts_during_the_pause_gets_its_full_time_after_resume(sta
 def test_vacations_and_the_tournament_pause_compose(staff):
     t = started(users(4), format="round_robin", actor=staff)
     a, b = running_games(t)
-    a_mover, b_mover = a.to_move_user, b.to_move_user
-    start = max(a.turn_started_at, b.turn_started_at)
+    a_mover, b_mover = to_move(a), to_move(b)
+    start = max(turn_start(a), turn_start(b))
     b_away = start + timedelta(hours=1)
     correspondence.vacation_start(user=b_mover, days=2, now=b_away)  # before the pause
     paused_at = start + timedelta(hours=2)
@@ -102,14 +102,14 @@ def test_vacations_and_the_tournament_pause_compose(staff):
     services.tournament_resume(tournament_id=t.pk, actor=staff, now=resumed_at)
     a.refresh_from_db()
     b.refresh_from_db()
-    assert a.deadline - resumed_at == a.turn_started_at + timedelta(days=3) - paused_at
+    assert running_deadline(a) - resumed_at == turn_start(a) + timedelta(days=3) - paused_at
     # The resume does not restart the clock of a player still on vacation.
     assert b.deadline is None and b.clock_held_since is None and b.clock_paused_at == b_away
     back = resumed_at + timedelta(hours=4)
     correspondence.vacation_end(user=b_mover, now=back)
     b.refresh_from_db()
     assert b.turn_paused == back - b_away
-    assert b.deadline == b.turn_started_at + timedelta(days=3) + (back - b_away)
+    assert b.deadline == turn_start(b) + timedelta(days=3) + (back - b_away)
 
 
 @pytest.mark.parametrize("format, paused", [("round_robin", False), ("swiss", True),

@@ -11,6 +11,7 @@ from django.core.management import call_command
 from games.errors import GameActionError
 from games.models import Game
 from ratings import constants as rating_constants
+from tests.factories import to_move
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
 from tournaments.models import Pairing, Participant, Result, Round, StaffAction, Tournament, TournamentStatus
@@ -200,6 +201,7 @@ def test_knockout_draw_is_replayed_with_seats_swapped_then_the_higher_seed_advan
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED and running_games(t) == []
     (final,) = selectors.tournament_bracket(tournament=t)[0]
+    assert final.winner is not None
     assert final.winner.seed == 1 and len(final.games) == 3
 
 
@@ -237,6 +239,7 @@ def test_withdrawal_mid_swiss_or_knockout(staff, format):
     for game in running_games(t)[:2]:
         finish(game, winner=game.seats.get(position=0).user)
     leaver = t.participants.order_by("seed").last()
+    assert leaver is not None
     services.participant_withdraw(participant_id=leaver.pk, actor=staff)
     play_out(t)
     t.refresh_from_db()
@@ -315,11 +318,11 @@ def test_an_aborted_game_is_a_forfeit_of_whoever_never_moved():
     (game,) = running_games(t)
     rules = engine.get_game(game.kind)
     state = game_services.game_state(game)
-    game_services.move_submit(game_id=game.pk, user=game.to_move_user, expected_ply=0,
+    game_services.move_submit(game_id=game.pk, user=to_move(game), expected_ply=0,
                               move_text=rules.move_text(rules.legal_moves(state)[0]))
     game.refresh_from_db()
     mover_side = game.seats.exclude(user=game.to_move_user).get().side
-    game_services.game_abort(game_id=game.pk, user=game.to_move_user)
+    game_services.game_abort(game_id=game.pk, user=to_move(game))
     pairing = Pairing.objects.get(tournament=t)
     expected = Result.FIRST_WINS_FORFEIT if mover_side == rules.players[0] else Result.SECOND_WINS_FORFEIT
     assert pairing.result == expected
