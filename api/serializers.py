@@ -9,8 +9,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from fairplay.models import ReportKind
 from games.models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, ChallengeStatus, GameKind, GameStatus, ResultReason
-from ops.models import ReportKind
 from tournaments.models import TournamentFormat, TournamentStatus
 
 from .docs import ErrorSerializer  # noqa: F401  (the error shape, documented once in api/docs.py)

@@ -19,11 +19,11 @@ from rest_framework.response import Response
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from api.client_address import client_address_bucket
+from fairplay import services as fairplay_services
 from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import Conflict
 from games.models import Challenge, Game, GameKind, GameStatus
-from ops import services as ops_services
 from tournaments import api as tournament_api
 
 from . import presenters, selectors, services
@@ -737,8 +737,9 @@ class ReportCreateView(ApiView):
         player = _user_or_404(values["player"]) if values["player"] else None
 
         def create() -> Response:
-            report = ops_services.report_create(reporter=request.user, kind=values["kind"],
-                                                reason=values["reason"], player=player, game_id=values["game"])
+            report = fairplay_services.report_create(reporter=request.user, kind=values["kind"],
+                                                     reason=values["reason"], player=player,
+                                                     game_id=values["game"])
             body = {"id": report.pk, "kind": report.kind, "reason": report.reason,
                     "player": report.player.username if report.player else None, "game": report.game_id,
                     "status": report.status, "created_at": report.created_at}

@@ -26,11 +26,11 @@ from accounts.outbox import outbox_user_forget
 from api.models import ApiToken, IdempotencyRecord
 from chat.models import Message
 from correspondence.models import CalendarFeed, DigestAlarm, InboundMail, Vacation, VacationAccount
+from fairplay.models import Report
 from games import services as game_services
 from games.models import Alarm, Game, GameStatus, Move
 from ladder.models import LadderMember
 from ops import services as ops_services
-from ops.models import Report
 from ratings.models import Rating, RatingChange
 from tournaments.models import Participant
 
