@@ -7,6 +7,9 @@ later keeps ``email_confirmed=True``, so a confirmation link can never reactivat
 
 Other apps read the preferences directly, e.g. ``user.email_on_your_turn``, or
 through ``accounts.selectors.user_wants_email``.
+
+The one staff audit log (``StaffAction``) lives here too, at the bottom of the apps, so
+that every app above may write to it (``accounts.audit.staff_action_record``).
 """
 import zoneinfo
 

@@ -1,5 +1,6 @@
-"""The staff's pages of ops. Every staff decision here asks why, goes through
-ops.services and writes one row of the read-only "Staff audit log":
+"""The staff's pages of ops. Every staff decision here asks why, goes through a
+service (ops.services; fairplay.services for reports) and writes one row of the
+read-only "Staff audit log":
 
 * the report queue (filter by status and kind; mark reviewed or dismissed);
 * "Game adjudications" (void, award, reverse a timeout, let a failed bot play
