@@ -156,3 +156,22 @@ def test_back_and_forth_on_an_empty_log_makes_no_rows_and_keeps_one_content_type
     finally:
         migrate(after())
         ContentType.objects.clear_cache()
+
+
+def test_a_report_row_keeps_its_target_when_both_content_types_of_reports_exist():
+    """``migrate`` run part of the way once (its post_migrate made fairplay's content type of
+    reports beside ops' one): the log's rows are pointed at fairplay's."""
+    staff, alice, bob = make_staff("referee"), make_user("alice"), make_user("bob")
+    try:
+        apps = migrate(BEFORE)
+        apps.get_model("contenttypes", "ContentType").objects.create(app_label="fairplay", model="report")
+        report = apps.get_model("ops", "Report").objects.create(reporter_id=alice.pk, player_id=bob.pk,
+                                                                 kind="abuse", reason="Rude.")
+        row = apps.get_model("ops", "StaffAction").objects.create(
+            staff_id=staff.pk, action="report_dismissed", report_id=report.pk, reason="Banter.")
+        migrate(after())
+        ContentType.objects.clear_cache()
+        assert StaffAction.objects.get(pk=row.pk).target == Report.objects.get(pk=report.pk)
+    finally:
+        migrate(after())
+        ContentType.objects.clear_cache()
