@@ -1,11 +1,13 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from maatasite.admin_readonly import ReadOnlyModelAdmin
+from maatasite.admin_readonly import ReadOnlyGenericTabularInline, ReadOnlyModelAdmin
 
 from .forms import AdminLoginForm
-from .models import OutgoingMail, User
+from .models import OutgoingMail, StaffAction, User
 from .selectors import users_with_bad_display_names
 
 
@@ -51,3 +53,44 @@ class OutgoingMailAdmin(ReadOnlyModelAdmin):
     list_select_related = ("user",)
     fields = ("kind", "user", "object_id", "params", "to", "created_at", "due_at", "claimed_at", "attempts",
               "last_error", "done_at", "outcome")
+
+
+class StaffActionInline(ReadOnlyGenericTabularInline):
+    """The staff audit log's rows about the object of the page (a report, a tournament)."""
+
+    model = StaffAction
+    ct_field = "target_type"
+    ct_fk_field = "target_id"
+    fields = ("at", "staff", "action", "player", "reason", "details")
+
+
+@admin.register(StaffAction)
+class StaffActionAdmin(ReadOnlyModelAdmin):
+    """The one staff audit log, read-only. Filter by kind and by the type of target; the rows
+    about one target are the list's ``?target_type__id__exact=<type>&target_id=<id>``."""
+
+    list_display = ("at", "staff", "action", "target_link", "player", "reason")
+    list_filter = ("action", ("target_type", admin.RelatedOnlyFieldListFilter))
+    search_fields = ("staff__username", "player__username", "reason")
+    list_select_related = ("staff", "player", "target_type")
+    fields = ("at", "staff", "action", "target_type", "target_id", "target_link", "player", "reason",
+              "details")
+    readonly_fields = ("target_link",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("target")
+
+    @admin.display(description=_("target"))
+    def target_link(self, obj: StaffAction) -> str:
+        """The target, linked to its admin page when it has one; its type and id once it is gone."""
+        kind = obj.target_type
+        if kind is None:
+            return "-"
+        target = obj.target
+        if target is None:
+            return "%s %s" % (kind.name, obj.target_id)
+        try:
+            url = reverse("admin:%s_%s_change" % (kind.app_label, kind.model), args=[obj.target_id])
+        except NoReverseMatch:
+            return "%s: %s" % (kind.name, target)
+        return format_html('<a href="{}">{}: {}</a>', url, kind.name, target)

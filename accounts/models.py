@@ -7,14 +7,20 @@ later keeps ``email_confirmed=True``, so a confirmation link can never reactivat
 
 Other apps read the preferences directly, e.g. ``user.email_on_your_turn``, or
 through ``accounts.selectors.user_wants_email``.
+
+The one staff audit log (``StaffAction``) lives here too, at the bottom of the apps, so
+that every app above may write to it (``accounts.audit.staff_action_record``).
 """
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 USERNAME_RE = r"^[A-Za-z0-9_-]{3,30}$"
@@ -189,3 +195,86 @@ class OutgoingMail(models.Model):
 
     def __str__(self) -> str:
         return "%s to user %s (%s)" % (self.kind, self.user_id, self.outcome or "unsent")
+
+
+class StaffActionKind(models.TextChoices):
+    """Every kind of row in the staff audit log, of every app that writes to it."""
+
+    VOID = "void", _("Void a game")
+    AWARD = "award", _("Award a game")
+    TIMEOUT_REVERSE = "timeout_reverse", _("Reverse a timeout")
+    SUSPEND = "suspend", _("Suspend a player")
+    UNSUSPEND = "unsuspend", _("Lift a suspension")
+    REPORT_REVIEWED = "report_reviewed", _("Mark a report reviewed")
+    REPORT_DISMISSED = "report_dismissed", _("Dismiss a report")
+    TIMEOUTS_CONFIRMED = "timeouts_confirmed", _("Time held games out")
+    TIMEOUTS_EXTENDED = "timeouts_extended", _("Extend held games")
+    FAIRPLAY_CHECK = "fairplay_check", _("Request a fair-play check")
+    BOT_RELEASE = "bot_release", _("Let a failed bot play again")
+    TOURNAMENT_CREATE = "tournament_create", _("Create a tournament")
+    TOURNAMENT_UPDATE = "tournament_update", _("Change a tournament")
+    TOURNAMENT_OPEN_REGISTRATION = "tournament_open_registration", _("Open a tournament's registration")
+    TOURNAMENT_ADD_PLAYER = "tournament_add_player", _("Add a player to a tournament")
+    TOURNAMENT_REPLACE_PLAYER = "tournament_replace_player", _("Replace a tournament player")
+    TOURNAMENT_WITHDRAW_PLAYER = "tournament_withdraw_player", _("Withdraw a tournament player")
+    TOURNAMENT_START = "tournament_start", _("Start a tournament")
+    TOURNAMENT_PAUSE = "tournament_pause", _("Pause a tournament")
+    TOURNAMENT_RESUME = "tournament_resume", _("Resume a tournament")
+    TOURNAMENT_END_EARLY = "tournament_end_early", _("End a tournament early")
+    TOURNAMENT_RESULT_CHANGED = "tournament_result_changed", _("A tournament result changed")
+
+
+#: The kinds that carry no reason: tournament management, whose admin actions never asked
+#: why. Every other kind is a staff decision, and the database refuses it without one.
+STAFF_ACTION_KINDS_WITHOUT_REASON = tuple(kind for kind in StaffActionKind
+                                          if kind.startswith("tournament_"))
+
+
+class StaffAction(models.Model):
+    """The one audit log of staff decisions (adjudication, suspension, report review,
+    held time-outs, fair-play checks, tournament management): who did what to which
+    target and player, when and why. Written only by ``accounts.audit.staff_action_record``,
+    in the transaction of the action; a batch or a check is also named in ``details``.
+
+    It lives here, at the bottom of the apps, so that every app may write to it; so it
+    names what an action was on by a generic ``target`` (a game, report, tournament,
+    time-out batch or fair-play check) rather than by foreign keys into the apps above.
+    A row outlives its target: it keeps the target's type and id."""
+
+    staff = models.ForeignKey(User, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                              verbose_name=_("staff member"),
+                              help_text=_("Empty: the site itself, or the player, did it."))
+    action = models.CharField(_("action"), max_length=40, choices=StaffActionKind.choices)
+    target_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+", verbose_name=_("target type"))
+    target_id = models.PositiveBigIntegerField(_("target id"), null=True, blank=True)
+    target = GenericForeignKey("target_type", "target_id")
+    player = models.ForeignKey(User, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("player"))
+    reason = models.TextField(_("why"), blank=True)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("staff action")
+        verbose_name_plural = _("staff audit log")
+        indexes = [models.Index(fields=["target_type", "target_id"], name="accounts_staffaction_target")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(reason="") | models.Q(action__in=STAFF_ACTION_KINDS_WITHOUT_REASON),
+                name="accounts_staffaction_has_reason"),
+            models.CheckConstraint(
+                condition=models.Q(target_type__isnull=True, target_id__isnull=True)
+                | models.Q(target_type__isnull=False, target_id__isnull=False),
+                name="accounts_staffaction_whole_target"),
+        ]
+
+    def __str__(self) -> str:
+        if self.target_type is not None:
+            target = f"{self.target_type.model} {self.target_id}"
+        elif self.player_id:
+            target = f"player {self.player_id}"
+        else:
+            target = "-"
+        return f"{self.staff or '-'} {self.action} {target}"

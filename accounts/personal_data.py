@@ -93,6 +93,7 @@ def register() -> None:
             "accounts.User": "exported (profile); anonymised, kept for the games' foreign keys",
             "accounts.Block": "exported (the blocks made); deleted, both ways",
             "accounts.OutgoingMail": "deleted: pending mail and the record of mail sent",
+            "accounts.StaffAction": "kept: the staff audit log (as staff member or as player)",
         },
         export=(ExportSection(key="profile", position=10, build=_profile),
                 ExportSection(key="blocks", position=40, build=_blocks)),

@@ -2,10 +2,11 @@
 from datetime import datetime
 from typing import Literal
 
-from django.db.models import QuerySet
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Model, QuerySet
 
 from . import tokens
-from .models import Block, User
+from .models import Block, StaffAction, User
 from .names import display_name_breaks_rules
 
 
@@ -82,3 +83,9 @@ def users_with_bad_display_names() -> list[int]:
     existed, or by staff): listed for staff, never changed by the site."""
     named = User.objects.exclude(display_name="").values_list("pk", "display_name").iterator()
     return [pk for pk, name in named if display_name_breaks_rules(name)]
+
+
+def staff_actions_on(*, target: Model) -> QuerySet[StaffAction]:
+    """The staff audit log's rows about ``target`` (a game, report, tournament, ...), latest first."""
+    return StaffAction.objects.filter(target_type=ContentType.objects.get_for_model(target),
+                                      target_id=target.pk)

@@ -8,9 +8,9 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from accounts.serializers import MessageSerializer, PlayerSerializer  # noqa: F401  (MessageSerializer: api/views_privacy.py)
+from fairplay.models import ReportKind
 from games.models import GameKind
 from games.serializers import GameDetailSerializer  # noqa: F401  (api/views.py's ladder challenge answers a game)
-from ops.models import ReportKind
 from tournaments.models import TournamentFormat, TournamentStatus
 
 from .docs import ErrorSerializer  # noqa: F401  (the error shape, documented once in api/docs.py)

@@ -16,10 +16,10 @@ from rest_framework.response import Response
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.apis import public_player_or_404 as _user_or_404
+from fairplay import services as fairplay_services
 from games import selectors as game_selectors
 from games.apis import game_detail_data
 from ladder import selectors as ladder_selectors
-from ops import services as ops_services
 from tournaments import api as tournament_api
 
 from . import serializers as s
@@ -282,8 +282,9 @@ class ReportCreateView(ApiView):
         player = _user_or_404(values["player"]) if values["player"] else None
 
         def create() -> Response:
-            report = ops_services.report_create(reporter=request.user, kind=values["kind"],
-                                                reason=values["reason"], player=player, game_id=values["game"])
+            report = fairplay_services.report_create(reporter=request.user, kind=values["kind"],
+                                                     reason=values["reason"], player=player,
+                                                     game_id=values["game"])
             body = {"id": report.pk, "kind": report.kind, "reason": report.reason,
                     "player": report.player.username if report.player else None, "game": report.game_id,
                     "status": report.status, "created_at": report.created_at}

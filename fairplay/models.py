@@ -1,5 +1,5 @@
-"""Fair-play checks requested by staff, their per-game rows, and the cached agreement of
-one side of one finished game with the bot.
+"""Reports of games and players by players, fair-play checks requested by staff, their
+per-game rows, and the cached agreement of one side of one finished game with the bot.
 
 A check's figures are a signal for staff to look closer, never proof: nothing here acts on
 a player. Written only by fairplay.services.
@@ -12,6 +12,48 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, GameKind
+
+
+class ReportKind(models.TextChoices):
+    ABUSE = "abuse", _("Abuse")
+    ENGINE = "engine", _("Suspected engine help")
+    STALLING = "stalling", _("Stalling")
+    OTHER = "other", _("Other")
+
+
+class ReportStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    REVIEWED = "reviewed", _("Reviewed")
+    DISMISSED = "dismissed", _("Dismissed")
+
+
+class Report(models.Model):
+    """A player's report of another player, or of a game (then ``player`` is empty).
+    Staff review them in the ops admin queue; a reviewed report of engine help keeps a
+    player out of the honest reference players of fair-play checks."""
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="reports_made")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                               related_name="reports_received", verbose_name=_("reported player"))
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="reports", verbose_name=_("reported game"))
+    kind = models.CharField(_("kind"), max_length=16, choices=ReportKind.choices)
+    reason = models.TextField(_("reason"), max_length=2000)
+    status = models.CharField(_("status"), max_length=16, choices=ReportStatus.choices,
+                              default=ReportStatus.OPEN)
+    created_at = models.DateTimeField(_("reported at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["reporter", "created_at"])]
+        constraints = [models.CheckConstraint(
+            condition=models.Q(player__isnull=False) | models.Q(game__isnull=False),
+            name="fairplay_report_has_target")]
+
+    def __str__(self) -> str:
+        target = f"game {self.game_id}" if self.game_id else str(self.player)
+        return f"{self.get_kind_display()}: {target} ({self.reporter})"
 
 
 def _share(matches: int, decisions: int) -> float | None:

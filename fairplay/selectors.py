@@ -10,11 +10,10 @@ from django.db.models.functions import Abs
 
 from accounts.selectors import users_public
 from games.models import Game, GameStatus, Move, Seat
-from ops.models import Report, ReportKind, ReportStatus
 from ratings import constants as rating_constants
 from ratings.models import Rating, RatingChange
 
-from .models import CheckStatus, FairPlayCheck, FairPlayCheckGame
+from .models import CheckStatus, FairPlayCheck, FairPlayCheckGame, Report, ReportKind, ReportStatus
 
 
 def rated_games(*, user: Any, kind: str) -> QuerySet[Game]:

@@ -1,4 +1,5 @@
-"""Writes of the fair-play app: staff request a check, a task computes it.
+"""Writes of the fair-play app: players report games and players, staff review the
+reports; staff request a check, a task computes it.
 
 A check measures how often a player chose the strongest bot's first choice over their
 recent finished rated games of one kind, beside the pooled figure of honest players
@@ -18,25 +19,93 @@ from typing import TYPE_CHECKING, Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from accounts.audit import staff_action_record
+from accounts.models import StaffActionKind
 from engine.errors import EngineError
 from games.adjudication import adjudication_check
-from games.errors import InvalidInput
+from games.errors import InvalidInput, NotFound
 from games.models import Game, GameKind
-from ops.models import StaffActionKind
-from ops.services import staff_action_record
 
 from . import selectors, tasks
 from .agreement import replay_agreement
-from .errors import FairPlayInvalid, FairPlayNotAllowed
-from .models import CheckStatus, FairPlayCheck, FairPlayCheckGame, GameAgreement
+from .errors import FairPlayConflict, FairPlayInvalid, FairPlayNotAllowed, FairPlayNotFound
+from .models import (
+    CheckStatus,
+    FairPlayCheck,
+    FairPlayCheckGame,
+    GameAgreement,
+    Report,
+    ReportKind,
+    ReportStatus,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 log = logging.getLogger(__name__)
+
+REASON_MAX_LENGTH = 2000
+
+
+# ---------------------------------------------------------------- reports
+
+def report_create(*, reporter: User, kind: str, reason: str, player: User | None = None,
+                  game_id: int | None = None, now: datetime | None = None) -> Report:
+    """Report a player or a game to staff; one report per reporter and target a day."""
+    if kind not in ReportKind.values:
+        raise FairPlayInvalid("report_bad_kind")
+    reason = (reason or "").strip()
+    if not reason:
+        raise FairPlayInvalid("report_no_reason")
+    if len(reason) > REASON_MAX_LENGTH:
+        raise FairPlayInvalid("report_reason_too_long", limit=REASON_MAX_LENGTH)
+    if (player is None) == (game_id is None):
+        raise FairPlayInvalid("report_bad_target")
+    game = None
+    if game_id is not None:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise NotFound("game_not_found")
+    elif player is not None and player.pk == reporter.pk:
+        raise FairPlayInvalid("report_self")
+    now = now or timezone.now()
+    with transaction.atomic():
+        # Serialize one reporter's reports so two simultaneous ones cannot both pass the check.
+        get_user_model().objects.select_for_update().filter(pk=reporter.pk).first()
+        earlier = Report.objects.filter(reporter=reporter, created_at__gt=now - timedelta(days=1))
+        if earlier.filter(player=player, game=game).exists():
+            raise FairPlayConflict("report_repeated")
+        return Report.objects.create(reporter=reporter, player=player, game=game, kind=kind,
+                                     reason=reason, created_at=now)
+
+
+REVIEW_ACTIONS: dict[str, StaffActionKind] = {ReportStatus.REVIEWED: StaffActionKind.REPORT_REVIEWED,
+                                              ReportStatus.DISMISSED: StaffActionKind.REPORT_DISMISSED}
+
+
+def report_review(*, report_id: int, staff: User, status: str, reason: str) -> Report:
+    """Staff mark a report reviewed or dismissed, saying why; the audit log records it."""
+    if not staff.is_staff:
+        raise FairPlayNotAllowed("not_staff")
+    if status not in REVIEW_ACTIONS:
+        raise FairPlayInvalid("report_bad_status")
+    reason = adjudication_check(staff=staff, reason=reason)
+    with transaction.atomic():
+        report = Report.objects.select_for_update().filter(pk=report_id).first()
+        if report is None:
+            raise FairPlayNotFound("report_not_found")
+        report.status = status
+        report.save(update_fields=["status"])
+        staff_action_record(staff=staff, action=REVIEW_ACTIONS[status], reason=reason,
+                            target=report, player=report.player)
+        return report
+
+
+# ---------------------------------------------------------------- fair-play checks
 
 
 def fairplay_check_request(*, staff: User, player: User, kind: str, reason: str,
@@ -58,7 +127,7 @@ def fairplay_check_request(*, staff: User, player: User, kind: str, reason: str,
                                              bot_level=settings.FAIRPLAY_BOT_LEVEL,
                                              requested_by=staff)
         staff_action_record(staff=staff, action=StaffActionKind.FAIRPLAY_CHECK, reason=reason,
-                            player=player, details={"check": check.pk, "kind": kind})
+                            target=check, player=player, details={"check": check.pk, "kind": kind})
         tasks.fairplay_check_run.delay_on_commit(check.pk)
     log.info("fairplay check=%s of player=%s kind=%s requested by staff=%s",
              check.pk, player.pk, kind, staff.pk)

@@ -11,6 +11,7 @@ staff change things through admin actions that call them).
         list_display = ("swept_at", "games_timed_out")
 """
 from django.contrib import admin
+from django.contrib.contenttypes.admin import GenericInlineModelAdmin
 
 
 class ReadOnlyTabularInline(admin.TabularInline):
@@ -22,6 +23,13 @@ class ReadOnlyTabularInline(admin.TabularInline):
 
     def has_add_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyGenericTabularInline(GenericInlineModelAdmin, ReadOnlyTabularInline):
+    """A read-only inline of rows that name their parent by a generic foreign key
+    (``ct_field`` and ``ct_fk_field``), e.g. the staff audit log's rows about a report."""
+
+    template = "admin/edit_inline/tabular.html"
 
 
 class ReadOnlyModelAdmin(admin.ModelAdmin):

@@ -1,5 +1,6 @@
-"""The staff's pages of ops. Every staff decision here asks why, goes through
-ops.services and writes one row of the read-only "Staff audit log":
+"""The staff's pages of ops. Every staff decision here asks why, goes through a
+service (ops.services; fairplay.services for reports) and writes one row of the
+read-only "Staff audit log":
 
 * the report queue (filter by status and kind; mark reviewed or dismissed);
 * "Game adjudications" (void, award, reverse a timeout, let a failed bot play
@@ -7,7 +8,9 @@ ops.services and writes one row of the read-only "Staff audit log":
 * the time-outs a sweep held back (games.TimeoutBatch): time them out, or extend
   them as after an outage.
 
-Fair-play checks (fairplay.admin) write to the same log."""
+Reports are fairplay's (fairplay.models.Report, reviewed through
+fairplay.services.report_review); the log is accounts' (accounts.admin shows it), and
+fair-play checks (fairplay.admin) and tournament management write to it too."""
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -15,13 +18,16 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.admin import StaffActionInline
+from fairplay import services as fairplay_services
+from fairplay.models import Report, ReportStatus
 from games.errors import GameActionError
 from games.models import TimeoutBatch, TimeoutHold
 from games.services import rules_for
 from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from . import services
-from .models import GameAdjudication, Heartbeat, PlayerSuspension, Report, ReportStatus, StaffAction
+from .models import GameAdjudication, Heartbeat, PlayerSuspension
 
 SUSPENSION_RULE = _(
     "Suspending a player: they cannot log in (their sessions end, their API tokens are "
@@ -71,18 +77,10 @@ def _ask_why(modeladmin, request, queryset, *, title, apply, form_class=ReasonFo
         "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta})
 
 
-class ReportStaffActionInline(ReadOnlyTabularInline):
-    """The report's rows of the audit log."""
-
-    model = StaffAction
-    fk_name = "report"
-    fields = ("at", "staff", "action", "reason")
-
-
 def _review(modeladmin, request, queryset, status, title):
     return _ask_why(modeladmin, request, queryset, title=title, apply=lambda report, data:
-                    services.report_review(report_id=report.pk, staff=request.user, status=status,
-                                           reason=data["reason"]))
+                    fairplay_services.report_review(report_id=report.pk, staff=request.user,
+                                                    status=status, reason=data["reason"]))
 
 
 @admin.register(Report)
@@ -91,7 +89,7 @@ class ReportAdmin(admin.ModelAdmin):
     list_filter = ("status", "kind")
     search_fields = ("reporter__username", "player__username", "reason")
     readonly_fields = ("reporter", "player", "game", "kind", "reason", "status", "created_at")
-    inlines = [ReportStaffActionInline]
+    inlines = [StaffActionInline]  # the report's rows of the audit log
     actions = ["mark_reviewed", "mark_dismissed"]
 
     def has_add_permission(self, request):
@@ -191,14 +189,6 @@ class PlayerSuspensionAdmin(ReadOnlyModelAdmin):
                            help_text=SUSPENSION_RULE, apply=lambda player, data:
                            services.player_unsuspend(player_id=player.pk, staff=request.user,
                                                      reason=data["reason"]))
-
-
-@admin.register(StaffAction)
-class StaffActionAdmin(ReadOnlyModelAdmin):
-    list_display = ("at", "staff", "action", "game", "player", "report", "reason")
-    list_filter = ("action",)
-    search_fields = ("staff__username", "player__username", "reason")
-    fields = ("at", "staff", "action", "game", "player", "report", "reason", "details")
 
 
 # ---------------------------------------------------------------- held time-outs

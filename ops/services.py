@@ -1,9 +1,9 @@
-"""Writes of the ops app: task heartbeats, player reports (with staff review), staff
-adjudication of games and players, staff decisions on held time-outs, and the one
-audit log of every staff decision (``StaffAction``).
+"""Writes of the ops app: task heartbeats, staff adjudication of games and players, and
+staff decisions on held time-outs. (Reports and their review are fairplay.services'.)
 
 Every staff service here takes the ``staff`` member and the ``reason``
-(required) and writes exactly one audit row in the transaction of the action;
+(required) and writes exactly one row of the staff audit log
+(``accounts.audit.staff_action_record``) in the transaction of the action;
 the game-side work is games.adjudication's and games.outages' building blocks, named
 for what they change (``game_result_void``, ``timeout_batch_games_time_out``, ...), so that
 each staff action has one service of its name, here. Suspension rule (shown to staff in
@@ -15,7 +15,7 @@ ladders and are withdrawn from their tournaments. Lifting the suspension lets th
 log in again (new tokens needed); ended games stay ended, ladders are joined again."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -23,20 +23,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import services as account_services
+from accounts.audit import staff_action_record
+from accounts.models import StaffActionKind
 from games import adjudication, outages
 from games import services as game_services
-from games.errors import NotFound
 from games.models import Game, TimeoutBatch
 from ladder import services as ladder_services
 from tournaments import services as tournament_services
 
-from .errors import OpsConflict, OpsInvalid, OpsNotAllowed, OpsNotFound
-from .models import Heartbeat, Report, ReportKind, ReportStatus, StaffAction, StaffActionKind
+from .errors import OpsConflict, OpsInvalid, OpsNotFound
+from .models import Heartbeat
 
 if TYPE_CHECKING:
     from accounts.models import User
-
-REASON_MAX_LENGTH = 2000
 
 
 def heartbeat_record(*, name: str, now: datetime | None = None) -> Heartbeat:
@@ -46,67 +45,7 @@ def heartbeat_record(*, name: str, now: datetime | None = None) -> Heartbeat:
     return heartbeat
 
 
-def report_create(*, reporter: User, kind: str, reason: str, player: User | None = None,
-                  game_id: int | None = None, now: datetime | None = None) -> Report:
-    """Report a player or a game to staff; one report per reporter and target a day."""
-    if kind not in ReportKind.values:
-        raise OpsInvalid("report_bad_kind")
-    reason = (reason or "").strip()
-    if not reason:
-        raise OpsInvalid("report_no_reason")
-    if len(reason) > REASON_MAX_LENGTH:
-        raise OpsInvalid("report_reason_too_long", limit=REASON_MAX_LENGTH)
-    if (player is None) == (game_id is None):
-        raise OpsInvalid("report_bad_target")
-    game = None
-    if game_id is not None:
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise NotFound("game_not_found")
-    elif player is not None and player.pk == reporter.pk:
-        raise OpsInvalid("report_self")
-    now = now or timezone.now()
-    with transaction.atomic():
-        # Serialize one reporter's reports so two simultaneous ones cannot both pass the check.
-        get_user_model().objects.select_for_update().filter(pk=reporter.pk).first()
-        earlier = Report.objects.filter(reporter=reporter, created_at__gt=now - timedelta(days=1))
-        if earlier.filter(player=player, game=game).exists():
-            raise OpsConflict("report_repeated")
-        return Report.objects.create(reporter=reporter, player=player, game=game, kind=kind,
-                                     reason=reason, created_at=now)
-
-
-REVIEW_ACTIONS: dict[str, StaffActionKind] = {ReportStatus.REVIEWED: StaffActionKind.REPORT_REVIEWED,
-                                              ReportStatus.DISMISSED: StaffActionKind.REPORT_DISMISSED}
-
-
-def report_review(*, report_id: int, staff: User, status: str, reason: str) -> Report:
-    """Staff mark a report reviewed or dismissed, saying why; the audit log records it."""
-    if not staff.is_staff:
-        raise OpsNotAllowed("not_staff")
-    if status not in REVIEW_ACTIONS:
-        raise OpsInvalid("report_bad_status")
-    reason = adjudication.adjudication_check(staff=staff, reason=reason)
-    with transaction.atomic():
-        report = Report.objects.select_for_update().filter(pk=report_id).first()
-        if report is None:
-            raise OpsNotFound("report_not_found")
-        report.status = status
-        report.save(update_fields=["status"])
-        staff_action_record(staff=staff, action=REVIEW_ACTIONS[status], reason=reason,
-                            report=report, player=report.player, game=report.game)
-        return report
-
-
 # ---------------------------------------------------------------- staff adjudication
-
-def staff_action_record(*, staff: User, action: str, reason: str, game: Game | None = None,
-                        player: User | None = None, report: Report | None = None,
-                        details: dict | None = None) -> StaffAction:
-    """The audit writer: one row per staff action (who, when, why, on what)."""
-    return StaffAction.objects.create(staff=staff, action=action, reason=reason, game=game,
-                                      player=player, report=report, details=details or {})
-
 
 def _result_details(done: adjudication.Adjudication) -> dict:
     game = done.game
@@ -122,7 +61,7 @@ def game_void(*, game_id: int, staff: User, reason: str) -> Game:
     with transaction.atomic():
         done = adjudication.game_result_void(game_id=game_id, staff=staff, reason=reason)
         staff_action_record(staff=staff, action=StaffActionKind.VOID, reason=reason.strip(),
-                            game=done.game, details=_result_details(done))
+                            target=done.game, details=_result_details(done))
         return done.game
 
 
@@ -132,7 +71,7 @@ def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> G
         done = adjudication.game_result_award(game_id=game_id, staff=staff, reason=reason,
                                               winner_side=winner_side)
         staff_action_record(staff=staff, action=StaffActionKind.AWARD, reason=reason.strip(),
-                            game=done.game, details=_result_details(done))
+                            target=done.game, details=_result_details(done))
         return done.game
 
 
@@ -141,7 +80,7 @@ def game_timeout_reverse(*, game_id: int, staff: User, reason: str) -> Game:
     with transaction.atomic():
         done = adjudication.game_result_timeout_reverse(game_id=game_id, staff=staff, reason=reason)
         staff_action_record(staff=staff, action=StaffActionKind.TIMEOUT_REVERSE,
-                            reason=reason.strip(), game=done.game, details=_result_details(done))
+                            reason=reason.strip(), target=done.game, details=_result_details(done))
         return done.game
 
 
@@ -154,7 +93,7 @@ def game_bot_release(*, game_id: int, staff: User, reason: str) -> Game:
                    .values_list("bot_failure", flat=True).first())
         game = game_services.bot_turn_unflag(game_id=game_id)
         staff_action_record(staff=staff, action=StaffActionKind.BOT_RELEASE, reason=reason,
-                            game=game, details={"failure": failure})
+                            target=game, details={"failure": failure})
         return game
 
 
@@ -231,7 +170,7 @@ def timeout_batch_confirm(*, batch_id: int, staff: User, reason: str) -> Timeout
     with transaction.atomic():
         batch = outages.timeout_batch_games_time_out(batch_id=batch_id, staff=staff, reason=reason)
         staff_action_record(staff=staff, action=StaffActionKind.TIMEOUTS_CONFIRMED,
-                            reason=batch.reason, details=_batch_details(batch))
+                            reason=batch.reason, target=batch, details=_batch_details(batch))
         return batch
 
 
@@ -241,5 +180,5 @@ def timeout_batch_extend(*, batch_id: int, staff: User, reason: str) -> TimeoutB
     with transaction.atomic():
         batch = outages.timeout_batch_clocks_extend(batch_id=batch_id, staff=staff, reason=reason)
         staff_action_record(staff=staff, action=StaffActionKind.TIMEOUTS_EXTENDED,
-                            reason=batch.reason, details=_batch_details(batch))
+                            reason=batch.reason, target=batch, details=_batch_details(batch))
         return batch

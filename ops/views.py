@@ -1,5 +1,5 @@
 """Pages of the ops app: /healthz/, blocking players, reporting games and players. Thin:
-writes go through accounts.services and ops.services, reads through selectors."""
+writes go through accounts.services and fairplay.services, reads through selectors."""
 from __future__ import annotations
 
 from typing import Any
@@ -17,10 +17,11 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.http import AuthenticatedHttpRequest
+from fairplay import services as fairplay_services
+from fairplay.forms import ReportForm
 from games.errors import GameActionError
 
-from . import selectors, services
-from .forms import ReportForm
+from . import selectors
 
 
 @never_cache
@@ -70,8 +71,8 @@ def _report(request: AuthenticatedHttpRequest, back: str, **target: Any) -> Http
         messages.error(request, _("Choose what happened and say why."))
         return redirect(back)
     try:
-        services.report_create(reporter=request.user, kind=form.cleaned_data["kind"],
-                               reason=form.cleaned_data["reason"], **target)
+        fairplay_services.report_create(reporter=request.user, kind=form.cleaned_data["kind"],
+                                        reason=form.cleaned_data["reason"], **target)
     except GameActionError as error:
         messages.error(request, error.message)
     else:

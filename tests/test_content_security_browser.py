@@ -12,9 +12,9 @@ from django.contrib import admin
 from django.urls import reverse
 
 import engine
+from fairplay.models import Report
 from games import services
 from games.views import move_squares
-from ops.models import Report
 from tests.factories import make_user
 from tests.games.conftest import first_legal, start_game
 from tests.helpers import browser_login
@@ -107,7 +107,7 @@ def test_every_kind_of_page_loads_with_no_csp_violation_and_its_scripts_work(liv
             visit(page, base + reverse("admin:%s_%s_changelist" % (model._meta.app_label, model._meta.model_name)))
 
         # The admin's own scripts: the action bar, then the "ask why" page of an action.
-        visit(page, base + "/admin/ops/report/")
+        visit(page, base + "/admin/fairplay/report/")
         page.locator("input[name=_selected_action][value='%d']" % report.pk).check()
         assert "1 of 1 selected" in page.locator(".action-counter").inner_text()
         page.select_option("select[name=action]", "mark_reviewed")

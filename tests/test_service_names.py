@@ -8,7 +8,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The modules that hold writes (services and the services split out of games').
-SERVICE_MODULES = ("/services.py", "games/adjudication.py", "games/outages.py", "accounts/outbox.py")
+SERVICE_MODULES = ("/services.py", "games/adjudication.py", "games/outages.py", "accounts/outbox.py",
+                   "accounts/audit.py")
 
 
 def _public_functions_by_name() -> dict[str, list[str]]:

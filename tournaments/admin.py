@@ -1,5 +1,5 @@
 """Staff run tournaments here. Every write goes through tournaments.services (which
-logs it as a StaffAction): creating and editing, the actions open registration,
+logs it in the staff audit log, accounts.StaffAction): creating and editing, the actions open registration,
 start, pause, resume and end early, and on participants add, withdraw and replace."""
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin import StaffActionInline
 from games.errors import GameActionError
 from maatasite.admin_readonly import ReadOnlyTabularInline
 
 from . import services
-from .models import Pairing, Participant, Round, StaffAction, Tournament
+from .models import Pairing, Participant, Round, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -37,11 +38,6 @@ class ParticipantInline(ReadOnlyTabularInline):
     fields = ("user", "seed", "rating", "status", "registered_at", "withdrawn_at")
 
 
-class StaffActionInline(ReadOnlyTabularInline):
-    model = StaffAction
-    fields = ("created_at", "actor", "action", "detail")
-
-
 def _run(modeladmin, request, queryset, action, done):
     for tournament in queryset:
         try:
@@ -61,7 +57,7 @@ class TournamentAdmin(admin.ModelAdmin):
                     "rated", "created_at")
     list_filter = ("status", "format", "kind")
     search_fields = ("name",)
-    inlines = [ParticipantInline, StaffActionInline]
+    inlines = [ParticipantInline, StaffActionInline]  # the tournament's rows of the audit log
     actions = ["open_registration", "start", "pause", "resume", "end_early"]
 
     def get_readonly_fields(self, request, obj=None):
@@ -186,19 +182,6 @@ class ParticipantAdmin(admin.ModelAdmin):
         return render(request, "tournaments/admin_replace.html", {
             **self.admin_site.each_context(request), "participant": participant, "form": form,
             "title": _("Replace a player")})
-
-
-@admin.register(StaffAction)
-class StaffActionAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "tournament", "actor", "action", "detail")
-    list_filter = ("action",)
-    readonly_fields = ("tournament", "actor", "action", "detail", "created_at")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Pairing)

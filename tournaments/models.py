@@ -206,22 +206,3 @@ class TournamentMail(models.Model):
 
     def __str__(self) -> str:
         return "round %s, user %s" % (self.round_id, self.user_id)
-
-
-class StaffAction(models.Model):
-    """The log of every staff action on a tournament."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff_actions")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.SET_NULL, related_name="+")
-    action = models.CharField(_("action"), max_length=40)
-    detail = models.TextField(_("detail"), blank=True)
-    created_at = models.DateTimeField(_("when"), auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        verbose_name = _("staff action")
-        verbose_name_plural = _("staff actions")
-
-    def __str__(self) -> str:
-        return "%s: %s" % (self.action, self.detail)

@@ -35,8 +35,7 @@ def register() -> None:
         app="tournaments",
         models={"tournaments.Participant": "exported; dropped before the start, else withdrawn and kept",
                 "tournaments.Tournament": "kept: the staff member who made it",
-                "tournaments.TournamentMail": "kept: the round's mail goes at most once",
-                "tournaments.StaffAction": "kept: the tournament's staff log"},
+                "tournaments.TournamentMail": "kept: the round's mail goes at most once"},
         export=(ExportSection(key="tournaments", position=70, build=_tournaments),),
         erase=(EraseStep(name="tournaments.entries", phase=ErasePhase.COMPETITIONS, run=_tournaments_leave),),
     ))

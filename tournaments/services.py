@@ -1,6 +1,6 @@
 """Everything that changes tournaments. Each function takes keyword-only arguments
-and runs in one transaction; staff actions take ``actor`` and are logged
-(:class:`tournaments.models.StaffAction`).
+and runs in one transaction; staff actions take ``actor`` and are logged in the staff
+audit log (``accounts.audit.staff_action_record``, with the tournament as target).
 
 Pairing happens in :func:`tournament_advance`, run by the Celery task
 ``tournaments.tasks.tournament_advance`` at the start and whenever a round's last
@@ -28,6 +28,8 @@ from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.audit import staff_action_record
+from accounts.models import StaffActionKind
 from accounts.outbox import outbox_add
 from games import services as game_services
 from games.adjudication import REASON_VOID
@@ -42,7 +44,6 @@ from .models import (
     ParticipantStatus,
     Result,
     Round,
-    StaffAction,
     Tournament,
     TournamentFormat,
     TournamentMail,
@@ -71,8 +72,11 @@ def _lock(tournament_id: int) -> Tournament:
         raise NotFound("tournament_not_found") from None
 
 
-def _log(tournament: Tournament, actor: Any, action: str, detail: str = "") -> None:
-    StaffAction.objects.create(tournament=tournament, actor=actor, action=action, detail=detail)
+def _log(tournament: Tournament, actor: User | None, action: StaffActionKind, detail: str = "",
+         player: User | None = None) -> None:
+    """One row of the staff audit log about ``tournament`` (``actor`` None: the site or the player)."""
+    staff_action_record(staff=actor, action=action, target=tournament, player=player,
+                        details={"detail": detail} if detail else {})
     log.info("tournament=%s action=%s actor=%s %s", tournament.pk, action,
              getattr(actor, "pk", None), detail)
 
@@ -149,7 +153,7 @@ def tournament_create(*, actor: User | None, name: str, kind: str, format: str,
                               "days_per_move": days_per_move, "min_players": 2, **settings})
     with transaction.atomic():
         tournament = Tournament.objects.create(created_by=actor, **values)
-        _log(tournament, actor, "create", "%s, %s" % (tournament.format, tournament.kind))
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_CREATE, "%s, %s" % (tournament.format, tournament.kind))
         return tournament
 
 
@@ -168,7 +172,7 @@ def tournament_update(*, tournament_id: int, actor: User | None,
         for name in changes:
             setattr(tournament, name, values[name])
         tournament.save()
-        _log(tournament, actor, "update", ", ".join(sorted(changes)))
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_UPDATE, ", ".join(sorted(changes)))
         return tournament
 
 
@@ -178,7 +182,7 @@ def tournament_open_registration(*, tournament_id: int, actor: User | None) -> T
         _require_status(tournament, TournamentStatus.DRAFT)
         tournament.status = TournamentStatus.REGISTRATION
         tournament.save(update_fields=["status"])
-        _log(tournament, actor, "open_registration")
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_OPEN_REGISTRATION)
         return tournament
 
 
@@ -229,7 +233,7 @@ def participant_add(*, tournament_id: int, user: User, actor: User | None) -> Pa
         if tournament.participants.filter(user=user).exists():
             raise Conflict("already_registered")
         participant = Participant.objects.create(tournament=tournament, user=user)
-        _log(tournament, actor, "add_player", user.get_username())
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_ADD_PLAYER, user.get_username(), player=user)
         return participant
 
 
@@ -251,7 +255,8 @@ def participant_replace(*, participant_id: int, new_user: User,
         old = participant.user.get_username()
         participant.user = new_user
         participant.save(update_fields=["user"])
-        _log(tournament, actor, "replace_player", "%s -> %s" % (old, new_user.get_username()))
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_REPLACE_PLAYER,
+             "%s -> %s" % (old, new_user.get_username()), player=new_user)
         return participant
 
 
@@ -275,8 +280,9 @@ def participant_withdraw(*, participant_id: int, actor: User | None) -> Particip
         participant.status = ParticipantStatus.WITHDRAWN
         participant.withdrawn_at = _now()
         participant.save(update_fields=["status", "withdrawn_at"])
-        _log(tournament, actor, "withdraw_player", "%s, %d running game(s) forfeited" % (
-            participant.user.get_username(), len(running)))
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_WITHDRAW_PLAYER,
+             "%s, %d running game(s) forfeited" % (participant.user.get_username(), len(running)),
+             player=participant.user)
         for game_id in running:
             game_services.game_resign(game_id=game_id, user=participant.user)
         if tournament.status == TournamentStatus.RUNNING:
@@ -346,7 +352,7 @@ def tournament_start(*, tournament_id: int, actor: User | None) -> StartResult:
         tournament.status = TournamentStatus.RUNNING
         tournament.started_at = _now()
         tournament.save()
-        _log(tournament, actor, "start", "%d players. %s" % (len(players), " ".join(warnings)))
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_START, "%d players. %s" % (len(players), " ".join(warnings)))
         tasks.tournament_advance.delay_on_commit(tournament.pk)
         return StartResult(tournament=tournament, warnings=warnings)
 
@@ -366,7 +372,7 @@ def tournament_pause(*, tournament_id: int, actor: User | None, now: datetime | 
         for game_id in held:
             game_services.game_clock_pause(game_id=game_id, now=now,
                                            reason="tournament %d paused" % tournament.pk)
-        _log(tournament, actor, "pause", "%d game clock(s) stopped" % len(held))
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_PAUSE, "%d game clock(s) stopped" % len(held))
         return tournament
 
 
@@ -385,7 +391,7 @@ def tournament_resume(*, tournament_id: int, actor: User | None, now: datetime |
         released = _running_game_ids(tournament_id)
         for game_id in released:
             game_services.game_clock_resume(game_id=game_id, now=now)
-        _log(tournament, actor, "resume", "%d game clock(s) running again" % len(released))
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_RESUME, "%d game clock(s) running again" % len(released))
         tasks.tournament_advance.delay_on_commit(tournament.pk)
         return tournament
 
@@ -412,7 +418,7 @@ def tournament_end(*, tournament_id: int, actor: User | None) -> Tournament:
             # Its result is recorded as VOID by tournament_game_record (the tournament is over).
             game_services.game_cancel(game_id=game_id,
                                       reason="tournament %d ended early" % tournament.pk)
-        _log(tournament, actor, "end_early", "%d running game(s) cancelled" % len(cancelled))
+        _log(tournament, actor, StaffActionKind.TOURNAMENT_END_EARLY, "%d running game(s) cancelled" % len(cancelled))
         _mail_ended_early(tournament)
         return tournament
 
@@ -504,7 +510,7 @@ def tournament_game_result_rewrite(*, game: Game, previous: Mapping[str, Any]) -
         else:
             pairing.result = _played_result(game)
         pairing.save(update_fields=["result"])
-        _log(tournament, None, "result_changed", "game %d: %s -> %s (was %s)" % (
+        _log(tournament, None, StaffActionKind.TOURNAMENT_RESULT_CHANGED, "game %d: %s -> %s (was %s)" % (
             game.pk, old or "pending", pairing.result or "pending", previous.get("reason")))
         return pairing
 

@@ -147,8 +147,8 @@ def test_the_purge_keeps_an_unconfirmed_account_that_the_staff_audit_log_names()
 
     from django.utils import timezone
 
+    from accounts.models import StaffAction
     from ops import services as ops_services
-    from ops.models import StaffAction
     from tests.factories import make_user
 
     staff = make_user("staffer")

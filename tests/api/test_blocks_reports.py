@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from accounts import selectors as account_selectors
+from fairplay.models import Report
 from games import services as games_services
-from ops.models import Report
 from tests.api.conftest import token_client
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 reload and reports it; a watching third player sees no messages."""
 import pytest
 
-from ops.models import Report
+from fairplay.models import Report
 from tests.factories import make_user
 from tests.games.conftest import start_game
 from tests.helpers import browser_login

@@ -11,7 +11,7 @@ from django.urls import reverse
 from accounts import services as account_services
 from chat import services
 from chat.models import Message
-from ops.models import Report
+from fairplay.models import Report
 from tests.helpers import matched
 
 pytestmark = pytest.mark.django_db

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from accounts.models import StaffAction, StaffActionKind
 from fairplay import agreement, selectors, services, tasks
 from fairplay.errors import FairPlayInvalid, FairPlayNotAllowed
-from fairplay.models import FairPlayCheck, FairPlayCheckGame, GameAgreement
+from fairplay.models import FairPlayCheck, FairPlayCheckGame, GameAgreement, Report
 from games import services as games_services
 from games.errors import InvalidInput
 from games.models import Move
-from ops.models import Report, StaffAction, StaffActionKind
 from ratings.models import Rating
 
 from .conftest import bot_copier, finished, make_user, play, random_player, start_game
@@ -171,8 +171,8 @@ def test_a_request_is_written_to_the_staff_audit_log(
         alice, staff, django_capture_on_commit_callbacks):
     check = _request(staff, alice, kind="maatatahay", callbacks=django_capture_on_commit_callbacks)
     entry = StaffAction.objects.get()
-    assert (entry.staff, entry.action, entry.player, entry.game, entry.report, entry.reason) == (
-        staff, StaffActionKind.FAIRPLAY_CHECK, alice, None, None, "Reported for engine help.")
+    assert (entry.staff, entry.action, entry.player, entry.target, entry.reason) == (
+        staff, StaffActionKind.FAIRPLAY_CHECK, alice, check, "Reported for engine help.")
     assert entry.details == {"check": check.pk, "kind": "maatatahay"}
 
 

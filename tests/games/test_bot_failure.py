@@ -7,11 +7,11 @@ import pytest
 from django.utils import timezone
 
 import engine.bots
+from accounts.models import StaffAction, StaffActionKind
 from games import bots, selectors, services, tasks
 from games.errors import Conflict
 from games.models import Game, Move
 from ops import services as ops_services
-from ops.models import StaffAction, StaffActionKind
 
 from .test_bot_sweep import _age, _overdue
 from .test_tasks import solo_game
@@ -105,7 +105,7 @@ def test_staff_let_the_fixed_bot_play_again(alice, broken_bot, django_capture_on
     assert game.clock_held_since is None and game.clock_paused_at is None
     assert game.ply >= 1 and Move.objects.filter(game=game, user__isnull=True).exists()
     audit = StaffAction.objects.get(action=StaffActionKind.BOT_RELEASE)
-    assert audit.game_id == game.pk and audit.reason == "engine fixed"
+    assert audit.target == game and audit.reason == "engine fixed"
     assert "search exploded" in audit.details["failure"]
     with pytest.raises(Conflict):
         ops_services.game_bot_release(game_id=game.pk, staff=staff, reason="again")
@@ -156,4 +156,4 @@ def test_staff_see_the_flag_in_the_admin_and_release_from_it(client, alice, brok
     refused = client.post(changelist, {"action": "release_bot", ACTION_CHECKBOX_NAME: [healthy.pk],
                                        "apply": "1", "reason": "why not"}, follow=True)
     assert "nothing to release" in refused.content.decode()
-    assert list(StaffAction.objects.values_list("game_id", flat=True)) == [flagged.pk]
+    assert [action.target for action in StaffAction.objects.all()] == [flagged]

@@ -8,13 +8,14 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import StaffAction, StaffActionKind
+from accounts.selectors import staff_actions_on
 from api import services as api_services
 from api.models import ApiToken
 from games import adjudication, services
 from games.errors import GameActionError
 from games.models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
 from ops import services as ops
-from ops.models import StaffAction, StaffActionKind
 from ratings.models import Rating, RatingChange
 from tests.factories import first_legal, make_staff, make_user, running_deadline, start_game, to_move, turn_start
 from tournaments import services as tournament_services
@@ -95,7 +96,7 @@ def test_voiding_a_game_keeps_it_finished_without_winner_and_logs_who_when_why(a
     assert not RatingChange.objects.filter(game=game).exists()
     assert Rating.objects.get(user=alice, kind="onitama").games_played == 0
     action = StaffAction.objects.get()
-    assert (action.staff, action.action, action.game, action.reason) == (
+    assert (action.staff, action.action, action.target, action.reason) == (
         staff, StaffActionKind.VOID, game, "Bob's account was shared")
     assert action.details["previous"]["winner"] == seat_side(game, alice)
     assert action.details["previous"]["reason"] == services.REASON_RESIGNATION
@@ -276,7 +277,8 @@ def test_a_tournament_follows_void_and_award_and_refuses_a_reversal_after_the_ne
     assert Pairing.objects.get(game=first).result == Result.VOID
     ops.game_award(game_id=second.pk, staff=staff, reason="award", winner_side="red")
     assert Pairing.objects.get(game=second).result == Result.FIRST_WINS
-    assert tournament.staff_actions.filter(action="result_changed").count() == 2
+    assert staff_actions_on(target=tournament).filter(
+        action=StaffActionKind.TOURNAMENT_RESULT_CHANGED).count() == 2
 
 
 @pytest.mark.django_db(transaction=True)
@@ -413,7 +415,7 @@ def test_admin_actions_ask_why_then_act_and_log(client, alice, bob, staff):
     bob.refresh_from_db()
     assert bob.is_active
 
-    log = client.get(reverse("admin:ops_staffaction_changelist")).content.decode()
+    log = client.get(reverse("admin:accounts_staffaction_changelist")).content.decode()
     assert "Shared account" in log and "Cheating" in log and "Appeal" in log
     assert list(StaffAction.objects.order_by("pk").values_list("action", "staff", "reason")) == [
         ("void", staff.pk, "Shared account"), ("award", staff.pk, "Abandoned"),
@@ -421,4 +423,4 @@ def test_admin_actions_ask_why_then_act_and_log(client, alice, bob, staff):
     # The log is read-only.
     action = StaffAction.objects.first()
     assert action is not None
-    assert client.post(reverse("admin:ops_staffaction_delete", args=[action.pk])).status_code == 403
+    assert client.post(reverse("admin:accounts_staffaction_delete", args=[action.pk])).status_code == 403

@@ -1,8 +1,8 @@
 """The fair-play buttons in a real browser: block a player, report one, staff review it."""
 import pytest
 
-from accounts.models import Block
-from ops.models import Report, ReportStatus, StaffAction, StaffActionKind
+from accounts.models import Block, StaffAction, StaffActionKind
+from fairplay.models import Report, ReportStatus
 from tests.factories import make_user
 from tests.helpers import browser_login
 
@@ -49,7 +49,7 @@ def test_block_then_report_then_staff_review_through_the_pages(live_server, brow
 
         # staff mark it reviewed in the admin, saying why
         browser_login(page_staff, base, "staffer")
-        page_staff.goto(base + "/admin/ops/report/")
+        page_staff.goto(base + "/admin/fairplay/report/")
         page_staff.locator("input[name=_selected_action][value='%d']" % report.pk).check()
         page_staff.select_option("select[name=action]", "mark_reviewed")
         page_staff.locator("button[name=index]").click()
@@ -59,9 +59,9 @@ def test_block_then_report_then_staff_review_through_the_pages(live_server, brow
         page_staff.wait_for_load_state()
         report.refresh_from_db()
         assert report.status == ReportStatus.REVIEWED
-        action = StaffAction.objects.get(report=report)
-        assert (action.staff, action.action, action.reason, action.player) == (
-            staff, StaffActionKind.REPORT_REVIEWED, "Warned by mail.", bob)
+        action = StaffAction.objects.get()
+        assert (action.staff, action.action, action.reason, action.player, action.target) == (
+            staff, StaffActionKind.REPORT_REVIEWED, "Warned by mail.", bob, report)
 
         # alice lifts the block from her list of blocked players
         page_alice.goto(base + "/blocks/")

@@ -10,10 +10,10 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import StaffAction, StaffActionKind
 from games.errors import GameActionError
 from games.models import GameStatus, TimeoutBatch, TimeoutBatchStatus
 from ops import services
-from ops.models import StaffAction, StaffActionKind
 
 # The outage settings (autouse fixture) and the held batch of the games' outage tests.
 from tests.games.test_outages import _outage_settings, fresh, held_batch, sweep  # noqa: F401
@@ -47,8 +47,8 @@ def test_staff_decide_in_the_admin_and_the_audit_log_keeps_who_and_why(
     ended = [fresh(g).status != GameStatus.ACTIVE for g in due]
     assert ended == [status == TimeoutBatchStatus.CONFIRMED] * 4
     entry = StaffAction.objects.get()
-    assert (entry.staff, entry.action, entry.reason, entry.game, entry.player, entry.report) == (
-        admin, kind, "Checked the logs.", None, None, None)
+    assert (entry.staff, entry.action, entry.reason, entry.target, entry.player) == (
+        admin, kind, "Checked the logs.", batch, None)
     assert entry.details == {"batch": batch.pk, "games": sorted(g.pk for g in due),
                              "games_changed": 4}
     assert timezone.now() - entry.at < timedelta(minutes=1)

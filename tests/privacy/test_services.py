@@ -20,11 +20,11 @@ from correspondence.models import DigestAlarm, Vacation
 from engine import fair
 from engine.core import replay
 from engine.errors import EngineError
+from fairplay import services as fairplay_services
 from games import services as game_services
 from games.models import Alarm, ChallengeStatus, Game, GameStatus, Move
 from ladder import services as ladder_services
 from ladder.models import Ladder, LadderMember
-from ops import services as ops_services
 from privacy import services
 from privacy.errors import PrivacyConflict, PrivacyNotAllowed
 from ratings.models import Rating, RatingChange
@@ -55,7 +55,7 @@ def alice_with_everything(alice, bob, carol):
     running = play(start_game(bob, alice, "maatatahay", {"variant": "first"}), 3)
     solo = game_services.game_create_solo(user=alice, kind="onitama", bot_level=1)
     Block.objects.create(blocker=alice, blocked=carol)
-    ops_services.report_create(reporter=alice, kind="stalling", reason="bob waits every time", player=bob)
+    fairplay_services.report_create(reporter=alice, kind="stalling", reason="bob waits every time", player=bob)
     ladder = Ladder.objects.get_or_create(kind="onitama", defaults={"name": "Onitama ladder"})[0]
     ladder_services.ladder_join(ladder_id=ladder.pk, user=alice)
     chat_services.message_create(game_id=running.pk, author=alice, text="good luck, bob")
@@ -154,7 +154,7 @@ def test_deletion_anonymises_the_row_and_removes_personal_data(alice, bob, clien
     alice.save()
     client.force_login(alice)
     api_services.token_create(user=alice, name="phone", scopes=["read"])
-    report = ops_services.report_create(reporter=alice, kind="abuse", reason="rude", player=bob)
+    report = fairplay_services.report_create(reporter=alice, kind="abuse", reason="rude", player=bob)
     correspondence_services.vacation_account(user=alice)
     DigestAlarm.objects.create(user=alice, due_at=timezone.now() + timedelta(hours=3), hour=8)
     bob_game = start_game(bob, alice)

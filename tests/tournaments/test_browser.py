@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.models import StaffActionKind
+from accounts.selectors import staff_actions_on
 from games.models import Game, GameStatus
 from tests.helpers import browser_login
-from tournaments.models import StaffAction, Tournament, TournamentStatus
+from tournaments.models import Tournament, TournamentStatus
 
 from .conftest import make_user, seated
 
@@ -79,5 +81,6 @@ def test_staff_create_in_the_admin_and_four_players_finish(live_server, page):
     assert page.locator(".tournament-status").inner_text() == "Finished"
     assert page.locator("table.standings tbody tr").count() == 4
     assert page.locator("table.crosstable tbody tr").count() == 4
-    assert set(StaffAction.objects.filter(tournament=tournament).values_list("action", flat=True)) == {
-        "create", "open_registration", "start"}
+    assert set(staff_actions_on(target=tournament).values_list("action", flat=True)) == {
+        StaffActionKind.TOURNAMENT_CREATE, StaffActionKind.TOURNAMENT_OPEN_REGISTRATION,
+        StaffActionKind.TOURNAMENT_START}

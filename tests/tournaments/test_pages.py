@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.models import StaffActionKind
+from accounts.selectors import staff_actions_on
 from tournaments import services
-from tournaments.models import StaffAction, Tournament, TournamentStatus
+from tournaments.models import Tournament, TournamentStatus
 
 from .conftest import make_user, play_out, started
 
@@ -79,7 +81,8 @@ def test_admin_create_and_actions_are_logged(client):
         "name": "Admin cup", "kind": "onitama", "options": "{}", "format": "knockout",
         "cycles": "1", "days_per_move": "3", "rated": "on", "vacation_allowed": "on",
         "min_players": "2", "participants-TOTAL_FORMS": "0", "participants-INITIAL_FORMS": "0",
-        "staff_actions-TOTAL_FORMS": "0", "staff_actions-INITIAL_FORMS": "0"})
+        "accounts-staffaction-target_type-target_id-TOTAL_FORMS": "0",
+        "accounts-staffaction-target_type-target_id-INITIAL_FORMS": "0"})
     assert response.status_code == 302, response.content.decode()[:2000]
     t = Tournament.objects.get(name="Admin cup")
     assert t.created_by == staff
@@ -96,9 +99,10 @@ def test_admin_create_and_actions_are_logged(client):
     assert entry.status == "withdrawn"
     bad = client.post(changelist, {"action": "resume", "_selected_action": [t.pk]}, follow=True)
     assert "cannot be done" in bad.content.decode()
-    assert list(StaffAction.objects.filter(tournament=t).order_by("pk").values_list("action", flat=True)) == [
-        "create", "open_registration", "start", "withdraw_player"]
-    assert all(a.actor == staff for a in StaffAction.objects.filter(tournament=t))
+    assert list(staff_actions_on(target=t).order_by("pk").values_list("action", flat=True)) == [
+        StaffActionKind.TOURNAMENT_CREATE, StaffActionKind.TOURNAMENT_OPEN_REGISTRATION,
+        StaffActionKind.TOURNAMENT_START, StaffActionKind.TOURNAMENT_WITHDRAW_PLAYER]
+    assert all(a.staff == staff for a in staff_actions_on(target=t))
 
 
 def test_admin_replace_action(client):

@@ -8,6 +8,8 @@ from datetime import datetime, timedelta
 import pytest
 from django.core import mail
 
+from accounts.models import StaffActionKind
+from accounts.selectors import staff_actions_on
 from correspondence import services as correspondence
 from games import services as game_services
 from games.errors import GameActionError
@@ -16,7 +18,7 @@ from ratings.models import RatingChange
 from tests.factories import first_legal, running_deadline, to_move, turn_start
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
-from tournaments.models import Pairing, Result, StaffAction, TournamentStatus
+from tournaments.models import Pairing, Result, TournamentStatus
 
 from .conftest import finish, make_user, running_games, started
 
@@ -49,7 +51,8 @@ def test_a_paused_tournament_holds_every_clock_and_resume_gives_the_time_back(st
     assert t.status == TournamentStatus.PAUSED
     for game in running_games(t):
         assert game.deadline is None and game.clock_held_since == paused_at
-    assert StaffAction.objects.get(tournament=t, action="pause").detail == "2 game clock(s) stopped"
+    paused = staff_actions_on(target=t).get(action=StaffActionKind.TOURNAMENT_PAUSE)
+    assert paused.details["detail"] == "2 game clock(s) stopped"
     # Nobody loses on time while paused, however late the sweep runs; no round is paired.
     assert game_services.games_time_out(now=paused_at + timedelta(days=60)) == 0
     assert len(running_games(t)) == 2
@@ -62,7 +65,8 @@ def test_a_paused_tournament_holds_every_clock_and_resume_gives_the_time_back(st
     for game in running_games(t):
         assert game.clock_held_since is None
         assert running_deadline(game) - resumed_at == deadlines[game.pk] - paused_at  # exactly the time left
-    assert StaffAction.objects.get(tournament=t, action="resume").detail == "2 game clock(s) running again"
+    resumed = staff_actions_on(target=t).get(action=StaffActionKind.TOURNAMENT_RESUME)
+    assert resumed.details["detail"] == "2 game clock(s) running again"
     earliest = min(running_deadline(g) for g in running_games(t))
     assert game_services.games_time_out(now=earliest - timedelta(seconds=1)) == 0
     assert game_services.games_time_out(now=earliest + timedelta(seconds=1)) >= 1
@@ -149,8 +153,8 @@ def test_end_early_cancels_the_running_games_and_the_standings_are_final(staff, 
         assert (row.points, row.games, row.wins, row.draws, row.losses) == (0, 0, 0, 0, 0)
     assert selectors.tournament_standings_data(tournament_id=t.pk)["status"] == "finished"
 
-    log = StaffAction.objects.get(tournament=t, action="end_early")
-    assert log.actor == staff and log.detail == "1 running game(s) cancelled"
+    log = staff_actions_on(target=t).get(action=StaffActionKind.TOURNAMENT_END_EARLY)
+    assert log.staff == staff and log.details["detail"] == "1 running game(s) cancelled"
     ended = [m for m in mail.outbox if "ended early" in m.subject]
     assert sorted(m.to[0] for m in ended) == sorted(u.email for u in players)
     mine = next(m for m in ended if m.to == [winner.email])
@@ -159,7 +163,7 @@ def test_end_early_cancels_the_running_games_and_the_standings_are_final(staff, 
     with pytest.raises(GameActionError) as again:
         services.tournament_end(tournament_id=t.pk, actor=staff)
     assert again.value.status == 409 and again.value.code == "bad_status"
-    assert StaffAction.objects.filter(tournament=t, action="end_early").count() == 1
+    assert staff_actions_on(target=t).filter(action=StaffActionKind.TOURNAMENT_END_EARLY).count() == 1
 
 
 def test_end_early_before_the_start_tells_the_registered_players(staff):

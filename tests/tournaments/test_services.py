@@ -8,13 +8,15 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 
+from accounts.models import StaffActionKind
+from accounts.selectors import staff_actions_on
 from games.errors import GameActionError
 from games.models import Game
 from ratings import constants as rating_constants
 from tests.factories import to_move
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
-from tournaments.models import Pairing, Participant, Result, Round, StaffAction, Tournament, TournamentStatus
+from tournaments.models import Pairing, Participant, Result, Round, Tournament, TournamentStatus
 
 from .conftest import finish, make_user, play_out, running_games, started
 
@@ -80,8 +82,9 @@ def test_start_needs_min_players_and_settings_freeze(staff):
     assert frozen.value.status == 409
     with pytest.raises(GameActionError):
         services.tournament_withdraw(tournament_id=t.pk, user=alice)
-    actions = list(StaffAction.objects.filter(tournament=t).values_list("action", flat=True))
-    assert set(actions) >= {"create", "open_registration", "update", "start"}
+    actions = list(staff_actions_on(target=t).values_list("action", flat=True))
+    assert set(actions) >= {StaffActionKind.TOURNAMENT_CREATE, StaffActionKind.TOURNAMENT_OPEN_REGISTRATION,
+                            StaffActionKind.TOURNAMENT_UPDATE, StaffActionKind.TOURNAMENT_START}
 
 
 def test_bad_settings_are_refused():
@@ -152,7 +155,7 @@ def test_swiss_beyond_the_limit_warns_staff(staff):
         services.tournament_register(tournament_id=t.pk, user=u)
     result = services.tournament_start(tournament_id=t.pk, actor=staff)
     assert len(result.warnings) == 1 and "round 4" in result.warnings[0]
-    assert "round 4" in StaffAction.objects.get(tournament=t, action="start").detail
+    assert "round 4" in staff_actions_on(target=t).get(action=StaffActionKind.TOURNAMENT_START).details["detail"]
     play_out(t)
     t.refresh_from_db()
     assert t.rounds.count() == 4 and tournament_invariant_errors(tournament=t) == []
@@ -230,7 +233,7 @@ def test_withdrawal_mid_round_robin_forfeits_the_rest(staff):
     standings = {r.participant.user.username: r for r in selectors.tournament_standings(tournament=t)}
     assert standings[leaver.user.username].withdrawn and standings[leaver.user.username].points == 0
     assert sum(r.points for r in standings.values()) == 6
-    assert StaffAction.objects.filter(tournament=t, action="withdraw_player").exists()
+    assert staff_actions_on(target=t).filter(action=StaffActionKind.TOURNAMENT_WITHDRAW_PLAYER).exists()
 
 
 @pytest.mark.parametrize("format", ["swiss", "knockout"])
@@ -273,8 +276,10 @@ def test_pause_resume_end_and_replace(staff):
     for game in running_games(t):
         finish(game, draw=True)
     assert t.rounds.count() == 2
-    logged = set(StaffAction.objects.filter(tournament=t).values_list("action", flat=True))
-    assert logged >= {"replace_player", "start", "pause", "resume", "end_early"}
+    logged = set(staff_actions_on(target=t).values_list("action", flat=True))
+    assert logged >= {StaffActionKind.TOURNAMENT_REPLACE_PLAYER, StaffActionKind.TOURNAMENT_START,
+                      StaffActionKind.TOURNAMENT_PAUSE, StaffActionKind.TOURNAMENT_RESUME,
+                      StaffActionKind.TOURNAMENT_END_EARLY}
 
 
 def test_a_non_tournament_game_is_ignored():

@@ -9,9 +9,10 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import StaffAction, StaffActionKind
+from fairplay import services
+from fairplay.models import Report
 from games.errors import GameActionError
-from ops import services
-from ops.models import Report, StaffAction, StaffActionKind
 from tests.factories import start_game
 
 pytestmark = pytest.mark.django_db
@@ -80,30 +81,30 @@ def test_staff_review_reports_and_every_action_is_logged(client, alice, bob):
     admin = type(alice).objects.create_superuser("staffer", "staff@example.org", "pw-staff-123456")
     report = services.report_create(reporter=alice, player=bob, kind="abuse", reason="Rude.")
     client.force_login(admin)
-    queue = client.get(reverse("admin:ops_report_changelist") + "?status__exact=open&kind__exact=abuse")
+    queue = client.get(reverse("admin:fairplay_report_changelist") + "?status__exact=open&kind__exact=abuse")
     assert queue.status_code == 200 and str(report) in queue.content.decode()
-    asked = client.post(reverse("admin:ops_report_changelist"),
+    asked = client.post(reverse("admin:fairplay_report_changelist"),
                         {"action": "mark_dismissed", ACTION_CHECKBOX_NAME: [report.pk]})
     assert asked.status_code == 200 and "Why" in asked.content.decode()
-    done = client.post(reverse("admin:ops_report_changelist"),
+    done = client.post(reverse("admin:fairplay_report_changelist"),
                        {"action": "mark_dismissed", ACTION_CHECKBOX_NAME: [report.pk], "apply": "1",
                         "reason": "Banter between friends."})
     assert done.status_code == 302
     report.refresh_from_db()
     assert report.status == "dismissed"
-    too_long = client.post(reverse("admin:ops_report_changelist"),
+    too_long = client.post(reverse("admin:fairplay_report_changelist"),
                            {"action": "mark_reviewed", ACTION_CHECKBOX_NAME: [report.pk], "apply": "1",
                             "reason": "x" * 2001}, follow=True)
     assert too_long.status_code == 200 and "The reason is too long" in too_long.content.decode()
     report.refresh_from_db()
     assert report.status == "dismissed"
-    entry = StaffAction.objects.get(report=report)
-    assert (entry.staff, entry.action, entry.reason, entry.player, entry.game) == (
-        admin, StaffActionKind.REPORT_DISMISSED, "Banter between friends.", bob, None)
+    entry = StaffAction.objects.get()
+    assert (entry.staff, entry.action, entry.reason, entry.player, entry.target) == (
+        admin, StaffActionKind.REPORT_DISMISSED, "Banter between friends.", bob, report)
     assert timezone.now() - entry.at < timedelta(minutes=1)
-    page = client.get(reverse("admin:ops_report_change", args=[report.pk])).content.decode()
+    page = client.get(reverse("admin:fairplay_report_change", args=[report.pk])).content.decode()
     assert "Banter between friends." in page
-    log = client.get(reverse("admin:ops_staffaction_changelist")).content.decode()
+    log = client.get(reverse("admin:accounts_staffaction_changelist")).content.decode()
     assert "Staff audit log" in log and "Banter between friends." in log
 
 
@@ -118,7 +119,8 @@ def test_a_review_of_a_game_report_names_the_game_and_needs_a_reason(alice, bob,
     assert report.status == "open" and not StaffAction.objects.exists()
     services.report_review(report_id=report.pk, staff=staff, status="reviewed", reason=" Warned. ")
     entry = StaffAction.objects.get()
-    assert (entry.staff, entry.action, entry.report, entry.game, entry.player, entry.reason) == (
+    assert entry.target is not None
+    assert (entry.staff, entry.action, entry.target, entry.target.game, entry.player, entry.reason) == (
         staff, StaffActionKind.REPORT_REVIEWED, report, game, None, "Warned.")
 
 
