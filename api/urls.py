@@ -1,13 +1,12 @@
 """/api/v1/: every path ends in '/'. The OpenAPI schema is at schema/, interactive docs at docs/.
 
-Ratings and ladders are served through their apps' selectors and services;
-tournaments through the tournaments app's own views (tournaments/api.py), which
-api/views.py documents in the schema.
+The endpoints of ratings, ladders, tournaments, fair play (blocks and reports), chat and
+privacy are their apps' own (<app>/apis.py), listed in each app's api_urls.py.
 """
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views, views_chat, views_privacy
+from . import views
 
 app_name = "api"
 
@@ -30,9 +29,8 @@ urlpatterns = [
     path("tokens/<int:token_id>/", views.TokenDetailView.as_view(), name="token_detail"),
     path("me/", views.MeView.as_view(), name="me"),
     path("account/email/", views.AccountEmailView.as_view(), name="account_email"),
-    path("account/export/", views_privacy.AccountExportView.as_view(), name="account_export"),
-    path("account/delete/", views_privacy.AccountDeleteView.as_view(), name="account_delete"),
-    path("players/<str:username>/", views.PlayerView.as_view(), name="player"),
+    path("", include("privacy.api_urls")),
+    path("", include("ratings.api_urls")),  # ratings/leaderboard/ and players/<username>/
     path("players/<str:username>/games/", views.PlayerGamesView.as_view(), name="player_games"),
     # games
     path("games/", views.GameListView.as_view(), name="games"),
@@ -44,7 +42,7 @@ urlpatterns = [
     path("games/<int:game_id>/draw/offer/", views.DrawOfferView.as_view(), name="draw_offer"),
     path("games/<int:game_id>/draw/accept/", views.DrawAcceptView.as_view(), name="draw_accept"),
     path("games/<int:game_id>/draw/decline/", views.DrawDeclineView.as_view(), name="draw_decline"),
-    path("games/<int:game_id>/messages/", views_chat.GameMessagesView.as_view(), name="game_messages"),
+    path("", include("chat.api_urls")),  # games/<id>/messages/
     # challenges
     path("challenges/", views.ChallengeListView.as_view(), name="challenges"),
     path("challenges/<int:challenge_id>/", views.ChallengeDetailView.as_view(), name="challenge"),
@@ -52,26 +50,9 @@ urlpatterns = [
     path("challenges/<int:challenge_id>/decline/", views.ChallengeDeclineView.as_view(),
          name="challenge_decline"),
     path("challenges/<int:challenge_id>/cancel/", views.ChallengeCancelView.as_view(), name="challenge_cancel"),
-    # ratings and ladders
-    path("ratings/leaderboard/", views.LeaderboardView.as_view(), name="leaderboard"),
-    path("ladders/", views.LadderListView.as_view(), name="ladders"),
-    path("ladders/<int:ladder_id>/", views.LadderDetailView.as_view(), name="ladder"),
-    path("ladders/<int:ladder_id>/join/", views.LadderJoinView.as_view(), name="ladder_join"),
-    path("ladders/<int:ladder_id>/leave/", views.LadderLeaveView.as_view(), name="ladder_leave"),
-    path("ladders/<int:ladder_id>/challenges/", views.LadderChallengeView.as_view(), name="ladder_challenge"),
-    # tournaments (views of the tournaments app, documented in api/views.py)
-    path("tournaments/", views.TournamentListView.as_view(), name="tournaments"),
-    path("tournaments/<int:tournament_id>/", views.TournamentDetailView.as_view(), name="tournament"),
-    path("tournaments/<int:tournament_id>/standings/", views.TournamentStandingsView.as_view(),
-         name="tournament_standings"),
-    path("tournaments/<int:tournament_id>/register/", views.TournamentRegisterView.as_view(),
-         name="tournament_register"),
-    path("tournaments/<int:tournament_id>/withdraw/", views.TournamentWithdrawView.as_view(),
-         name="tournament_withdraw"),
-    # blocks and reports (fair play)
-    path("blocks/", views.BlockListView.as_view(), name="blocks"),
-    path("blocks/<str:username>/", views.BlockDetailView.as_view(), name="block"),
-    path("reports/", views.ReportCreateView.as_view(), name="reports"),
+    path("", include("ladder.api_urls")),
+    path("", include("tournaments.api_urls")),
+    path("", include("fairplay.api_urls")),  # blocks and reports
     # polling
     path("events/", views.EventsView.as_view(), name="events"),
     # Anything else under /api/v1/ is a 404 in the API's error shape, not an HTML page.

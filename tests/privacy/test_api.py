@@ -5,9 +5,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from api.serializers_privacy import AccountExportSerializer
 from games.models import GameStatus
 from privacy import services
+from privacy.serializers import AccountExportSerializer
 from tests.api.conftest import _api_settings, token_client  # noqa: F401  (autouse fixture)
 from tests.games.conftest import play, start_game
 from tests.privacy.test_services import alice_with_everything  # noqa: F401  (fixture)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIRequestFactory, force_authenticate
 
-from tournaments import api, services
+from tournaments import apis as api
+from tournaments import services
 
 from .conftest import make_user, play_out, started
 

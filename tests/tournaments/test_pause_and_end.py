@@ -17,6 +17,7 @@ from tests.factories import first_legal
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
 from tournaments.models import Pairing, Result, StaffAction, TournamentStatus
+from tournaments.serializers import tournament_standings_data
 
 from .conftest import finish, make_user, running_games, started
 
@@ -147,7 +148,7 @@ def test_end_early_cancels_the_running_games_and_the_standings_are_final(staff, 
     for user in running.seats.values_list("user", flat=True):
         row = next(r for u, r in by_user.items() if u.pk == user)
         assert (row.points, row.games, row.wins, row.draws, row.losses) == (0, 0, 0, 0, 0)
-    assert selectors.tournament_standings_data(tournament_id=t.pk)["status"] == "finished"
+    assert tournament_standings_data(tournament_id=t.pk)["status"] == "finished"
 
     log = StaffAction.objects.get(tournament=t, action="end_early")
     assert log.actor == staff and log.detail == "1 running game(s) cancelled"

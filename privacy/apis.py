@@ -11,13 +11,13 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from privacy import services as privacy_services
+from api import serializers as s
+from api.base import ApiView
+from api.docs import errors
+from api.throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
 
-from . import serializers as s
-from . import serializers_privacy as sp
-from .base import ApiView
-from .docs import errors
-from .throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
+from . import serializers as sp
+from . import services as privacy_services
 
 
 class AccountExportView(ApiView):

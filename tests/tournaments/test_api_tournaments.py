@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.conftest import play_out, started
+from tests.api.conftest import _api_settings, token_client  # noqa: F401  (the API tests' settings: an autouse fixture)
+from tests.tournaments.conftest import make_user, play_out, started
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
-
-from .conftest import make_user, token_client
 
 # Transactional: the pairing task and the mail run when each service commits (on_commit), as in production.
 pytestmark = pytest.mark.django_db(transaction=True)

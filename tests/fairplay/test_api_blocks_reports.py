@@ -6,7 +6,7 @@ import pytest
 from accounts import selectors as account_selectors
 from games import services as games_services
 from ops.models import Report
-from tests.api.conftest import token_client
+from tests.api.conftest import _api_settings, token_client  # noqa: F401  (the API tests' settings: an autouse fixture)
 
 pytestmark = pytest.mark.django_db
 
