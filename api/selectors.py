@@ -107,8 +107,3 @@ def challenge_visible_to(*, challenge_id: int, user: Any) -> Any:
     open_to_all = challenge.opponent_id is None and challenge.status == ChallengeStatus.OPEN
     return challenge if mine or open_to_all else None
 
-
-def ladder_exists(*, ladder_id: int) -> bool:
-    from ladder.models import Ladder
-
-    return Ladder.objects.filter(pk=ladder_id).exists()
