@@ -10,8 +10,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 import accounts.api_urls
 import api.api_urls
-import api.urls
+import chat.api_urls
+import fairplay.api_urls
 import games.api_urls
+import ladder.api_urls
+import privacy.api_urls
+import ratings.api_urls
+import tournaments.api_urls
 from api.apis import unknown_path
 
 app_name = "api"
@@ -25,7 +30,12 @@ urlpatterns = [
     *api.api_urls.urlpatterns,
     *accounts.api_urls.urlpatterns,
     *games.api_urls.urlpatterns,
-    *api.urls.urlpatterns,  # the endpoints still in api/views.py (ratings, ladders, tournaments, ...)
+    *privacy.api_urls.urlpatterns,
+    *ratings.api_urls.urlpatterns,
+    *chat.api_urls.urlpatterns,
+    *ladder.api_urls.urlpatterns,
+    *tournaments.api_urls.urlpatterns,
+    *fairplay.api_urls.urlpatterns,
     # Anything else under /api/v1/ is a 404 in the API's error shape, not an HTML page.
     re_path(r"^[\s\S]*$", unknown_path, name="unknown"),  # [\s\S]: a %0A in the path too
 ]

@@ -431,7 +431,7 @@ SPECTACULAR_SETTINGS = {
                             "ChallengeStatusEnum": "games.models.ChallengeStatus",
                             "ResultReasonEnum": "games.models.ResultReason",
                             "EventKindEnum": "api.events.EventKind",
-                            "TournamentStatusEnum": "api.serializers.TOURNAMENT_STATUSES"},
+                            "TournamentStatusEnum": "tournaments.serializers.TOURNAMENT_STATUSES"},
 }
 # The cache holds the API's rate-limit counters; a shared one (redis://host:6379/3) lets every
 # web process count together. Default: each process's own memory (local development).

@@ -113,13 +113,6 @@ class StandingRow:
     byes: int
     withdrawn: bool
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, "player": player_name(self.participant.user),
-                "seed": self.participant.seed, "points": self.points, "buchholz": self.buchholz,
-                "sonneborn_berger": self.sonneborn_berger, "head_to_head": self.head_to_head,
-                "games": self.games, "wins": self.wins, "draws": self.draws,
-                "losses": self.losses, "byes": self.byes, "withdrawn": self.withdrawn}
-
 
 @dataclass
 class _Tally:
@@ -292,14 +285,6 @@ class BracketMatch:
     games: list[Pairing]
     winner: Participant | None
 
-    def as_dict(self) -> dict[str, Any]:
-        def name(p: Participant | None) -> str | None:
-            return player_name(p.user) if p is not None else None
-        return {"round": self.round, "board": self.board, "first": name(self.first),
-                "second": name(self.second), "winner": name(self.winner),
-                "games": [{"game": g.game_id, "result": g.result, "replay": g.leg}
-                          for g in self.games]}
-
 
 def match_results(legs: list[Pairing], first_id: int) -> list[str]:
     """The legs' results seen from ``first_id`` (the match's higher seed): win/loss/draw/""."""
@@ -368,19 +353,19 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
     return detail
 
 
-def tournament_standings_data(*, tournament_id: int) -> dict[str, Any]:
-    """The standings as JSON data (the standings endpoint)."""
+def tournament_standings_page(*, tournament_id: int) -> dict[str, Any]:
+    """What the standings endpoint and the standings.json page show: the tournament, the
+    rounds started so far, the standings rows, and a knockout's bracket (tournaments/serializers.py
+    shapes it)."""
     tournament = tournament_get(tournament_id=tournament_id)
-    data: dict[str, Any] = {
-        "id": tournament.pk, "name": tournament.name, "game": tournament.kind,
-        "format": tournament.format, "status": tournament.status,
+    page: dict[str, Any] = {
+        "tournament": tournament,
         "current_round": Round.objects.filter(tournament=tournament).count(),
-        "standings": [row.as_dict() for row in tournament_standings(tournament=tournament)],
+        "standings": tournament_standings(tournament=tournament),
     }
     if tournament.format == TournamentFormat.KNOCKOUT:
-        data["bracket"] = [[m.as_dict() for m in round_]
-                           for round_ in tournament_bracket(tournament=tournament)]
-    return data
+        page["bracket"] = tournament_bracket(tournament=tournament)
+    return page
 
 
 def user_is_registered(*, tournament: Tournament, user: Any) -> bool:

@@ -13,6 +13,7 @@ from games.errors import GameActionError
 
 from . import errors, selectors, services
 from .models import TournamentStatus
+from .serializers import tournament_standings_data
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -63,7 +64,7 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
 
 def tournament_standings_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        data = selectors.tournament_standings_data(tournament_id=tournament_id)
+        data = tournament_standings_data(tournament_id=tournament_id)
     except GameActionError as error:
         return JsonResponse({"error": {"code": error.code, "message": error.message}},
                             status=error.status)

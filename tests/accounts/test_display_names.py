@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.names import RESERVED_WORDS, bot_label, display_name_breaks_rules, validate_display_name
-from tests.api.conftest import token_client
+from tests.api_clients import token_client
 from tests.factories import make_user
 
 INVISIBLE = [

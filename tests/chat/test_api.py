@@ -10,9 +10,9 @@ from django.utils import timezone
 from accounts import services as account_services
 from chat import services
 from chat.models import Message
-from tests.api.conftest import _api_settings, token_client  # noqa: F401  (_api_settings: the API tests' fixture)
+from tests.api_clients import api_settings, token_client  # noqa: F401  (api_settings: the API tests' settings, applied below)
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("_api_settings")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 
 def _url(game_id: int) -> str:

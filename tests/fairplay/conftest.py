@@ -11,6 +11,7 @@ from engine.bots import choose_move
 from fairplay.agreement import decision_seed
 from games import services
 from games.models import Game
+from tests.api_clients import alice_api, anon, api_settings, bob_api  # noqa: F401  (API clients, for the test_api_* modules here)
 from tests.factories import make_staff, make_user, start_game, to_move  # noqa: F401  (re-exported for the tests here)
 
 LEVEL = 2

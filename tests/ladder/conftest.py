@@ -7,6 +7,7 @@ from games import services as games_services
 from games.models import Game
 from ladder import services
 from ladder.models import Ladder, LadderMember
+from tests.api_clients import alice_api, anon, api_settings, bob_api  # noqa: F401  (API clients, for the test_api_* modules here)
 from tests.factories import make_user
 
 

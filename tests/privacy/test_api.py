@@ -5,14 +5,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from api.serializers_privacy import AccountExportSerializer
 from games.models import GameStatus
 from privacy import services
-from tests.api.conftest import _api_settings, token_client  # noqa: F401  (autouse fixture)
+from privacy.serializers import AccountExportSerializer
+from tests.api_clients import api_settings, token_client  # noqa: F401  (api_settings: the API tests' settings, applied below)
 from tests.games.conftest import play, start_game
 from tests.privacy.test_services import alice_with_everything  # noqa: F401  (fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 EXPORT = "/api/v1/account/export/"
 DELETE = "/api/v1/account/delete/"

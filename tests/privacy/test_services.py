@@ -31,9 +31,9 @@ from ratings.models import Rating, RatingChange
 from ratings.selectors import leaderboard
 from tests.games.conftest import play, start_game
 from tests.tournaments.conftest import started
-from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Participant, ParticipantStatus
+from tournaments.serializers import tournament_standings_data
 
 pytestmark = pytest.mark.django_db
 
@@ -206,7 +206,7 @@ def test_deletion_leaves_ladders_and_tournaments(alice, bob, carol):
     for game in alice_games:
         game.refresh_from_db()
         assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
-    standings = tournament_selectors.tournament_standings_data(tournament_id=running.pk)
+    standings = tournament_standings_data(tournament_id=running.pk)
     assert "deleted player" in json.dumps(standings) and "alice" not in json.dumps(standings)
 
 

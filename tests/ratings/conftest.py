@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from games import services
 from games.models import Game
+from tests.api_clients import anon, api_settings  # noqa: F401  (API clients, for the test_api_* modules here)
 from tests.factories import make_user, start_game  # noqa: F401  (re-exported for the tests here)
 
 

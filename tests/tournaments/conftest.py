@@ -5,6 +5,7 @@ import pytest
 
 from games import services as game_services
 from games.models import Game, GameStatus
+from tests.api_clients import alice_api, anon, api_settings, bob_api, carol_api  # noqa: F401  (API clients, for the test_api_* modules here)
 from tests.factories import make_staff, make_user, seated  # noqa: F401  (make_user: re-exported for the tests here)
 from tournaments import services
 from tournaments.models import Tournament

@@ -1,11 +1,12 @@
-"""The tournament REST views (tournaments/api.py), called directly until the API
-app wires them under /api/v1/tournaments/."""
+"""The tournament REST views (tournaments/apis.py), called directly (tests/tournaments/
+test_api_tournaments.py calls them through /api/v1/tournaments/)."""
 from __future__ import annotations
 
 import pytest
 from rest_framework.test import APIRequestFactory, force_authenticate
 
-from tournaments import api, services
+from tournaments import apis as api
+from tournaments import services
 
 from .conftest import make_user, play_out, started
 

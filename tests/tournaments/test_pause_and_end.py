@@ -19,6 +19,7 @@ from tests.factories import first_legal, running_deadline, to_move, turn_start
 from tournaments import selectors, services
 from tournaments.checks import tournament_invariant_errors
 from tournaments.models import Pairing, Result, TournamentStatus
+from tournaments.serializers import tournament_standings_data
 
 from .conftest import finish, make_user, running_games, started
 
@@ -151,7 +152,7 @@ def test_end_early_cancels_the_running_games_and_the_standings_are_final(staff, 
     for user in running.seats.values_list("user", flat=True):
         row = next(r for u, r in by_user.items() if u.pk == user)
         assert (row.points, row.games, row.wins, row.draws, row.losses) == (0, 0, 0, 0, 0)
-    assert selectors.tournament_standings_data(tournament_id=t.pk)["status"] == "finished"
+    assert tournament_standings_data(tournament_id=t.pk)["status"] == "finished"
 
     log = staff_actions_on(target=t).get(action=StaffActionKind.TOURNAMENT_END_EARLY)
     assert log.staff == staff and log.details["detail"] == "1 running game(s) cancelled"

@@ -3,16 +3,18 @@ a token needs ``read``), register and withdraw (signed in, ``play``), every refu
 the API's one error shape."""
 from __future__ import annotations
 
-import pytest
+from datetime import datetime
 
-from tests.tournaments.conftest import play_out, started
+import pytest
+from rest_framework.test import APIClient
+
+from tests.api_clients import api_settings, token_client  # noqa: F401  (api_settings: the API tests' settings, applied below)
+from tests.tournaments.conftest import make_user, play_out, started
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 
-from .conftest import make_user, token_client
-
 # Transactional: the pairing task and the mail run when each service commits (on_commit), as in production.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("api_settings")]
 
 BASE = "/api/v1/tournaments/"
 
@@ -173,3 +175,19 @@ def test_the_schema_documents_every_tournament_operation(anon):
     assert "304" in paths["/api/v1/tournaments/{tournament_id}/standings/"]["get"]["responses"]
     withdraw = paths["/api/v1/tournaments/{tournament_id}/withdraw/"]["post"]
     assert {"200", "400", "409", "422"} <= set(withdraw["responses"])
+
+
+def test_times_are_shown_in_the_signed_in_players_time_zone_as_everywhere_in_the_api(alice):
+    """A session user with a time zone saw a tournament's times in UTC, and every other time of the
+    API (here their profile's) in their own zone: the serializers now shape tournaments too."""
+    tournament = started([alice, make_user("bob")], format="swiss")
+    alice.time_zone = "Asia/Jakarta"
+    alice.save(update_fields=["time_zone"])
+    session = APIClient()
+    session.force_login(alice)
+    started_at = session.get("%s%d/" % (BASE, tournament.pk)).json()["started_at"]
+    joined_at = session.get("/api/v1/players/alice/").json()["date_joined"]
+    assert started_at.endswith("+07:00") and joined_at.endswith("+07:00")
+    assert datetime.fromisoformat(started_at) == tournament.started_at
+    anonymous = APIClient().get("%s%d/" % (BASE, tournament.pk)).json()["started_at"]
+    assert anonymous.endswith("Z")  # no time zone of a player: the server's, UTC

@@ -10,20 +10,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from chat import selectors as chat_selectors
-from chat import services as chat_services
-from chat.models import Message
+from api.base import ApiView, idempotent
+from api.docs import IDEMPOTENCY, errors
 
-from . import serializers_chat as s
-from .base import ApiView, idempotent
-from .docs import IDEMPOTENCY, errors
-
-
-def message_data(message: Message) -> dict[str, Any]:
-    author = message.author
-    return {"id": message.pk, "author": None if author.is_deleted else author.username,
-            "author_name": author.public_name,
-            "text": message.text, "ply": message.ply, "created_at": message.created_at}
+from . import selectors as chat_selectors
+from . import serializers as s
+from . import services as chat_services
 
 
 class GameMessagesView(ApiView):
@@ -35,7 +27,7 @@ class GameMessagesView(ApiView):
                            "player wrote after your block)")
     def get(self, request: Any, game_id: int) -> Response:
         conversation = chat_selectors.conversation_for(game_id=game_id, user=request.user)
-        return Response(s.GameMessageSerializer([message_data(m) for m in conversation.messages], many=True).data)
+        return Response(s.GameMessageSerializer(conversation.messages, many=True).data)
 
     @extend_schema(tags=["games"], request=s.GameMessageCreateSerializer, parameters=[IDEMPOTENCY],
                    responses={201: s.GameMessageSerializer, **errors(400, 401, 403, 404, 422, 429)},
@@ -48,5 +40,5 @@ class GameMessagesView(ApiView):
         def create() -> Response:
             message = chat_services.message_create(game_id=game_id, author=request.user,
                                                    text=data.validated_data["text"])
-            return Response(s.GameMessageSerializer(message_data(message)).data, status=status.HTTP_201_CREATED)
+            return Response(s.GameMessageSerializer(message).data, status=status.HTTP_201_CREATED)
         return idempotent(request, create)

@@ -1,27 +1,16 @@
-"""Ratings and ladders through the API: profiles with ratings, leaderboards, ladder
-list, detail, join, leave and ladder challenges (the ladder app's own rules)."""
+"""Ladders through the API: list, detail, join, leave and ladder challenges (the ladder
+app's own rules)."""
 import pytest
 
 from ladder.models import Ladder
+from tests.api_clients import api_settings  # noqa: F401  (api_settings: the API tests' settings, applied below)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 
 @pytest.fixture
 def ladder(db):
     return Ladder.objects.create(name="API ladder", kind="onitama", days_per_move=3, max_places_up=3)
-
-
-def test_a_profile_lists_a_rating_per_game(anon, alice):
-    ratings = anon.get("/api/v1/players/alice/").json()["ratings"]
-    assert {r["kind"] for r in ratings} == {"onitama", "maatatahay"}
-    assert all(r["provisional"] and r["games_played"] == 0 and r["display"].endswith("?") for r in ratings)
-
-
-def test_leaderboard_needs_a_game_kind(anon):
-    assert anon.get("/api/v1/ratings/leaderboard/", {"kind": "onitama"}).json() == []
-    refused = anon.get("/api/v1/ratings/leaderboard/")
-    assert refused.status_code == 400 and refused.json()["code"] == "invalid"
 
 
 def test_join_challenge_and_leave_a_ladder(alice_api, bob_api, anon, ladder):

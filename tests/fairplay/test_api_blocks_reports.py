@@ -6,9 +6,9 @@ import pytest
 from accounts import selectors as account_selectors
 from fairplay.models import Report
 from games import services as games_services
-from tests.api.conftest import token_client
+from tests.api_clients import token_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 
 def test_block_list_and_unblock(alice_api, alice, bob):

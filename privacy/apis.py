@@ -11,13 +11,13 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from privacy import services as privacy_services
+from accounts.serializers import MessageSerializer
+from api.base import ApiView
+from api.docs import errors
+from api.throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
 
-from . import serializers as s
-from . import serializers_privacy as sp
-from .base import ApiView
-from .docs import errors
-from .throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
+from . import serializers as sp
+from . import services as privacy_services
 
 
 class AccountExportView(ApiView):
@@ -34,7 +34,7 @@ class AccountDeleteView(ApiView):
     throttle_classes = [UserRateThrottle, IPRateThrottle, AuthRateThrottle]
 
     @extend_schema(tags=["me"], request=sp.AccountDeleteSerializer,
-                   responses={200: s.MessageSerializer, **errors(400, 401, 403, 409, 429)},
+                   responses={200: MessageSerializer, **errors(400, 401, 403, 409, 429)},
                    summary="Delete your account: your running games are resigned, your data removed, "
                            "your games kept under \"deleted player\" (403: wrong password)")
     def post(self, request: Any) -> Response:

@@ -1,0 +1,8 @@
+"""The chat app's paths under /api/v1/ (URL names in the "api" namespace)."""
+from django.urls import path
+
+from . import apis
+
+urlpatterns = [
+    path("games/<int:game_id>/messages/", apis.GameMessagesView.as_view(), name="game_messages"),
+]
