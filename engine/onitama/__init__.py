@@ -57,12 +57,14 @@ repetition is not applied and the side to move is the one the position names.
 """
 from __future__ import annotations
 
+from ..core import GameRules
 from .cards import CARD_NAMES, DATA_VERSION, POOLS
 from .fast import node_moves, node_of, node_play, perft_node, zobrist_of
 from .rules import Move, OnitamaRules
 from .state import OnitamaState, board_outcome, position_from_text, position_text
 
 RULES = OnitamaRules()
+_CONTRACT: GameRules = RULES  # the type checker proves here that Onitama implements the contract
 
 
 def perft(position: OnitamaState, depth: int) -> int:
