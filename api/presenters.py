@@ -10,8 +10,6 @@ from typing import Any
 from games.models import Challenge, Game, Move, Seat
 from games.selectors import GamePage
 
-from .moves import move_structure
-
 
 def _me(user: Any) -> int | None:
     return user.pk if user is not None and getattr(user, "is_authenticated", False) else None
@@ -60,8 +58,7 @@ def game_detail_data(page: GamePage, user: Any) -> dict[str, Any]:
         "view": page.view,
         "moves": [move_data(m) for m in page.moves],
         "time_left_seconds": int(page.time_left.total_seconds()) if page.time_left is not None else None,
-        "legal_moves": [{"text": text, "move": move_structure(game.kind, text)}
-                        for text in page.legal_moves],
+        "legal_moves": [{"text": move.text, "move": move.parts} for move in page.legal_moves],
         "can_abort": page.can_abort, "can_offer_draw": page.can_offer_draw,
         "draw_offer": ({"side": offer_seat.side if offer_seat else "", "ply": offer.ply,
                         "to_you": page.draw_offer_to_me} if offer is not None else None),

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from .models import Alarm, Challenge, ClockOutage, ClockSweep, DrawOffer, Game, Move, Seat
+from .rules import game_state, rules_for
 
 PRIVATE_FIELDS = ("sealed_state", "sealed_seed")
 
@@ -63,7 +64,6 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("public view"))
     def public_view(self, obj: Game) -> str:
-        from .services import game_state, rules_for
         view = rules_for(obj.kind).view(game_state(obj), None)
         return format_html('<pre class="game-public-view">{}</pre>',
                            json.dumps(view, indent=1, sort_keys=True))

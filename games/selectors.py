@@ -16,7 +16,7 @@ from engine.core import replay
 from engine.errors import EngineError
 
 from .models import Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameStatus, Move, Seat
-from .services import game_can_abort, game_secret, game_state, rules_for
+from .rules import LegalMove, game_can_abort, game_secret, game_state, legal_moves_of, rules_for
 
 
 def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
@@ -87,7 +87,7 @@ class GamePage:
     shown_ply: int
     view: dict[str, Any]
     is_current: bool
-    legal_moves: list[str] = field(default_factory=list)
+    legal_moves: list[LegalMove] = field(default_factory=list)
     my_turn: bool = False
     can_abort: bool = False
     can_offer_draw: bool = False
@@ -140,7 +140,7 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
         page.my_turn = game.to_move_side == viewer_seat.side
         if page.my_turn and page.is_current:
             try:
-                page.legal_moves = [rules.move_text(m) for m in rules.legal_moves(state)]
+                page.legal_moves = legal_moves_of(kind=game.kind, state=state)
             except EngineError:
                 page.legal_moves = []
         page.can_abort = game_can_abort(game)

@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from games.errors import GameActionError
 from games.models import TimeoutBatch, TimeoutHold
-from games.services import rules_for
+from games.rules import rules_for
 from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from . import services

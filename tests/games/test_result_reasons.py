@@ -23,7 +23,7 @@ from tests.factories import make_user, start_game
 ROOT = Path(__file__).resolve().parent.parent.parent
 SITE_APPS = ("games", "ladder", "tournaments", "privacy", "ops", "fairplay", "ratings", "correspondence",
              "chat", "accounts", "api")
-FINISHING_CALLS = {"game_finish", "_terminate_state", "terminate"}
+FINISHING_CALLS = {"game_finish", "game_state_terminate", "terminate"}
 
 
 def test_the_engines_own_reasons_are_members():
