@@ -9,12 +9,12 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from games.events import EventKind
 from games.models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, ChallengeStatus, GameKind, GameStatus, ResultReason
 from ops.models import ReportKind
 from tournaments.models import TournamentFormat, TournamentStatus
 
 from .docs import ErrorSerializer  # noqa: F401  (the error shape, documented once in api/docs.py)
-from .events import EventKind
 from .models import SCOPES
 
 KIND_CHOICES = GameKind.choices

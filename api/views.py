@@ -22,6 +22,7 @@ from api.client_address import client_address_bucket
 from games import selectors as game_selectors
 from games import services as game_services
 from games.errors import Conflict
+from games.events import Cursor, events_for_user
 from games.models import Challenge, Game, GameKind, GameStatus
 from ops import services as ops_services
 from tournaments import api as tournament_api
@@ -31,7 +32,6 @@ from . import serializers as s
 from .base import ApiView, PublicReadView, body_conditional_response, conditional_response, idempotent
 from .docs import CONDITIONAL, IDEMPOTENCY, NOT_MODIFIED, errors
 from .errors import ApiError, game_action_error_response
-from .events import Cursor, events_for_user
 from .throttling import AuthRateThrottle, IPRateThrottle, UserRateThrottle
 
 

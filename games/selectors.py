@@ -176,3 +176,19 @@ def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
                                     bot_failed_at__isnull=True)
                 .filter(Exists(bot_to_move)).exclude(Exists(recent_decision))
                 .order_by("turn_started_at", "pk").values_list("pk", "ply")[:limit])
+
+
+def turn_passing_moves(*, user: Any) -> QuerySet[Move]:
+    """The decisions after which ``user``'s turn started, in the games they sit in: the
+    last decision of each turn the opponent played that was followed by another turn.
+
+    Turns are numbered where they start (``games.services.game_turn_update``, when the
+    player to move changes); every Move carries its turn's number and ``Game.turn`` is
+    the latest, so turn ``n`` ended, and the user's turn ``n + 1`` started, at the last
+    Move of turn ``n`` once ``Game.turn`` is past ``n``. A game ended by its final move
+    starts no turn. The same number keys the "your turn" Alarm of that turn.
+    """
+    later_in_turn = Move.objects.filter(game=OuterRef("game"), turn=OuterRef("turn"),
+                                        ply__gt=OuterRef("ply"))
+    return (Move.objects.filter(game__seats__user=user, turn__lt=F("game__turn"))
+            .exclude(seat__user=user).exclude(Exists(later_in_turn)))

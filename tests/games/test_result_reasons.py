@@ -12,10 +12,10 @@ from django.test import Client
 from django.utils import translation
 
 import engine
-from api.events import EventKind
 from engine.maatatahay import rules as maatatahay_rules
 from engine.onitama import rules as onitama_rules
 from games import adjudication, services
+from games.events import EventKind
 from games.labels import SIDE_LABELS, SIDES, reason_label, side_label
 from games.models import ChallengeStatus, Game, GameKind, GameStatus, ResultReason
 from tests.factories import make_user, start_game
