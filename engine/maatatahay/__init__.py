@@ -19,6 +19,9 @@ hidden order, on which ``legal_moves``/``apply``/``random_move`` work exactly
 as on the real one. ``random_move`` is uniform over ``legal_moves`` without
 listing them (``move_count``/``move_at``). ``scores(state)`` gives the score
 so far.
+``move_parts(move)`` is a move's structure as data (its kind under ``"type"``
+and its fields by name: square, rotation, crystals put or paid, order ...),
+exactly what its move text holds.
 
 Module layout: ``data`` (component table), ``board`` (compiled geometry),
 ``state`` (the State value), ``setup`` (seed -> first state, documented

@@ -30,7 +30,9 @@ A ``Move`` is ``(card, src, dst)`` with square indices ``file + 5 * rank``
 ``<card>:<from><to>`` (``boar:c1c2``) or ``<card>:pass``. ``legal_moves`` lists
 cards alphabetically, then source square ascending, then destination square
 ascending; when no move exists it lists the two passes (card given,
-alphabetically). Using (or giving) a card puts it aside and the side card
+alphabetically). ``RULES.move_parts(move)`` gives the same as data:
+``{"type": "move", "card": "boar", "from": "c1", "to": "c2"}`` or
+``{"type": "pass", "card": "boar"}``. Using (or giving) a card puts it aside and the side card
 joins the mover's hand.
 
 End: capturing the enemy master (reason ``master_captured``; it takes
