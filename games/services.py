@@ -618,7 +618,7 @@ def games_time_out(*, now: datetime | None = None) -> int:
 
     This is the protected sweep, :func:`games.outages.games_sweep` (outage
     extensions and the cap on time-outs included): its count of games timed out."""
-    from .outages import games_sweep
+    from .outages import games_sweep  # at run time: games.outages imports this module (game_lock ...)
     return games_sweep(now=now).timed_out
 
 

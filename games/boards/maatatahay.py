@@ -19,6 +19,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from engine.maatatahay import data
+
 from ..labels import SIDES, side_label
 from ..models import GameKind
 
@@ -35,7 +37,6 @@ DIRS = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW
 
 def component_table(view: dict[str, Any]) -> dict[str, Any]:
     """The component data (tiles, map) of the version the game is played with."""
-    from engine.maatatahay import data
     try:
         return data.table(view.get("data_version") or data.CURRENT)
     except Exception:  # an unknown version still draws, with the current data
