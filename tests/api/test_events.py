@@ -5,8 +5,8 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.models import Alarm, Move
 from games.events import Cursor, events_for_user
+from games.models import Alarm, Move
 
 from .conftest import play, start_game
 
