@@ -1,5 +1,5 @@
 from functools import wraps
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.contrib import admin, messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
@@ -8,8 +8,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -26,9 +24,6 @@ if TYPE_CHECKING:  # what the mixin is mixed into
     _FormViewBase = FormView
 else:
     _FormViewBase = object
-
-PLAYER_GAMES_TEMPLATE = "games/_player_games.html"
-
 
 def page_budget(*, template_name, form_class):
     """A credential page's POSTs spend the client address's budget (accounts/ratelimits.py);
@@ -180,23 +175,9 @@ def player_detail(request, username):
         raise Http404(_("No such player."))
     if player.username != username:
         return redirect(player, permanent=True)
-    # The games app may show the player's finished games: if it provides the template
-    # games/_player_games.html it is included here with `player` and `player_games`
-    # (games.selectors.game_list_for_player(user=player, finished=True), when that exists).
-    context: dict[str, Any] = {"player": player, "player_games_template": None, "player_games": None}
-    try:
-        get_template(PLAYER_GAMES_TEMPLATE)
-    except TemplateDoesNotExist:
-        pass
-    else:
-        context["player_games_template"] = PLAYER_GAMES_TEMPLATE
-        try:
-            from games.selectors import game_list_for_player
-        except ImportError:
-            pass
-        else:
-            context["player_games"] = game_list_for_player(user=player, finished=True)
-    return render(request, "accounts/player_detail.html", context)
+    # The apps above accounts add their parts in the template, through their own tags
+    # (games' finished games, ratings, staff actions): accounts imports none of them.
+    return render(request, "accounts/player_detail.html", {"player": player})
 
 
 class LoginView(PageBudgetMixin, auth_views.LoginView):

@@ -2,7 +2,7 @@
 
 Tokens are stored as the SHA-256 of the secret: the secret itself is shown once,
 when the token is made, and can never be read back. The events feed has no table:
-it is derived from the games' own rows (see api/events.py).
+it is derived from the games' own rows (see games/events.py).
 """
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ import engine
 from accounts.mail import absolute_url, user_email_build
 from accounts.outbox import mail_kind_register
 from games.models import Alarm, Game, GameStatus, Seat
-from games.services import game_state
+from games.rules import game_state
 
 from . import selectors, tokens
 from .models import Vacation

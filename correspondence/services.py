@@ -40,6 +40,7 @@ from django.utils import timezone
 import engine
 from accounts.outbox import outbox_add, outbox_add_many, outbox_send_due
 from accounts.selectors import email_deliverable
+from games import rules as game_rules
 from games import services as games_services
 from games.clock import local_hour_next
 from games.errors import GameActionError
@@ -516,7 +517,7 @@ def _reply_play(*, user: Any, game: Game, address: tokens.ReplyAddress, lines: l
         game.refresh_from_db()
         if game.status != GameStatus.ACTIVE or game.to_move_user_id != user.pk:
             break
-        before = rules.view(games_services.game_state(game), seat.side)
+        before = rules.view(game_rules.game_state(game), seat.side)
         try:
             move = games_services.move_submit(game_id=game.pk, user=user, move_text=line, expected_ply=game.ply)
         except GameActionError as error:
@@ -525,7 +526,7 @@ def _reply_play(*, user: Any, game: Game, address: tokens.ReplyAddress, lines: l
             break
         result.played.append(move.text)
         game.refresh_from_db()
-        after = rules.view(games_services.game_state(game), seat.side)
+        after = rules.view(game_rules.game_state(game), seat.side)
         result.revealed = _reveals(game.kind, before, after, move.text)
         if result.revealed:
             break

@@ -44,6 +44,7 @@ import engine
 from . import services
 from .errors import Conflict, InvalidInput, NotAllowed
 from .models import Alarm, Game, GameStatus, Move, ResultReason
+from .rules import game_secret, rules_for, side_other
 from .signals import game_result_changed
 
 if TYPE_CHECKING:
@@ -76,11 +77,9 @@ class SuspensionResolution:
 
 
 def has_hidden_information(kind: str) -> bool:
-    """Whether a game kind hides an order from the players (Maatatahay's piles and bag).
-
-    The engine says so by offering ``sample_state`` (a full state guessed from a
-    player's view), which only a game with hidden information needs."""
-    return callable(getattr(engine.get_game(kind), "sample_state", None))
+    """Whether a game kind hides an order from the players (Maatatahay's piles and bag):
+    the engine's contract says so (``GameRules.hidden_information``)."""
+    return rules_for(kind).hidden_information
 
 
 def adjudication_check(*, staff: User | None, reason: str) -> str:
@@ -119,7 +118,7 @@ def game_result_void(*, game_id: int, staff: User, reason: str) -> Adjudication:
     """Void an ended game: no winner, no rating change, no points (see the module rules)."""
     reason = adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
-        game = services._lock_game(game_id)
+        game = services.game_lock(game_id=game_id)
         _require_over(game)
         if game.result_reason == REASON_VOID:
             raise Conflict("already_void")
@@ -136,14 +135,13 @@ def game_result_award(*, game_id: int, staff: User, reason: str, winner_side: st
     running game ends normally, an ended game gets this result instead of its own."""
     reason = adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
-        game = services._lock_game(game_id)
-        rules = services.rules_for(game.kind)
+        game = services.game_lock(game_id=game_id)
         winner_side = winner_side or ""
-        if winner_side and winner_side not in rules.players:
+        if winner_side and winner_side not in rules_for(game.kind).players:
             raise InvalidInput("bad_winner", side=winner_side)
         if game.status == GameStatus.ACTIVE:
-            services._terminate_state(game, rules, reason=REASON_ADJUDICATED,
-                                      winner=winner_side or None)
+            services.game_state_terminate(game=game, reason=REASON_ADJUDICATED,
+                                          winner=winner_side or None)
             services.game_finish(game, status=GameStatus.FINISHED, winner_side=winner_side,
                                  reason=REASON_ADJUDICATED, scores=None)
             log.info("game=%s awarded to %r by staff=%s: %s", game.pk, winner_side, staff.pk,
@@ -166,14 +164,14 @@ def game_result_timeout_reverse(*, game_id: int, staff: User, reason: str,
     reason = adjudication_check(staff=staff, reason=reason)
     now = now or timezone.now()
     with transaction.atomic():
-        game = services._lock_game(game_id)
+        game = services.game_lock(game_id=game_id)
         _require_over(game)
         if game.result_reason not in TIMEOUT_REASONS:
             raise Conflict("not_a_timeout")
         if has_hidden_information(game.kind) and game.revealed_seed:
             raise Conflict("hidden_information")
-        rules = services.rules_for(game.kind)
-        _salt, seed = services.game_secret(game)
+        rules = rules_for(game.kind)
+        _salt, seed = game_secret(game)
         moves = list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
         try:
             state = engine.replay(rules, seed, game.options, moves,
@@ -184,7 +182,7 @@ def game_result_timeout_reverse(*, game_id: int, staff: User, reason: str,
             raise Conflict("replay_failed")
         previous = game_result(game)
         game.status = GameStatus.ACTIVE
-        services.game_state_keep(game, rules, state)
+        services.game_state_keep(game=game, state=state)
         game.winner_side = ""
         game.result_reason = ""
         game.scores = None
@@ -192,7 +190,7 @@ def game_result_timeout_reverse(*, game_id: int, staff: User, reason: str,
         game.revealed_salt = ""
         game.revealed_seed = ""
         Alarm.objects.filter(game=game, kind=Alarm.Kind.GAME_OVER, sent_at__isnull=True).delete()
-        services._start_turn_if_passed(game, rules, state, now, first=True)
+        services.game_turn_update(game=game, state=state, now=now, first=True)
         game.save()
         return _changed(game, previous, staff=staff, action="timeout reversed", reason=reason)
 
@@ -208,7 +206,7 @@ def player_games_resolve(*, user: User, staff: User, reason: str,
         game_ids = list(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user)
                         .order_by("pk").values_list("pk", flat=True))
         for game_id in game_ids:
-            game = services._lock_game(game_id)
+            game = services.game_lock(game_id=game_id)
             if game.status != GameStatus.ACTIVE:
                 continue
             seat = game.seats.get(user=user)
@@ -218,9 +216,8 @@ def player_games_resolve(*, user: User, staff: User, reason: str,
                                      reason=services.REASON_ABORTED, scores=None, now=now)
                 done.aborted.append(game.pk)
                 continue
-            rules = services.rules_for(game.kind)
-            winner = services._other_side(rules, seat.side)
-            services._terminate_state(game, rules, reason=REASON_FORFEIT, winner=winner)
+            winner = side_other(kind=game.kind, side=seat.side)
+            services.game_state_terminate(game=game, reason=REASON_FORFEIT, winner=winner)
             services.game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
                                  reason=REASON_FORFEIT, scores=None, now=now)
             done.forfeited.append(game.pk)

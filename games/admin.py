@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from .models import Alarm, Challenge, ClockOutage, ClockSweep, DrawOffer, Game, Move, Seat
-from .services import game_state, rules_for
+from .rules import game_state, rules_for
 
 PRIVATE_FIELDS = ("sealed_state", "sealed_seed")
 

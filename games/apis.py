@@ -20,11 +20,11 @@ from accounts.apis import public_player_or_404
 from api.base import ApiView, PublicReadView, body_conditional_response, conditional_response, idempotent
 from api.docs import CONDITIONAL, IDEMPOTENCY, NOT_MODIFIED, errors
 from api.errors import ApiError, service_error_response
-from api.events import Cursor, events_for_user
 
 from . import selectors, services
 from . import serializers as s
 from .errors import Conflict
+from .events import Cursor, events_for_user
 from .models import Game, GameKind, GameStatus
 
 

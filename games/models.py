@@ -75,7 +75,7 @@ class Game(models.Model):
                                                  help_text=_("Set for a game against a bot."))
 
     # The engine's full state (hidden order included), sealed like the seed
-    # (games.sealing): read and written only by games.services.game_state(_keep).
+    # (games.sealing): read only by games.rules.game_state, written only by games.services.game_state_keep.
     sealed_state = models.TextField(editable=False)
     data_version = models.CharField(_("component data version"), max_length=40, blank=True)
 

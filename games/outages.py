@@ -34,7 +34,7 @@ from django.utils import timezone
 from .adjudication import adjudication_check
 from .errors import Conflict, NotFound
 from .models import ClockOutage, ClockSweep, Game, GameStatus, TimeoutBatch, TimeoutBatchStatus, TimeoutHold
-from .services import _clock_update, _lock_game, game_time_out
+from .services import game_clock_update, game_lock, game_time_out
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -63,7 +63,7 @@ def _clock_extend(game: Game, length: timedelta, now: datetime) -> None:
     """Give the locked game's player to move ``length`` more time, through the
     clock model (quiet hours and alarms follow), and save the game."""
     game.turn_paused += length
-    _clock_update(game, now)
+    game_clock_update(game=game, now=now)
     game.save(update_fields=["clock_paused_at", "turn_paused", "deadline"])
 
 
@@ -163,7 +163,7 @@ def _batch_decide(*, batch_id: int, staff: User, reason: str, status: str,
         now = now or timezone.now()
         changed = 0
         for hold in batch.holds.order_by("game_id", "turn"):
-            game = _lock_game(hold.game_id)
+            game = game_lock(game_id=hold.game_id)
             if game.status != GameStatus.ACTIVE or game.turn != hold.turn:
                 continue  # over or moved on since it was held: nothing to decide
             if status == TimeoutBatchStatus.CONFIRMED:

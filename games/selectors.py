@@ -16,7 +16,7 @@ from engine.core import replay
 from engine.errors import EngineError
 
 from .models import Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameStatus, Move, Seat
-from .services import game_can_abort, game_secret, game_state, rules_for
+from .rules import LegalMove, game_can_abort, game_secret, game_state, legal_moves_of, rules_for
 
 
 def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
@@ -87,7 +87,7 @@ class GamePage:
     shown_ply: int
     view: dict[str, Any]
     is_current: bool
-    legal_moves: list[str] = field(default_factory=list)
+    legal_moves: list[LegalMove] = field(default_factory=list)
     my_turn: bool = False
     can_abort: bool = False
     can_offer_draw: bool = False
@@ -140,7 +140,7 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
         page.my_turn = game.to_move_side == viewer_seat.side
         if page.my_turn and page.is_current:
             try:
-                page.legal_moves = [rules.move_text(m) for m in rules.legal_moves(state)]
+                page.legal_moves = legal_moves_of(kind=game.kind, state=state)
             except EngineError:
                 page.legal_moves = []
         page.can_abort = game_can_abort(game)
@@ -176,6 +176,22 @@ def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
                                     bot_failed_at__isnull=True)
                 .filter(Exists(bot_to_move)).exclude(Exists(recent_decision))
                 .order_by("turn_started_at", "pk").values_list("pk", "ply")[:limit])
+
+
+def turn_passing_moves(*, user: Any) -> QuerySet[Move]:
+    """The decisions after which ``user``'s turn started, in the games they sit in: the
+    last decision of each turn the opponent played that was followed by another turn.
+
+    Turns are numbered where they start (``games.services.game_turn_update``, when the
+    player to move changes); every Move carries its turn's number and ``Game.turn`` is
+    the latest, so turn ``n`` ended, and the user's turn ``n + 1`` started, at the last
+    Move of turn ``n`` once ``Game.turn`` is past ``n``. A game ended by its final move
+    starts no turn. The same number keys the "your turn" Alarm of that turn.
+    """
+    later_in_turn = Move.objects.filter(game=OuterRef("game"), turn=OuterRef("turn"),
+                                        ply__gt=OuterRef("ply"))
+    return (Move.objects.filter(game__seats__user=user, turn__lt=F("game__turn"))
+            .exclude(seat__user=user).exclude(Exists(later_in_turn)))
 
 
 # ---------------------------------------------------------------- the API's reads (lists, versions, counts)

@@ -16,9 +16,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from api.events import EventKind
-from api.moves import move_structure
-
+from .events import EventKind
 from .models import (
     BOT_LEVELS,
     DAYS_PER_MOVE_CHOICES,
@@ -172,7 +170,7 @@ class GameDetailSerializer(GameSummarySerializer):
         values.update({
             "view": page.view, "moves": page.moves,
             "time_left_seconds": int(page.time_left.total_seconds()) if page.time_left is not None else None,
-            "legal_moves": [{"text": text, "move": move_structure(page.game.kind, text)} for text in page.legal_moves],
+            "legal_moves": [{"text": move.text, "move": move.parts} for move in page.legal_moves],
             "can_abort": page.can_abort, "can_offer_draw": page.can_offer_draw,
             "draw_offer": self._draw_offer(page), "fairness": page.game,
         })

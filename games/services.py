@@ -29,9 +29,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-import engine
 from accounts.selectors import is_blocked
-from engine import fair
+from engine import GameRules, GameState, OptionValue, fair
 from engine.errors import EngineError
 
 from . import bots, notifications, tasks
@@ -52,7 +51,9 @@ from .models import (
     ResultReason,
     Seat,
 )
-from .sealing import seal, unseal
+from .rules import game_can_abort, game_secret, game_state, rules_for, side_other
+from .sealing import seal
+from .selectors import bot_turns_overdue
 from .signals import game_finished
 
 if TYPE_CHECKING:
@@ -72,40 +73,20 @@ REASON_ABORTED_TIMEOUT = ResultReason.ABORTED_TIMEOUT
 
 # ---------------------------------------------------------------- helpers
 
-def rules_for(kind: str) -> Any:
-    """The engine's rules object for a game kind."""
-    return engine.get_game(kind)
-
-
 def _now() -> datetime:
     return timezone.now()
 
 
-def game_secret(game: Game) -> tuple[str, int]:
-    """(salt hex, seed) of a game. Server side only: never show before the game ends."""
-    salt_hex, seed_text = unseal(game.sealed_seed, purpose="seed").split(":")
-    return salt_hex, int(seed_text)
-
-
-def game_state(game: Game) -> Any:
-    """The engine state of a game (server side only)."""
-    return rules_for(game.kind).from_json(json.loads(unseal(game.sealed_state, purpose="state")))
-
-
-def game_state_keep(game: Game, rules: Any, state: Any) -> None:
-    """Internal: set the game's engine state, sealed like the seed (it holds the hidden
-    order: Maatatahay's face-down piles and bag), for the caller to save."""
+def game_state_keep(*, game: Game, state: GameState) -> None:
+    """Set the game's engine state, sealed like the seed (it holds the hidden order:
+    Maatatahay's face-down piles and bag), for the caller to save."""
+    rules = rules_for(game.kind)
     game.sealed_state = seal(json.dumps(rules.to_json(state), separators=(",", ":")), purpose="state")
 
 
-def _data_version(rules: Any, state: Any) -> str:
-    version = getattr(state, "data_version", None)
-    if version is None:
-        version = rules.to_json(state).get("data_version")
-    return str(version or "")
-
-
-def _lock_game(game_id: int) -> Game:
+def game_lock(*, game_id: int) -> Game:
+    """The game's row, locked until the transaction ends; NotFound for an unknown game.
+    Call only inside a transaction."""
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
@@ -126,18 +107,13 @@ def _require_active(game: Game) -> None:
         raise Conflict("game_over", status=game.status)
 
 
-def _other_side(rules: Any, side: str) -> str:
-    a, b = rules.players
-    return b if side == a else a
-
-
-def _check_kind(kind: str) -> Any:
+def _check_kind(kind: str) -> GameRules:
     if kind not in GameKind.values:
         raise InvalidInput("unknown_game", game=kind)
     return rules_for(kind)
 
 
-def _normalize_options(rules: Any, options: Mapping[str, Any] | None) -> dict[str, Any]:
+def _normalize_options(rules: GameRules, options: Mapping[str, Any] | None) -> dict[str, OptionValue]:
     try:
         return rules.normalize_options(dict(options or {}))
     except EngineError as error:
@@ -151,10 +127,12 @@ def _check_days(days_per_move: int) -> None:
 
 # ---------------------------------------------------------------- turns and the end
 
-def _start_turn_if_passed(game: Game, rules: Any, state: Any, now: datetime, *,
-                          first: bool = False) -> None:
-    """Update whose turn it is; the turn (clock, mail, bot) restarts only when the player changes."""
-    side = rules.to_move(state)
+def game_turn_update(*, game: Game, state: GameState, now: datetime, first: bool = False) -> None:
+    """Update whose turn it is after ``state`` was reached (``first``: the game's first
+    turn); the turn (clock, mail, bot) restarts only when the player changes. This is the
+    one place a turn starts: ``Game.turn`` counts up, and every Move and the "your turn"
+    Alarm carry that number (games.events reads turn starts from it)."""
+    side = rules_for(game.kind).to_move(state)
     if side is None:
         return
     if not first and side == game.to_move_side:
@@ -171,7 +149,7 @@ def _start_turn_if_passed(game: Game, rules: Any, state: Any, now: datetime, *,
         game.deadline = None
         tasks.bot_turn_play.delay_on_commit(game.pk, game.ply)
     else:
-        _clock_update(game, now, turn_started=True)
+        game_clock_update(game=game, now=now, turn_started=True)
 
 
 def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
@@ -209,14 +187,15 @@ def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
     return game
 
 
-def _terminate_state(game: Game, rules: Any, *, reason: str, winner: str | None) -> None:
-    """Record a site decision in the engine state too, where the engine accepts it."""
+def game_state_terminate(*, game: Game, reason: str, winner: str | None) -> None:
+    """Record a site decision (resignation, time-out, agreement, adjudication) in the
+    engine state too, where the engine accepts it. The caller holds the row lock and saves."""
     try:
-        state = rules.terminate(game_state(game), reason=reason, winner=winner)
+        state = rules_for(game.kind).terminate(game_state(game), reason=reason, winner=winner)
     except EngineError:
         log.info("engine keeps game %s running state for reason %s", game.pk, reason)
         return
-    game_state_keep(game, rules, state)
+    game_state_keep(game=game, state=state)
 
 
 # ---------------------------------------------------------------- creating games
@@ -241,16 +220,16 @@ def game_create(*, kind: str, seats: Mapping[str, Any], options: Mapping[str, An
     game = Game(kind=kind, options=options, days_per_move=days_per_move, rated=rated,
                 vacation_allowed=vacation_allowed,
                 bot_level=bot_level if any(u is None for u in seats.values()) else None,
-                data_version=_data_version(rules, state), seed_commitment=fair.commitment(salt, seed),
+                data_version=rules.data_version(state), seed_commitment=fair.commitment(salt, seed),
                 sealed_seed=seal("%s:%d" % (salt.hex(), seed), purpose="seed"))
-    game_state_keep(game, rules, state)
+    game_state_keep(game=game, state=state)
     with transaction.atomic():
         game.save(force_insert=True)
         for position, side in enumerate(rules.players):
             user = seats[side]
             Seat.objects.create(game=game, side=side, position=position, user=user,
                                 bot_level=bot_level if user is None else None)
-        _start_turn_if_passed(game, rules, state, now, first=True)
+        game_turn_update(game=game, state=state, now=now, first=True)
         game.save()
     return game
 
@@ -286,7 +265,7 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
     record = Move.objects.create(game=game, ply=game.ply + 1, turn=game.turn, seat=seat, user=user,
                                  text=rules.move_text(move), bot_seed=bot_seed)
     game.ply += 1
-    game_state_keep(game, rules, new_state)
+    game_state_keep(game=game, state=new_state)
     # Moving answers the opponent's pending draw offer with a no.
     DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(seat=seat).update(
         status=DrawOfferStatus.DECLINED, responded_at=now)
@@ -296,7 +275,7 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
         game_finish(game, status=GameStatus.FINISHED, winner_side=outcome.winner or "",
                     reason=outcome.reason, scores=outcome.scores, now=now)
     else:
-        _start_turn_if_passed(game, rules, new_state, now)
+        game_turn_update(game=game, state=new_state, now=now)
         game.save()
     return record
 
@@ -310,7 +289,7 @@ def move_submit(*, game_id: int, user: User, move_text: str, expected_ply: int,
     one of several simultaneous submissions for the same ply wins (row lock).
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         seat = _seat_of(game, user)
         _require_active(game)
         if int(expected_ply) != game.ply:
@@ -357,7 +336,7 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
         text = bots.bot_choose_move(game_kind=game.kind, view=view, level=seat.bot_level,
                                     seed=bot_seed)
         with transaction.atomic():
-            locked = _lock_game(game_id)
+            locked = game_lock(game_id=game_id)
             if locked.status != GameStatus.ACTIVE or locked.ply != expected or locked.bot_failed_at:
                 return BotTurnResult(played, "stale")
             locked_seat = locked.seats.get(side=locked.to_move_side)
@@ -377,9 +356,6 @@ def bot_turns_requeue(*, now: datetime | None = None) -> int:
     and beside a late redelivery: ``bot_turn_play`` plays a ply once (the ply check under
     the row lock), and a run that finds the game moved on plays nothing. Returns how many.
     """
-    # At run time: games.selectors imports this module (issue 14: selectors stop importing services).
-    from .selectors import bot_turns_overdue
-
     now = now or _now()
     overdue = bot_turns_overdue(before=now - timedelta(seconds=settings.GAMES_BOT_OVERDUE_SECONDS),
                                 limit=settings.GAMES_BOT_SWEEP_BATCH)
@@ -396,7 +372,7 @@ def bot_turn_flag(*, game_id: int, ply: int, failure: str, now: datetime | None 
     when the game moved on, ended or is flagged already."""
     now = now or _now()
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         if game.status != GameStatus.ACTIVE or game.ply != ply or game.bot_failed_at is not None:
             return game
         game.bot_failed_at = now
@@ -414,7 +390,7 @@ def bot_turn_unflag(*, game_id: int, now: datetime | None = None) -> Game:
     InvalidInput for a game that is not flagged."""
     now = now or _now()
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         _require_active(game)
         if game.bot_failed_at is None:
             raise Conflict("bot_not_failed")
@@ -432,28 +408,19 @@ def bot_turn_unflag(*, game_id: int, now: datetime | None = None) -> Game:
 def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Game:
     """``user`` resigns: the other side wins (at ``now``, by default the current time)."""
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         seat = _seat_of(game, user)
         _require_active(game)
-        rules = rules_for(game.kind)
-        winner = _other_side(rules, seat.side)
-        _terminate_state(game, rules, reason=REASON_RESIGNATION, winner=winner)
+        winner = side_other(kind=game.kind, side=seat.side)
+        game_state_terminate(game=game, reason=REASON_RESIGNATION, winner=winner)
         return game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
                            reason=REASON_RESIGNATION, scores=None, now=now)
-
-
-def game_can_abort(game: Game) -> bool:
-    """A game may be aborted while at least one side has not made its first move."""
-    if game.status != GameStatus.ACTIVE:
-        return False
-    moved = game.sides_moved()
-    return any(side not in moved for side in rules_for(game.kind).players)
 
 
 def game_abort(*, game_id: int, user: User) -> Game:
     """Abort a game (no result) before the first move of each side."""
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         _seat_of(game, user)
         _require_active(game)
         if not game_can_abort(game):
@@ -467,7 +434,7 @@ def game_cancel(*, game_id: int, reason: str = "") -> Game:
     player's abort), e.g. when its tournament ends early; ``reason`` goes to the log.
     Apps built on games decide what a cancelled game means for them."""
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         _require_active(game)
         log.info("game=%s cancelled by staff: %s", game.pk, reason)
         return game_finish(game, status=GameStatus.ABORTED, winner_side="",
@@ -484,7 +451,7 @@ def _draw_game(game: Game) -> None:
 def draw_offer(*, game_id: int, user: User, now: datetime | None = None) -> DrawOffer:
     """Offer a draw; offering while the opponent's offer is pending accepts it (at ``now``)."""
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         seat = _seat_of(game, user)
         _require_active(game)
         _draw_game(game)
@@ -502,8 +469,7 @@ def _accept(game: Game, offer: DrawOffer, *, now: datetime | None = None) -> Non
     offer.status = DrawOfferStatus.ACCEPTED
     offer.responded_at = now
     offer.save(update_fields=["status", "responded_at"])
-    rules = rules_for(game.kind)
-    _terminate_state(game, rules, reason=REASON_AGREEMENT, winner=None)
+    game_state_terminate(game=game, reason=REASON_AGREEMENT, winner=None)
     game_finish(game, status=GameStatus.FINISHED, winner_side="", reason=REASON_AGREEMENT,
                 scores=None, now=now)
 
@@ -519,7 +485,7 @@ def _pending_offer_to(game: Game, seat: Seat) -> DrawOffer:
 def draw_accept(*, game_id: int, user: User, now: datetime | None = None) -> Game:
     """Accept the opponent's pending draw offer: the game ends drawn by agreement (at ``now``)."""
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         seat = _seat_of(game, user)
         _require_active(game)
         _draw_game(game)
@@ -530,7 +496,7 @@ def draw_accept(*, game_id: int, user: User, now: datetime | None = None) -> Gam
 def draw_decline(*, game_id: int, user: User) -> DrawOffer:
     """Decline the opponent's pending draw offer."""
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         seat = _seat_of(game, user)
         _require_active(game)
         offer = _pending_offer_to(game, seat)
@@ -559,7 +525,7 @@ def game_deadline(game: Game) -> datetime | None:
                              end=user.quiet_hours_end)
 
 
-def _clock_update(game: Game, now: datetime, *, turn_started: bool = False) -> None:
+def game_clock_update(*, game: Game, now: datetime, turn_started: bool = False) -> None:
     """Stop or restart the clock of the player to move (vacation or staff hold),
     set the deadline and reschedule the turn's alarms. The caller saves the game.
 
@@ -586,13 +552,13 @@ def game_clock_pause(*, game_id: int, reason: str = "", now: datetime | None = N
     mover's vacation stops it. Holding a held game changes nothing."""
     now = now or _now()
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         _require_active(game)
         if game.clock_held_since is not None:
             return game
         game.clock_held_since = now
         game.clock_hold_reason = (reason or "").strip()[:200]
-        _clock_update(game, now)
+        game_clock_update(game=game, now=now)
         game.save(update_fields=["clock_held_since", "clock_hold_reason", "clock_paused_at",
                                  "turn_paused", "deadline"])
         log.info("game=%s clock held: %s", game.pk, game.clock_hold_reason)
@@ -605,13 +571,13 @@ def game_clock_resume(*, game_id: int, now: datetime | None = None) -> Game:
     time is added to ``turn_paused``. Releasing a game not held changes nothing."""
     now = now or _now()
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = game_lock(game_id=game_id)
         _require_active(game)
         if game.clock_held_since is None:
             return game
         game.clock_held_since = None
         game.clock_hold_reason = ""
-        _clock_update(game, now)
+        game_clock_update(game=game, now=now)
         game.save(update_fields=["clock_held_since", "clock_hold_reason", "clock_paused_at",
                                  "turn_paused", "deadline"])
         log.info("game=%s clock released", game.pk)
@@ -627,7 +593,7 @@ def games_clock_update(*, user_id: int, now: datetime | None = None) -> int:
         games = list(Game.objects.select_for_update().filter(
             status=GameStatus.ACTIVE, to_move_user_id=user_id).select_related("to_move_user"))
         for game in games:
-            _clock_update(game, now)
+            game_clock_update(game=game, now=now)
             game.save(update_fields=["clock_paused_at", "turn_paused", "deadline"])
     return len(games)
 
@@ -637,13 +603,12 @@ def game_time_out(game: Game, *, now: datetime) -> Game:
     the game is aborted when that side has not made its first move yet.
 
     Call only inside a transaction holding the game's row lock."""
-    rules = rules_for(game.kind)
     loser = game.to_move_side
     if loser not in game.sides_moved():
         return game_finish(game, status=GameStatus.ABORTED, winner_side="",
                            reason=REASON_ABORTED_TIMEOUT, scores=None, now=now)
-    winner = _other_side(rules, loser)
-    _terminate_state(game, rules, reason=REASON_TIMEOUT, winner=winner)
+    winner = side_other(kind=game.kind, side=loser)
+    game_state_terminate(game=game, reason=REASON_TIMEOUT, winner=winner)
     return game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
                        reason=REASON_TIMEOUT, scores=None, now=now)
 
@@ -653,7 +618,7 @@ def games_time_out(*, now: datetime | None = None) -> int:
 
     This is the protected sweep, :func:`games.outages.games_sweep` (outage
     extensions and the cap on time-outs included): its count of games timed out."""
-    from .outages import games_sweep
+    from .outages import games_sweep  # at run time: games.outages imports this module (game_lock ...)
     return games_sweep(now=now).timed_out
 
 
@@ -714,7 +679,7 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime | None = No
         side = challenge.seat_choice
         if side == "random":
             side = secrets.choice(rules.players)
-        seats = {side: challenge.challenger, _other_side(rules, side): user}
+        seats = {side: challenge.challenger, side_other(kind=challenge.kind, side=side): user}
         game = game_create(kind=challenge.kind, seats=seats, options=challenge.options,
                            days_per_move=challenge.days_per_move, rated=challenge.rated, now=now)
         challenge.status = ChallengeStatus.ACCEPTED

@@ -7,7 +7,6 @@ use the REST API (api/); the only JSON here is the status a page polls.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -110,21 +109,9 @@ def game_detail(request: HttpRequest, game_id: int, *, error: GameActionError | 
         "verify_command": _verify_command(game) if game.revealed_seed else "",
         "error": error, "typed": typed,
         "turns": _turn_rows(page),
-        "legal_moves": [(text, " ".join(move_squares(game.kind, text))) for text in page.legal_moves],
+        "legal_moves": [(move.text, " ".join(move.squares)) for move in page.legal_moves],
     }
     return render(request, "games/game.html", context, status=status)
-
-
-def move_squares(kind: str, text: str) -> list[str]:
-    """The squares a move text names (for filtering the legal moves by clicks on the board)."""
-    if kind == "onitama":
-        found = re.match(r"^[a-z_]+:([a-e][1-5])([a-e][1-5])$", text)
-        return list(found.groups()) if found else []
-    # Maatatahay: the space the decision is about (settlement orders are not filtered on).
-    for token in text.split():
-        if re.fullmatch(r"[a-e][1-5]", token):
-            return [token]
-    return []
 
 
 def _turn_rows(page: selectors.GamePage) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from games import rules as game_rules
 from games import services as games_services
 from games.errors import Conflict
 from games.models import Game, GameStatus
@@ -158,7 +159,7 @@ def ladder_challenge_create(*, ladder_id: int, challenger: User, defender: User,
         # challenge_refusal refuses anyone without a position
         assert mine is not None and theirs is not None and mine.position is not None \
             and theirs.position is not None
-        rules = games_services.rules_for(ladder.kind)
+        rules = game_rules.rules_for(ladder.kind)
         sides = list(rules.players)
         if secrets.randbelow(2):
             sides.reverse()
@@ -180,8 +181,8 @@ def _timed_out_user(game: Game) -> int | None:
     if game.result_reason == REASON_TIMEOUT and game.winner_side:
         return next((u for side, u in seats.items() if side != game.winner_side), None)
     if game.result_reason == REASON_ABORTED_TIMEOUT:
-        side = games_services.rules_for(game.kind).to_move(games_services.game_state(game))
-        return seats.get(side)
+        side = game_rules.rules_for(game.kind).to_move(game_rules.game_state(game))
+        return seats.get(side) if side is not None else None
     return None
 
 

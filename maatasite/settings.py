@@ -430,7 +430,7 @@ SPECTACULAR_SETTINGS = {
                             "GameStatusEnum": "games.models.GameStatus",
                             "ChallengeStatusEnum": "games.models.ChallengeStatus",
                             "ResultReasonEnum": "games.models.ResultReason",
-                            "EventKindEnum": "api.events.EventKind",
+                            "EventKindEnum": "games.events.EventKind",
                             "TournamentStatusEnum": "tournaments.serializers.TOURNAMENT_STATUSES"},
 }
 # The cache holds the API's rate-limit counters; a shared one (redis://host:6379/3) lets every

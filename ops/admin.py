@@ -23,7 +23,7 @@ from fairplay import services as fairplay_services
 from fairplay.models import Report, ReportStatus
 from games.errors import GameActionError
 from games.models import TimeoutBatch, TimeoutHold
-from games.services import rules_for
+from games.rules import rules_for
 from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from . import services

@@ -16,8 +16,8 @@ from accounts.selectors import users_public
 from games.models import GameKind
 
 from . import constants
+from .current import glicko_now
 from .models import Rating, RatingChange
-from .services import glicko_now
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ order, as live results do), so replays and live results are serialized.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,24 +30,12 @@ from games.adjudication import REASON_VOID
 from games.models import Game, GameStatus, Seat
 
 from . import constants
-from .glicko2 import Glicko, Result, idle, rate
+from .current import glicko_now
+from .glicko2 import Result, rate
 from .models import Rating, RatingChange
 
 RATING_FIELDS = ["rating", "deviation", "volatility", "games_played", "last_played_at"]
 REPLAY_BATCH = 1000  # change rows per INSERT statement of a replay
-
-
-def idle_periods(last_played_at: datetime | None, now: datetime) -> int:
-    """How many empty rating periods lie between a player's last rated game and ``now``."""
-    if last_played_at is None or now <= last_played_at:
-        return 0
-    return math.floor((now - last_played_at).total_seconds() / (constants.INACTIVITY_PERIOD_DAYS * 86400))
-
-
-def glicko_now(rating: Rating, now: datetime) -> Glicko:
-    """The player's Glicko rating at ``now``, the deviation grown for inactivity."""
-    return idle(Glicko(rating.rating, rating.deviation, rating.volatility),
-                periods=idle_periods(rating.last_played_at, now), max_deviation=constants.MAX_DEVIATION)
 
 
 def _is_rateable(game: Game) -> bool:

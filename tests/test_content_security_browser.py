@@ -11,10 +11,9 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-import engine
 from fairplay.models import Report
 from games import services
-from games.views import move_squares
+from games.rules import legal_moves_of
 from tests.factories import make_user
 from tests.games.conftest import first_legal, start_game
 from tests.helpers import browser_login
@@ -55,11 +54,11 @@ class PolicyWatch:
 def turn_of(user, game, *, with_squares=False):
     """The game, played on (first legal moves) until ``user`` is to move, and, if asked, has
     a legal move that names a square to click on the board."""
-    rules = engine.get_game(game.kind)
     for _ in range(40):
         game.refresh_from_db()
-        moves = [rules.move_text(move) for move in rules.legal_moves(services.game_state(game))]
-        if game.to_move_user == user and (not with_squares or any(move_squares(game.kind, m) for m in moves)):
+        legal = legal_moves_of(kind=game.kind, state=services.game_state(game))
+        moves = [move.text for move in legal]
+        if game.to_move_user == user and (not with_squares or any(move.squares for move in legal)):
             return game
         services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=moves[0],
                              expected_ply=game.ply)

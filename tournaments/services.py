@@ -31,6 +31,7 @@ from django.utils import timezone
 from accounts.audit import staff_action_record
 from accounts.models import StaffActionKind
 from accounts.outbox import outbox_add
+from games import rules as game_rules
 from games import services as game_services
 from games.adjudication import REASON_VOID
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus
@@ -134,7 +135,7 @@ def tournament_settings_check(values: Mapping[str, Any]) -> dict[str, Any]:
     if opens and closes and closes <= opens:
         raise InvalidInput("bad_settings", reason="registration times")
     try:
-        values["options"] = game_services.rules_for(values["kind"]).normalize_options(
+        values["options"] = game_rules.rules_for(values["kind"]).normalize_options(
             dict(values.get("options") or {}))
     except Exception as error:  # engine OptionsError
         raise InvalidInput("bad_settings", str(error), reason="game options") from error
@@ -445,7 +446,7 @@ def _result_of_game(game: Game, tournament: Tournament) -> str:
 
 def _played_result(game: Game) -> str:
     """The pairing's result as the game ended, whatever the tournament's status."""
-    first_side, second_side = game_services.rules_for(game.kind).players
+    first_side, second_side = game_rules.rules_for(game.kind).players
     if game.status == GameStatus.FINISHED:
         if game.winner_side == first_side:
             return Result.FIRST_WINS
@@ -579,7 +580,7 @@ def _create_pairing(tournament: Tournament, round_: Round, board: int, leg: int,
                   else Result.FIRST_WINS_FORFEIT if first.is_active else Result.SECOND_WINS_FORFEIT)
         return Pairing.objects.create(tournament=tournament, round=round_, board=board, leg=leg,
                                       first=first, second=second, result=result)
-    sides = game_services.rules_for(tournament.kind).players
+    sides = game_rules.rules_for(tournament.kind).players
     game = game_services.game_create(
         kind=tournament.kind, seats={sides[0]: first.user, sides[1]: second.user},
         options=tournament.options, days_per_move=tournament.days_per_move, rated=tournament.rated,

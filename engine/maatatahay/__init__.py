@@ -19,6 +19,9 @@ hidden order, on which ``legal_moves``/``apply``/``random_move`` work exactly
 as on the real one. ``random_move`` is uniform over ``legal_moves`` without
 listing them (``move_count``/``move_at``). ``scores(state)`` gives the score
 so far.
+``move_parts(move)`` is a move's structure as data (its kind under ``"type"``
+and its fields by name: square, rotation, crystals put or paid, order ...),
+exactly what its move text holds.
 
 Module layout: ``data`` (component table), ``board`` (compiled geometry),
 ``state`` (the State value), ``setup`` (seed -> first state, documented
@@ -62,7 +65,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core import Outcome
+from ..core import GameMove, GameRules, GameState, MoveParts, Outcome
 from ..errors import IllegalMoveError, MoveSyntaxError
 from ..fair import SeedStream
 from . import rules as _r
@@ -70,7 +73,7 @@ from . import serial as _s
 from . import setup as _setup
 from .board import PLAYERS, tables
 from .data import CURRENT, VERSIONS
-from .moves import Draft, Finish, First, Move, Pick, Place, Shrine, move_text, read_move
+from .moves import MOVE_TYPES, Draft, Finish, First, Move, Pick, Place, Shrine, move_parts, move_text, read_move
 from .state import State
 
 
@@ -79,6 +82,7 @@ class MaatatahayRules:
 
     name = "maatatahay"
     players = PLAYERS
+    hidden_information = True
 
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """``{"variant": "first"|"standard", "opening": 1..4|None}``; OptionsError otherwise."""
@@ -89,16 +93,21 @@ class MaatatahayRules:
         """The state before the first decision (see ``setup`` for the draws)."""
         return _setup.new_game(seed, options, data_version=data_version)
 
-    def to_move(self, state: State) -> str | None:
+    def data_version(self, state: GameState) -> str:
+        return _own(state).data_version
+
+    def to_move(self, state: GameState) -> str | None:
         """The player taking the next decision, None once the game is over."""
+        state = _own(state)
         return None if state.turn is None else PLAYERS[state.turn]
 
     def decision(self, state: State) -> str:
         """The kind of decision due: draft, pick, first, place, finish or over."""
         return state.phase
 
-    def legal_moves(self, state: State) -> list[Move]:
+    def legal_moves(self, state: GameState) -> list[Move]:
         """Every legal decision, each with a distinct result, in a fixed order."""
+        state = _own(state)
         return _r.legal_moves(state)
 
     def move_count(self, state: State) -> int:
@@ -109,11 +118,12 @@ class MaatatahayRules:
         """The ``index``-th move of the counting order (same set as ``legal_moves``)."""
         return _r.move_at(state, index)
 
-    def apply(self, state: State, move: Move) -> State:
+    def apply(self, state: GameState, move: GameMove) -> State:
         """The state after a legal (canonical) move; IllegalMoveError otherwise."""
-        return _r.apply(state, move)
+        state = _own(state)
+        return _r.apply(state, _own_move(move))
 
-    def parse_move(self, state: State, text: str) -> Move:
+    def parse_move(self, state: GameState, text: str) -> Move:
         """Read move text into the canonical legal move.
 
         MoveSyntaxError when malformed (unknown word, square, tile, bad
@@ -124,6 +134,7 @@ class MaatatahayRules:
         >>> RULES.parse_move(s, "  " + text.upper()) == RULES.legal_moves(s)[0]
         True
         """
+        state = _own(state)
         move = read_move(text)
         t = state.t
         for sq in _squares_of(move):
@@ -139,12 +150,20 @@ class MaatatahayRules:
         _r.apply(state, move)
         return move
 
-    def move_text(self, move: Move) -> str:
+    def move_text(self, move: GameMove) -> str:
         """Canonical move text of ``move``."""
-        return move_text(move)
+        return move_text(_own_move(move))
 
-    def outcome(self, state: State) -> Outcome | None:
+    def move_parts(self, move: GameMove) -> MoveParts:
+        """The move's kind under ``"type"`` (``pick``, ``first``, ``draft``, ``place``,
+        ``shrine``, ``finish``) and its fields by their names in ``moves``: ``wazu``,
+        ``balan``, ``player``, ``square``, ``rotation``, ``put_energy``, ``put_spirit``,
+        ``pay_energy``, ``pay_spirit``, ``order`` (a list of squares)."""
+        return move_parts(_own_move(move))
+
+    def outcome(self, state: GameState) -> Outcome | None:
         """How the game ended (winner, reason, scores), or None while it runs."""
+        state = _own(state)
         if state.phase != "over":
             return None
         sc = _r.scores(state)
@@ -155,8 +174,9 @@ class MaatatahayRules:
         return Outcome(None if w is None else PLAYERS[w], reason,
                        {PLAYERS[0]: sc[0], PLAYERS[1]: sc[1]})
 
-    def terminate(self, state: State, *, reason: str, winner: str | None) -> State:
+    def terminate(self, state: GameState, *, reason: str, winner: str | None) -> State:
         """End a running game by a site decision (resign, timeout, agreement)."""
+        state = _own(state)
         if state.phase == "over":
             raise IllegalMoveError("game_over", "The game is over", phase=state.phase)
         if not isinstance(reason, str) or not reason:
@@ -170,16 +190,18 @@ class MaatatahayRules:
         new.ended = (None if winner is None else PLAYERS.index(winner), reason)
         return new
 
-    def to_json(self, state: State) -> dict[str, Any]:
+    def to_json(self, state: GameState) -> dict[str, Any]:
         """The full state, schema ``maatatahay/1`` (server side: holds the hidden order)."""
+        state = _own(state)
         return _s.to_json(state)
 
     def from_json(self, data: Mapping[str, Any]) -> State:
         """Inverse of ``to_json``; StateFormatError on invalid data."""
         return _s.from_json(data)
 
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
+    def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         """What a player or spectator sees (schema ``maatatahay-view/1``), never the order."""
+        state = _own(state)
         return _s.view(state, player)
 
     def sample_state(self, view: Mapping[str, Any], stream: SeedStream) -> State:
@@ -190,20 +212,23 @@ class MaatatahayRules:
         """Everything the seed decides (start, opening, relics, niches, piles, bag)."""
         return _setup.reveal(seed, options)
 
-    def summary(self, state: State) -> str:
+    def summary(self, state: GameState) -> str:
         """A short text picture of the table."""
+        state = _own(state)
         return _s.summary(state)
 
-    def result_line(self, state: State) -> str:
+    def result_line(self, state: GameState) -> str:
         """``result: balan 24-18`` / ``result: draw 20-20`` / ``result: unfinished``."""
+        state = _own(state)
         out = self.outcome(state)
         if out is None:
             return "result: unfinished"
         assert out.scores is not None
         return "result: %s %d-%d" % (out.winner or "draw", out.scores["balan"], out.scores["wazu"])
 
-    def random_move(self, state: State, stream: SeedStream) -> Move:
+    def random_move(self, state: GameState, stream: SeedStream) -> Move:
         """A uniformly random legal move (one ``stream.below`` per call)."""
+        state = _own(state)
         return _r.random_move(state, stream)
 
     def scores(self, state: State) -> dict[str, int]:
@@ -214,6 +239,20 @@ class MaatatahayRules:
     def data_versions(self) -> list[str]:
         """Every published component-data version, oldest first."""
         return list(VERSIONS)
+
+
+def _own(state: GameState) -> State:
+    """``state`` as a Maatatahay state; a TypeError for another game's state."""
+    if not isinstance(state, State):
+        raise TypeError("not a Maatatahay state: %s" % type(state).__name__)
+    return state
+
+
+def _own_move(move: GameMove) -> Move:
+    """``move`` as a Maatatahay move; IllegalMoveError for anything else (as Onitama)."""
+    if not isinstance(move, MOVE_TYPES):
+        raise IllegalMoveError("bad_move", "Not a move: %r" % (move,))
+    return move
 
 
 def _squares_of(move: Move) -> list[str]:
@@ -227,6 +266,7 @@ def _squares_of(move: Move) -> list[str]:
 
 
 RULES = MaatatahayRules()
+_CONTRACT: GameRules = RULES  # the type checker proves here that Maatatahay implements the contract
 
 __all__ = ["RULES", "MaatatahayRules", "State", "Move", "Pick", "First", "Draft", "Place",
            "Shrine", "Finish", "CURRENT", "VERSIONS", "tables"]

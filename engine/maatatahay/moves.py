@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..core import MoveParts
 from ..errors import MoveSyntaxError
 
 _PLAYER_NAMES = ("balan", "wazu")
@@ -68,6 +69,33 @@ class Finish:
 
 
 Move = Pick | First | Draft | Place | Shrine | Finish
+MOVE_TYPES = (Pick, First, Draft, Place, Shrine, Finish)
+
+
+def move_parts(move: Move) -> MoveParts:
+    """The move's kind (``"type"``: its class name in lower case) and its fields by name;
+    the settlement ``order`` as a list of squares.
+
+    >>> move_parts(Place("c3", 1, 2, 1, ("b2", "c4")))
+    {'type': 'place', 'square': 'c3', 'rotation': 1, 'put_energy': 2, 'put_spirit': 1, 'order': ['b2', 'c4']}
+    >>> move_parts(Pick("crane", "bear"))
+    {'type': 'pick', 'wazu': 'crane', 'balan': 'bear'}
+    """
+    parts: MoveParts = {"type": type(move).__name__.lower()}
+    if isinstance(move, Pick):
+        parts.update(wazu=move.wazu, balan=move.balan)
+    elif isinstance(move, First):
+        parts.update(player=move.player)
+    elif isinstance(move, Draft):
+        parts.update(square=move.square)
+    elif isinstance(move, Shrine):
+        parts.update(square=move.square, pay_energy=move.pay_energy, pay_spirit=move.pay_spirit)
+    else:
+        if isinstance(move, Place):
+            parts.update(square=move.square)
+        parts.update(rotation=move.rotation, put_energy=move.put_energy, put_spirit=move.put_spirit,
+                     order=list(move.order))
+    return parts
 
 
 def counts_text(energy: int, spirit: int) -> str:
@@ -199,5 +227,6 @@ def read_move(text: str) -> Move:
     raise _bad(text, "unknown word %r" % verb)
 
 
-__all__ = ["Pick", "First", "Draft", "Place", "Shrine", "Finish", "Move", "move_text",
+__all__ = ["Pick", "First", "Draft", "Place", "Shrine", "Finish", "Move", "MOVE_TYPES", "move_parts",
+           "move_text",
            "read_move", "counts_text"]

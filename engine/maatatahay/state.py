@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core import GameState
 from .board import Tables
 
 Cell = tuple[int, int, int, bool, int, int]
@@ -44,7 +45,7 @@ FIELDS = ("t", "variant", "opening", "start", "phase", "turn", "round", "active"
 _VALUE_FIELDS = FIELDS[1:]
 
 
-class State:
+class State(GameState):
     """The complete state of one game (see the module docstring for the fields)."""
 
     __slots__ = FIELDS + ("data_version",)

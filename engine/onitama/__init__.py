@@ -30,7 +30,9 @@ A ``Move`` is ``(card, src, dst)`` with square indices ``file + 5 * rank``
 ``<card>:<from><to>`` (``boar:c1c2``) or ``<card>:pass``. ``legal_moves`` lists
 cards alphabetically, then source square ascending, then destination square
 ascending; when no move exists it lists the two passes (card given,
-alphabetically). Using (or giving) a card puts it aside and the side card
+alphabetically). ``RULES.move_parts(move)`` gives the same as data:
+``{"type": "move", "card": "boar", "from": "c1", "to": "c2"}`` or
+``{"type": "pass", "card": "boar"}``. Using (or giving) a card puts it aside and the side card
 joins the mover's hand.
 
 End: capturing the enemy master (reason ``master_captured``; it takes
@@ -57,12 +59,14 @@ repetition is not applied and the side to move is the one the position names.
 """
 from __future__ import annotations
 
+from ..core import GameRules
 from .cards import CARD_NAMES, DATA_VERSION, POOLS
 from .fast import node_moves, node_of, node_play, perft_node, zobrist_of
 from .rules import Move, OnitamaRules
 from .state import OnitamaState, board_outcome, position_from_text, position_text
 
 RULES = OnitamaRules()
+_CONTRACT: GameRules = RULES  # the type checker proves here that Onitama implements the contract
 
 
 def perft(position: OnitamaState, depth: int) -> int:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from ..core import Outcome
+from ..core import GameMove, GameState, MoveParts, Outcome
 from ..errors import IllegalMoveError, MoveSyntaxError, OptionsError, StateFormatError
 from ..fair import SeedStream, check_seed
 from .cards import (
@@ -62,11 +62,19 @@ def _illegal(code: str, message: str, **params: Any) -> IllegalMoveError:
     return IllegalMoveError(code, message, **params)
 
 
+def _own(state: GameState) -> OnitamaState:
+    """``state`` as an Onitama state; a TypeError for another game's state."""
+    if not isinstance(state, OnitamaState):
+        raise TypeError("not an Onitama state: %s" % type(state).__name__)
+    return state
+
+
 class OnitamaRules:
     """Onitama as ``GameRules[OnitamaState, Move]`` (stateless; use ``engine.onitama.RULES``)."""
 
     name = "onitama"
     players = ("red", "blue")
+    hidden_information = False
 
     # -- setup -----------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -114,14 +122,19 @@ class OnitamaRules:
         return make_state(START_RED, START_BLUE, 2, 22, (ids[0], ids[1]), (ids[2], ids[3]),
                           ids[4], STAMP[ids[4]], cards=pool_name, data_version=version)
 
+    def data_version(self, state: GameState) -> str:
+        return _own(state).data_version
+
     # -- play ------------------------------------------------------------------
-    def to_move(self, state: OnitamaState) -> str | None:
+    def to_move(self, state: GameState) -> str | None:
+        state = _own(state)
         return None if state.outcome is not None else COLOURS[state.turn]
 
-    def legal_moves(self, state: OnitamaState) -> list[Move]:
+    def legal_moves(self, state: GameState) -> list[Move]:
         """Cards alphabetically, then source square, then destination square (a1 = 0
         ... e5 = 24, i.e. rank-major from a1); when no move exists, the two passes
         (card given, alphabetically). Empty once the game is over."""
+        state = _own(state)
         if state.outcome is not None:
             return []
         return [Move(CARD_NAMES[c], None if s < 0 else s, None if d < 0 else d)
@@ -179,8 +192,9 @@ class OnitamaRules:
                            "pass)" % (move,))
         return CARD_ID[card], src, dst
 
-    def apply(self, state: OnitamaState, move: Move) -> OnitamaState:
+    def apply(self, state: GameState, move: GameMove) -> OnitamaState:
         """The state after ``move``; IllegalMoveError when it is not legal now."""
+        state = _own(state)
         card, src, dst = self._coerce(move)
         self._check(state, card, src, dst)
         child, won = node_play(node_of(state), (card, -1 if src is None else src,
@@ -211,18 +225,28 @@ class OnitamaRules:
         assert dst is not None
         return "%s:%s%s" % (CARD_NAMES[card], square_name(src), square_name(dst))
 
-    def move_text(self, move: Move) -> str:
+    def move_text(self, move: GameMove) -> str:
         """``boar:c1c2``, or ``boar:pass``."""
         card, src, dst = self._coerce(move)
         return self._text(card, src, dst)
 
-    def parse_move(self, state: OnitamaState, text: str) -> Move:
+    def move_parts(self, move: GameMove) -> MoveParts:
+        """``{"type": "move", "card": "boar", "from": "c1", "to": "c2"}``, or
+        ``{"type": "pass", "card": "boar"}``."""
+        card, src, dst = self._coerce(move)
+        if src is None or dst is None:
+            return {"type": "pass", "card": CARD_NAMES[card]}
+        return {"type": "move", "card": CARD_NAMES[card], "from": square_name(src),
+                "to": square_name(dst)}
+
+    def parse_move(self, state: GameState, text: str) -> Move:
         """Read ``<card>:<from><to>`` or ``<card>:pass``.
 
         MoveSyntaxError codes: ``not_text``, ``bad_syntax``, ``unknown_card``,
         ``bad_square``. IllegalMoveError codes: ``game_over``, ``not_in_hand``,
         ``must_move``, ``not_your_piece``, ``unreachable``, ``own_piece``.
         """
+        state = _own(state)
         if not isinstance(text, str):
             raise MoveSyntaxError("not_text", "A move must be text", value=repr(text))
         text = text.strip()
@@ -247,13 +271,15 @@ class OnitamaRules:
         self._check(state, CARD_ID[name], src, dst)
         return Move(name, src, dst)
 
-    def outcome(self, state: OnitamaState) -> Outcome | None:
+    def outcome(self, state: GameState) -> Outcome | None:
+        state = _own(state)
         return state.outcome
 
-    def terminate(self, state: OnitamaState, *, reason: str, winner: str | None) -> OnitamaState:
+    def terminate(self, state: GameState, *, reason: str, winner: str | None) -> OnitamaState:
         """End a running game by a site decision: ``reason="agreement"`` (a draw,
         ``winner=None``) or another site reason such as ``"resign"``/``"timeout"``
         with the ``winner``."""
+        state = _own(state)
         if state.outcome is not None:
             raise _illegal("game_over", "The game is already over")
         if not isinstance(reason, str) or not _REASON_RE.match(reason) or \
@@ -270,16 +296,18 @@ class OnitamaRules:
                             state.zobrist, state.history, Outcome(winner, reason), state.cards,
                             state.data_version)
 
-    def random_move(self, state: OnitamaState, stream: SeedStream) -> Move:
+    def random_move(self, state: GameState, stream: SeedStream) -> Move:
         """``legal_moves(state)[stream.below(len(moves))]``."""
+        state = _own(state)
         moves = self.legal_moves(state)
         if not moves:
             raise _illegal("game_over", "The game is over")
         return moves[stream.below(len(moves))]
 
     # -- data ------------------------------------------------------------------
-    def to_json(self, state: OnitamaState) -> dict[str, Any]:
+    def to_json(self, state: GameState) -> dict[str, Any]:
         """Schema ``onitama/1`` (see the package docstring)."""
+        state = _own(state)
         return {"schema": "onitama/1", "data_version": state.data_version,
                 "options": {"cards": state.cards}, "position": position_text(state),
                 "ply": state.ply, "history": [key_text(k) for k in state.history],
@@ -343,8 +371,9 @@ class OnitamaRules:
         return make_state(red, blue, rm, bm, rh, bh, side, turn, ply=ply, history=history,
                           outcome=outcome, cards=cards, data_version=version)
 
-    def view(self, state: OnitamaState, player: str | None) -> dict[str, Any]:
+    def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         """The public table (Onitama hides nothing after the deal; never the seed)."""
+        state = _own(state)
         if player is not None and player not in self.players:
             raise OptionsError("unknown_player", "Unknown player %r" % (player,),
                                player=str(player))
@@ -360,8 +389,9 @@ class OnitamaRules:
                               "stamp": COLOURS[STAMP[CARD_ID[n]]]} for n in in_play},
                 "options": {"cards": state.cards}, "data_version": state.data_version}
 
-    def summary(self, state: OnitamaState) -> str:
+    def summary(self, state: GameState) -> str:
         """The board drawn with rank and file labels, the hands, side card and whose turn."""
+        state = _own(state)
         rows = board_rows(state.red, state.blue, state.red_master, state.blue_master)
         lines = ["%d  %s" % (5 - i, " ".join(row)) for i, row in enumerate(rows)]
         lines.append("   a b c d e")
@@ -375,8 +405,9 @@ class OnitamaRules:
                 state.ply, state.outcome.winner or "draw", state.outcome.reason))
         return "\n".join(lines)
 
-    def result_line(self, state: OnitamaState) -> str:
+    def result_line(self, state: GameState) -> str:
         """``result: red``, ``result: blue``, ``result: draw`` or ``result: unfinished``."""
+        state = _own(state)
         if state.outcome is None:
             return "result: unfinished"
         return "result: " + (state.outcome.winner or "draw")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..core import Outcome
+from ..core import GameState, Outcome
 from ..errors import StateFormatError
 from .cards import BLUE, BLUE_ARCH, CARD_ID, CARD_NAMES, COLOURS, DATA_VERSION, POOLS, RED, RED_ARCH
 from .fast import zobrist_of
@@ -29,7 +29,7 @@ Key = tuple[int, int, int, int, tuple[int, int], tuple[int, int], int, int]
 
 
 @dataclass(frozen=True)
-class OnitamaState:
+class OnitamaState(GameState):
     """An immutable Onitama position with the history the repetition rule needs.
 
     Fields a bot reads: ``red``/``blue`` (25-bit sets of all pieces of a colour,

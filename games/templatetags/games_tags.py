@@ -8,6 +8,7 @@ from django.utils.translation import ngettext
 
 from ..labels import reason_label, side_label
 from ..models import GameStatus
+from ..selectors import game_list_for_player
 
 register = template.Library()
 
@@ -61,3 +62,10 @@ def game_result_for(game, user) -> str:
 
 def side_label_text(side: str) -> str:
     return _("%(side)s won") % {"side": side_label(side)}
+
+
+@register.inclusion_tag("games/_player_games.html")
+def player_games(player) -> dict:
+    """The finished games on a player's public page: the games app plugs its part into the
+    page of accounts (which imports nothing from games) through this tag."""
+    return {"player": player, "player_games": game_list_for_player(user=player, finished=True)}

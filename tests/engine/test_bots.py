@@ -16,8 +16,11 @@ from engine.fair import SeedStream
 from engine.onitama import OnitamaState, position_from_text
 from engine.onitama.cards import CARD_NAMES, SQUARE_NAMES
 from engine.onitama.fast import zobrist_of
+from engine.onitama.rules import OnitamaRules
 
-RULES = get_game("onitama")
+_rules = get_game("onitama")
+assert isinstance(_rules, OnitamaRules)  # the concrete rules: their states are OnitamaState
+RULES = _rules
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PERFT1 = "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"
 FAST = 0.03   # wall-time cap for the big levels in tests (the properties hold under any cap)

@@ -305,13 +305,13 @@ def test_parse_move_illegal(text: str, code: str, words: str) -> None:
 ])
 def test_apply_refuses_values_that_are_not_moves(move: object) -> None:
     with pytest.raises(IllegalMoveError):
-        RULES.apply(position_from_text(START), move)  # type: ignore[arg-type]
+        RULES.apply(position_from_text(START), move)
 
 
 def test_apply_accepts_a_plain_tuple_and_does_not_change_its_input() -> None:
     state = position_from_text(START)
     before = RULES.to_json(state)
-    after = RULES.apply(state, ("boar", sq("c1"), sq("c2")))  # type: ignore[arg-type]
+    after = RULES.apply(state, ("boar", sq("c1"), sq("c2")))
     assert RULES.to_json(state) == before and after != state
     assert position_text(after) == "bbBbb/5/5/2R2/rr1rr crab,ox elephant,horse boar b"
 

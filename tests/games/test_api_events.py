@@ -4,8 +4,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from api.events import Cursor, events_for_user
 from games import services
+from games.events import Cursor, events_for_user
+from games.models import Alarm, Move
 
 from .conftest import play, start_game
 
@@ -94,3 +95,37 @@ def test_cursors_order_and_bad_cursors(alice_api, anon):
     assert anon.get(EVENTS).status_code == 401
     first = alice_api.get(EVENTS)
     assert alice_api.get(EVENTS, HTTP_IF_NONE_MATCH=first["ETag"]).status_code in (200, 304)
+
+
+@pytest.mark.parametrize("kind, options, plies", [("maatatahay", {"variant": "first"}, 24),
+                                                  ("onitama", {"cards": "base"}, 4)])
+def test_your_turn_events_are_the_turns_the_your_turn_alarms_were_scheduled_for(alice, bob, kind, options,
+                                                                                 plies):
+    """One derivation: the feed's turn starts are the turns games.services numbered and
+    scheduled a "your turn" alarm for (turn 1 is the game_started event's). While the game
+    runs, no alarm has been dropped from the mail's queue yet."""
+    game = play(start_game(alice, bob, kind, options), plies)
+    assert game.is_active and game.ply == plies
+    for user in (alice, bob):
+        events = [e for e in events_for_user(user=user, after=None, limit=100).events if e.kind == "your_turn"]
+        turns = sorted(Move.objects.get(pk=e.row).turn + 1 for e in events)
+        alarms = sorted(Alarm.objects.filter(game=game, user=user, kind=Alarm.Kind.YOUR_TURN, turn__gt=1)
+                        .values_list("turn", flat=True))
+        assert turns == alarms and turns, (user, turns, alarms)
+        assert all(e.data["by_side"] != game.seats.get(user=user).side for e in events)
+    if kind == "maatatahay":  # its turns hold several decisions: fewer turns than decisions
+        assert game.turn < game.ply
+
+
+def test_a_turn_that_started_stays_in_the_feed_after_the_game_ends(alice, bob):
+    """The feed never changes its past: a turn that started is still an event once the game
+    is over (it used to vanish when the game ended before the player moved)."""
+    game = start_game(alice, bob, "onitama", {"cards": "base"})
+    mover = game.to_move_user
+    waiting = bob if mover == alice else alice
+    play(game, 1)
+    before = [e.as_dict() for e in events_for_user(user=waiting, after=None).events if e.kind == "your_turn"]
+    assert mover is not None
+    services.game_resign(game_id=game.pk, user=mover)
+    after = [e.as_dict() for e in events_for_user(user=waiting, after=None).events if e.kind == "your_turn"]
+    assert len(before) == 1 and after == before

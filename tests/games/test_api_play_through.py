@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import uuid
+from typing import Any
 
 import pytest
 
@@ -33,7 +34,7 @@ class HiddenOrderWatch:
     def observe(self, game_id: int) -> None:
         self.game_id = game_id
         game = Game.objects.get(pk=game_id)
-        state = services.rules_for(game.kind).to_json(services.game_state(game))
+        state: dict[str, Any] = services.rules_for(game.kind).to_json(services.game_state(game))
         sequences = [list(pile) for pile in (state.get("piles") or {}).values()]
         sequences.append(list(state.get("bag") or []))
         for seq in sequences:

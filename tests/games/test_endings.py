@@ -1,4 +1,5 @@
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -39,7 +40,8 @@ def test_resign_ends_the_game_reveals_the_seed_and_signals_once(onitama_game, al
     alice_side = game.seats.get(user=alice).side
     assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
     assert game.winner_side != alice_side and game.winner_side
-    assert services.rules_for(game.kind).to_json(services.game_state(game))["outcome"]["reason"] == "resign"
+    state: dict[str, Any] = services.rules_for(game.kind).to_json(services.game_state(game))
+    assert state["outcome"]["reason"] == "resign"
     assert fair.verify_commitment(game.seed_commitment, game.revealed_salt, int(game.revealed_seed))
     assert finished_events == [(game.pk, {"status": "finished", "winner": game.winner_side,
                                           "reason": "resign", "scores": None, "rated": True})]

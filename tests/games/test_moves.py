@@ -1,10 +1,12 @@
 import itertools
+from typing import Any
 
 import pytest
 from django.utils import translation
 
 import engine
 from engine.core import replay
+from engine.onitama import OnitamaState
 from games import services
 from games.errors import Conflict, MoveRejected, NotAllowed
 from games.models import GameStatus, Move
@@ -24,7 +26,8 @@ def test_move_submit_happy_path(onitama_game, alice, bob):
     assert move.ply == 1 and move.turn == 1 and move.text == text and move.user == mover
     assert game.ply == 1 and game.turn == 2
     assert game.to_move_user != mover and game.to_move_user in (alice, bob)
-    assert services.game_state(game).ply == 1
+    state = services.game_state(game)
+    assert isinstance(state, OnitamaState) and state.ply == 1
 
 
 def test_stale_or_repeated_submission_is_a_conflict_and_changes_nothing(onitama_game):
@@ -58,7 +61,7 @@ def test_not_your_turn_and_not_a_player(onitama_game, carol):
 
 def test_illegal_and_malformed_moves_are_translated_engine_errors(onitama_game):
     game = onitama_game
-    view = services.rules_for("onitama").view(services.game_state(game), None)
+    view: dict[str, Any] = services.rules_for("onitama").view(services.game_state(game), None)
     not_mine = view["hands"]["blue" if game.to_move_side == "red" else "red"][0]
     with pytest.raises(MoveRejected) as info:
         services.move_submit(game_id=game.pk, user=game.to_move_user,

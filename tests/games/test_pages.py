@@ -178,3 +178,13 @@ def test_the_game_page_says_the_bot_is_thinking_while_it_waits_for_its_move(clie
     if human.to_move_user == alice:
         human = play(human, 1)
     assert 'class="bot-thinking"' not in client.get("/games/%d/" % human.pk).content.decode()
+
+
+def test_the_player_page_lists_the_players_finished_games_from_the_games_app(client, alice, bob):
+    running = start_game(alice, bob)
+    finished = start_game(alice, bob)
+    services.game_resign(game_id=finished.pk, user=bob)
+    html = client.get("/players/alice/").content.decode()
+    section = html[html.index('class="player-games"'):]
+    assert "/games/%d/" % finished.pk in section and "/games/%d/" % running.pk not in section
+    assert "/history/alice/" in section

@@ -12,10 +12,10 @@ from django.test import Client
 from django.utils import translation
 
 import engine
-from api.events import EventKind
 from engine.maatatahay import rules as maatatahay_rules
 from engine.onitama import rules as onitama_rules
 from games import adjudication, services
+from games.events import EventKind
 from games.labels import SIDE_LABELS, SIDES, reason_label, side_label
 from games.models import ChallengeStatus, Game, GameKind, GameStatus, ResultReason
 from tests.factories import make_user, start_game
@@ -23,7 +23,7 @@ from tests.factories import make_user, start_game
 ROOT = Path(__file__).resolve().parent.parent.parent
 SITE_APPS = ("games", "ladder", "tournaments", "privacy", "ops", "fairplay", "ratings", "correspondence",
              "chat", "accounts", "api")
-FINISHING_CALLS = {"game_finish", "_terminate_state", "terminate"}
+FINISHING_CALLS = {"game_finish", "game_state_terminate", "terminate"}
 
 
 def test_the_engines_own_reasons_are_members():

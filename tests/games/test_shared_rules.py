@@ -69,7 +69,7 @@ def test_every_caller_sees_the_same_has_moved(mover):
 
     # time-out of the idle side (to move): aborted, it never moved
     def timed_out():
-        locked = services._lock_game(game.pk)
+        locked = services.game_lock(game_id=game.pk)
         assert locked.deadline is not None
         return services.game_time_out(locked, now=locked.deadline).result_reason
     assert game.to_move_user_id == idle_user.pk
@@ -93,7 +93,7 @@ def test_every_caller_sees_the_same_has_moved(mover):
     # ladder: a challenger's win on time counts only when the defender moved
     def ladder_outcome():
         challenger_side = game.seats.get(user=made.challenger).side
-        locked = services._lock_game(game.pk)
+        locked = services.game_lock(game_id=game.pk)
         services.game_finish(locked, status=GameStatus.FINISHED, winner_side=challenger_side,
                              reason=services.REASON_TIMEOUT, scores=None)
         return LadderChallenge.objects.get(pk=made.pk).outcome

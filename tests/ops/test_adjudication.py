@@ -15,6 +15,7 @@ from api.models import ApiToken
 from games import adjudication, services
 from games.errors import GameActionError
 from games.models import Alarm, Challenge, ChallengeStatus, Game, GameStatus, Move
+from games.rules import side_other
 from ops import services as ops
 from ratings.models import Rating, RatingChange
 from tests.factories import first_legal, make_staff, make_user, running_deadline, start_game, to_move, turn_start
@@ -47,15 +48,14 @@ def time_out(game: Game) -> Game:
     """End a game on time as the timeout sweep does (the side to move loses, or the game
     is aborted when that side has not moved yet)."""
     with transaction.atomic():
-        game = services._lock_game(game.pk)
-        rules = services.rules_for(game.kind)
+        game = services.game_lock(game_id=game.pk)
         loser = game.to_move_side
         if not Move.objects.filter(game=game, seat__side=loser).exists():
             services.game_finish(game, status=GameStatus.ABORTED, winner_side="",
                                  reason=services.REASON_ABORTED_TIMEOUT, scores=None)
         else:
-            winner = services._other_side(rules, loser)
-            services._terminate_state(game, rules, reason=services.REASON_TIMEOUT, winner=winner)
+            winner = side_other(kind=game.kind, side=loser)
+            services.game_state_terminate(game=game, reason=services.REASON_TIMEOUT, winner=winner)
             services.game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
                                  reason=services.REASON_TIMEOUT, scores=None)
     return Game.objects.get(pk=game.pk)

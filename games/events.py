@@ -1,10 +1,17 @@
 """The events feed: what changed for a user, derived from the games' own rows.
 
 Why derived and not stored: the games app writes moves, challenges, draw offers and
-finished games anyway, and must not import the api app; reading those rows costs no
-extra write and couples nothing. Each event's time is a column of its source row
-(``Challenge.created_at``/``responded_at``, ``Game.created_at``/``finished_at``,
-``Move.created_at``, ``DrawOffer.created_at``).
+finished games anyway; reading those rows costs no extra write. Each event's time is a
+column of its source row (``Challenge.created_at``/``responded_at``,
+``Game.created_at``/``finished_at``, ``Move.created_at``, ``DrawOffer.created_at``).
+
+"Your turn" has one derivation: ``games.services.game_turn_update`` starts a turn when
+the player to move changes and numbers it (``Game.turn``, stamped on every ``Move`` and
+on the "your turn" ``Alarm`` it schedules). The feed reads those numbers back
+(:func:`games.selectors.turn_passing_moves`): a turn started for the user after the last
+decision of the turn before. It does not read the Alarm rows, which are the mail's
+queue: an unsent one is deleted when the game ends, the player is erased or the mail
+is not wanted, and it names no move.
 
 The cursor: events are ordered by (time in microseconds, kind rank, row id), and a
 cursor is that triple as text. Row times are set just before their transaction
@@ -18,28 +25,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from games.models import Challenge, ChallengeStatus, DrawOffer, Game, Move
+from api.errors import ApiError
 
-from .errors import ApiError
-
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations
-
-
-class _MoveAnnotations(TypedDict):
-    """What events_for annotates on each move of the opponents."""
-
-    next_user: int | None
-    game_ply: int
-    game_to_move_user: int | None
-
+from .models import Challenge, ChallengeStatus, DrawOffer, Game, Move
+from .selectors import turn_passing_moves
 
 
 class EventKind(models.TextChoices):
@@ -129,16 +125,12 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
                                                                       ChallengeStatus.DECLINED],
                                          **between("responded_at"))
                 .select_related("accepted_by", "opponent").order_by("responded_at", "pk")[:limit])
-    first_mover = Move.objects.filter(game=OuterRef("pk"), ply=1).values("seat__user")[:1]
+    first_mover = Move.objects.filter(game=OuterRef("pk"), turn=1).values("seat__user")[:1]
     started = (Game.objects.filter(seats__user=user, **between("created_at"))
                .annotate(first_user=Subquery(first_mover))
                .only("pk", "kind", "created_at", "ply", "to_move_user")
                .order_by("created_at", "pk")[:limit])
-    next_user = Move.objects.filter(game=OuterRef("game"), ply=OuterRef("ply") + 1).values("seat__user")[:1]
-    moves = (Move.objects.filter(game__seats__user=user, **between("created_at"))
-             .exclude(seat__user=user)
-             .annotate(next_user=Subquery(next_user), game_ply=F("game__ply"),
-                       game_to_move_user=F("game__to_move_user"))
+    moves = (turn_passing_moves(user=user).filter(**between("created_at"))
              .select_related("seat").order_by("created_at", "pk")[:limit])
     offers = (DrawOffer.objects.filter(game__seats__user=user, **between("created_at"))
               .exclude(seat__user=user).select_related("seat").order_by("created_at", "pk")[:limit])
@@ -146,11 +138,7 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
              .only("pk", "status", "winner_side", "result_reason", "finished_at", "kind")
              .order_by("finished_at", "pk")[:limit])
 
-    def made_turn(move: WithAnnotations[Move, _MoveAnnotations]) -> Event | None:
-        mine = move.next_user == user.pk or (
-            move.next_user is None and move.game_ply == move.ply and move.game_to_move_user == user.pk)
-        if not mine:
-            return None
+    def made_turn(move: Move) -> Event:
         return Event(EventKind.YOUR_TURN, move.created_at, move.pk, game_id=move.game_id,
                      data={"ply": move.ply, "move": move.text, "by_side": move.seat.side})
 

@@ -1,0 +1,74 @@
+"""The read side of a game's rules, below both games.selectors and games.services.
+
+The engine's rules object of a game kind, the game's engine state and seed
+(unsealed: server side only), and the rules read from them. Reads never depend
+on writes: selectors and services both import this module, and it imports
+neither of them.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import engine
+from engine import GameRules, GameState, MoveParts
+
+from .models import Game, GameStatus
+from .sealing import unseal
+
+
+def rules_for(kind: str) -> GameRules:
+    """The engine's rules object for a game kind."""
+    return engine.get_game(kind)
+
+
+def game_secret(game: Game) -> tuple[str, int]:
+    """(salt hex, seed) of a game. Server side only: never show before the game ends."""
+    salt_hex, seed_text = unseal(game.sealed_seed, purpose="seed").split(":")
+    return salt_hex, int(seed_text)
+
+
+def game_state(game: Game) -> GameState:
+    """The engine state of a game (server side only)."""
+    return rules_for(game.kind).from_json(json.loads(unseal(game.sealed_state, purpose="state")))
+
+
+def game_can_abort(game: Game) -> bool:
+    """A game may be aborted while at least one side has not made its first move."""
+    if game.status != GameStatus.ACTIVE:
+        return False
+    moved = game.sides_moved()
+    return any(side not in moved for side in rules_for(game.kind).players)
+
+
+def side_other(*, kind: str, side: str) -> str:
+    """The opponent's side of ``side`` in a game of ``kind`` (two sides, in seat order)."""
+    first, second = rules_for(kind).players
+    return second if side == first else first
+
+
+# The parts of a move that name a square of the board (engine.GameRules.move_parts).
+SQUARE_PARTS = ("from", "to", "square")
+
+
+@dataclass(frozen=True)
+class LegalMove:
+    """One legal move as the site offers it: its move text and its parts as data
+    (``engine.GameRules.move_parts``: Onitama's card, from and to; Maatatahay's square,
+    rotation, crystals, order ...), so no page or client reads move text to build a picker."""
+
+    text: str
+    parts: MoveParts
+
+    @property
+    def squares(self) -> list[str]:
+        """The squares the move names (from, to, or the space the decision is about), in
+        that order; a settlement order is not among them."""
+        return [value for key in SQUARE_PARTS if isinstance(value := self.parts.get(key), str)]
+
+
+def legal_moves_of(*, kind: str, state: GameState) -> list[LegalMove]:
+    """Every legal move of ``state`` in the engine's order, with its text and parts."""
+    rules = rules_for(kind)
+    return [LegalMove(text=rules.move_text(move), parts=rules.move_parts(move))
+            for move in rules.legal_moves(state)]

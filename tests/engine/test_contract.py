@@ -1,0 +1,76 @@
+"""The one contract between the engine and its users (engine.GameRules): both games keep
+it, a move's parts hold exactly what its text holds, and a game refuses another's state."""
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine import GameRules
+from engine.fair import SeedStream
+from engine.maatatahay.moves import counts_text
+
+SETUPS = [("onitama", {"cards": "mixed"}), ("maatatahay", {"variant": "first"}),
+          ("maatatahay", {"variant": "standard"})]
+
+
+def text_from_parts(game: str, parts: dict) -> str:
+    """The move text written from the parts alone, as a client building a move would."""
+    kind = parts["type"]
+    if game == "onitama":
+        return "%s:%s" % (parts["card"], "pass" if kind == "pass" else parts["from"] + parts["to"])
+    if kind == "pick":
+        return "pick %s/%s" % (parts["wazu"], parts["balan"])
+    if kind == "first":
+        return "first " + parts["player"]
+    if kind == "draft":
+        return "draft " + parts["square"]
+    if kind == "shrine":
+        return "shrine %s pay %s" % (parts["square"], counts_text(parts["pay_energy"], parts["pay_spirit"]))
+    text = ("place %s " % parts["square"] if kind == "place" else "finish ") + "r%d" % parts["rotation"]
+    if parts["put_energy"] or parts["put_spirit"]:
+        text += " put " + counts_text(parts["put_energy"], parts["put_spirit"])
+    if parts["order"]:
+        text += " order " + ",".join(parts["order"])
+    return text
+
+
+@pytest.mark.parametrize("game, options", SETUPS)
+def test_every_legal_moves_parts_rebuild_its_text(game: str, options: dict) -> None:
+    rules: GameRules = engine.get_game(game)
+    kinds = set()
+    for seed in range(4):
+        state = rules.new_game(seed, options)
+        stream = SeedStream(seed, "test/contract")
+        while rules.outcome(state) is None:
+            shrines = []
+            for move in rules.legal_moves(state):
+                parts = rules.move_parts(move)
+                kinds.add(parts["type"])
+                assert text_from_parts(game, parts) == rules.move_text(move), parts
+                if parts["type"] == "shrine":
+                    shrines.append(move)
+            # A Shrine when one is offered, so that the finish decisions are listed too.
+            state = rules.apply(state, shrines[0] if shrines else rules.random_move(state, stream))
+    expected = {"move"} if game == "onitama" else {"pick", "first", "place", "shrine", "finish"}
+    assert expected <= kinds
+
+
+@pytest.mark.parametrize("game, options", SETUPS)
+def test_the_contracts_data_version_and_hidden_information(game: str, options: dict) -> None:
+    rules = engine.get_game(game)
+    state = rules.new_game(3, options)
+    assert rules.data_version(state) == rules.to_json(state)["data_version"] != ""
+    assert rules.hidden_information is (game == "maatatahay")
+
+
+def test_a_game_refuses_another_games_state_and_moves() -> None:
+    onitama, maatatahay = engine.get_game("onitama"), engine.get_game("maatatahay")
+    o_state, m_state = onitama.new_game(1, {}), maatatahay.new_game(1, {})
+    with pytest.raises(TypeError):
+        onitama.legal_moves(m_state)
+    with pytest.raises(TypeError):
+        maatatahay.view(o_state, None)
+    with pytest.raises(engine.IllegalMoveError):
+        maatatahay.move_text(onitama.legal_moves(o_state)[0])
+    with pytest.raises(engine.IllegalMoveError):
+        onitama.move_parts(maatatahay.legal_moves(m_state)[0])
