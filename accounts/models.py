@@ -33,6 +33,13 @@ def time_zone_choices():
     return [("", _("UTC (default)"))] + [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
 
+class TurnMail(models.TextChoices):
+    """How a player's turn mail comes (``User.turn_mail``; correspondence sends it)."""
+
+    EACH = "each", _("One mail per turn")
+    DIGEST = "digest", _("One daily digest")
+
+
 class User(AbstractUser):
     username = models.CharField(
         _("username"),
@@ -60,9 +67,7 @@ class User(AbstractUser):
     email_on_your_turn = models.BooleanField(_("mail me when it is my turn"), default=True)
     email_on_game_over = models.BooleanField(_("mail me when a game ends"), default=True)
     # Correspondence (see correspondence/): how turn mail comes, reminders, quiet hours, vacation.
-    turn_mail = models.CharField(
-        _("turn mail"), max_length=10, default="each",
-        choices=[("each", _("One mail per turn")), ("digest", _("One daily digest"))])
+    turn_mail = models.CharField(_("turn mail"), max_length=10, default="each", choices=TurnMail.choices)
     digest_hour = models.PositiveSmallIntegerField(
         _("digest hour"), default=8, validators=[MaxValueValidator(23)],
         help_text=_("The hour of the day (your time zone) at which the digest goes out."))

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from accounts.models import TurnMail
 from accounts.selectors import email_deliverable
 from games.models import Alarm, Game, GameStatus, Seat
 
@@ -95,7 +96,7 @@ def alarm_outcome(alarm: Any, *, now: datetime) -> str | None:
         # Sent even while the clock stands still (vacation, staff hold): the turn is theirs.
         if not user.email_on_your_turn:
             return "off"
-        return "digest" if user.turn_mail == "digest" else None
+        return "digest" if user.turn_mail == TurnMail.DIGEST else None
     # A reminder while the clock stands still is stale: restarting the clock schedules new ones.
     if game.clock_paused_at is not None or game.deadline is None or game.deadline <= now:
         return "stale"

@@ -38,6 +38,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 import engine
+from accounts.models import TurnMail
 from accounts.outbox import outbox_add, outbox_add_many, outbox_send_due
 from accounts.selectors import email_deliverable
 from games import rules as game_rules
@@ -108,8 +109,8 @@ def alarms_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) ->
 
 def digest_alarms_sync(*, now: datetime) -> None:
     """Keep one digest row per user who chose the digest, at their next digest hour."""
-    DigestAlarm.objects.exclude(user__turn_mail="digest", user__email_on_your_turn=True).delete()
-    missing = User.objects.filter(turn_mail="digest", email_on_your_turn=True, is_active=True,
+    DigestAlarm.objects.exclude(user__turn_mail=TurnMail.DIGEST, user__email_on_your_turn=True).delete()
+    missing = User.objects.filter(turn_mail=TurnMail.DIGEST, email_on_your_turn=True, is_active=True,
                                   digest_alarm__isnull=True)
     DigestAlarm.objects.bulk_create([
         DigestAlarm(user=user, hour=user.digest_hour, time_zone=user.time_zone,

@@ -40,6 +40,15 @@ class GameStatus(models.TextChoices):
     ABORTED = "aborted", _("Aborted")
 
 
+class PlayerResult(models.TextChoices):
+    """A game that is over, seen from one player's side (the account export)."""
+
+    WON = "won", _("won")
+    LOST = "lost", _("lost")
+    DRAWN = "drawn", _("drawn")
+    ABORTED = "aborted", _("aborted")
+
+
 class ResultReason(models.TextChoices):
     """Why a game ended (``Game.result_reason``), like python-chess's ``Termination``.
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from maatasite.personal_data import ErasePhase, EraseStep, ExportSection, PersonalData, registry, timestamp
 
 from . import services
-from .models import Alarm, Game, GameStatus, Move
+from .models import Alarm, Game, GameStatus, Move, PlayerResult
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -21,10 +21,10 @@ def _outcome_for(game: Game, side: str) -> str | None:
     if game.status == GameStatus.ACTIVE:
         return None
     if game.status == GameStatus.ABORTED:
-        return "aborted"
+        return PlayerResult.ABORTED
     if not game.winner_side:
-        return "drawn"
-    return "won" if game.winner_side == side else "lost"
+        return PlayerResult.DRAWN
+    return PlayerResult.WON if game.winner_side == side else PlayerResult.LOST
 
 
 def _games(user: User) -> list[dict[str, Any]]:

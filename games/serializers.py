@@ -240,7 +240,7 @@ class ChallengeListSerializer(serializers.Serializer):
 
 # ---------------------------------------------------------------- events
 
-# An ``Event`` of the feed (api/events.py).
+# An ``Event`` of the feed (games/events.py).
 class EventSerializer(serializers.Serializer):
     cursor = serializers.CharField(source="cursor.text", help_text="Pass as `after` to get the events after this one.")
     kind = serializers.ChoiceField(choices=EventKind.choices)

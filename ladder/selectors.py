@@ -30,10 +30,6 @@ def player_is_on_vacation(*, user: Any, now: datetime | None = None) -> bool:
     return user.vacation_since is not None
 
 
-def ladder_exists(*, ladder_id: int) -> bool:
-    return Ladder.objects.filter(pk=ladder_id).exists()
-
-
 def ladders_list() -> list[Ladder]:
     """Every ladder, open ones first."""
     return list(Ladder.objects.order_by("-is_open", "kind", "pk"))

@@ -62,7 +62,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "maatasite",  # its system checks (maatasite/apps.py)
+    "maatasite",  # the project package (settings, Celery, URL root); its templates and commands
     "accounts",
     "games",
     "correspondence",

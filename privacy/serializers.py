@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import GameKind, GameStatus, ResultReason
+from accounts.models import TurnMail
+from games.models import GameKind, GameStatus, PlayerResult, ResultReason
 from tournaments.models import ParticipantStatus
-
-GAME_RESULTS = ["won", "lost", "drawn", "aborted"]
 
 
 class AccountDeleteSerializer(serializers.Serializer):
@@ -21,7 +20,7 @@ class AccountDeleteSerializer(serializers.Serializer):
 class ExportMailSerializer(serializers.Serializer):
     email_on_your_turn = serializers.BooleanField()
     email_on_game_over = serializers.BooleanField()
-    turn_mail = serializers.ChoiceField(choices=["each", "digest"])
+    turn_mail = serializers.ChoiceField(choices=TurnMail.choices)
     digest_hour = serializers.IntegerField()
     email_reminders = serializers.BooleanField()
     quiet_hours_start = serializers.IntegerField(allow_null=True)
@@ -65,7 +64,7 @@ class ExportGameSerializer(serializers.Serializer):
     your_side = serializers.CharField()
     seats = ExportSeatSerializer(many=True)
     opponents = serializers.ListField(child=serializers.CharField())
-    result = serializers.ChoiceField(choices=GAME_RESULTS, allow_null=True,
+    result = serializers.ChoiceField(choices=PlayerResult.choices, allow_null=True,
                                      help_text="Your result; null while the game runs.")
     winner_side = serializers.CharField(allow_null=True)
     reason = serializers.ChoiceField(choices=ResultReason.choices, allow_null=True)
