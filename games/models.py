@@ -137,7 +137,7 @@ class Game(models.Model):
             models.Index(fields=["status", "deadline"]),
             # The running games whose bot is to move (the bot turns sweep, games.selectors).
             models.Index(fields=["turn_started_at"], name="games_bot_to_move",
-                         condition=Q(status="active", bot_level__isnull=False, to_move_user__isnull=True)),
+                         condition=Q(status=GameStatus.ACTIVE, bot_level__isnull=False, to_move_user__isnull=True)),
         ]
 
     def __str__(self) -> str:
@@ -278,7 +278,7 @@ class DrawOffer(models.Model):
     class Meta:
         ordering = ["-created_at"]
         constraints = [models.UniqueConstraint(
-            fields=["game"], condition=Q(status="pending"), name="games_one_pending_draw_offer")]
+            fields=["game"], condition=Q(status=DrawOfferStatus.PENDING), name="games_one_pending_draw_offer")]
 
     def __str__(self) -> str:
         return "game %s, ply %s: %s" % (self.game_id, self.ply, self.status)
@@ -392,7 +392,7 @@ class TimeoutBatch(models.Model):
         ordering = ["-created_at"]
         verbose_name = _("held timeout batch")
         verbose_name_plural = _("held timeout batches")
-        constraints = [models.UniqueConstraint(fields=["status"], condition=Q(status="pending"),
+        constraints = [models.UniqueConstraint(fields=["status"], condition=Q(status=TimeoutBatchStatus.PENDING),
                                                name="games_one_pending_timeout_batch")]
 
     def __str__(self) -> str:

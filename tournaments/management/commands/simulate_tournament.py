@@ -17,23 +17,23 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from games import services as game_services
-from games.models import Game, GameStatus
+from games.models import Game, GameKind, GameStatus
 from maatasite.celery import app as celery_app
 
 from ... import selectors, services
 from ...checks import tournament_invariant_errors
-from ...models import TournamentStatus
+from ...models import ParticipantStatus, TournamentFormat, TournamentStatus
 
 
 class Command(BaseCommand):
     help = "Simulate a tournament with random results and check the pairing invariants."
 
     def add_arguments(self, parser):
-        parser.add_argument("--format", choices=["round_robin", "swiss", "knockout"], required=True)
+        parser.add_argument("--format", choices=TournamentFormat.values, required=True)
         parser.add_argument("--players", type=int, required=True)
         parser.add_argument("--rounds", type=int, default=None,
                             help="Swiss rounds (default ceil(log2 players)).")
-        parser.add_argument("--game", choices=["onitama", "maatatahay"], default="onitama")
+        parser.add_argument("--game", choices=GameKind.values, default="onitama")
         parser.add_argument("--cycles", type=int, choices=[1, 2], default=1)
         parser.add_argument("--draws", type=float, default=0.2,
                             help="Share of Onitama games drawn (default 0.2).")
@@ -76,7 +76,7 @@ class Command(BaseCommand):
             if not running:
                 raise CommandError("The tournament is stuck: running, with no game to play.")
             if opts["withdraw"] and not withdrawn and tournament.rounds.count() >= 2:
-                for participant in rng.sample(list(tournament.participants.filter(status="active")),
+                for participant in rng.sample(list(tournament.participants.filter(status=ParticipantStatus.ACTIVE)),
                                               opts["withdraw"]):
                     services.participant_withdraw(participant_id=participant.pk, actor=None)
                 withdrawn = True
