@@ -69,9 +69,10 @@ def signed_in_page(browser, base: str, *, language: str, viewport: dict, user: s
     return page
 
 
-# Every rendered piece of text on the page: its box (the text's own, not its element's), and the
-# size it is drawn at (an SVG text's font size times the scale its picture is drawn at). Text
-# meant to be off-screen or unseen (the skip link, visually hidden labels, <title>) is left out.
+# Every rendered piece of text on the page: its box (the text's own, not its element's), the size
+# it is drawn at (an SVG text's font size times the scale its picture is drawn at) and, for SVG
+# text, the left and right of its picture, which clips it (text outside it is cut off unseen).
+# Text meant to be off-screen or unseen (the skip link, visually hidden labels, <title>) is left out.
 TEXT_BOXES_JS = """
 () => {
   const out = [];
@@ -84,9 +85,14 @@ TEXT_BOXES_JS = """
       continue;
     }
     let rects;
+    let clip = null;
     let size = parseFloat(getComputedStyle(el).fontSize);
     if (el instanceof SVGElement) {
       rects = [el.getBoundingClientRect()];
+      let picture = el.ownerSVGElement;
+      while (picture && picture.ownerSVGElement) { picture = picture.ownerSVGElement; }
+      const box = picture.getBoundingClientRect();
+      clip = {left: box.left, right: box.right};
       const m = el.getScreenCTM();
       size *= Math.hypot(m.a, m.b);
     } else {
@@ -97,7 +103,7 @@ TEXT_BOXES_JS = """
     rects = rects.filter((r) => r.width > 0 && r.height > 0);
     if (!rects.length || getComputedStyle(el).visibility === "hidden") { continue; }
     const cls = el.getAttribute("class") || "";
-    out.push({text: text.slice(0, 40), tag: el.tagName.toLowerCase(), cls: cls, size: size,
+    out.push({text: text.slice(0, 40), tag: el.tagName.toLowerCase(), cls: cls, size: size, clip: clip,
               left: Math.min(...rects.map((r) => r.left)), right: Math.max(...rects.map((r) => r.right)),
               top: Math.min(...rects.map((r) => r.top)) + window.scrollY});
   }

@@ -37,13 +37,16 @@ def test_game_pages_fit_the_viewport_in_each_direction(live_server, browser, lan
 
 
 def fits_and_is_readable(page, width: int, *, phone: bool) -> None:
-    """Nothing scrolls sideways, every text lies inside the viewport and, on a phone, no text
-    is drawn under 12 px."""
+    """Nothing scrolls sideways, every text lies inside the viewport (and an SVG text inside its
+    picture) and, on a phone, no text is drawn under 12 px."""
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
     boxes = text_boxes(page)
     assert len(boxes) > 10  # the walk did see the page's text
     outside = [b for b in boxes if b["left"] < -0.5 or b["right"] > width + 0.5]
     assert not outside, "text outside the %d px viewport: %s" % (width, outside[:10])
+    clipped = [b for b in boxes if b["clip"] and (b["left"] < b["clip"]["left"] - 0.5
+                                                  or b["right"] > b["clip"]["right"] + 0.5)]
+    assert not clipped, "text cut off by the edge of its picture: %s" % clipped[:10]
     if phone:
         small = [b for b in boxes if b["size"] < 12]
         assert not small, "text under 12 px on a phone: %s" % small[:10]
