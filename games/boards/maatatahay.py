@@ -105,9 +105,9 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
     claws = info.get("claws", 0)
     gems = info.get("sanity", 0)
     spoken = "%s: %s %s, %s %s" % (title, claws, _("claws"), gems, _("sanity"))
-    for label, count in ((_("Energy"), cell.get("energy", 0)), (_("Spirit"), cell.get("spirit", 0))):
+    for crystal, count in ((_("Energy"), cell.get("energy", 0)), (_("Spirit"), cell.get("spirit", 0))):
         if count:
-            spoken += ", %s %d" % (label, count)
+            spoken += ", %s %d" % (crystal, count)
     parts = ['<g class="tile %s" data-square="%s" pointer-events="none" role="img" aria-label="%s">'
              '<title>%s</title>' % (tribe, square, escape(spoken), escape(spoken)),
              '<g transform="rotate(%d %.1f %.1f)">' % (angle, cx, cy),
@@ -130,7 +130,7 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
     # 15 units stay 12 px on a 390 px phone; a long name is narrowed to fit the tile.
     fit = ' textLength="%d" lengthAdjust="spacingAndGlyphs"' % (size - 8) if len(label) * 8.4 > size - 8 else ""
     parts.append('<text x="%.1f" y="%.1f" font-size="15" text-anchor="middle" fill="#222"%s>%s</text>'
-                 % (cx, y + 25, fit, escape(label)))
+                 % (cx, y + 29, fit, escape(label)))
     parts.append('<text x="%.1f" y="%.1f" font-size="17" font-weight="bold" text-anchor="middle" '
                  'fill="%s">%s</text>' % (cx - 10, cy + 10, stroke, claws))
     for i in range(gems):

@@ -144,4 +144,6 @@ def cards_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
         side_html = ('<div class="hand side-card"><span class="hand-label">%s</span>%s</div>'
                      % (escape(_("Side card")),
                         card_svg(side, cards.get(side, {}), holder=view.get("to_move"), flip=flip)))
-    return mark_safe('<div class="onitama-cards">%s%s%s</div>' % (hand(top), side_html, hand(bottom)))
+    # A region of its own: on a phone it follows the move controls, apart from the board.
+    return mark_safe('<section class="onitama-cards" aria-label="%s">%s%s%s</section>'
+                     % (escape(_("Cards in play")), hand(top), side_html, hand(bottom)))
