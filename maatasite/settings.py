@@ -115,6 +115,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "correspondence.context_processors.banners",
                 "accounts.context_processors.mail_failing",
+                "games.context_processors.games_waiting",
             ],
         },
     },

@@ -121,12 +121,12 @@ def test_every_kind_of_page_loads_with_no_csp_violation_and_its_scripts_work(liv
 
         # The language menu switches on change (static/js/language.js, no inline handler).
         visit(page, base + "/lobby/")
-        page.select_option("#language-select", "id")
-        page.wait_for_url(base + "/lobby/")
-        page.wait_for_load_state("networkidle")
+        # The form's submit navigates: wait for that navigation, not for the page already open.
+        with page.expect_navigation():
+            page.select_option("#language-select", "id")
         assert page.locator("html").get_attribute("lang") == "id"
-        page.select_option("#language-select", "en")
-        page.wait_for_load_state("networkidle")
+        with page.expect_navigation():
+            page.select_option("#language-select", "en")
         assert page.locator("html").get_attribute("lang") == "en"
 
         # game.js: clicking the board narrows the list of moves (both games).

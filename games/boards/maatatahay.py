@@ -75,9 +75,9 @@ def _crystals(x: float, y: float, energy: int, spirit: int, size: int = 7) -> st
                        % (cx, y - size, size, size, size, size, size, size, colour, escape(label), count))
             cx += step * 0.7
         if count > 3:
-            out.append('<text x="%.1f" y="%.1f" font-size="10" fill="#222">%d</text>'
-                       % (cx - 2, y + 4, count))
-            cx += 10
+            out.append('<text x="%.1f" y="%.1f" font-size="15" fill="#222">%d</text>'
+                       % (cx - 2, y + 5, count))
+            cx += 12
         cx += 3
     return "".join(out)
 
@@ -93,16 +93,24 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
     cx, cy = x + CELL / 2, y + CELL / 2
     title = "%s %s (%s)" % (tribe_label(tribe), tile_label(name), square)
     if not cell.get("alive", True):
-        return ('<g class="tile dead %s" data-square="%s" pointer-events="none"><title>%s: %s</title>'
+        dead = "%s: %s" % (title, _("dead"))
+        return ('<g class="tile dead %s" data-square="%s" pointer-events="none" role="img" aria-label="%s">'
+                '<title>%s</title>'
                 '<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="#8d8478" stroke="%s" '
                 'stroke-width="3"/><path d="M%d %d L%d %d M%d %d L%d %d" stroke="#5b544b" '
                 'stroke-width="3"/></g>'
-                % (tribe, square, escape(title), escape(_("dead")), x + m, y + m, size, size, stroke,
+                % (tribe, square, escape(dead), escape(dead), x + m, y + m, size, size, stroke,
                    x + 20, y + 20, x + CELL - 20, y + CELL - 20, x + CELL - 20, y + 20, x + 20,
                    y + CELL - 20))
     angle = (int(cell.get("rotation", 0)) * 90 + (180 if flip else 0)) % 360
-    parts = ['<g class="tile %s" data-square="%s" pointer-events="none"><title>%s</title>'
-             % (tribe, square, escape(title)),
+    claws = info.get("claws", 0)
+    gems = info.get("sanity", 0)
+    spoken = "%s: %s %s, %s %s" % (title, claws, _("claws"), gems, _("sanity"))
+    for crystal, count in ((_("Energy"), cell.get("energy", 0)), (_("Spirit"), cell.get("spirit", 0))):
+        if count:
+            spoken += ", %s %d" % (crystal, count)
+    parts = ['<g class="tile %s" data-square="%s" pointer-events="none" role="img" aria-label="%s">'
+             '<title>%s</title>' % (tribe, square, escape(spoken), escape(spoken)),
              '<g transform="rotate(%d %.1f %.1f)">' % (angle, cx, cy),
              '<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="%s" stroke="%s" '
              'stroke-width="3"/>' % (x + m, y + m, size, size, fill, stroke),
@@ -119,13 +127,13 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
                      % (tx, ty, bx + px, by + py, bx - px, by - py, stroke))
     parts.append("</g>")
     # Text and crystals stay upright.
-    claws = info.get("claws", 0)
-    parts.append('<text x="%.1f" y="%.1f" font-size="11" text-anchor="middle" fill="#222">%s</text>'
-                 % (cx, y + 24, escape(tile_label(name))))
-    parts.append('<text x="%.1f" y="%.1f" font-size="15" font-weight="bold" text-anchor="middle" '
-                 'fill="%s"><title>%s</title>%s</text>'
-                 % (cx - 10, cy + 8, stroke, escape(_("claws")), claws))
-    gems = info.get("sanity", 0)
+    label = tile_label(name)
+    # 15 units stay 12 px on a 390 px phone; a long name is narrowed to fit the tile.
+    fit = ' textLength="%d" lengthAdjust="spacingAndGlyphs"' % (size - 8) if len(label) * 8.4 > size - 8 else ""
+    parts.append('<text x="%.1f" y="%.1f" font-size="15" text-anchor="middle" fill="#222"%s>%s</text>'
+                 % (cx, y + 29, fit, escape(label)))
+    parts.append('<text x="%.1f" y="%.1f" font-size="17" font-weight="bold" text-anchor="middle" '
+                 'fill="%s">%s</text>' % (cx - 10, cy + 10, stroke, claws))
     for i in range(gems):
         parts.append('<circle cx="%.1f" cy="%.1f" r="3" fill="#2a9d8f" stroke="#114"><title>%s</title>'
                      '</circle>' % (cx + 6 + (i % 2) * 8, cy + 2 + (i // 2) * 8,
@@ -148,17 +156,29 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
     pending = view.get("pending")
     size = 5 * CELL
     pad = 18
-    parts = ['<svg class="board maatatahay-board" viewBox="%d %d %d %d" role="img" '
+    # A group, not one image: each space and warrior is an image with a name of its own.
+    parts = ['<svg class="board maatatahay-board" viewBox="%d %d %d %d" role="group" '
              'xmlns="http://www.w3.org/2000/svg" aria-label="%s"><title>%s</title>'
-             % (-pad, -4, size + pad + 4, size + pad + 8, escape(_("Maatatahay map")),
+             % (-pad, -4, size + pad + 4, size + pad + 10, escape(_("Maatatahay map")),
                 escape(_("Maatatahay map")))]
+    region_names = {"woods": _("Woods"), "grassland": _("Grassland"), "barren": _("Barren area")}
     for rank in range(1, 6):
         for file in FILES:
             sq = "%s%d" % (file, rank)
             x, y = _xy(sq, flip)
+            kind = region.get(sq, "barren")
+            spoken = [sq, region_names[kind]]
+            if sq in niches:
+                spoken.append(_("Crystal Niche"))
+            if sq in map_arrows:
+                spoken.append(_("Map arrow: +%(n)s crystal") % {"n": map_arrows[sq]})
+            if sq in relics:
+                spoken.append(_("Shrine with its relic"))
+            name = escape(", ".join(spoken))
             parts.append('<rect class="space" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
-                         'fill="%s" stroke="#7a6a4f" stroke-width="1"><title>%s</title></rect>'
-                         % (sq, x, y, CELL, CELL, REGION.get(region.get(sq, "barren")), sq))
+                         'fill="%s" stroke="#7a6a4f" stroke-width="1" role="img" aria-label="%s">'
+                         '<title>%s</title></rect>'
+                         % (sq, x, y, CELL, CELL, REGION[kind], name, name))
             if sq in niches:
                 parts.append('<circle cx="%d" cy="%d" r="9" fill="none" stroke="#7a6a4f" '
                              'stroke-dasharray="3 2" pointer-events="none"><title>%s</title></circle>'
@@ -190,104 +210,108 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
                      % (x + 2, y + 2, CELL - 4, CELL - 4))
     for file in FILES:
         x, _y = _xy("%s1" % file, flip)
-        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555">%s</text>'
-                     % (x + CELL // 2, size + 14, file))
+        parts.append('<text x="%d" y="%d" font-size="15" text-anchor="middle" fill="#555" aria-hidden="true">%s</text>'
+                     % (x + CELL // 2, size + 16, file))
     for rank in range(1, 6):
         _x, y = _xy("a%d" % rank, flip)
-        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555">%d</text>'
-                     % (-9, y + CELL // 2 + 4, rank))
+        parts.append('<text x="%d" y="%d" font-size="15" text-anchor="middle" fill="#555" aria-hidden="true">%d</text>'
+                     % (-9, y + CELL // 2 + 5, rank))
     parts.append("</svg>")
     return mark_safe("".join(parts))
 
 
-def _mini_tile(name: str, tribe: str, data: dict[str, Any], x: int, y: int) -> str:
-    stroke, fill = TRIBE.get(tribe, TRIBE[BALAN])
+def _crystal_icons(energy: int, spirit: int) -> str:
+    """Crystals beside the map as HTML: a small diamond per kind with its count, and a text name."""
+    out = []
+    for kind, colour, count, label in (("energy", ENERGY, energy, _("Energy")),
+                                       ("spirit", SPIRIT, spirit, _("Spirit"))):
+        name = "%s: %d" % (label, count)
+        out.append('<span class="crystal crystal-%s" role="img" aria-label="%s" title="%s">'
+                   '<svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">'
+                   '<path d="M6 0 L12 6 L6 12 L0 6 z" fill="%s" stroke="#333" stroke-width="0.8"/></svg>'
+                   '<span aria-hidden="true">%d</span></span>'
+                   % (kind, escape(name), escape(name), colour, count))
+    return "".join(out)
+
+
+def _mini_tile(name: str, tribe: str, data: dict[str, Any]) -> str:
+    """A tile of the stream: its name, claws and sanity, in the tribe's colours, named for screen readers."""
     info = data.get("tiles", {}).get(name, {})
-    return ('<g class="mini-tile"><title>%s %s: %s %s, %s %s</title>'
-            '<rect x="%d" y="%d" width="64" height="30" rx="5" fill="%s" stroke="%s" stroke-width="2"/>'
-            '<text x="%d" y="%d" font-size="10" text-anchor="middle" fill="#222">%s</text>'
-            '<text x="%d" y="%d" font-size="9" text-anchor="middle" fill="%s">%s</text></g>'
-            % (escape(tribe_label(tribe)), escape(tile_label(name)), info.get("claws", 0),
-               escape(_("claws")), info.get("sanity", 0), escape(_("sanity")),
-               x, y, fill, stroke, x + 32, y + 13, escape(tile_label(name)),
-               x + 32, y + 25, stroke, "⚔%s ◆%s" % (info.get("claws", 0), info.get("sanity", 0))))
+    claws, sanity = info.get("claws", 0), info.get("sanity", 0)
+    title = "%s %s: %s %s, %s %s" % (tribe_label(tribe), tile_label(name), claws, _("claws"), sanity,
+                                     _("sanity"))
+    return ('<span class="mini-tile tribe-%s" role="img" aria-label="%s" title="%s">'
+            '<span class="mini-name" aria-hidden="true">%s</span>'
+            '<span class="mini-stats" aria-hidden="true">⚔%s ◆%s</span></span>'
+            % (escape(tribe), escape(title), escape(title), escape(tile_label(name)), claws, sanity))
 
 
 def extras_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
-    """Spirit Track, relic tracks and storages, the Tile Stream and the bag."""
+    """Spirit Track, relic tracks and storages, the Tile Stream and the bag.
+
+    HTML, not SVG: its text keeps the page's size (never shrunk with a picture on a phone) and
+    its direction (in Arabic the labels sit on the right, inside the page, not at x < 0).
+    """
     data = component_table(view)
     limit = int(data.get("spirit_track", 6))
     track = int(view.get("track", 0))
     top, bottom = (BALAN, WAZU) if flip else (WAZU, BALAN)
-    width = 5 * CELL + 22
     parts = ['<div class="maatatahay-extras">']
 
     # Spirit Track
-    svg = ['<svg class="spirit-track" viewBox="0 0 %d 44" xmlns="http://www.w3.org/2000/svg" '
-           'role="img" aria-label="%s">' % (width, escape(_("Spirit Track: %(n)s of %(limit)s") %
-                                                      {"n": track, "limit": limit}))]
-    svg.append('<text x="0" y="14" font-size="12" fill="#333">%s</text>' % escape(_("Spirit Track")))
+    parts.append('<section class="spirit-track" aria-label="%s"><h2 class="panel-label">%s</h2>'
+                 '<ol class="track-steps">'
+                 % (escape(_("Spirit Track: %(n)s of %(limit)s") % {"n": track, "limit": limit}),
+                    escape(_("Spirit Track"))))
     for i in range(max(limit, track)):
-        filled = i < track
-        svg.append('<rect x="%d" y="20" width="28" height="20" rx="4" fill="%s" stroke="#555"/>'
-                   % (i * 34, "#6d597a" if filled else "#fff"))
-        svg.append('<text x="%d" y="35" font-size="11" text-anchor="middle" fill="%s">%d</text>'
-                   % (i * 34 + 14, "#fff" if filled else "#555", i + 1))
-    svg.append("</svg>")
-    parts.append("".join(svg))
+        parts.append('<li class="track-step%s">%d</li>' % (" filled" if i < track else "", i + 1))
+    parts.append("</ol></section>")
 
     # Relic tracks and storages, one line per tribe
     taken = view.get("taken", [])
     scores = view.get("scores") or {}
     for tribe in (top, bottom):
-        stroke, fill = TRIBE[tribe]
         storage = view.get("storage", {}).get(tribe, {})
         mine = [(i + 1, t["square"]) for i, t in enumerate(taken) if t.get("tribe") == tribe]
-        svg = ['<svg class="tribe-line tribe-%s" viewBox="0 0 %d 40" xmlns="http://www.w3.org/2000/svg" '
-               'role="img" aria-label="%s">' % (tribe, width, escape(tribe_label(tribe)))]
-        marker = " ●" if view.get("to_move") == tribe else ""
-        svg.append('<text x="0" y="24" font-size="13" font-weight="bold" fill="%s">%s%s</text>'
-                   % (stroke, escape(tribe_label(tribe)), marker))
+        to_move = view.get("to_move") == tribe
+        parts.append('<section class="tribe-line tribe-%s%s" aria-label="%s">'
+                     '<span class="tribe-name">%s</span>'
+                     % (tribe, " to-move" if to_move else "", escape(tribe_label(tribe)),
+                        escape(tribe_label(tribe))))
         if tribe in scores:
-            svg.append('<text x="70" y="24" font-size="12" fill="#333">%s</text>'
-                       % escape(_("score %(n)s") % {"n": scores[tribe]}))
-        svg.append('<text x="140" y="24" font-size="11" fill="#333">%s</text>' % escape(_("storage")))
-        svg.append(_crystals(190, 20, storage.get("energy", 0), storage.get("spirit", 0)))
-        svg.append('<text x="270" y="24" font-size="11" fill="#333">%s</text>' % escape(_("relics")))
-        for j, (order, square) in enumerate(mine):
-            svg.append('<g><title>%s</title><path d="M%d 30 l10 -12 l10 12 z" fill="#c9a227" '
-                       'stroke="#5a4a1a"/><text x="%d" y="38" font-size="8" text-anchor="middle">%s</text></g>'
-                       % (escape(_("relic from %(square)s, taken %(n)s.") % {"square": square, "n": order}),
-                          310 + j * 24, 320 + j * 24, order))
-        svg.append("</svg>")
-        parts.append("".join(svg))
+            parts.append('<span class="tribe-score">%s</span>' % escape(_("score %(n)s") % {"n": scores[tribe]}))
+        parts.append('<span class="tribe-storage"><span class="panel-word">%s</span> %s</span>'
+                     % (escape(_("storage")), _crystal_icons(storage.get("energy", 0), storage.get("spirit", 0))))
+        parts.append('<span class="tribe-relics"><span class="panel-word">%s</span>' % escape(_("relics")))
+        for order, square in mine:
+            name = _("relic from %(square)s, taken %(n)s.") % {"square": square, "n": order}
+            parts.append('<span class="relic" role="img" aria-label="%s" title="%s">'
+                         '<svg viewBox="0 0 20 14" width="20" height="14" aria-hidden="true" focusable="false">'
+                         '<path d="M0 14 L10 2 L20 14 z" fill="#c9a227" stroke="#5a4a1a"/></svg>'
+                         '<span aria-hidden="true">%d</span></span>' % (escape(name), escape(name), order))
+        parts.append("</span></section>")
 
     # Tile Stream, picked pair, bag
     stream = view.get("stream", [])
     pair = view.get("pair")
-    rows = len(stream) + (1 if pair else 0)
-    svg = ['<svg class="tile-stream" viewBox="0 0 %d %d" xmlns="http://www.w3.org/2000/svg" role="img" '
-           'aria-label="%s">' % (width, 24 + max(rows, 1) * 36 + 24, escape(_("Tile Stream")))]
-    svg.append('<text x="0" y="14" font-size="12" fill="#333">%s</text>' % escape(_("Tile Stream")))
-    y = 22
-    for i, p in enumerate(stream):
-        svg.append('<text x="0" y="%d" font-size="11" fill="#555">%d</text>' % (y + 19, i + 1))
-        svg.append(_mini_tile(p.get(WAZU, ""), WAZU, data, 14, y))
-        svg.append(_mini_tile(p.get(BALAN, ""), BALAN, data, 84, y))
-        y += 36
+    parts.append('<section class="tile-stream" aria-label="%s"><h2 class="panel-label">%s</h2>'
+                 % (escape(_("Tile Stream")), escape(_("Tile Stream"))))
+    if stream:
+        parts.append('<ol class="stream-pairs">')
+        for p in stream:
+            parts.append('<li class="stream-pair">%s%s</li>'
+                         % (_mini_tile(p.get(WAZU, ""), WAZU, data), _mini_tile(p.get(BALAN, ""), BALAN, data)))
+        parts.append("</ol>")
     if pair:
-        svg.append('<text x="0" y="%d" font-size="11" fill="#333">%s</text>' % (y + 19, escape(_("picked"))))
-        svg.append(_mini_tile(pair.get(WAZU, ""), WAZU, data, 44, y))
-        svg.append(_mini_tile(pair.get(BALAN, ""), BALAN, data, 114, y))
-        y += 36
+        parts.append('<p class="stream-pair picked"><span class="panel-word">%s</span>%s%s</p>'
+                     % (escape(_("picked")), _mini_tile(pair.get(WAZU, ""), WAZU, data),
+                        _mini_tile(pair.get(BALAN, ""), BALAN, data)))
     bag = view.get("bag") or {}
     favour = view.get("favour") or []
     text = _("bag: %(e)s energy, %(s)s spirit") % {"e": bag.get("energy", 0), "s": bag.get("spirit", 0)}
     if favour:
         text += " · " + _("favour drawn: %(list)s") % {"list": ", ".join(favour)}
-    svg.append('<text x="0" y="%d" font-size="11" fill="#333">%s · %s</text>'
-               % (y + 16, escape(text), escape(_("round %(n)s") % {"n": view.get("round", 1)})))
-    svg.append("</svg>")
-    parts.append("".join(svg))
-    parts.append("</div>")
+    parts.append('<p class="bag-line">%s · %s</p>'
+                 % (escape(text), escape(_("round %(n)s") % {"n": view.get("round", 1)})))
+    parts.append("</section></div>")
     return mark_safe("".join(parts))

@@ -33,7 +33,8 @@ def _xy(file: int, rank: int, flip: bool) -> tuple[int, int]:
 def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
     size = 5 * CELL
     pad = 18
-    parts = ['<svg class="board onitama-board" viewBox="%d %d %d %d" role="img" '
+    # A group, not one image: each square and piece is an image with a name of its own.
+    parts = ['<svg class="board onitama-board" viewBox="%d %d %d %d" role="group" '
              'xmlns="http://www.w3.org/2000/svg" aria-label="%s">'
              % (-pad, -4, size + pad + 4, size + pad + 8, escape(_("Onitama board"))),
              "<title>%s</title>" % escape(_("Onitama board"))]
@@ -44,8 +45,9 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
             arch = square in ("c1", "c5")
             fill = "#efe3c8" if (file + rank) % 2 else "#e6d6b3"
             parts.append('<rect class="space" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
-                         'fill="%s" stroke="#8a7550" stroke-width="1"><title>%s</title></rect>'
-                         % (square, x, y, CELL, CELL, fill, square))
+                         'fill="%s" stroke="#8a7550" stroke-width="1" role="img" aria-label="%s">'
+                         '<title>%s</title></rect>'
+                         % (square, x, y, CELL, CELL, fill, square, square))
             if arch:
                 colour = COLOURS[RED if square == "c1" else BLUE][0]
                 parts.append('<path d="M%d %d v-14 a14 14 0 0 1 28 0 v14" fill="none" stroke="%s" '
@@ -53,11 +55,11 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
                              % (x + 16, y + CELL - 8, colour))
     for file in range(5):
         x, _y = _xy(file, 0, flip)
-        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555">%s</text>'
+        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555" aria-hidden="true">%s</text>'
                      % (x + CELL // 2, size + 14, FILES[file]))
     for rank in range(5):
         _x, y = _xy(0, rank, flip)
-        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555">%d</text>'
+        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555" aria-hidden="true">%d</text>'
                      % (-9, y + CELL // 2 + 4, rank + 1))
     for row, line in enumerate(view.get("board", [])):
         rank = 4 - row
@@ -72,9 +74,10 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
             label = (_("red master") if colour == RED else _("blue master")) if master else \
                 (_("red student") if colour == RED else _("blue student"))
             square = "%s%d" % (FILES[file], rank + 1)
-            parts.append('<g class="piece %s%s" data-square="%s" pointer-events="none">'
-                         '<title>%s</title>' % (colour, " master" if master else "", square,
-                                                escape(label)))
+            spoken = escape("%s (%s)" % (label, square))
+            parts.append('<g class="piece %s%s" data-square="%s" pointer-events="none" role="img" '
+                         'aria-label="%s"><title>%s</title>'
+                         % (colour, " master" if master else "", square, spoken, spoken))
             if master:
                 parts.append('<circle cx="%d" cy="%d" r="22" fill="%s" stroke="%s" stroke-width="4"/>'
                              % (cx, cy, fill, stroke))
@@ -141,4 +144,6 @@ def cards_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
         side_html = ('<div class="hand side-card"><span class="hand-label">%s</span>%s</div>'
                      % (escape(_("Side card")),
                         card_svg(side, cards.get(side, {}), holder=view.get("to_move"), flip=flip)))
-    return mark_safe('<div class="onitama-cards">%s%s%s</div>' % (hand(top), side_html, hand(bottom)))
+    # A region of its own: on a phone it follows the move controls, apart from the board.
+    return mark_safe('<section class="onitama-cards" aria-label="%s">%s%s%s</section>'
+                     % (escape(_("Cards in play")), hand(top), side_html, hand(bottom)))

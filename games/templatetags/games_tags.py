@@ -6,8 +6,9 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ..forms import CARD_CHOICES, VARIANT_CHOICES
 from ..labels import reason_label, side_label
-from ..models import GameStatus
+from ..models import GameKind, GameStatus
 from ..selectors import game_list_for_player
 
 register = template.Library()
@@ -41,6 +42,18 @@ def side_name(side: str) -> str:
 @register.filter
 def reason_name(reason: str) -> str:
     return reason_label(reason)
+
+
+@register.filter
+def variant_name(game_or_challenge) -> str:
+    """The variant a game or challenge is played with, as the forms name it: Maatatahay's
+    variant (First or Standard Game), Onitama's cards (Base game, Sensei's Path, both mixed)."""
+    options = game_or_challenge.options or {}
+    if game_or_challenge.kind == GameKind.MAATATAHAY:
+        value, choices = options.get("variant") or "first", VARIANT_CHOICES
+    else:
+        value, choices = options.get("cards") or "base", CARD_CHOICES
+    return str(dict(choices).get(value, value))
 
 
 @register.simple_tag

@@ -1,0 +1,69 @@
+"""The header counts the games waiting for the player's move, on every page; the lobby names
+each game's and challenge's variant."""
+import html as html_lib
+import re
+
+import pytest
+
+from games import services
+
+from .conftest import make_user, play, start_game
+
+pytestmark = pytest.mark.django_db
+
+COUNT = re.compile(r'class="games-waiting[^"]*"[^>]*>([^<]*)</a>')
+
+
+def to_move(game, user):
+    """``game`` played on until it is ``user``'s move."""
+    while game.to_move_user != user:
+        game = play(game, 1)
+    return game
+
+
+def header_count(client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200, path
+    found = COUNT.findall(response.content.decode())
+    assert len(found) == 1, path
+    return found[0].strip()
+
+
+def test_the_header_counts_the_games_waiting_for_my_move_on_every_page(client, alice, bob, carol):
+    to_move(start_game(alice, bob, "onitama", {"cards": "base"}), alice)
+    to_move(start_game(carol, alice, "maatatahay", {"variant": "standard"}), alice)
+    theirs = to_move(start_game(alice, carol, "onitama", {"cards": "base"}), carol)
+    over = start_game(bob, alice)
+    services.game_resign(game_id=over.pk, user=bob)
+    client.force_login(alice)
+    pages = ["/", "/lobby/", "/rules/", "/correspondence/settings/", "/accounts/profile/",
+             "/games/%d/" % theirs.pk, "/history/alice/", "/tournaments/", "/ladders/"]
+    for path in pages:
+        assert header_count(client, path) == "Your move in 2 games", path
+
+    play(theirs, 1)  # carol moves: now alice is to move there too
+    assert header_count(client, "/") == "Your move in 3 games"
+    client.force_login(bob)
+    assert header_count(client, "/") == "Your move in 0 games"
+    client.cookies["django_language"] = "ar"
+    assert header_count(client, "/") == "دورك في 0 مباراة"
+
+
+def test_a_visitor_sees_no_count(client, alice, bob):
+    to_move(start_game(alice, bob), alice)
+    html = client.get("/").content.decode()
+    assert 'class="games-waiting' not in html
+
+
+def test_the_lobby_shows_the_variant_of_games_and_challenges(client, alice, bob):
+    carol = make_user("carol2")
+    start_game(alice, bob, "maatatahay", {"variant": "standard"})
+    start_game(bob, alice, "onitama", {"cards": "senseis_path"})
+    services.challenge_create(challenger=carol, opponent=alice, kind="maatatahay", options={"variant": "first"},
+                              days_per_move=3)
+    services.challenge_create(challenger=carol, opponent=None, kind="onitama", options={"cards": "mixed"},
+                              days_per_move=3)
+    client.force_login(alice)
+    html = client.get("/lobby/").content.decode()
+    variants = [html_lib.unescape(v) for v in re.findall(r'<span class="variant">\(?([^<)]*)\)?</span>', html)]
+    assert sorted(variants) == ["Both mixed", "First Game", "Sensei's Path", "Standard Game"], variants
