@@ -5,7 +5,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from .selectors import games_for_lobby
+from .selectors import games_waiting_count
 
 
 def games_waiting(request: HttpRequest) -> dict[str, Any]:
@@ -18,7 +18,7 @@ def games_waiting(request: HttpRequest) -> dict[str, Any]:
 
     def count() -> int:
         if not counted:
-            counted.append(sum(1 for row in games_for_lobby(user=user) if row.my_turn))
+            counted.append(games_waiting_count(user=user))
         return counted[0]
 
     return {"games_waiting": count}

@@ -50,6 +50,11 @@ def games_for_lobby(*, user: Any, now: datetime | None = None) -> list[LobbyGame
     return rows
 
 
+def games_waiting_count(*, user: Any) -> int:
+    """How many running games wait for ``user``'s move (the lobby's "your turn" rows), in one query."""
+    return Game.objects.filter(status=GameStatus.ACTIVE, to_move_user=user).count()
+
+
 @dataclass
 class LobbyChallenges:
     incoming: list[Challenge]
