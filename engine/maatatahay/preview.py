@@ -2,7 +2,7 @@
 
 Before a player confirms a decision, the board shows what it would do. The
 rules are not written again anywhere else: a placement's settlement comes from
-the same ``rules._resolve`` that ``apply`` uses. The previews are computed on a
+the same ``rules.settlement`` that ``apply`` uses. The previews are computed on a
 blinded copy of the state (no face-down piles, the bag reduced to its counts),
 so they cannot depend on the hidden order; ``tests/engine/test_maatatahay_preview.py``
 proves it and checks every preview against ``apply``.
@@ -42,8 +42,19 @@ from __future__ import annotations
 from ..core import JSONObject, JSONValue
 from .board import ALIVE, KIND, OWNER, PLAYERS, SP, Tables, bits
 from .moves import Draft, Finish, First, Move, Pick, Place, Shrine
-from .rules import _hot_base, _resolve, apply, arrow_bonus, legal_moves, scores, tile_of, with_hot
-from .rules import candidates as settled_candidates
+from .rules import (
+    _ORDERED,
+    Settlement,
+    Spot,
+    _plan,
+    _spot_moves,
+    apply,
+    arrow_bonus,
+    legal_moves,
+    scores,
+    settlement,
+    tile_of,
+)
 from .state import State
 
 
@@ -59,8 +70,16 @@ def blind(state: State) -> State:
 def previews(state: State) -> list[tuple[Move, JSONObject]]:
     """Every legal decision of the player to move with its preview (module docstring)."""
     public = blind(state)
-    moves = legal_moves(public)
-    placements = _Placements(public) if public.phase in ("place", "finish") else None
+    placements = None
+    if public.phase in ("place", "finish"):
+        # legal_moves, spot by spot, keeping the settlements the listing built
+        placements = _Placements(public)
+        moves: list[Move] = []
+        for spot in _plan(public):
+            moves.extend(_spot_moves(public, spot))
+            placements.know(spot)
+    else:
+        moves = legal_moves(public)
     out: list[tuple[Move, JSONObject]] = []
     for move in moves:
         if isinstance(move, (Place, Finish)):
@@ -80,7 +99,12 @@ def _per_player(values: tuple[int, int] | list[int]) -> JSONObject:
 
 
 class _Placements:
-    """Previews of the placements of one decision (shared work cached per square)."""
+    """Previews of the placements of one decision, sharing the work that several moves
+    have in common: a placement's settlement depends on its square, the Energy put and
+    the order only (the Spirit put changes neither Strength nor who dies, the rotation only
+    the arrows later Hot Tiles receive), and one ``Settlement`` per square and Energy put
+    serves all its orders, as in ``legal_moves``. The settlement is the engine's own
+    (``rules.settlement``, which ``apply`` uses)."""
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -88,22 +112,18 @@ class _Placements:
         self.p = state.placer
         self.kind = tile_of(state, self.p)
         self.scores = scores(state)
+        self.settlements: dict[tuple[int, int], Settlement] = {}
+        self.by_order: dict[tuple[int, int, tuple[str, ...]], tuple[int, bool, int, list[int],
+                                                                    list[JSONValue]]] = {}
         self.by_result: dict[tuple[int, int, int, tuple[str, ...]], JSONObject] = {}
-        self.by_square: dict[int, tuple[int, int, int, list[JSONValue]]] = {}
+        self.support: dict[int, int] = {}
 
-    def _square(self, s: int) -> tuple[int, int, int, list[JSONValue]]:
-        """(support, ability, claws, settled squares) of the Hot Tile on ``s``."""
-        found = self.by_square.get(s)
-        if found is None:
-            t, state, p = self.t, self.state, self.p
-            own2, live2 = with_hot(state, p, s)
-            support = arrow_bonus(t, state.cells, p, s)
-            claws = t.claws[self.kind]
-            ability = _hot_base(t, state.cells, own2, p, self.kind, s) - claws - support
-            settled: list[JSONValue] = [t.names[c] for c in
-                                        settled_candidates(t, state.cells, own2, live2, s)]
-            found = self.by_square[s] = (support, ability, claws, settled)
-        return found
+    def know(self, spot: Spot) -> None:
+        """Keep the settlements ``legal_moves`` built for one spot (rules._plan)."""
+        _weight, s, how, data = spot
+        if how == _ORDERED:
+            for put_e, st in data[1].items():
+                self.settlements[(s, put_e)] = st
 
     def preview(self, move: Place | Finish) -> JSONObject:
         state, t = self.state, self.t
@@ -116,32 +136,54 @@ class _Placements:
         effects["rotation"] = move.rotation
         return effects
 
+    def _settlement(self, s: int, put_e: int) -> Settlement:
+        found = self.settlements.get((s, put_e))
+        if found is None:
+            found = self.settlements[(s, put_e)] = settlement(self.state, s, put_e)
+        return found
+
+    def _settled(self, s: int, put_e: int, order: tuple[str, ...]
+                 ) -> tuple[int, bool, int, list[int], list[JSONValue]]:
+        """(dead mask, Hot Tile dies, loot, score change by the deaths, deaths) of one order."""
+        key = (s, put_e, order)
+        found = self.by_order.get(key)
+        if found is None:
+            state, t, p = self.state, self.t, self.p
+            st = self._settlement(s, put_e)
+            dead = st.result(0) if st.n == 1 else st.dead_of_order(t.index[x] for x in order)
+            hot_dead = st.hot_dies(dead)
+            change = [0, 0]
+            loot = 0
+            for c in bits(dead):
+                cell = state.cells[c]
+                assert cell is not None and cell[ALIVE]
+                loot += cell[SP]
+                change[cell[OWNER]] -= t.sanity[cell[KIND]] + cell[SP]
+            deaths: list[JSONValue] = []
+            for c in bits(dead | 1 << s if hot_dead else dead):
+                owner, kind = (p, self.kind) if c == s else _owner_kind(state, c)
+                deaths.append({"square": t.names[c], "tribe": PLAYERS[owner], "tile": t.kinds[kind]})
+            found = self.by_order[key] = (dead, hot_dead, loot, change, deaths)
+        return found
+
     def _effects(self, move: Place | Finish, s: int) -> JSONObject:
         """Everything but the rotation (which changes nothing in this placement)."""
         state, t, p = self.state, self.t, self.p
         put_e, put_s = move.put_energy, move.put_spirit
-        resolved = _resolve(state, s, move.rotation, put_e, put_s, move.order, strict=True)
-        support, ability, claws, settled = self._square(s)
-        change = [0, 0]
-        loot = 0
-        dead = resolved.dead
-        for c in bits(dead):
-            cell = state.cells[c]
-            assert cell is not None and cell[ALIVE]
-            loot += cell[SP]
-            change[cell[OWNER]] -= t.sanity[cell[KIND]] + cell[SP]
-        hot_survives = not resolved.hot_dead
-        if hot_survives:
-            hot_crystals = _crystals(resolved.hot_energy, put_s + loot)
-            change[p] += t.sanity[self.kind] + put_s + loot
-        else:
+        st = self._settlement(s, put_e)
+        _dead, hot_dead, loot, by_deaths, deaths = self._settled(s, put_e, move.order)
+        support = self.support.get(s)
+        if support is None:
+            support = self.support[s] = arrow_bonus(t, state.cells, p, s)
+        claws = t.claws[self.kind]
+        change = list(by_deaths)
+        if hot_dead:
             hot_crystals = _crystals(0, 0)
-        deaths: list[JSONValue] = []
-        for c in bits(dead if hot_survives else dead | 1 << s):
-            owner, kind = (p, self.kind) if c == s else _owner_kind(state, c)
-            deaths.append({"square": t.names[c], "tribe": PLAYERS[owner], "tile": t.kinds[kind]})
+        else:
+            hot_crystals = _crystals(support + put_e, put_s + loot)
+            change[p] += t.sanity[self.kind] + put_s + loot
         ground_e, ground_s = state.ground[s]
-        held_e, held_s = resolved.held
+        held_e, held_s = state.storage[p]
         after = (self.scores[0] + change[0], self.scores[1] + change[1])
         return {
             "type": "place" if isinstance(move, Place) else "finish",
@@ -150,15 +192,15 @@ class _Placements:
             "tile": t.kinds[self.kind],
             "put": _crystals(put_e, put_s),
             "collected": _crystals(ground_e, ground_s),
-            "strength": {"claws": claws, "support": support, "put": put_e, "ability": ability,
-                         "total": claws + support + put_e + ability},
-            "settled": list(settled),
-            "order": list(resolved.order),
-            "deaths": deaths,
-            "hot_survives": hot_survives,
+            "strength": {"claws": claws, "support": support, "put": put_e,
+                         "ability": st.hot_str - claws - support - put_e, "total": st.hot_str},
+            "settled": [t.names[c] for c in st.cands],
+            "order": list(move.order),
+            "deaths": list(deaths),
+            "hot_survives": not hot_dead,
             "hot_crystals": hot_crystals,
             "loot": loot,
-            "storage": _crystals(held_e - put_e, held_s - put_s),
+            "storage": _crystals(held_e + ground_e - put_e, held_s + ground_s - put_s),
             "scores": _per_player(after),
             "score_change": _per_player(change),
         }

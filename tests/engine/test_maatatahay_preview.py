@@ -138,7 +138,8 @@ def check_placement(state: State, move: Place | Finish, e: dict[str, Any]) -> No
                                  + strength["ability"])
     assert strength["claws"] == t.claws[kind] and strength["put"] == move.put_energy
     # the Strength at settlement: the tile alive on the square with the Energy it received
-    own2, _live2 = mr.with_hot(state, p, s)
+    own2, live2 = mr.with_hot(state, p, s)
+    assert e["settled"] == [t.names[c] for c in mr.candidates(t, state.cells, own2, live2, s)]
     cells = list(state.cells)
     cells[s] = (p, kind, move.rotation, True, strength["support"] + move.put_energy, 0)
     assert strength["total"] == mr.strength(t, cells, own2, s)
