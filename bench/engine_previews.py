@@ -30,7 +30,7 @@ from engine.fair import SeedStream  # noqa: E402
 from engine.maatatahay import RULES  # noqa: E402
 
 
-def _measure(state: Any, repeat: int = 3) -> dict[str, float]:
+def _measure(state: Any, repeat: int = 3) -> dict[str, Any]:
     """One decision: the best of ``repeat`` timings (the others are other processes' noise)."""
     list_s = preview_s = float("inf")
     for _ in range(repeat):
@@ -47,18 +47,20 @@ def _measure(state: Any, repeat: int = 3) -> dict[str, float]:
 
 
 def run(games: int = 100) -> dict[str, Any]:
-    """Every decision of ``games`` random games per variant: the median decision (by
-    number of moves), the 90th percentile and the largest one."""
+    """Every decision of ``games`` random games per variant: the median placement (by
+    number of moves), the 90th percentile placement, the largest decision and the slowest."""
     rows = []
     for variant in ("first", "standard"):
         for seed in range(games):
             state = RULES.new_game(seed, {"variant": variant})
             stream = SeedStream(seed, "bench/previews")
             while RULES.outcome(state) is None:
-                rows.append(_measure(state))
+                row = _measure(state)
+                row["placement"] = RULES.decision(state) in ("place", "finish")
+                rows.append(row)
                 state = RULES.apply(state, RULES.random_move(state, stream))
     rows.sort(key=lambda row: (row["moves"], row["preview_ms"]))
-    placements = [row for row in rows if row["moves"] > 2]   # not the picks and firsts
+    placements = [row for row in rows if row["placement"]]
     return {"decisions": len(rows), "median": placements[len(placements) // 2],
             "p90": placements[len(placements) * 9 // 10], "largest": rows[-1],
             "slowest": max(rows, key=lambda row: row["preview_ms"]),
