@@ -36,6 +36,11 @@ names, players ``balan``/``wazu``. ``effects`` by ``"type"``:
 - ``pick``: ``wazu``, ``balan`` (the pair's tiles), ``chooser`` (who then
   names the first placer).
 - ``first``: ``player`` (places first), ``second``.
+
+The previews of moves that differ only in rotation share their inner objects:
+read them, do not change them. Moves other than placements are previewed by
+``apply`` itself on the blinded state, read only where it shows public results
+(the Shrine's favour drawn there is the blinded bag's, and is never shown).
 """
 from __future__ import annotations
 
