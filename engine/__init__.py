@@ -20,6 +20,7 @@ from .core import (
     JSONValue,
     MovePart,
     MoveParts,
+    MovePreview,
     Options,
     OptionValue,
     Outcome,
@@ -44,6 +45,6 @@ def get_game(name: str) -> GameRules:
 
 
 __all__ = ["GAME_NAMES", "get_game", "GameRules", "GameState", "GameMove", "JSONObject", "JSONValue",
-           "MovePart", "MoveParts", "Options", "OptionValue", "Outcome", "ReplayError", "random_game",
+           "MovePart", "MoveParts", "MovePreview", "Options", "OptionValue", "Outcome", "ReplayError", "random_game",
            "replay", "EngineError", "IllegalMoveError", "MoveSyntaxError", "OptionsError",
            "StateFormatError"]

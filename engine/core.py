@@ -73,6 +73,22 @@ class Outcome:
                 "scores": dict(self.scores) if self.scores is not None else None}
 
 
+@dataclass(frozen=True)
+class MovePreview:
+    """What one legal move would do, as its player may know it before confirming.
+
+    ``move`` is the legal move (as ``legal_moves`` lists it), ``effects`` JSON data whose
+    keys each game documents (``engine.onitama.rules``, ``engine.maatatahay.preview``):
+    always ``"type"`` (the move's kind, as in ``move_parts``), then what the move does to
+    the table (a capture, the warriors that die, crystals, score changes ...). Computed
+    from the public table only: two states that differ only in hidden information have
+    the same previews, and no preview holds hidden information.
+    """
+
+    move: GameMove
+    effects: JSONObject
+
+
 class GameRules(Protocol):
     """What each game offers: the one contract between the engine and its users (the
     site, the command line, the bots' callers). Both games implement it
@@ -161,6 +177,11 @@ class GameRules(Protocol):
         """A uniformly random legal move drawn from ``stream``."""
         ...
 
+    def move_previews(self, state: GameState) -> list[MovePreview]:
+        """The preview of every legal move of the player to move, in ``legal_moves`` order
+        (empty once the game is over); see ``MovePreview``."""
+        ...
+
 
 class ReplayError(EngineError):
     """A recorded move could not be played; ``ply`` counts decisions from 1."""
@@ -213,4 +234,4 @@ def check_legal(rules: GameRules, state: GameState, move: GameMove) -> None:
 
 
 __all__ = ["GameRules", "GameState", "GameMove", "JSONValue", "JSONObject", "Options", "OptionValue",
-           "MovePart", "MoveParts", "Outcome", "ReplayError", "replay", "random_game", "check_legal"]
+           "MovePart", "MoveParts", "MovePreview", "Outcome", "ReplayError", "replay", "random_game", "check_legal"]

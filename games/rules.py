@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 
 import engine
-from engine import GameRules, GameState, MoveParts
+from engine import GameRules, GameState, JSONObject, MoveParts
 
 from .models import Game, GameStatus
 from .sealing import unseal
@@ -55,10 +55,16 @@ SQUARE_PARTS = ("from", "to", "square")
 class LegalMove:
     """One legal move as the site offers it: its move text and its parts as data
     (``engine.GameRules.move_parts``: Onitama's card, from and to; Maatatahay's square,
-    rotation, crystals, order ...), so no page or client reads move text to build a picker."""
+    rotation, crystals, order ...), so no page or client reads move text to build a picker.
+
+    ``preview``, when asked for (``legal_moves_of(previews=True)``), is what the move would
+    do, as the engine computes it from the public table (``engine.GameRules.move_previews``:
+    a capture, the warriors that die, crystals, Strength, score changes ...), so that the
+    board shows the result before the player confirms without a rule written again."""
 
     text: str
     parts: MoveParts
+    preview: JSONObject | None = None
 
     @property
     def squares(self) -> list[str]:
@@ -67,8 +73,13 @@ class LegalMove:
         return [value for key in SQUARE_PARTS if isinstance(value := self.parts.get(key), str)]
 
 
-def legal_moves_of(*, kind: str, state: GameState) -> list[LegalMove]:
-    """Every legal move of ``state`` in the engine's order, with its text and parts."""
+def legal_moves_of(*, kind: str, state: GameState, previews: bool = False) -> list[LegalMove]:
+    """Every legal move of ``state`` in the engine's order, with its text and parts, and
+    with ``previews`` each one's preview (for the player to move only: it is their choice
+    the preview explains; it holds nothing hidden, but nobody else needs it)."""
     rules = rules_for(kind)
+    if previews:
+        return [LegalMove(text=rules.move_text(p.move), parts=rules.move_parts(p.move), preview=p.effects)
+                for p in rules.move_previews(state)]
     return [LegalMove(text=rules.move_text(move), parts=rules.move_parts(move))
             for move in rules.legal_moves(state)]

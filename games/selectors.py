@@ -83,7 +83,12 @@ def games_history(*, user: Any, limit: int = 100) -> list[Game]:
 
 @dataclass
 class GamePage:
-    """A game as one viewer sees it, at the shown ply."""
+    """A game as one viewer sees it, at the shown ply.
+
+    ``legal_moves``: only for the player to move, at the current ply; each with its
+    ``preview`` (``games.rules.LegalMove``), so that the board can show what a move
+    would do before it is confirmed.
+    """
 
     game: Game
     seats: list[Seat]
@@ -145,7 +150,7 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
         page.my_turn = game.to_move_side == viewer_seat.side
         if page.my_turn and page.is_current:
             try:
-                page.legal_moves = legal_moves_of(kind=game.kind, state=state)
+                page.legal_moves = legal_moves_of(kind=game.kind, state=state, previews=True)
             except EngineError:
                 page.legal_moves = []
         page.can_abort = game_can_abort(game)

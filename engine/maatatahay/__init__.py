@@ -26,7 +26,8 @@ exactly what its move text holds.
 Module layout: ``data`` (component table), ``board`` (compiled geometry),
 ``state`` (the State value), ``setup`` (seed -> first state, documented
 draws, ``reveal``), ``moves`` (moves and move text), ``rules`` (legality,
-settlement, scoring), ``serial`` (JSON, view, sampling, summary).
+settlement, scoring), ``preview`` (what each legal decision would do, from
+the public table), ``serial`` (JSON, view, sampling, summary).
 
 Open cases (what the rulings leave open, decided here, each in one place):
 
@@ -65,9 +66,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core import GameMove, GameRules, GameState, MoveParts, Outcome
+from ..core import GameMove, GameRules, GameState, MoveParts, MovePreview, Outcome
 from ..errors import IllegalMoveError, MoveSyntaxError
 from ..fair import SeedStream
+from . import preview as _preview
 from . import rules as _r
 from . import serial as _s
 from . import setup as _setup
@@ -230,6 +232,14 @@ class MaatatahayRules:
         """A uniformly random legal move (one ``stream.below`` per call)."""
         state = _own(state)
         return _r.random_move(state, stream)
+
+    def move_previews(self, state: GameState) -> list[MovePreview]:
+        """What each legal decision would do, from the public table only (the keys are
+        documented in ``engine.maatatahay.preview``): for a placement the Hot Tile's
+        Strength with its support, the crystals it collects, the warriors that die ...;
+        one preview per distinct settlement result, as ``legal_moves`` lists them."""
+        state = _own(state)
+        return [MovePreview(move, effects) for move, effects in _preview.previews(state)]
 
     def scores(self, state: State) -> dict[str, int]:
         """The score of each player so far (final once the game is over)."""

@@ -774,11 +774,8 @@ def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
                            t.storage_limit, left - t.storage_limit),
                        limit=t.storage_limit, keep=left)
     cells = state.cells
-    own2, live2 = with_hot(state, p, s)
-    hot_str = _hot_base(t, cells, own2, p, k, s) + put_e
-    cands = candidates(t, cells, own2, live2, s)
-    st = Settlement(t, cells, own2, live2, s, p, hot_str, cands)
-    names = [t.names[c] for c in cands]
+    st = settlement(state, s, put_e)
+    names = [t.names[c] for c in st.cands]
     canon: tuple[str, ...] = ()
     if st.n == 1:
         if order:
@@ -803,6 +800,17 @@ def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
                            order=",".join(order), canonical=",".join(canon))
     return _Resolved((held_e, held_s), arrow_bonus(t, cells, p, s) + put_e, dead,
                      st.hot_dies(dead), canon)
+
+
+def settlement(state: State, s: int, put_e: int) -> Settlement:
+    """The settlement once the placer's Hot Tile stands on ``s`` with ``put_e`` Energy
+    moved onto it from storage (what it depends on: not the rotation, nor the Spirit put)."""
+    t = state.t
+    p = state.placer
+    cells = state.cells
+    own2, live2 = with_hot(state, p, s)
+    hot_str = _hot_base(t, cells, own2, p, tile_of(state, p), s) + put_e
+    return Settlement(t, cells, own2, live2, s, p, hot_str, candidates(t, cells, own2, live2, s))
 
 
 def _place(state: State, s: int, rot: int, put_e: int, put_s: int,
@@ -971,4 +979,4 @@ def winner(state: State) -> tuple[int | None, str, tuple[int, int]]:
 
 __all__ = ["ENGINE_REASONS", "legal_moves", "apply", "move_count", "move_at", "random_move", "normalize",
            "scores", "winner", "relic_points", "strength", "arrow_bonus", "Settlement",
-           "candidates", "tile_of"]
+           "candidates", "tile_of", "settlement"]

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from ..core import GameMove, GameState, MoveParts, Outcome
+from ..core import GameMove, GameState, JSONObject, MoveParts, MovePreview, Outcome
 from ..errors import IllegalMoveError, MoveSyntaxError, OptionsError, StateFormatError
 from ..fair import SeedStream, check_seed
 from .cards import (
@@ -303,6 +303,35 @@ class OnitamaRules:
         if not moves:
             raise _illegal("game_over", "The game is over")
         return moves[stream.below(len(moves))]
+
+    def move_previews(self, state: GameState) -> list[MovePreview]:
+        """What each legal move does, by ``apply`` (Onitama hides nothing). ``effects``:
+        ``type`` (``move``/``pass``), ``card``, for a move ``from``, ``to``, ``piece``
+        (``master``/``student``) and ``captures`` (None or ``{"square", "piece"}``);
+        ``receives`` (the side card, which joins the mover's hand) and ``ends`` (None, or
+        the outcome the move brings: ``{"winner", "reason", "scores"}``, reason
+        ``master_captured``, ``temple_reached`` or ``repetition``)."""
+        state = _own(state)
+        red = state.turn == RED
+        own_master = state.red_master if red else state.blue_master
+        enemy_master = state.blue_master if red else state.red_master
+        enemy = state.blue if red else state.red
+        out = []
+        for move in self.legal_moves(state):
+            after = self.apply(state, move)
+            effects: JSONObject = {"type": "pass" if move.is_pass else "move", "card": move.card}
+            if move.src is not None and move.dst is not None:
+                captures: JSONObject | None = None
+                if enemy >> move.dst & 1:
+                    captures = {"square": square_name(move.dst),
+                                "piece": "master" if move.dst == enemy_master else "student"}
+                effects.update({"from": square_name(move.src), "to": square_name(move.dst),
+                                "piece": "master" if move.src == own_master else "student",
+                                "captures": captures})
+            effects["receives"] = CARD_NAMES[state.side]
+            effects["ends"] = after.outcome.as_dict() if after.outcome is not None else None
+            out.append(MovePreview(move, effects))
+        return out
 
     # -- data ------------------------------------------------------------------
     def to_json(self, state: GameState) -> dict[str, Any]:

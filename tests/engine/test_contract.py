@@ -2,6 +2,8 @@
 it, a move's parts hold exactly what its text holds, and a game refuses another's state."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import engine
@@ -74,3 +76,19 @@ def test_a_game_refuses_another_games_state_and_moves() -> None:
         maatatahay.move_text(onitama.legal_moves(o_state)[0])
     with pytest.raises(engine.IllegalMoveError):
         onitama.move_parts(maatatahay.legal_moves(m_state)[0])
+
+
+@pytest.mark.parametrize("game, options", SETUPS)
+def test_every_legal_move_has_a_preview_as_json_data(game: str, options: dict) -> None:
+    rules: GameRules = engine.get_game(game)
+    for seed in range(3):
+        state = rules.new_game(seed, options)
+        stream = SeedStream(seed, "test/contract-previews")
+        while rules.outcome(state) is None:
+            previews = rules.move_previews(state)
+            assert [p.move for p in previews] == list(rules.legal_moves(state))
+            for p in previews:
+                assert p.effects["type"] == rules.move_parts(p.move)["type"]
+                assert json.loads(json.dumps(p.effects)) == p.effects
+            state = rules.apply(state, rules.random_move(state, stream))
+        assert rules.move_previews(state) == []

@@ -14,7 +14,7 @@ from engine.core import Outcome, replay
 from engine.errors import IllegalMoveError, MoveSyntaxError, OptionsError, StateFormatError
 from engine.fair import SeedStream
 from engine.onitama import CARD_NAMES, DATA_VERSION, POOLS, RULES, Move, perft, position_from_text, position_text
-from engine.onitama.cards import BLUE, CARD_ID, DEST, RED, square_index, squares_of
+from engine.onitama.cards import BLUE, CARD_ID, DEST, RED, square_index, square_name, squares_of
 
 CARDS_JSON = os.path.join(os.path.dirname(__file__), "..", "..", "engine", "onitama",
                           "cards.json")
@@ -499,3 +499,43 @@ def test_replay_of_texts() -> None:
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_previews_say_what_each_move_captures_and_ends() -> None:
+    """The preview of every legal move agrees with the state ``apply`` returns."""
+    captures = wins = passes = 0
+    for seed in range(30):
+        state = RULES.new_game(seed, {"cards": "mixed"})
+        stream = SeedStream(seed, "test/previews")
+        while RULES.outcome(state) is None:
+            red = state.turn == RED
+            for preview in RULES.move_previews(state):
+                move, e = preview.move, preview.effects
+                assert isinstance(move, Move)
+                after = RULES.apply(state, move)
+                assert e["card"] == move.card and e["receives"] == CARD_NAMES[state.side]
+                assert after.side == CARD_ID[move.card]
+                assert e["ends"] == (after.outcome.as_dict() if after.outcome else None)
+                wins += e["ends"] is not None
+                if move.src is None or move.dst is None:
+                    passes += 1
+                    assert e == {"type": "pass", "card": move.card, "receives": e["receives"],
+                                 "ends": e["ends"]}
+                    continue
+                assert (e["from"], e["to"]) == (square_name(move.src), square_name(move.dst))
+                master = state.red_master if red else state.blue_master
+                assert (e["piece"] == "master") is (move.src == master)
+                enemy_before = state.blue if red else state.red
+                enemy_after = after.blue if red else after.red
+                lost = enemy_before & ~enemy_after
+                captured = e["captures"]
+                if captured is None:
+                    assert lost == 0
+                else:
+                    captures += 1
+                    assert isinstance(captured, dict)
+                    assert lost == 1 << move.dst and captured["square"] == e["to"]
+                    enemy_master = state.blue_master if red else state.red_master
+                    assert (captured["piece"] == "master") is (move.dst == enemy_master)
+            state = RULES.apply(state, RULES.random_move(state, stream))
+    assert captures > 0 and wins > 0
