@@ -230,6 +230,15 @@ class ChallengeSerializer(serializers.Serializer):
     game_id = serializers.IntegerField(allow_null=True)
 
 
+# A ``games.services.Rematch``: the offer, and the game once the rematch started.
+class RematchSerializer(serializers.Serializer):
+    challenge = ChallengeSerializer(allow_null=True,
+                                    help_text="The rematch offer to the opponent (null against a bot): "
+                                              "accept or decline it as any challenge.")
+    game_id = serializers.IntegerField(source="game.pk", allow_null=True,
+                                       help_text="The rematch game, once it started (against a bot at once).")
+
+
 # The lobby's ``games.selectors.LobbyChallenges``.
 class ChallengeListSerializer(serializers.Serializer):
     incoming = ChallengeSerializer(many=True)
