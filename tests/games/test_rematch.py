@@ -59,7 +59,7 @@ def test_a_second_offer_answers_the_first(finished, alice, bob):
     assert Challenge.objects.filter(rematch_of=finished).count() == 1
     answered = services.rematch_offer(game_id=finished.pk, user=bob)  # bob offers too: that accepts
     assert answered.created and answered.game is not None and answered.challenge == first.challenge
-    assert answered.challenge.status == ChallengeStatus.ACCEPTED
+    assert answered.challenge is not None and answered.challenge.status == ChallengeStatus.ACCEPTED
     assert sides(answered.game) == {"blue": "alice", "red": "bob"}
     for user in (alice, bob):
         late = services.rematch_offer(game_id=finished.pk, user=user)
@@ -73,7 +73,8 @@ def test_a_declined_rematch_is_not_offered_again(finished, alice, bob):
     services.challenge_decline(challenge_id=offer.pk, user=bob)
     for user in (alice, bob):
         again = services.rematch_offer(game_id=finished.pk, user=user)
-        assert not again.created and again.game is None and again.challenge.status == ChallengeStatus.DECLINED
+        assert not again.created and again.game is None
+        assert again.challenge is not None and again.challenge.status == ChallengeStatus.DECLINED
     assert Challenge.objects.filter(rematch_of=finished).count() == 1
 
 
