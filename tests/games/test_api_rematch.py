@@ -31,7 +31,7 @@ def test_an_offer_is_a_challenge_the_opponent_accepts(finished, alice_api, bob_a
     again = alice_api.post(rematch_url(finished.pk))
     assert again.status_code == 200 and again.json() == body
     incoming = bob_api.get("/api/v1/challenges/").json()["incoming"]
-    assert [c["id"] for c in incoming] == [offer["id"]]
+    assert [c["id"] for c in incoming] == [offer["id"]] and incoming[0]["rematch_of"] == finished.pk
     game = bob_api.post("/api/v1/challenges/%d/accept/" % offer["id"])
     assert game.status_code == 201 and game.json()["your_side"] == "red"
     late = bob_api.post(rematch_url(finished.pk))
