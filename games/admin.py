@@ -43,7 +43,7 @@ class GameAdmin(admin.ModelAdmin):
                        "turn_started_at", "deadline", "clock_held_since", "clock_hold_reason",
                        "bot_failed_at", "bot_failure", "seed_commitment", "revealed_salt",
                        "revealed_seed", "winner_side", "result_reason", "scores", "created_at",
-                       "finished_at", "public_view")
+                       "finished_at", "rematch_of", "public_view")
     inlines = [SeatInline, MoveInline]
 
     class Media:
@@ -76,7 +76,7 @@ class ChallengeAdmin(admin.ModelAdmin):
     list_filter = ("kind", "status", "rated")
     search_fields = ("challenger__username", "opponent__username")
     raw_id_fields = ("challenger", "opponent", "accepted_by", "game")
-    readonly_fields = ("game", "accepted_by", "responded_at", "created_at")
+    readonly_fields = ("game", "accepted_by", "responded_at", "created_at", "rematch_of")
 
 
 @admin.register(DrawOffer)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/draw/offer/", apis.DrawOfferView.as_view(), name="draw_offer"),
     path("games/<int:game_id>/draw/accept/", apis.DrawAcceptView.as_view(), name="draw_accept"),
     path("games/<int:game_id>/draw/decline/", apis.DrawDeclineView.as_view(), name="draw_decline"),
+    path("games/<int:game_id>/rematch/", apis.RematchOfferView.as_view(), name="rematch"),
     path("challenges/", apis.ChallengeListView.as_view(), name="challenges"),
     path("challenges/<int:challenge_id>/", apis.ChallengeDetailView.as_view(), name="challenge"),
     path("challenges/<int:challenge_id>/accept/", apis.ChallengeAcceptView.as_view(), name="challenge_accept"),

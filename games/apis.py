@@ -174,6 +174,23 @@ DrawAcceptView = _game_action("draw_accept", services.draw_accept, "Accept the d
 DrawDeclineView = _game_action("draw_decline", services.draw_decline, "Decline the draw offered to you")
 
 
+class RematchOfferView(ApiView):
+    @extend_schema(tags=["games"], request=None, parameters=[IDEMPOTENCY],
+                   responses={201: s.RematchSerializer, 200: s.RematchSerializer,
+                              **errors(400, 401, 403, 404, 409, 422, 429)},
+                   summary="Offer a rematch of a finished casual game, sides swapped", operation_id="games_rematch",
+                   description="Against a bot the rematch starts at once, same level. Between two players "
+                               "the opponent gets a challenge to accept or decline. One rematch per game: "
+                               "offering again answers 200 with the existing offer or game; the opponent's "
+                               "offer accepts a waiting one. Ladder and tournament games have none (403).")
+    def post(self, request: Any, game_id: int) -> Response:
+        def offer() -> Response:
+            rematch = services.rematch_offer(game_id=game_id, user=request.user)
+            return Response(s.RematchSerializer(rematch).data,
+                            status=status.HTTP_201_CREATED if rematch.created else status.HTTP_200_OK)
+        return idempotent(request, offer)
+
+
 class SoloCreateView(ApiView):
     @extend_schema(tags=["games"], request=s.SoloCreateSerializer, parameters=[IDEMPOTENCY],
                    responses={201: s.GameDetailSerializer, **errors(400, 401, 403, 422, 429)},

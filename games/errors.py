@@ -41,6 +41,9 @@ SITE_MESSAGES: dict[str, Any] = {
     "inactive_user": _("This player cannot play at the moment."),
     "blocked": _("This player does not accept your challenges."),
     "bad_options": _("These game options are not valid."),
+    "rematch_not_finished": _("A rematch can be offered once the game is finished."),
+    "rematch_not_available": _("Ladder and tournament games have no rematch: their rules decide "
+                               "who plays next."),
     # staff decisions (games.adjudication, games.outages)
     "not_staff": _("Only staff may do this."),
     "reason_required": _("Say why: the audit log keeps the reason."),

@@ -2,16 +2,21 @@
 
 The engine defines the sides (``engine.get_game(kind).players``, in seat order); the
 site takes them from there and only adds a translated label to each. Result reasons
-are ``games.models.ResultReason``, whose labels these are.
+are ``games.models.ResultReason``, whose labels these are. The sentence a game page shows
+for the result (:func:`result_text`) lives here too: personal for a seated player ("You
+won: your master reached the temple"), neutral for everyone else.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine import get_game
 
-from .models import GameKind, ResultReason
+from .models import Game, GameKind, GameStatus, ResultReason, Seat
 
 SIDES: dict[str, tuple[str, ...]] = {kind: tuple(get_game(kind).players) for kind in GameKind.values}
 # Labels in the engine's seat order, per game.
@@ -32,3 +37,55 @@ def side_label(side: str) -> str:
 def reason_label(reason: str) -> str:
     """A result reason's label in the reader's language (an unknown one is shown as it is)."""
     return str(ResultReason(reason).label) if reason in ResultReason.values else reason
+
+
+# Why the game was won, as its winner reads it, and as its loser reads it.
+_WON_BECAUSE: dict[str, Promise] = {
+    ResultReason.MASTER_CAPTURED: _("you captured your opponent's master"),
+    ResultReason.TEMPLE_REACHED: _("your master reached the temple"),
+    ResultReason.SCORE: _("you scored more"),
+    ResultReason.MORE_WARRIORS: _("you have more surviving warriors"),
+    ResultReason.LATEST_RELIC: _("you took the most recent relic"),
+    ResultReason.RESIGN: _("your opponent resigned"),
+    ResultReason.TIMEOUT: _("your opponent ran out of time"),
+    ResultReason.FORFEIT: _("your opponent forfeited"),
+    ResultReason.ADJUDICATED: _("adjudicated by staff"),
+}
+_LOST_BECAUSE: dict[str, Promise] = {
+    ResultReason.MASTER_CAPTURED: _("your master was captured"),
+    ResultReason.TEMPLE_REACHED: _("your opponent's master reached your temple"),
+    ResultReason.SCORE: _("your opponent scored more"),
+    ResultReason.MORE_WARRIORS: _("your opponent has more surviving warriors"),
+    ResultReason.LATEST_RELIC: _("your opponent took the most recent relic"),
+    ResultReason.RESIGN: _("you resigned"),
+    ResultReason.TIMEOUT: _("you ran out of time"),
+    ResultReason.FORFEIT: _("you forfeited"),
+    ResultReason.ADJUDICATED: _("adjudicated by staff"),
+}
+
+
+def result_text(game: Game, *, seats: Mapping[str, Seat], viewer_side: str | None = None) -> str:
+    """The result of an ended game as one sentence ("" while it runs): personal for the
+    player seated on ``viewer_side``, neutral (the winner's name and side) for anyone else."""
+    if game.status == GameStatus.ACTIVE:
+        return ""
+    reason = reason_label(game.result_reason)
+    if game.status == GameStatus.ABORTED:
+        if game.result_reason == ResultReason.ABORTED_TIMEOUT:
+            return gettext("Game aborted: no first move in time")
+        return gettext("Game aborted")
+    if game.result_reason == ResultReason.VOID:
+        return gettext("Voided by staff")
+    if not game.winner_side:
+        if game.result_reason == ResultReason.AGREEMENT:
+            return gettext("Draw by agreement")
+        return gettext("Draw: %(reason)s") % {"reason": reason} if reason else gettext("Draw")
+    if viewer_side is not None:
+        won = viewer_side == game.winner_side
+        why = (_WON_BECAUSE if won else _LOST_BECAUSE).get(game.result_reason)
+        because = str(why) if why is not None else reason
+        return (gettext("You won: %(why)s") if won else gettext("You lost: %(why)s")) % {"why": because}
+    seat = seats.get(game.winner_side)
+    return gettext("%(player)s (%(side)s) won: %(reason)s") % {
+        "player": seat.player_name if seat else game.winner_side,
+        "side": side_label(game.winner_side), "reason": reason}

@@ -128,6 +128,9 @@ class Game(models.Model):
 
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # The game this one is the rematch of (games.services.rematch_offer): one rematch per game.
+    rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="rematch", verbose_name=_("rematch of"))
 
     class Meta:
         ordering = ["-created_at"]
@@ -163,6 +166,14 @@ class Game(models.Model):
         moved", counted by seat side (a bot's moves count for its side). Abort, time-out,
         suspension, ladder (the defender's side) and tournaments (forfeits) all ask it."""
         return set(self.moves.order_by().values_list("seat__side", flat=True).distinct())
+
+    @property
+    def allows_rematch(self) -> bool:
+        """Whether a rematch may be offered once this game is over: the one rule. Casual
+        games do: a game against a bot, or one that a lobby challenge started (a games
+        ``Challenge`` points to it). Ladder and tournament games start without one (those
+        apps call ``games.services.game_create``), and their own rules decide who plays next."""
+        return self.bot_level is not None or Challenge.objects.filter(game=self).exists()
 
     @property
     def allows_draws(self) -> bool:
@@ -252,6 +263,9 @@ class Challenge(models.Model):
                                     on_delete=models.SET_NULL, related_name="+")
     game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="challenge")
+    # Set for a rematch offer: the ended game it would replay, seats swapped (one offer per game).
+    rematch_of = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="rematch_offer", verbose_name=_("rematch of"))
 
     class Meta:
         ordering = ["-created_at"]

@@ -271,3 +271,39 @@ def challenge_visible_to(*, challenge_id: int, user: Any) -> Any:
                                                                        challenge.opponent_id)
     open_to_all = challenge.opponent_id is None and challenge.status == ChallengeStatus.OPEN
     return challenge if mine or open_to_all else None
+
+
+# ---------------------------------------------------------------- rematches
+
+@dataclass(frozen=True)
+class RematchShown:
+    """Where the rematch of an ended game stands, for one seated player.
+
+    ``state``: ``available`` (none offered yet), ``offered`` (by the viewer, waiting),
+    ``to_me`` (the opponent offers it), ``started`` (``game`` is the rematch) or
+    ``closed`` (declined, withdrawn or expired: one offer per game)."""
+
+    state: str
+    against_bot: bool
+    challenge: Challenge | None = None
+    game: Game | None = None
+
+
+def rematch_for_viewer(*, game: Game, viewer_seat: Seat | None,
+                       now: datetime | None = None) -> RematchShown | None:
+    """The rematch block of the game page: None unless the viewer is seated in a finished
+    game that allows a rematch (``Game.allows_rematch``)."""
+    if viewer_seat is None or game.status != GameStatus.FINISHED or not game.allows_rematch:
+        return None
+    against_bot = game.bot_level is not None
+    started = Game.objects.filter(rematch_of=game).only("pk", "kind").first()
+    if started is not None:
+        return RematchShown("started", against_bot, game=started)
+    offer = Challenge.objects.filter(rematch_of=game).first()
+    if offer is None:
+        return RematchShown("available", against_bot)
+    now = now or timezone.now()
+    if offer.status != ChallengeStatus.OPEN or offer.expires_at <= now:
+        return RematchShown("closed", against_bot, challenge=offer)
+    return RematchShown("offered" if offer.challenger_id == viewer_seat.user_id else "to_me", against_bot,
+                        challenge=offer)

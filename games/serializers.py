@@ -228,6 +228,18 @@ class ChallengeSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     game_id = serializers.IntegerField(allow_null=True)
+    rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True,
+                                          help_text="For a rematch offer: the ended game it replays with "
+                                                    "seats swapped; null for other challenges.")
+
+
+# A ``games.services.Rematch``: the offer, and the game once the rematch started.
+class RematchSerializer(serializers.Serializer):
+    challenge = ChallengeSerializer(allow_null=True,
+                                    help_text="The rematch offer to the opponent (null against a bot): "
+                                              "accept or decline it as any challenge.")
+    game_id = serializers.IntegerField(source="game.pk", allow_null=True,
+                                       help_text="The rematch game, once it started (against a bot at once).")
 
 
 # The lobby's ``games.selectors.LobbyChallenges``.

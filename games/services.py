@@ -682,6 +682,9 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime | None = No
         seats = {side: challenge.challenger, side_other(kind=challenge.kind, side=side): user}
         game = game_create(kind=challenge.kind, seats=seats, options=challenge.options,
                            days_per_move=challenge.days_per_move, rated=challenge.rated, now=now)
+        if challenge.rematch_of_id is not None:  # an accepted rematch offer (rematch_offer)
+            game.rematch_of_id = challenge.rematch_of_id
+            game.save(update_fields=["rematch_of"])
         challenge.status = ChallengeStatus.ACCEPTED
         challenge.accepted_by = user
         challenge.responded_at = now
@@ -752,3 +755,58 @@ def challenges_expire(*, now: datetime | None = None) -> int:
     with transaction.atomic():
         return Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__lte=now).update(
             status=ChallengeStatus.EXPIRED, responded_at=now)
+
+
+# ---------------------------------------------------------------- rematches
+
+@dataclass(frozen=True)
+class Rematch:
+    """What :func:`rematch_offer` answers: the offer (None against a bot), the rematch game
+    once it started, and whether this call made either (False: it answered with what was there)."""
+
+    challenge: Challenge | None
+    game: Game | None
+    created: bool
+
+
+def rematch_offer(*, game_id: int, user: User, now: datetime | None = None) -> Rematch:
+    """Offer a rematch of a finished casual game (``Game.allows_rematch``), seats swapped.
+
+    Against a bot the rematch starts at once, same level. Between two players it is a
+    challenge to the opponent (``Challenge.rematch_of``), answered like any challenge
+    (:func:`challenge_accept`, :func:`challenge_decline`, :func:`challenge_cancel`). One
+    rematch per game: a repeated offer answers with the existing offer or game, and the
+    opponent's own offer while one waits accepts it (as with draw offers)."""
+    now = now or _now()
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        seat = _seat_of(game, user)
+        if game.status != GameStatus.FINISHED:
+            raise Conflict("rematch_not_finished", status=game.status)
+        if not game.allows_rematch:
+            raise NotAllowed("rematch_not_available")
+        started = Game.objects.filter(rematch_of=game).first()
+        offer = Challenge.objects.filter(rematch_of=game).first()
+        if started is not None:
+            return Rematch(challenge=offer, game=started, created=False)
+        if offer is not None:
+            if (offer.challenger_id != user.pk and offer.status == ChallengeStatus.OPEN
+                    and offer.expires_at > now):
+                started = challenge_accept(challenge_id=offer.pk, user=user, now=now)
+                offer.refresh_from_db()
+                return Rematch(challenge=offer, game=started, created=True)
+            return Rematch(challenge=offer, game=None, created=False)
+        other = game.seats.select_related("user").exclude(pk=seat.pk).get()
+        if other.user is None:  # against the bot: the player takes the bot's side
+            started = game_create(kind=game.kind, seats={seat.side: None, other.side: user},
+                                  options=game.options, days_per_move=game.days_per_move, rated=False,
+                                  bot_level=other.bot_level, now=now)
+            started.rematch_of = game
+            started.save(update_fields=["rematch_of"])
+            return Rematch(challenge=None, game=started, created=True)
+        offer = challenge_create(challenger=user, opponent=other.user, kind=game.kind, options=game.options,
+                                 days_per_move=game.days_per_move, rated=game.rated,
+                                 seat_choice=other.side, now=now)
+        offer.rematch_of = game
+        offer.save(update_fields=["rematch_of"])
+        return Rematch(challenge=offer, game=None, created=True)

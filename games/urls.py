@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/draw/offer/", views.draw_offer, name="draw_offer"),
     path("games/<int:game_id>/draw/accept/", views.draw_accept, name="draw_accept"),
     path("games/<int:game_id>/draw/decline/", views.draw_decline, name="draw_decline"),
+    path("games/<int:game_id>/rematch/", views.rematch_offer, name="rematch"),
     path("challenges/new/", views.challenge_new, name="challenge_new"),
     path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
     path("challenges/<int:challenge_id>/decline/", views.challenge_decline,

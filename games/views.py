@@ -25,8 +25,8 @@ from . import selectors, services
 from .boards import board_svg, extras_svg
 from .errors import GameActionError
 from .forms import ChallengeForm, MoveForm, SoloForm
-from .labels import reason_label, side_label
-from .models import Game, GameStatus, ResultReason
+from .labels import result_text, side_label
+from .models import Challenge, Game
 
 VERIFY_COMMAND = "python -m engine reveal %(kind)s --seed %(seed)s%(options)s"
 
@@ -69,21 +69,6 @@ def _verify_command(game: Game) -> str:
     return VERIFY_COMMAND % {"kind": game.kind, "seed": game.revealed_seed, "options": options}
 
 
-def _result_text(game: Game, seats: dict[str, Any]) -> str:
-    if game.status == GameStatus.ACTIVE:
-        return ""
-    if game.status == GameStatus.ABORTED:
-        return _("Game aborted")
-    if game.result_reason == ResultReason.VOID:
-        return _("Voided by staff")
-    if not game.winner_side:
-        return _("Draw")
-    seat = seats.get(game.winner_side)
-    return _("%(player)s (%(side)s) won") % {
-        "player": seat.player_name if seat else game.winner_side,
-        "side": side_label(game.winner_side)}
-
-
 def game_detail(request: HttpRequest, game_id: int, *, error: GameActionError | None = None,
                 status: int = 200, typed: str = "") -> HttpResponse:
     ply_param = request.GET.get("ply")
@@ -102,8 +87,9 @@ def game_detail(request: HttpRequest, game_id: int, *, error: GameActionError | 
         "page": page, "game": game, "flip": flip,
         "board": board_svg(game.kind, page.view, flip=flip),
         "extras": extras_svg(game.kind, page.view, flip=flip),
-        "result_text": _result_text(game, seats),
-        "reason_text": reason_label(game.result_reason),
+        "result_text": result_text(game, seats=seats,
+                                   viewer_side=page.viewer_seat.side if page.viewer_seat else None),
+        "rematch": selectors.rematch_for_viewer(game=game, viewer_seat=page.viewer_seat),
         "to_move_label": side_label(game.to_move_side),
         "seat_rows": [(side_label(s.side), s) for s in page.seats],
         "verify_command": _verify_command(game) if game.revealed_seed else "",
@@ -197,6 +183,25 @@ def draw_decline(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespons
 
 @login_required
 @require_POST
+def rematch_offer(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Offer a rematch (or accept the opponent's, or start it against the bot): the new game's
+    page once it starts, else back to this game's page."""
+    try:
+        rematch = services.rematch_offer(game_id=game_id, user=request.user)
+    except GameActionError as error:
+        messages.error(request, error.message)
+        return redirect("games:game", game_id=game_id)
+    if rematch.game is not None:
+        if rematch.created:
+            messages.success(request, _("The rematch has started."))
+        return redirect("games:game", game_id=rematch.game.pk)
+    if rematch.created:
+        messages.success(request, _("Your rematch offer is waiting for an answer."))
+    return redirect("games:game", game_id=game_id)
+
+
+@login_required
+@require_POST
 def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ChallengeForm(request.POST, prefix="challenge")
     if not form.is_valid():
@@ -223,6 +228,8 @@ def _challenge_action(request: HttpRequest, action: Callable[[], Any], success: 
     messages.success(request, success)
     if isinstance(result, Game):
         return redirect("games:game", game_id=result.pk)
+    if isinstance(result, Challenge) and result.rematch_of_id is not None:
+        return redirect("games:game", game_id=result.rematch_of_id)  # answered on the game's page
     return redirect("games:lobby")
 
 

@@ -112,3 +112,10 @@ def rating_history(*, user: Any, kind: str, limit: int = 500) -> list[RatingChan
         user=user, kind=kind).order_by("-created_at", "-pk")[:limit])
     rows.reverse()
     return rows
+
+
+
+def game_rating_changes(*, game_id: int) -> list[RatingChange]:
+    """What one rated game did to its players' ratings: none for a casual game (or one
+    whose rated result staff voided)."""
+    return list(RatingChange.objects.select_related("user").filter(game_id=game_id).order_by("pk"))

@@ -28,3 +28,17 @@ def ratings_of_player(player: Any) -> dict[str, Any]:
         rows.append({"rating": shown, "chart": rating_history_svg(history, title=title),
                      "recent": history[-5:][::-1]})
     return {"player": player, "rows": rows}
+
+
+@register.inclusion_tag("ratings/_game_rating_changes.html")
+def ratings_of_game(game: Any, viewer: Any = None) -> dict[str, Any]:
+    """The rating change each player of an ended rated game got, the viewer's first and
+    named as theirs (the game page shows it at the game's end)."""
+    viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) else None
+    rows = []
+    for change in selectors.game_rating_changes(game_id=game.pk):
+        before, after = round(change.rating_before), round(change.rating_after)
+        rows.append({"mine": change.user_id == viewer_id, "name": change.user.public_name,
+                     "before": before, "after": after, "delta": "%+d" % (after - before)})
+    rows.sort(key=lambda row: not row["mine"])
+    return {"rows": rows}

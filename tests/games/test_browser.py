@@ -6,7 +6,7 @@ import pytest
 from games.models import Game, GameStatus
 from tests.helpers import browser_login
 
-from .conftest import make_user
+from .conftest import make_user, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,11 +63,10 @@ def resign_and_check(pages, base: str, game: Game, resigner: str, winner: str) -
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
     assert game.winner_side == game.seats.get(user__username=winner).side
-    for viewer in pages.values():
+    for name, viewer in pages.items():  # both are seated: each reads their own result
         viewer.goto("%s/games/%d/" % (base, game.pk))
         result = viewer.locator(".game-status .result").inner_text()
-        assert winner in result and "won" in result
-        assert "resignation" in viewer.locator(".game-status").inner_text()
+        assert result == ("You won: your opponent resigned" if name == winner else "You lost: you resigned")
         assert viewer.locator("#move-form").count() == 0
         assert game.revealed_seed in viewer.content()
 
@@ -105,6 +104,53 @@ def test_two_players_challenge_play_and_resign(live_server, browser, kind, extra
             resign_and_check(pages, base, game, "alice", "bob")
         html = alice.content()
         assert game.revealed_seed in html and "python -m engine reveal" in html
+    finally:
+        for ctx in contexts.values():
+            ctx.close()
+
+
+def test_the_end_shows_the_result_and_rating_change_and_a_rematch_is_accepted(live_server, browser, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    alice, bob = make_user("alice"), make_user("bob")
+    game = start_game(alice, bob, seat_choice="red", rated=True)
+    base = live_server.url
+    contexts = {name: browser.new_context(viewport={"width": 390, "height": 844} if name == "bob" else None)
+                for name in ("alice", "bob")}
+    pages = {name: ctx.new_page() for name, ctx in contexts.items()}
+    try:
+        for name, page in pages.items():
+            browser_login(page, base, name)
+        play_turns(pages, game, base, 2)
+        alice_page, bob_page = pages["alice"], pages["bob"]
+        url = "%s/games/%d/" % (base, game.pk)
+        alice_page.goto(url)
+        alice_page.once("dialog", lambda dialog: dialog.accept())
+        alice_page.locator("form[action$='/resign/'] button").click()
+        alice_page.wait_for_load_state()
+        # The game's end: each player's own result and rating change.
+        assert alice_page.locator(".game-status .result").inner_text() == "You lost: you resigned"
+        mine = alice_page.locator(".game-rating-changes .rating-change.mine")
+        assert re.fullmatch(r"Your rating: 1500 → \d+ \(-\d+\)", mine.inner_text().strip())
+        bob_page.goto(url)
+        assert bob_page.locator(".game-status .result").inner_text() == "You won: your opponent resigned"
+        assert re.fullmatch(r"Your rating: 1500 → \d+ \(\+\d+\)",
+                            bob_page.locator(".rating-change.mine").inner_text().strip())
+        # Alice offers the rematch; a second click is no second offer.
+        alice_page.locator("#rematch-offer").click()
+        alice_page.wait_for_load_state()
+        assert alice_page.locator("[data-rematch=offered]").count() == 1
+        bob_page.goto(url)
+        assert bob_page.locator("[data-rematch=to_me]").count() == 1
+        bob_page.locator("#rematch-accept").click()
+        bob_page.wait_for_load_state()
+        rematch = Game.objects.get(rematch_of=game)
+        assert bob_page.url == "%s/games/%d/" % (base, rematch.pk)
+        assert {s.side: s.user for s in rematch.seats.all()} == {"blue": alice, "red": bob}
+        alice_page.goto(url)
+        alice_page.locator("#rematch-game").click()
+        alice_page.wait_for_load_state()
+        assert alice_page.url == bob_page.url
+        assert alice_page.locator(".seat-blue").inner_text().strip().endswith("alice")
     finally:
         for ctx in contexts.values():
             ctx.close()

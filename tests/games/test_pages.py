@@ -1,6 +1,7 @@
 import re
 
 import pytest
+from django.test import Client
 
 import engine
 from games import services
@@ -106,7 +107,9 @@ def test_resign_button(client, onitama_game, alice):
     assert response.status_code == 302
     assert Game.objects.get(pk=onitama_game.pk).status == GameStatus.FINISHED
     page = client.get("/games/%d/" % onitama_game.pk).content.decode()
-    assert "resignation" in page
+    assert "You lost: you resigned" in page  # the resigner's own result
+    spectator = Client().get("/games/%d/" % onitama_game.pk).content.decode()
+    assert "won: resignation" in spectator
 
 
 def test_history_page(client, onitama_game, alice):
