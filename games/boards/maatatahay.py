@@ -13,6 +13,7 @@ the map, so a Wazu player sees the board turned by 180 degrees (``flip``).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.html import escape
@@ -135,7 +136,9 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
     return "".join(parts)
 
 
-def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
+def board_svg(view: dict[str, Any], *, flip: bool = False, last: Sequence[str] = ()) -> SafeString:
+    """The map; the spaces in ``last`` (the last decision's space) are highlighted. Each
+    space is named for screen readers with the warrior on it."""
     data = component_table(view)
     m = data.get("map", {})
     region = {}
@@ -148,7 +151,7 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
     pending = view.get("pending")
     size = 5 * CELL
     pad = 18
-    parts = ['<svg class="board maatatahay-board" viewBox="%d %d %d %d" role="img" '
+    parts = ['<svg class="board maatatahay-board" viewBox="%d %d %d %d" role="group" '
              'xmlns="http://www.w3.org/2000/svg" aria-label="%s"><title>%s</title>'
              % (-pad, -4, size + pad + 4, size + pad + 8, escape(_("Maatatahay map")),
                 escape(_("Maatatahay map")))]
@@ -156,9 +159,19 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
         for file in FILES:
             sq = "%s%d" % (file, rank)
             x, y = _xy(sq, flip)
-            parts.append('<rect class="space" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
-                         'fill="%s" stroke="#7a6a4f" stroke-width="1"><title>%s</title></rect>'
-                         % (sq, x, y, CELL, CELL, REGION.get(region.get(sq, "barren")), sq))
+            name = sq
+            cell = view.get("board", {}).get(sq)
+            if cell:
+                name = "%s, %s %s" % (sq, tribe_label(cell.get("tribe", "")), tile_label(cell.get("tile", "")))
+                if not cell.get("alive", True):
+                    name = "%s (%s)" % (name, _("dead"))
+            if sq in last:
+                name = _("%(square)s, last move") % {"square": name}
+            parts.append('<rect class="space%s" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
+                         'fill="%s" stroke="#7a6a4f" stroke-width="1" role="img" aria-label="%s">'
+                         '<title>%s</title></rect>'
+                         % (" last-move" if sq in last else "", sq, x, y, CELL, CELL,
+                            REGION.get(region.get(sq, "barren")), escape(name), escape(name)))
             if sq in niches:
                 parts.append('<circle cx="%d" cy="%d" r="9" fill="none" stroke="#7a6a4f" '
                              'stroke-dasharray="3 2" pointer-events="none"><title>%s</title></circle>'
