@@ -212,3 +212,49 @@ def test_a_stretch_of_onitama_played_with_the_keyboard_alone(live_server, browse
     finally:
         for ctx in contexts.values():
             ctx.close()
+
+
+def test_with_no_move_possible_the_board_offers_a_pass_with_either_card(live_server, browser, settings):
+    """A position where the mover's master can go nowhere (tests/engine/test_onitama_rules.py): the
+    page asks for a pass and offers one per card; one click (or the card, by keyboard) and
+    the confirm pass."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from engine.onitama.state import position_from_text
+
+    red, blue = make_user("eka"), make_user("fajar")
+    games = []
+    for _ in range(2):
+        game = start_game(red, blue, "onitama", {"cards": "base"})
+        # The side card decides who starts: the one to move holds dog and frog.
+        hands = "dog,frog boar,ox crab r" if game.to_move_side == "red" else "boar,ox dog,frog crab b"
+        services.game_state_keep(game=game, state=position_from_text("4B/5/5/5/R4 " + hands))
+        game.save()
+        games.append(game)
+    base = live_server.url
+    contexts = {}
+    try:
+        for game in games:
+            name = game.to_move_user.username
+            if name not in contexts:
+                contexts[name] = browser.new_context()
+                browser_login(contexts[name].new_page(), base, name)
+        by_click, by_keys = games
+        page = contexts[by_click.to_move_user.username].pages[0]
+        open_game(page, base, by_click)
+        assert "pass" in page.locator("#move-prompt").inner_text()
+        assert page.locator(".move-choice").all_inner_texts() == ["Pass with dog", "Pass with frog"]
+        page.locator(".move-choice", has_text="frog").click()
+        confirm_and_check(page, by_click, next(m for m in legal_now(by_click) if m.text == "frog:pass"))
+
+        page = contexts[by_keys.to_move_user.username].pages[0]
+        open_game(page, base, by_keys)
+        move = next(m for m in legal_now(by_keys) if m.text == "dog:pass")
+        enter_by_keyboard(page, move, legal_now(by_keys), random.Random(0))
+        assert page.evaluate("() => document.activeElement.id") == "confirm-move"
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        by_keys.refresh_from_db()
+        assert by_keys.moves.get(ply=1).text == "dog:pass"
+    finally:
+        for context in contexts.values():
+            context.close()
