@@ -150,6 +150,7 @@ def _move_form_context(page: selectors.GamePage, typed: str) -> dict[str, Any]:
             "pick_card": _("Both cards reach this square: choose the card to move with."),
             "must_pass": _("No move is possible: pass with one of your cards."),
             "move_with": _("Move with %(card)s"),
+            "confirm": _("Confirm the move, or undo it."),
             "target": _("%(square)s, you can move here"),
             "selected": _("%(square)s, selected"),
             "card_selected": _("%(card)s card, chosen"),

@@ -62,8 +62,10 @@ function start() {
     pending = move;
     pendingText.textContent = move.text;
     pendingBox.hidden = false;
+    form.classList.add("has-pending");
     board.mark(squaresOf(move), "pending");
     controls.show(move);
+    board.say(data.labels.confirm);
   }
 
   function propose(move) {
@@ -77,6 +79,7 @@ function start() {
     const move = pending;
     pending = null;
     pendingBox.hidden = true;
+    form.classList.remove("has-pending");
     board.mark([], "pending");
     controls.hide(move);
   }

@@ -40,8 +40,9 @@ export function onitamaControls(board) {
     cardChoices.replaceChildren(...(choice || []).map((move) => {
       const button = document.createElement("button");
       button.type = "button";
+      button.className = "button secondary";
       button.textContent = labels.move_with.replace("%(card)s", move.parts.card.replace(/_/g, " "));
-      button.addEventListener("click", () => { choice = null; board.propose(move); });
+      button.addEventListener("click", () => board.propose(move));
       return button;
     }));
     if (choice) {
@@ -104,6 +105,8 @@ export function onitamaControls(board) {
       render();
     },
     show(move) {
+      choice = null;
+      cardChoices.hidden = true;
       board.mark([], "target");
       board.mark([], "selected");
       if (move.parts.type !== "move") { return; }
