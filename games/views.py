@@ -153,7 +153,6 @@ def _move_form_context(page: selectors.GamePage, typed: str) -> dict[str, Any]:
             "confirm": _("Confirm the move, or undo it."),
             "target": _("%(square)s, you can move here"),
             "selected": _("%(square)s, selected"),
-            "card_selected": _("%(card)s card, chosen"),
         },
     }
     return {"move_data": move_data,
