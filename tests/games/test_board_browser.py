@@ -25,6 +25,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 MAX_PLIES = 400
 
 
+def text_parts(move: LegalMove) -> dict[str, str]:
+    """Onitama's move parts, all text (card, from, to, type)."""
+    assert all(isinstance(value, str) for value in move.parts.values())
+    return {key: str(value) for key, value in move.parts.items()}
+
+
+def mover_name(game: Game) -> str:
+    assert game.to_move_user is not None
+    return mover_name(game)
+
+
 def legal_now(game: Game) -> list[LegalMove]:
     game.refresh_from_db()
     return legal_moves_of(kind=game.kind, state=services.game_state(game))
@@ -48,7 +59,7 @@ def marked(page, class_name: str) -> set[str]:
 
 def enter_by_clicks(page, move: LegalMove, legal: list[LegalMove], side: str, rng: random.Random) -> int:
     """Enter ``move`` on the board with the mouse; returns the clicks it took (no confirm)."""
-    parts = move.parts
+    parts = text_parts(move)
     if parts["type"] == "pass":
         page.locator(".move-choice[data-move='%s']" % move.text).click()
         return 1
@@ -106,8 +117,7 @@ def test_two_new_users_play_a_whole_onitama_game_by_clicking_on_the_board(live_s
         while game.status == GameStatus.ACTIVE and game.ply < MAX_PLIES:
             legal = legal_now(game)
             move = rng.choice(legal)
-            mover = game.to_move_user
-            page = pages[mover.username]
+            page = pages[mover_name(game)]
             open_game(page, base, game)
             if game.ply:  # the last move is highlighted and named
                 last = game.moves.get(ply=game.ply)
@@ -122,7 +132,7 @@ def test_two_new_users_play_a_whole_onitama_game_by_clicking_on_the_board(live_s
                 clicks = enter_by_clicks(page, move, legal, game.to_move_side, rng)
             confirm_and_check(page, game, move)
             interactions.append(clicks + 1)
-            kinds.add(move.parts["type"] if len([m for m in legal if m.parts.get("to") == move.parts.get("to")
+            kinds.add(text_parts(move)["type"] if len([m for m in legal if m.parts.get("to") == move.parts.get("to")
                                                  and m.parts.get("from") == move.parts.get("from")]) == 1
                       else "two cards")
         game.refresh_from_db()
@@ -167,7 +177,7 @@ def arrow_to(page, square: str) -> None:
 
 
 def enter_by_keyboard(page, move: LegalMove, legal: list[LegalMove], rng: random.Random) -> None:
-    parts = move.parts
+    parts = text_parts(move)
     if parts["type"] == "pass":  # the cards are focusable: pass with the chosen one
         tab_to(page, ".onitama-cards svg.card[data-card='%s'][role=button]" % parts["card"])
         page.keyboard.press(rng.choice(["Enter", " "]))
@@ -197,7 +207,7 @@ def test_a_stretch_of_onitama_played_with_the_keyboard_alone(live_server, browse
                 break
             legal = legal_now(game)
             move = rng.choice(legal)
-            page = pages[game.to_move_user.username]
+            page = pages[mover_name(game)]
             open_game(page, base, game)
             enter_by_keyboard(page, move, legal, rng)
             # The focus is on the confirm button: Enter plays the move.
@@ -234,19 +244,19 @@ def test_with_no_move_possible_the_board_offers_a_pass_with_either_card(live_ser
     contexts = {}
     try:
         for game in games:
-            name = game.to_move_user.username
+            name = mover_name(game)
             if name not in contexts:
                 contexts[name] = browser.new_context()
                 browser_login(contexts[name].new_page(), base, name)
         by_click, by_keys = games
-        page = contexts[by_click.to_move_user.username].pages[0]
+        page = contexts[mover_name(by_click)].pages[0]
         open_game(page, base, by_click)
         assert "pass" in page.locator("#move-prompt").inner_text()
         assert page.locator(".move-choice").all_inner_texts() == ["Pass with dog", "Pass with frog"]
         page.locator(".move-choice", has_text="frog").click()
         confirm_and_check(page, by_click, next(m for m in legal_now(by_click) if m.text == "frog:pass"))
 
-        page = contexts[by_keys.to_move_user.username].pages[0]
+        page = contexts[mover_name(by_keys)].pages[0]
         open_game(page, base, by_keys)
         move = next(m for m in legal_now(by_keys) if m.text == "dog:pass")
         enter_by_keyboard(page, move, legal_now(by_keys), random.Random(0))

@@ -76,7 +76,7 @@ def test_game_page_board_and_legal_moves(client, alice, bob, kind, options):
     assert 'name="move_typed"' in html and 'href="/games/%d/moves/"' % game.pk in html
     assert 'name="expected_ply" value="%d"' % game.ply in html
     # The last move is named above the board and its squares are highlighted.
-    last = game.moves.order_by("-ply").first()
+    last = game.moves.get(ply=game.ply)
     assert "<code>%s</code>" % last.text in html
     squares = [v for k, v in engine.get_game(kind).move_parts(
         rules.parse_move(replay_to(game, game.ply - 1), last.text)).items() if k in ("from", "to", "square")]
