@@ -33,7 +33,7 @@ def text_parts(move: LegalMove) -> dict[str, str]:
 
 def mover_name(game: Game) -> str:
     assert game.to_move_user is not None
-    return mover_name(game)
+    return game.to_move_user.username
 
 
 def legal_now(game: Game) -> list[LegalMove]:
@@ -218,6 +218,7 @@ def test_a_stretch_of_onitama_played_with_the_keyboard_alone(live_server, browse
                 page.keyboard.press("Enter")
             game.refresh_from_db()
             assert game.ply == ply + 1 and game.moves.get(ply=ply + 1).text == move.text
+        print("\nOnitama by keyboard: %d plies" % game.ply)
         assert game.ply >= 10
     finally:
         for ctx in contexts.values():
