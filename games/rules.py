@@ -83,3 +83,11 @@ def legal_moves_of(*, kind: str, state: GameState, previews: bool = False) -> li
                 for p in rules.move_previews(state)]
     return [LegalMove(text=rules.move_text(move), parts=rules.move_parts(move))
             for move in rules.legal_moves(state)]
+
+
+def move_of_text(*, kind: str, state: GameState, text: str) -> LegalMove:
+    """A move already made, read back from its text in the state it was made in (the
+    board highlights the last move by its parts). Raises the engine's errors."""
+    rules = rules_for(kind)
+    move = rules.parse_move(state, text)
+    return LegalMove(text=rules.move_text(move), parts=rules.move_parts(move))

@@ -16,7 +16,7 @@ from engine.core import replay
 from engine.errors import EngineError
 
 from .models import Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameStatus, Move, Seat
-from .rules import LegalMove, game_can_abort, game_secret, game_state, legal_moves_of, rules_for
+from .rules import LegalMove, game_can_abort, game_secret, game_state, legal_moves_of, move_of_text, rules_for
 
 
 def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
@@ -98,6 +98,8 @@ class GamePage:
     view: dict[str, Any]
     is_current: bool
     legal_moves: list[LegalMove] = field(default_factory=list)
+    last_move: LegalMove | None = None
+    """The decision that led to the shown position, with its parts (None at the start)."""
     my_turn: bool = False
     can_abort: bool = False
     can_offer_draw: bool = False
@@ -143,7 +145,7 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
     side = viewer_seat.side if viewer_seat else None
     view = rules.view(state, side)
     page = GamePage(game=game, seats=seats, moves=moves, viewer_seat=viewer_seat, shown_ply=shown,
-                    view=view, is_current=shown == game.ply)
+                    view=view, is_current=shown == game.ply, last_move=_move_before(game, moves, shown))
     if game.deadline:
         page.time_left = game.deadline - now
     if game.status == GameStatus.ACTIVE and viewer_seat is not None:
@@ -160,6 +162,20 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
             page.draw_offer_to_me = offer is not None and offer.seat_id != viewer_seat.pk
             page.can_offer_draw = offer is None or page.draw_offer_to_me
     return page
+
+
+def _move_before(game: Game, moves: list[Move], shown: int) -> LegalMove | None:
+    """The move of ply ``shown`` with its parts, read in the position before it (a replay
+    of the moves before: a few milliseconds even for a whole game of Maatatahay)."""
+    if shown < 1 or len(moves) < shown:
+        return None
+    _salt, seed = game_secret(game)
+    try:
+        before = replay(rules_for(game.kind), seed, game.options, [m.text for m in moves[:shown - 1]],
+                        data_version=game.data_version or None)
+        return move_of_text(kind=game.kind, state=before, text=moves[shown - 1].text)
+    except EngineError:
+        return None
 
 
 def game_list_for_player(*, user: Any, finished: bool = True, limit: int = 50) -> list[Game]:

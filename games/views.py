@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,6 +29,7 @@ from .errors import GameActionError
 from .forms import ChallengeForm, MoveForm, SoloForm
 from .labels import result_text, side_label
 from .models import Challenge, Game
+from .rules import LegalMove
 
 VERIFY_COMMAND = "python -m engine reveal %(kind)s --seed %(seed)s%(options)s"
 
@@ -83,9 +86,12 @@ def game_detail(request: HttpRequest, game_id: int, *, error: GameActionError | 
     game = page.game
     flip = bool(page.viewer_seat and page.viewer_seat.position == 1)
     seats = page.seats_by_side
+    if not typed and page.legal_moves:
+        typed = request.GET.get("move", "").strip()[:200]  # a move chosen on the list page
     context = {
         "page": page, "game": game, "flip": flip,
-        "board": board_svg(game.kind, page.view, flip=flip),
+        "board": board_svg(game.kind, page.view, flip=flip,
+                           last=page.last_move.squares if page.last_move else ()),
         "extras": extras_svg(game.kind, page.view, flip=flip),
         "result_text": result_text(game, seats=seats,
                                    viewer_side=page.viewer_seat.side if page.viewer_seat else None),
@@ -95,9 +101,73 @@ def game_detail(request: HttpRequest, game_id: int, *, error: GameActionError | 
         "verify_command": _verify_command(game) if game.revealed_seed else "",
         "error": error, "typed": typed,
         "turns": _turn_rows(page),
-        "legal_moves": [(move.text, " ".join(move.squares)) for move in page.legal_moves],
+        **_move_form_context(page, typed),
     }
     return render(request, "games/game.html", context, status=status)
+
+
+# At most this many moves that name no square are offered as buttons beside the board
+# (Onitama's passes, Maatatahay's "first balan"); more are typed or chosen on the list.
+CHOICE_BUTTONS_MAX = 12
+
+
+def _move_choice_label(move: LegalMove) -> str:
+    if move.parts.get("type") == "pass":
+        return _("Pass with %(card)s") % {"card": str(move.parts.get("card", "")).replace("_", " ")}
+    return move.text
+
+
+def _move_form_context(page: selectors.GamePage, typed: str) -> dict[str, Any]:
+    """What the move form and the board's scripts need (templates/games/_board_move_form.html):
+    the legal moves with their parts as JSON data for the viewer to move only, the moves
+    that name no square as buttons, and the texts the scripts show."""
+    if not page.legal_moves:
+        return {"move_data": None, "choice_moves": [], "move_example": ""}
+    squareless = [move for move in page.legal_moves if not move.squares]
+    choices = squareless if len(squareless) <= CHOICE_BUTTONS_MAX else []
+    seat = page.viewer_seat
+    move_data = {
+        "kind": page.game.kind, "ply": page.game.ply, "side": seat.side if seat else None,
+        "moves": [{"text": move.text, "parts": move.parts} for move in page.legal_moves],
+        "labels": {
+            "type_move": _("Type your move in notation, or choose it from the list of legal moves."),
+            "pick_piece": _("Choose one of your pieces, then a marked square."),
+            "pick_square": _("Choose a marked square, or another piece."),
+            "pick_card": _("Both cards reach this square: choose the card to move with."),
+            "must_pass": _("No move is possible: pass with one of your cards."),
+            "move_with": _("Move with %(card)s"),
+            "confirm": _("Confirm the move, or undo it."),
+            "target": _("%(square)s, you can move here"),
+            "selected": _("%(square)s, selected"),
+        },
+    }
+    return {"move_data": move_data,
+            "choice_moves": [(move.text, _move_choice_label(move)) for move in choices],
+            "move_example": page.legal_moves[0].text}
+
+
+MOVES_PER_PAGE = 50
+
+
+def game_moves(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The legal moves of the player to move, as a paged list (the game page offers them on
+    the board and by their notation); each links back to the game page with it chosen.
+    Only the player to move sees them: they are that player's own view."""
+    try:
+        page = selectors.game_for_viewer(game_id=game_id, user=request.user)
+    except Game.DoesNotExist:
+        raise Http404(_("This game does not exist.")) from None
+    square = request.GET.get("square", "").strip()
+    moves = [move for move in page.legal_moves if not square or square in move.squares]
+    paginator = Paginator(moves, MOVES_PER_PAGE)
+    moves_page = paginator.get_page(request.GET.get("page"))
+    rows = [{"text": move.text, "parts": sorted((k, v) for k, v in move.parts.items() if k != "type"),
+             "kind": move.parts.get("type", ""),
+             "href": "%s?%s#move-form" % (reverse("games:game", args=[game_id]), urlencode({"move": move.text}))}
+            for move in moves_page]
+    return render(request, "games/moves.html", {
+        "page": page, "game": page.game, "rows": rows, "moves_page": moves_page, "square": square,
+        "total": len(page.legal_moves)})
 
 
 def _turn_rows(page: selectors.GamePage) -> list[dict[str, Any]]:

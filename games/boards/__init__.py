@@ -1,11 +1,12 @@
 """Server-side SVG boards drawn from the engine's public view (never the full state).
 
 ``board_svg(kind, view, flip=False)`` returns safe SVG markup. Every space
-carries ``data-square="c3"`` and the ``space`` class, so the small script of
-the game page can filter the legal moves by the squares a player clicks.
+carries ``data-square="c3"``, the ``space`` class and a name for screen readers,
+so the game page's scripts (static/games/board.js) can offer the legal moves on it.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.safestring import SafeString
@@ -13,10 +14,12 @@ from django.utils.safestring import SafeString
 from . import maatatahay, onitama
 
 
-def board_svg(kind: str, view: dict[str, Any], *, flip: bool = False) -> SafeString:
+def board_svg(kind: str, view: dict[str, Any], *, flip: bool = False,
+              last: Sequence[str] = ()) -> SafeString:
+    """The board of ``kind``; the squares in ``last`` (the last move's) are highlighted."""
     if kind == "onitama":
-        return onitama.board_svg(view, flip=flip)
-    return maatatahay.board_svg(view, flip=flip)
+        return onitama.board_svg(view, flip=flip, last=last)
+    return maatatahay.board_svg(view, flip=flip, last=last)
 
 
 def extras_svg(kind: str, view: dict[str, Any], *, flip: bool = False) -> SafeString:

@@ -13,6 +13,7 @@ the map, so a Wazu player sees the board turned by 180 degrees (``flip``).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.html import escape
@@ -143,7 +144,9 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
     return "".join(parts)
 
 
-def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
+def board_svg(view: dict[str, Any], *, flip: bool = False, last: Sequence[str] = ()) -> SafeString:
+    """The map; the spaces in ``last`` (the last decision's space) are highlighted. Each
+    space is named for screen readers with the warrior on it."""
     data = component_table(view)
     m = data.get("map", {})
     region = {}
@@ -167,18 +170,26 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
             sq = "%s%d" % (file, rank)
             x, y = _xy(sq, flip)
             kind = region.get(sq, "barren")
-            spoken = [sq, region_names[kind]]
+            spoken = [sq]
+            cell = view.get("board", {}).get(sq)
+            if cell:
+                warrior = "%s %s" % (tribe_label(cell.get("tribe", "")), tile_label(cell.get("tile", "")))
+                spoken.append(warrior if cell.get("alive", True) else "%s (%s)" % (warrior, _("dead")))
+            spoken.append(region_names[kind])
             if sq in niches:
                 spoken.append(_("Crystal Niche"))
             if sq in map_arrows:
                 spoken.append(_("Map arrow: +%(n)s crystal") % {"n": map_arrows[sq]})
             if sq in relics:
                 spoken.append(_("Shrine with its relic"))
-            name = escape(", ".join(spoken))
-            parts.append('<rect class="space" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
+            name = ", ".join(spoken)
+            if sq in last:
+                name = _("%(square)s, last move") % {"square": name}
+            parts.append('<rect class="space%s" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
                          'fill="%s" stroke="#7a6a4f" stroke-width="1" role="img" aria-label="%s">'
                          '<title>%s</title></rect>'
-                         % (sq, x, y, CELL, CELL, REGION[kind], name, name))
+                         % (" last-move" if sq in last else "", sq, x, y, CELL, CELL, REGION[kind],
+                            escape(name), escape(name)))
             if sq in niches:
                 parts.append('<circle cx="%d" cy="%d" r="9" fill="none" stroke="#7a6a4f" '
                              'stroke-dasharray="3 2" pointer-events="none"><title>%s</title></circle>'

@@ -8,6 +8,7 @@ the holder's point of view: Red applies them as written, Blue turned 180 degrees
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.html import escape
@@ -30,8 +31,21 @@ def _xy(file: int, rank: int, flip: bool) -> tuple[int, int]:
     return file * CELL, (4 - rank) * CELL
 
 
-def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
+def piece_label(ch: str) -> str:
+    """A piece's name for screen readers and tooltips (``R r B b``)."""
+    red = ch in "Rr"
+    if ch in "RB":
+        return _("red master") if red else _("blue master")
+    return _("red student") if red else _("blue student")
+
+
+def board_svg(view: dict[str, Any], *, flip: bool = False, last: Sequence[str] = ()) -> SafeString:
+    """The board; the squares in ``last`` (the last move's from and to) are highlighted.
+    Each square is named for screen readers with what stands on it."""
     size = 5 * CELL
+    occupants = {"%s%d" % (FILES[file], 5 - row): piece_label(ch)
+                 for row, line in enumerate(view.get("board", [])) for file, ch in enumerate(line)
+                 if ch != "."}
     pad = 18
     # A group, not one image: each square and piece is an image with a name of its own.
     parts = ['<svg class="board onitama-board" viewBox="%d %d %d %d" role="group" '
@@ -44,10 +58,15 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
             square = "%s%d" % (FILES[file], rank + 1)
             arch = square in ("c1", "c5")
             fill = "#efe3c8" if (file + rank) % 2 else "#e6d6b3"
-            parts.append('<rect class="space" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
+            name = _("%(square)s, %(piece)s") % {"square": square, "piece": occupants[square]} \
+                if square in occupants else square
+            if square in last:
+                name = _("%(square)s, last move") % {"square": name}
+            parts.append('<rect class="space%s" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
                          'fill="%s" stroke="#8a7550" stroke-width="1" role="img" aria-label="%s">'
                          '<title>%s</title></rect>'
-                         % (square, x, y, CELL, CELL, fill, square, square))
+                         % (" last-move" if square in last else "", square, x, y, CELL, CELL, fill,
+                            escape(name), escape(name)))
             if arch:
                 colour = COLOURS[RED if square == "c1" else BLUE][0]
                 parts.append('<path d="M%d %d v-14 a14 14 0 0 1 28 0 v14" fill="none" stroke="%s" '
@@ -55,11 +74,13 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
                              % (x + 16, y + CELL - 8, colour))
     for file in range(5):
         x, _y = _xy(file, 0, flip)
-        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555" aria-hidden="true">%s</text>'
+        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555" '
+                     'aria-hidden="true">%s</text>'
                      % (x + CELL // 2, size + 14, FILES[file]))
     for rank in range(5):
         _x, y = _xy(0, rank, flip)
-        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555" aria-hidden="true">%d</text>'
+        parts.append('<text x="%d" y="%d" font-size="12" text-anchor="middle" fill="#555" '
+                     'aria-hidden="true">%d</text>'
                      % (-9, y + CELL // 2 + 4, rank + 1))
     for row, line in enumerate(view.get("board", [])):
         rank = 4 - row
@@ -71,10 +92,10 @@ def board_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
             x, y = _xy(file, rank, flip)
             cx, cy = x + CELL // 2, y + CELL // 2
             stroke, fill = COLOURS[colour]
-            label = (_("red master") if colour == RED else _("blue master")) if master else \
-                (_("red student") if colour == RED else _("blue student"))
             square = "%s%d" % (FILES[file], rank + 1)
-            spoken = escape("%s (%s)" % (label, square))
+            # The square's name says what stands on it; the piece has its own name too, for
+            # readers that list the images.
+            spoken = escape("%s (%s)" % (piece_label(ch), square))
             parts.append('<g class="piece %s%s" data-square="%s" pointer-events="none" role="img" '
                          'aria-label="%s"><title>%s</title>'
                          % (colour, " master" if master else "", square, spoken, spoken))
@@ -100,10 +121,11 @@ def card_svg(name: str, card: dict[str, Any], *, holder: str | None, flip: bool,
     # Red applies offsets as written; Blue rotated by 180 degrees. On a board seen
     # by Blue (flip) everything turns by 180 degrees once more.
     turn = (holder == BLUE) != flip
-    parts = ['<svg class="card%s" data-card="%s" viewBox="0 0 %d %d" width="%d" height="%d" '
-             'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="%s">'
-             % (" selected" if highlight else "", escape(name), width, height, width, height,
-                escape(name)),
+    label = _("%(card)s card") % {"card": name.replace("_", " ")}
+    parts = ['<svg class="card%s" data-card="%s" data-holder="%s" viewBox="0 0 %d %d" width="%d" '
+             'height="%d" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="%s">'
+             % (" selected" if highlight else "", escape(name), escape(holder or ""), width, height,
+                width, height, escape(label)),
              '<rect x="1" y="1" width="%d" height="%d" rx="6" fill="#fbf6ea" stroke="%s" '
              'stroke-width="2"/>' % (width - 2, height - 2, COLOURS.get(stamp, COLOURS[RED])[0])]
     ox, oy = 8, 8

@@ -1,8 +1,7 @@
-// Game page: click squares on the board to narrow the list of legal moves.
-// Without JavaScript the form works as it is (choose a move, press Play).
+// Game page: confirm a resignation, and look for the opponent's move while waiting.
+// Moves on the board are ./board.js; without JavaScript the move form works as it is.
 (function () {
   "use strict";
-  var form = document.getElementById("move-form");
   document.querySelectorAll("form[data-confirm]").forEach(function (f) {
     f.addEventListener("submit", function (event) {
       if (!window.confirm(f.getAttribute("data-confirm"))) { event.preventDefault(); }
@@ -27,64 +26,4 @@
     };
     window.setTimeout(poll, delay);
   }
-  if (!form) { return; }
-  var board = document.querySelector(".board-wrap svg");
-  var moves = Array.prototype.slice.call(form.querySelectorAll(".legal-move"));
-  var clear = document.getElementById("clear-filter");
-  var typed = document.getElementById("move-typed");
-  var selected = [];
-
-  function squaresOf(label) {
-    var text = label.getAttribute("data-squares") || "";
-    return text ? text.split(" ") : [];
-  }
-
-  function render() {
-    var visible = [];
-    moves.forEach(function (label) {
-      var squares = squaresOf(label);
-      var ok = selected.every(function (sq, i) { return squares[i] === sq; });
-      label.hidden = !ok;
-      if (ok) { visible.push(label); }
-    });
-    if (board) {
-      board.querySelectorAll(".space").forEach(function (space) {
-        var sq = space.getAttribute("data-square");
-        space.classList.toggle("selected", selected.indexOf(sq) >= 0);
-        var target = selected.length > 0 && visible.some(function (label) {
-          return squaresOf(label)[selected.length] === sq;
-        });
-        space.classList.toggle("target", target);
-      });
-    }
-    if (clear) { clear.hidden = selected.length === 0; }
-    if (selected.length > 0 && visible.length === 1) {
-      visible[0].querySelector("input").checked = true;
-      if (typed) { typed.value = ""; }
-    }
-  }
-
-  if (board) {
-    board.addEventListener("click", function (event) {
-      var space = event.target.closest(".space");
-      if (!space) { return; }
-      var sq = space.getAttribute("data-square");
-      var index = selected.indexOf(sq);
-      if (index >= 0) {
-        selected = selected.slice(0, index);
-      } else {
-        var next = selected.concat([sq]);
-        var any = moves.some(function (label) {
-          var squares = squaresOf(label);
-          return next.every(function (s, i) { return squares[i] === s; });
-        });
-        selected = any ? next : (moves.some(function (label) { return squaresOf(label)[0] === sq; }) ? [sq] : []);
-      }
-      render();
-    });
-  }
-  if (clear) { clear.addEventListener("click", function () { selected = []; render(); }); }
-  moves.forEach(function (label) {
-    label.querySelector("input").addEventListener("change", function () { if (typed) { typed.value = ""; } });
-  });
 })();

@@ -3,7 +3,9 @@ import re
 
 import pytest
 
+from games import services
 from games.models import Game, GameStatus
+from games.rules import legal_moves_of
 from tests.helpers import browser_login
 
 from .conftest import make_user, start_game
@@ -23,31 +25,30 @@ def challenge(page, base, kind, opponent, extra):
 
 
 def play_turns(pages, game, base, decisions):
-    """Play ``decisions`` decisions through the pages, whoever is to move, with clicks."""
+    """Play ``decisions`` decisions through the pages, whoever is to move: Onitama's on the
+    board, Maatatahay's by a button or the notation field; each shown as the pending move,
+    then confirmed."""
     for _ in range(decisions):
         game.refresh_from_db()
         if game.status != GameStatus.ACTIVE:
             return
         page = pages[game.to_move_user.username]
         page.goto("%s/games/%d/" % (base, game.pk))
-        labels = page.locator(".legal-move")
-        first = labels.first
-        squares = first.get_attribute("data-squares") or ""
-        if squares:
-            # The JS enhancement: clicking the move's squares on the board narrows the list.
-            wanted = squares.split()
-            for square in wanted:
+        page.wait_for_function("() => document.getElementById('move-prompt').textContent.length > 0")
+        move = legal_moves_of(kind=game.kind, state=services.game_state(game))[0]
+        choice = page.locator(".move-choice[data-move='%s']" % move.text)
+        if game.kind == "onitama" and move.parts["type"] == "move":
+            for square in (move.parts["from"], move.parts["to"]):
                 page.locator(".board-wrap svg rect.space[data-square='%s']" % square).click()
-            visible = page.locator(".legal-move:visible")
-            assert 1 <= visible.count() <= labels.count()
-            for i in range(visible.count()):
-                assert (visible.nth(i).get_attribute("data-squares") or "").split()[:len(wanted)] == wanted
-            if visible.count() == 1:  # a unique match is selected for the player
-                assert visible.first.locator("input").is_checked()
-        value = first.locator("input").get_attribute("value")
-        page.locator(".legal-move input[value='%s']" % value).check()
+            if page.locator("#card-choices").is_visible():
+                page.locator("#card-choices button", has_text=move.parts["card"]).click()
+        elif choice.count():
+            choice.click()
+        else:  # typed: the move shows as pending once the text is a legal move
+            page.fill("#move-text", move.text)
+        assert page.locator("#pending-text").inner_text() == move.text
         ply = game.ply
-        page.locator("#play-move").click()
+        page.locator("#confirm-move").click()
         page.wait_for_load_state()
         game.refresh_from_db()
         assert game.ply == ply + 1, page.content()[:2000]

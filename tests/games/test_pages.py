@@ -1,7 +1,10 @@
+import json
 import re
+from html import unescape
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 import engine
 from games import services
@@ -65,13 +68,68 @@ def test_game_page_board_and_legal_moves(client, alice, bob, kind, options):
     html = client.get("/games/%d/" % game.pk).content.decode()
     assert "<svg" in html and 'data-square="c3"' in html
     rules = engine.get_game(kind)
-    legal = [rules.move_text(m) for m in rules.legal_moves(services.game_state(game))]
-    for text in legal[:5]:
-        assert 'value="%s"' % text in html
+    legal = rules.legal_moves(services.game_state(game))
+    # The legal moves are data for the board's scripts (text and the engine's parts), not a list.
+    data = move_data(html)
+    assert [m["text"] for m in data["moves"]] == [rules.move_text(m) for m in legal]
+    assert [m["parts"] for m in data["moves"]] == [rules.move_parts(m) for m in legal]
+    assert data["side"] == game.to_move_side and 'type="radio"' not in html
+    assert 'name="move_typed"' in html and 'href="/games/%d/moves/"' % game.pk in html
     assert 'name="expected_ply" value="%d"' % game.ply in html
+    # The last move is named above the board and its squares are highlighted.
+    last = game.moves.get(ply=game.ply)
+    assert "<code>%s</code>" % last.text in html
+    squares = [v for k, v in engine.get_game(kind).move_parts(
+        rules.parse_move(replay_to(game, game.ply - 1), last.text)).items() if k in ("from", "to", "square")]
+    for square in squares:
+        assert re.search(r'class="space last-move" data-square="%s"' % square, html)
     spectator = client.get("/games/%d/?ply=2" % game.pk)
     assert spectator.status_code == 200
     assert "position after ply 2" in spectator.content.decode()
+    client.logout()
+    anonymous = client.get("/games/%d/" % game.pk).content.decode()
+    assert 'id="move-data"' not in anonymous and 'id="move-form"' not in anonymous
+
+
+def move_data(html: str) -> dict:
+    found = re.search(r'<script id="move-data" type="application/json">(.*?)</script>', html, re.S)
+    assert found, "the page holds no move data"
+    return json.loads(found.group(1))
+
+
+def replay_to(game, ply):
+    from engine.core import replay
+    from games.rules import game_secret
+    return replay(engine.get_game(game.kind), game_secret(game)[1], game.options,
+                  [m.text for m in game.moves.order_by("ply")[:ply]], data_version=game.data_version or None)
+
+
+def test_the_legal_moves_page_lists_them_paged_for_the_player_to_move_only(client, alice, bob, carol):
+    game = play(start_game(alice, bob, "maatatahay", {"variant": "standard"}), 4)
+    rules = engine.get_game(game.kind)
+    legal = [rules.move_text(m) for m in rules.legal_moves(services.game_state(game))]
+    url = "/games/%d/moves/" % game.pk
+    client.force_login(game.to_move_user)
+    listed: list[str] = []
+    page = 1
+    while True:
+        html = client.get(url, {"page": page}).content.decode()
+        listed += [unescape(t) for t in re.findall(r'<tr class="legal-move-row">\s*<td><code>(.*?)</code>', html)]
+        if 'rel="next"' not in html:
+            break
+        page += 1
+    assert listed == legal and (len(legal) <= 50 or page > 1)
+    # Choosing one goes back to the game page with it in the notation field.
+    html = client.get("/games/%d/" % game.pk, {"move": legal[-1]}).content.decode()
+    assert 'name="move_typed" value="%s"' % escape(legal[-1]) in html
+    square = next(s for m in rules.legal_moves(services.game_state(game))
+                  for k, s in rules.move_parts(m).items() if k in ("from", "to", "square"))
+    filtered = client.get(url, {"square": square}).content.decode()
+    assert 0 < filtered.count('class="legal-move-row"') <= min(50, len(legal))
+    client.force_login(carol)  # a spectator: no list, nor the moves of another player
+    assert 'class="legal-move-row"' not in client.get(url).content.decode()
+    client.force_login(game.seats.exclude(user=game.to_move_user).get().user)
+    assert 'class="legal-move-row"' not in client.get(url).content.decode()
 
 
 def test_move_by_post_and_409_on_a_stale_form(client, onitama_game):
