@@ -100,6 +100,7 @@ MIDDLEWARE = [
 CSRF_FAILURE_VIEW = "api.json_errors.csrf_failure"  # JSON under /api/, Django's page elsewhere
 ROOT_URLCONF = "maatasite.urls"
 WSGI_APPLICATION = "maatasite.wsgi.application"
+ASGI_APPLICATION = "maatasite.asgi.application"  # production: gunicorn with uvicorn's worker (Procfile)
 
 TEMPLATES = [
     {
@@ -351,6 +352,22 @@ CELERY_BEAT_SCHEDULE = {
                                               default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))),
     },
 }
+
+# --- Live game pages (games/live.py, games/consumers.py) ----------------------
+
+# The push of a game's moves, messages and end to its open pages (a WebSocket per page). A
+# change is announced after its commit, by whichever process made it (a web server, the worker
+# that played a bot's move), to a Redis channel layer that every web process listens to. Unset,
+# push is off and pages poll (static/games/game.js), as under `make run` without Redis. Its
+# keys begin with LIVE_KEY_PREFIX, so the layer may share a Redis db with other users.
+LIVE_REDIS_URL = env.str("LIVE_REDIS_URL", default="")
+LIVE_KEY_PREFIX = env.str("LIVE_KEY_PREFIX", default="maatasite-live")
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [LIVE_REDIS_URL], "prefix": LIVE_KEY_PREFIX},
+    },
+} if LIVE_REDIS_URL else {}
 
 # --- Correspondence ---------------------------------------------------------
 
