@@ -168,7 +168,7 @@ def test_a_player_gets_their_own_view_then_the_opponents_move(alice, bob, commit
 def test_the_end_of_the_game_reaches_both_players_and_a_spectator(alice, bob, carol, committed):
     game = start_game(alice, bob, "onitama", {"cards": "base"})
     cookies = {user.username: session_cookie(user) for user in (alice, bob, carol)}
-    sides = {seat.user.username: seat.side for seat in game.seats.select_related("user")}
+    sides = {seat.user.username: seat.side for seat in game.seats.select_related("user") if seat.user}
 
     async def run() -> None:
         pages = {name: socket(game.pk, cookie=cookie) for name, cookie in cookies.items()}
@@ -263,7 +263,7 @@ def test_a_bots_move_made_by_the_worker_reaches_the_page(celery_worker, committe
         page = socket(game.pk, cookie=cookie)
         await opened(page)
         await committed(services.move_submit, game_id=game.pk, user=alice, move_text=move_text, expected_ply=0)
-        plies = []
+        plies: list[int] = []
         while not plies or plies[-1] < 2:
             plies.append((await page.receive_json_from(timeout=60))["game"]["ply"])
         assert plies[-1] == 2, plies  # the bot's reply, announced by the worker
