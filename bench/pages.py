@@ -5,7 +5,7 @@
                                    [--database postgres://postgres@127.0.0.1:5432/maatasite_bench]
 
 Sets up its own database (created if missing, migrated), serves the site with gunicorn
-on 127.0.0.1 (``--workers`` sync workers), logs two players per client in through the
+on 127.0.0.1 (``--workers`` uvicorn workers, as in the Procfile), logs two players per client in through the
 login page and runs, each with ``--clients`` threads (bounded loops: ``--moves`` moves
 per client, at most ``--seconds`` per phase, fresh loopback connections):
 
@@ -180,7 +180,7 @@ def main() -> None:
     lobby_players = [(size, lobby_player(size)) for size in lobby_sizes]
 
     with gunicorn(env, args.workers) as base:
-        print("bench/pages.py: %d clients x %d moves per game kind, gunicorn %d sync workers, PostgreSQL, %d cores"
+        print("bench/pages.py: %d clients x %d moves per game kind, gunicorn %d uvicorn workers, PostgreSQL, %d cores"
               % (args.clients, args.moves, args.workers, os.cpu_count() or 0))
         sessions = []
         for first, second in players:

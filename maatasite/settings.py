@@ -362,14 +362,18 @@ CELERY_BEAT_SCHEDULE = {
 # keys begin with LIVE_KEY_PREFIX, so the layer may share a Redis db with other users.
 LIVE_REDIS_URL = env.str("LIVE_REDIS_URL", default="")
 LIVE_KEY_PREFIX = env.str("LIVE_KEY_PREFIX", default="maatasite-live")
-# Each socket waits on Redis in blocking pops of 5 s (channels-redis); redis-py's own default
-# read timeout is 5 s too, and a read that times out first kills the socket: reads get 15 s.
-CHANNEL_LAYERS = {
-    "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [{"address": LIVE_REDIS_URL, "socket_timeout": 15}], "prefix": LIVE_KEY_PREFIX},
-    },
-} if LIVE_REDIS_URL else {}
+
+
+def live_channel_layers(url: str, prefix: str) -> dict:
+    """Channels' layer on the Redis at ``url``, its keys under ``prefix`` (tests make their own).
+
+    Each socket waits on Redis in blocking pops of 5 s (channels-redis); redis-py's own default
+    read timeout is 5 s too, and a read that times out first kills the socket: reads get 15 s."""
+    return {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                        "CONFIG": {"hosts": [{"address": url, "socket_timeout": 15}], "prefix": prefix}}}
+
+
+CHANNEL_LAYERS = live_channel_layers(LIVE_REDIS_URL, LIVE_KEY_PREFIX) if LIVE_REDIS_URL else {}
 
 # --- Correspondence ---------------------------------------------------------
 

@@ -1,14 +1,13 @@
 """The game page's socket (games/consumers.py, games/live.py, chat/live.py), through Channels'
 communicators: who may connect, what each viewer receives, and what never leaves the server.
 
-The channel layer is the real Redis one when LIVE_REDIS_URL is set (CI), else Channels'
+The channel layer is the real Redis one when LIVE_TEST_REDIS_URL is set (CI), else Channels'
 in-memory layer; the consumer's database reads run in the test's thread (thread-sensitive), so
 they see the test's rows. Changes are committed for real (the announce is sent after the
 commit), through ``committed``.
 """
 from __future__ import annotations
 
-import copy
 import json
 import os
 import uuid
@@ -28,6 +27,7 @@ from chat.models import Message
 from games import live, services
 from games.models import GameStatus
 from maatasite.asgi import websocket_application
+from maatasite.settings import live_channel_layers
 from tests.conftest import IN_CI
 from tests.factories import first_legal, to_move
 
@@ -45,27 +45,31 @@ ORIGIN = "http://testserver"
 WAIT = 5.0
 
 
+# Redis for the channel layer of these tests (CI sets it); the site's LIVE_REDIS_URL stays
+# unset in the tests, so that push is off for every other test.
+REDIS_URL = os.environ.get("LIVE_TEST_REDIS_URL", "")
+
+
 @pytest.fixture(autouse=True)
 def live_layer(request, settings):
-    """Push on: the configured Redis layer under a key prefix of this test's own (a test with
-    a worker keeps the configured prefix, which the worker uses), or Channels' in-memory layer
-    without LIVE_REDIS_URL."""
-    url = os.environ.get("LIVE_REDIS_URL", "")
+    """Push on, for this test: Redis at LIVE_TEST_REDIS_URL under a key prefix of the test's
+    own (a test with a worker takes the worker's, see tests/conftest.py), or Channels'
+    in-memory layer without it."""
     prefix = "%s-test-%s" % (settings.LIVE_KEY_PREFIX, uuid.uuid4().hex[:8])
     if request.node.get_closest_marker("services"):
-        if not url and IN_CI:
-            pytest.fail("LIVE_REDIS_URL is not set: a push from the worker needs Redis")
-        if not url:
-            pytest.skip("needs LIVE_REDIS_URL (Redis) for a push from the worker")
-    elif url:
-        layer = copy.deepcopy(settings.CHANNEL_LAYERS["default"])
-        layer["CONFIG"]["prefix"] = prefix
-        settings.CHANNEL_LAYERS = {"default": layer}
+        if not REDIS_URL and IN_CI:
+            pytest.fail("LIVE_TEST_REDIS_URL is not set: a push from the worker needs Redis")
+        if not REDIS_URL:
+            pytest.skip("needs LIVE_TEST_REDIS_URL (Redis) for a push from the worker")
+        prefix = request.getfixturevalue("celery_services_env")["LIVE_KEY_PREFIX"]
+    if REDIS_URL:
+        settings.CHANNEL_LAYERS = live_channel_layers(REDIS_URL, prefix)
+        settings.LIVE_REDIS_URL = REDIS_URL
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
         settings.LIVE_REDIS_URL = "in-memory (tests)"
     yield
-    if not url:
+    if not REDIS_URL:
         async_to_sync(get_channel_layer().flush)()
 
 

@@ -3,7 +3,6 @@ message made in one appear in the other without a reload, while its message box 
 text being typed. The push latency seen there is printed (measured, never asserted)."""
 from __future__ import annotations
 
-import copy
 import os
 import socket
 import threading
@@ -14,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from games.models import Game
+from maatasite.settings import live_channel_layers
 from tests.helpers import browser_login
 
 from .conftest import make_user, start_game
@@ -43,21 +43,18 @@ window.__liveArrivals = [];
 @pytest.fixture
 def asgi_live_server(settings, transactional_db) -> Iterator[str]:
     """maatasite.asgi served by uvicorn in a thread of this process (the test database), with
-    static files from the apps' folders, and push on (the Redis layer if configured, else the
-    in-memory one, which this one process shares)."""
+    static files from the apps' folders, and push on (Redis at LIVE_TEST_REDIS_URL if set, else the
+    in-memory layer, which this one process shares)."""
     import uvicorn
     from channels.routing import ProtocolTypeRouter
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     from maatasite.asgi import django_application, websocket_application
 
-    url = os.environ.get("LIVE_REDIS_URL", "")
-    if url:
-        layer = copy.deepcopy(settings.CHANNEL_LAYERS["default"])
-        layer["CONFIG"]["prefix"] = "%s-browser-%s" % (settings.LIVE_KEY_PREFIX, uuid.uuid4().hex[:8])
-    else:
-        layer = {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    settings.CHANNEL_LAYERS = {"default": layer}
+    url = os.environ.get("LIVE_TEST_REDIS_URL", "")
+    prefix = "%s-browser-%s" % (settings.LIVE_KEY_PREFIX, uuid.uuid4().hex[:8])
+    settings.CHANNEL_LAYERS = (live_channel_layers(url, prefix) if url
+                               else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
     settings.LIVE_REDIS_URL = url or "in-memory (tests)"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     application = ProtocolTypeRouter({"http": ASGIStaticFilesHandler(django_application),
