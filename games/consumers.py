@@ -16,7 +16,11 @@ change, and what the registered handlers send (chat: ``{"type": "message", ...}`
 """
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+import weakref
+from collections import OrderedDict
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,6 +28,7 @@ from channels.auth import get_user
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http.request import split_domain_port, validate_host
 
 from api.selectors import token_for_secret
@@ -40,6 +45,37 @@ CLOSE_ORIGIN = 4403
 CLOSE_ANONYMOUS = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_NO_PUSH = 4503
+
+# Joins and leaves of a game's group in flight at once, per process (its event loop): redis-py
+# refuses a command beyond its pool's 100 connections (since redis-py 8) instead of waiting,
+# and a burst of pages opening (a server restart: every page reconnects) would exceed it.
+LAYER_CONCURRENCY = 50
+_layer_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
+def layer_slot() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    slot = _layer_slots.get(loop)
+    if slot is None:
+        slot = _layer_slots[loop] = asyncio.Semaphore(LAYER_CONCURRENCY)
+    return slot
+
+
+# The view each kind of viewer gets after one announce, rendered once per process and sent by
+# each of their sockets: a player's own (keyed by their seat), and the spectators' (None), the
+# same for every spectator and with nothing hidden from one that another may see. A thousand
+# spectators of one game then cost one render, not a thousand. The newest RENDERED_KEPT are kept.
+RENDERED_KEPT = 256
+RenderedViews = OrderedDict[tuple[str, int | None], "asyncio.Future[str | None]"]
+_rendered: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RenderedViews] = weakref.WeakKeyDictionary()
+
+
+def rendered_views() -> RenderedViews:
+    loop = asyncio.get_running_loop()
+    views = _rendered.get(loop)
+    if views is None:
+        views = _rendered[loop] = OrderedDict()
+    return views
 
 
 def header(scope: dict[str, Any], name: bytes) -> str | None:
@@ -84,6 +120,7 @@ class GamePageConsumer(AsyncJsonWebsocketConsumer):
 
     game_id: int
     user: Any = None
+    seat_id: int | None = None  # the viewer's seat in the game; None for a spectator
     joined: bool = False
 
     async def connect(self) -> None:
@@ -101,19 +138,23 @@ class GamePageConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_ANONYMOUS)
             return
         self.user = user
-        state = await database_sync_to_async(self.viewer_state)()
-        if state is None:
+        # In the group first, then read: a change committed in between is not missed.
+        async with layer_slot():
+            await self.channel_layer.group_add(live.group_name(self.game_id), self.channel_name)
+        self.joined = True
+        text = await database_sync_to_async(self.viewer_text)()
+        if text is None:
+            await self.disconnect(CLOSE_NOT_FOUND)
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self.channel_layer.group_add(live.group_name(self.game_id), self.channel_name)
-        self.joined = True
         await self.accept()
-        await self.send_json({"type": "game", "game": state})
+        await self.send(text_data=text)
 
     async def disconnect(self, code: int) -> None:
         if self.joined and self.channel_layer is not None:
-            await self.channel_layer.group_discard(live.group_name(self.game_id), self.channel_name)
             self.joined = False
+            async with layer_slot():
+                await self.channel_layer.group_discard(live.group_name(self.game_id), self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """The page sends nothing: moves and messages go through their forms and the API."""
@@ -127,14 +168,33 @@ class GamePageConsumer(AsyncJsonWebsocketConsumer):
         await super().dispatch(message)
 
     async def game_changed(self, event: dict[str, Any]) -> None:
-        state = await database_sync_to_async(self.viewer_state)()
-        if state is not None:
-            await self.send_json({"type": "game", "game": state})
+        event_id = event.get("event")
+        if not isinstance(event_id, str):
+            text = await database_sync_to_async(self.viewer_text)()
+        else:
+            views = rendered_views()
+            key = (event_id, self.seat_id)
+            future = views.get(key)
+            if future is None:
+                future = views[key] = asyncio.get_running_loop().create_future()
+                while len(views) > RENDERED_KEPT:
+                    views.popitem(last=False)
+                try:
+                    future.set_result(await database_sync_to_async(self.viewer_text)())
+                except Exception:  # this socket's read failed: the others of its kind read again
+                    views.pop(key, None)
+                    future.set_result(None)
+                    raise
+            text = await future
+        if text is not None:
+            await self.send(text_data=text)
 
-    def viewer_state(self) -> dict[str, Any] | None:
-        """The game as this socket's viewer sees it now (None once it is gone)."""
+    def viewer_text(self) -> str | None:
+        """The message of the game as this socket's viewer sees it now (None once it is gone)."""
         try:
             page = game_for_viewer(game_id=self.game_id, user=self.user)
         except Game.DoesNotExist:
             return None
-        return dict(GameDetailSerializer(page, context={"user": self.user}).data)
+        self.seat_id = page.viewer_seat.pk if page.viewer_seat else None
+        state = GameDetailSerializer(page, context={"user": self.user}).data
+        return json.dumps({"type": "game", "game": state}, cls=DjangoJSONEncoder)

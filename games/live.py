@@ -16,6 +16,7 @@ With push off (no LIVE_REDIS_URL, as under `make run`), nothing is sent and page
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -61,7 +62,8 @@ def announce(game_id: int, event: dict[str, Any]) -> None:
     the current transaction commits, or at once outside one. Nothing without push."""
     if not push_enabled():
         return
-    event = {**event, "game": int(game_id)}
+    # "event": this announce's own id, under which a process renders each kind of viewer's view once.
+    event = {**event, "game": int(game_id), "event": uuid.uuid4().hex}
     transaction.on_commit(lambda: send_now(game_id, event))
 
 
