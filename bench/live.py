@@ -181,7 +181,11 @@ def main() -> None:
         asyncio.run(bench(args, base, pid))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # a worker still closing sockets after gunicorn's grace
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
 
 
 if __name__ == "__main__":
