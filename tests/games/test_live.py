@@ -149,15 +149,17 @@ async def refused(communicator: WebsocketCommunicator) -> int:
 
 # --- Who may connect -------------------------------------------------------------------
 
-def test_a_player_gets_their_own_view_then_the_opponents_move(alice, bob, committed):
+def test_a_player_gets_their_own_view_then_the_opponents_move(alice, bob, carol, committed):
     game = start_game(alice, bob, "onitama", {"cards": "base"})
     mover = to_move(game)
     waiter = bob if mover == alice else alice
     cookie, waiter_side, move_text = session_cookie(waiter), game.seats.get(user=waiter).side, first_legal(game)
+    spectator_cookie = session_cookie(carol)
 
     async def run() -> None:
-        page = socket(game.pk, cookie=cookie)
+        page, spectator = socket(game.pk, cookie=cookie), socket(game.pk, cookie=spectator_cookie)
         view = await opened(page)
+        await opened(spectator)
         assert view["ply"] == 0 and view["your_turn"] is False and view["legal_moves"] == []
         await committed(services.move_submit, game_id=game.pk, user=mover, move_text=move_text, expected_ply=0)
         update = await page.receive_json_from(timeout=WAIT)
@@ -165,7 +167,12 @@ def test_a_player_gets_their_own_view_then_the_opponents_move(alice, bob, commit
         assert update["game"]["ply"] == 1 and update["game"]["your_turn"] is True
         assert update["game"]["your_side"] == waiter_side
         assert update["game"]["legal_moves"], "the player to move gets their legal moves"
+        # the same change, rendered for a spectator in the same process: their own view, not the player's
+        seen = (await spectator.receive_json_from(timeout=WAIT))["game"]
+        assert seen["ply"] == 1 and seen["your_side"] is None and seen["legal_moves"] == []
+        assert not any(seat["is_you"] for seat in seen["seats"])
         await page.disconnect()
+        await spectator.disconnect()
     scenario(run)
 
 
