@@ -78,7 +78,8 @@ class Session:
             jar = SimpleCookie()
             jar.load(header)
             self.cookies.update({name: morsel.value for name, morsel in jar.items()})
-        return status, dict(headers.items()), raw.decode("utf-8", "replace"), elapsed
+        # names in lower case: HTTP's are case-insensitive, and uvicorn sends them so
+        return status, {name.lower(): value for name, value in headers.items()}, raw.decode("utf-8", "replace"), elapsed
 
     def log_in(self, username: str) -> None:
         status, _headers, page, _ = self.request("GET", "/accounts/login/")
@@ -228,7 +229,7 @@ def main() -> None:
                             "csrfmiddlewaretoken": CSRF.search(page).group(1),
                             "expected_ply": EXPECTED_PLY.search(page).group(1),
                             "move": chooser.choice(legal)})
-                        assert status == 302 and "/games/%d/" % game_id in headers.get("Location", ""), (
+                        assert status == 302 and "/games/%d/" % game_id in headers.get("location", ""), (
                             status, body[:500])
                         out.append(elapsed)
                 finally:
