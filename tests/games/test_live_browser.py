@@ -151,7 +151,18 @@ def test_a_move_and_a_message_appear_in_the_other_browser_without_reload(asgi_li
     watching.locator("#send-message").click()
     moving.locator(".message-list .message-text", has_text=HALF_WRITTEN + "ve was a good one").wait_for(
         timeout=APPEAR_MS)
-    game.refresh_from_db()
-    assert Game.objects.get(pk=game.pk).ply == 1
+    # The move form that came with the patch works: its board filter is set up, and it plays.
+    watching.wait_for_load_state()
+    first = watching.locator(".legal-move").first
+    square = (first.get_attribute("data-squares") or "").split()[0]
+    watching.locator(".board-wrap svg rect.space[data-square='%s']" % square).click()
+    visible = watching.locator(".legal-move:visible")
+    assert visible.count() >= 1 and watching.locator(".space.selected[data-square='%s']" % square).count() == 1
+    for i in range(visible.count()):
+        assert (visible.nth(i).get_attribute("data-squares") or "").split()[0] == square
+    first.locator("input").check()
+    watching.locator("#play-move").click()
+    moving.locator(".game-page[data-ply='2']").wait_for(state="attached", timeout=APPEAR_MS)
+    assert Game.objects.get(pk=game.pk).ply == 2
     print("\nlive push (onitama, 2 browsers): move click -> socket message %.0f ms, -> page patched %.0f ms; "
           "message send -> socket message %.0f ms, -> shown %.0f ms" % (move_push, shown, message_push, message_shown))
