@@ -1,21 +1,22 @@
-"""The game page's socket (games/consumers.py, games/live.py, chat/live.py), through Channels'
-communicators: who may connect, what each viewer receives, and what never leaves the server.
+"""The game page's socket (games/consumers.py, games/live.py, chat/live.py), through an ASGI
+client of its own: who may connect, what each viewer receives, what never leaves the server.
 
 The channel layer is the real Redis one when LIVE_TEST_REDIS_URL is set (CI), else Channels'
-in-memory layer; the consumer's database reads run in the test's thread (thread-sensitive), so
-they see the test's rows. Changes are committed for real (the announce is sent after the
-commit), through ``committed``.
+in-memory layer. The tests are transactional (the consumers read in a thread of their own):
+changes are committed for real, and announced after the commit, through ``committed``.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import threading
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from channels.layers import get_channel_layer
 from django.test import Client
@@ -70,7 +71,7 @@ def live_layer(request, settings):
         settings.LIVE_REDIS_URL = "in-memory (tests)"
     yield
     if not REDIS_URL:
-        async_to_sync(get_channel_layer().flush)()
+        in_a_loop_of_its_own(get_channel_layer().flush)
 
 
 @pytest.fixture
@@ -127,9 +128,37 @@ def socket(game_id: int, *, cookie: str | None = None, origin: str | None = ORIG
     return WebsocketCommunicator(websocket_application, "/ws/games/%d/" % game_id, headers=headers)
 
 
+def in_a_loop_of_its_own(fn: Callable[[], Awaitable[None]]) -> None:
+    """Run ``fn`` on a new event loop in a thread of its own: the main thread may already have
+    one running (Playwright's, once a browser test ran: tests/conftest.py), where no loop can
+    be run. The consumers' database reads then run in asgiref's thread for them, and are closed
+    at the end (the rows they read are committed: the tests are transactional)."""
+    from django.db import connections
+
+    async def main() -> None:
+        try:
+            await fn()
+        finally:
+            await sync_to_async(connections.close_all)()
+
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as error:  # handed to the test's thread
+            failures.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+
+
 def scenario(fn: Callable[[], Awaitable[None]]) -> None:
     """Run one async scenario: its communicators and the layer live on one event loop."""
-    async_to_sync(fn)()
+    in_a_loop_of_its_own(fn)
 
 
 async def opened(communicator: WebsocketCommunicator) -> dict[str, Any]:
