@@ -181,11 +181,13 @@ class GamePageConsumer(AsyncJsonWebsocketConsumer):
                     views.popitem(last=False)
                 try:
                     future.set_result(await database_sync_to_async(self.viewer_text)())
-                except Exception:  # this socket's read failed: the others of its kind read again
+                except Exception:  # this socket's read failed: those waiting for it read for themselves
                     views.pop(key, None)
                     future.set_result(None)
                     raise
             text = await future
+            if text is None and views.get(key) is not future:
+                text = await database_sync_to_async(self.viewer_text)()
         if text is not None:
             await self.send(text_data=text)
 
