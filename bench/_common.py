@@ -1,5 +1,5 @@
 """What the HTTP benchmarks share: their own PostgreSQL database, the environment the
-site runs under for them, a gunicorn server on loopback, and concurrent phases that
+site runs under for them, a gunicorn server on loopback (as the Procfile runs it), and concurrent phases that
 print latency percentiles and throughput (measured, never asserted).
 
 Used by bench/api.py and bench/pages.py (run as scripts, so ``import _common`` finds it).
@@ -69,13 +69,19 @@ def django_migrated() -> None:
     call_command("migrate", verbosity=0)
 
 
+# The Procfile's web command: the ASGI site (pages and the game pages' sockets) on gunicorn
+# with uvicorn's worker.
+SERVER_COMMAND = [str(ROOT / ".venv/bin/gunicorn"), "maatasite.asgi:application",
+                  "--worker-class", "maatasite.asgi_worker.Worker"]
+
+
 @contextlib.contextmanager
 def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
-    """Serve maatasite.wsgi on a free loopback port; yields the base URL once it answers."""
+    """Serve the site as the Procfile does on a free loopback port; yields the base URL once it
+    answers."""
     port = free_port()
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "maatasite.wsgi", "--bind", "127.0.0.1:%d" % port,
-         "--workers", str(workers), "--log-level", "warning"],
+        [*SERVER_COMMAND, "--bind", "127.0.0.1:%d" % port, "--workers", str(workers), "--log-level", "warning"],
         cwd=ROOT, env=env, start_new_session=True)
     base = "http://127.0.0.1:%d" % port
     try:

@@ -4,7 +4,7 @@
                                   [--database postgres://postgres@127.0.0.1:5432/maatasite_bench_api]
 
 Sets up its own database (created if missing, migrated, filled with players, tokens
-and games), serves the site with gunicorn on 127.0.0.1 (``--workers`` sync workers)
+and games), serves the site with gunicorn on 127.0.0.1 (``--workers`` uvicorn workers, as in the Procfile)
 and runs three phases, each with ``--clients`` threads doing ``--requests`` requests
 each (bounded loops, fresh connections):
 
@@ -112,7 +112,7 @@ def main() -> None:
 
     with gunicorn(env, args.workers) as base:
         client = Client(base)
-        print("bench/api.py: %d clients x %d requests per phase, gunicorn %d sync workers, PostgreSQL, %d cores" % (
+        print("bench/api.py: %d clients x %d requests per phase, gunicorn %d uvicorn workers, PostgreSQL, %d cores" % (
             args.clients, args.requests, args.workers, os.cpu_count() or 0))
 
         def ping(index: int, out: list[float]) -> None:

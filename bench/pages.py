@@ -5,7 +5,7 @@
                                    [--database postgres://postgres@127.0.0.1:5432/maatasite_bench]
 
 Sets up its own database (created if missing, migrated), serves the site with gunicorn
-on 127.0.0.1 (``--workers`` sync workers), logs two players per client in through the
+on 127.0.0.1 (``--workers`` uvicorn workers, as in the Procfile), logs two players per client in through the
 login page and runs, each with ``--clients`` threads (bounded loops: ``--moves`` moves
 per client, at most ``--seconds`` per phase, fresh loopback connections):
 
@@ -78,7 +78,8 @@ class Session:
             jar = SimpleCookie()
             jar.load(header)
             self.cookies.update({name: morsel.value for name, morsel in jar.items()})
-        return status, dict(headers.items()), raw.decode("utf-8", "replace"), elapsed
+        # names in lower case: HTTP's are case-insensitive, and uvicorn sends them so
+        return status, {name.lower(): value for name, value in headers.items()}, raw.decode("utf-8", "replace"), elapsed
 
     def log_in(self, username: str) -> None:
         status, _headers, page, _ = self.request("GET", "/accounts/login/")
@@ -180,7 +181,7 @@ def main() -> None:
     lobby_players = [(size, lobby_player(size)) for size in lobby_sizes]
 
     with gunicorn(env, args.workers) as base:
-        print("bench/pages.py: %d clients x %d moves per game kind, gunicorn %d sync workers, PostgreSQL, %d cores"
+        print("bench/pages.py: %d clients x %d moves per game kind, gunicorn %d uvicorn workers, PostgreSQL, %d cores"
               % (args.clients, args.moves, args.workers, os.cpu_count() or 0))
         sessions = []
         for first, second in players:
@@ -228,7 +229,7 @@ def main() -> None:
                             "csrfmiddlewaretoken": CSRF.search(page).group(1),
                             "expected_ply": EXPECTED_PLY.search(page).group(1),
                             "move": chooser.choice(legal)})
-                        assert status == 302 and "/games/%d/" % game_id in headers.get("Location", ""), (
+                        assert status == 302 and "/games/%d/" % game_id in headers.get("location", ""), (
                             status, body[:500])
                         out.append(elapsed)
                 finally:

@@ -10,6 +10,7 @@ class ChatConfig(AppConfig):
     verbose_name = _("Game messages")
 
     def ready(self) -> None:
-        from . import personal_data  # app loading: it imports the models
+        from . import live, personal_data  # app loading: they import the models
 
         personal_data.register()  # its part of the account export and erasure (maatasite.personal_data)
+        live.register()  # how a game page's socket shows a new message (games.live)

@@ -77,3 +77,23 @@ def conversation_or_none(*, game: Game, user: Any) -> Conversation | None:
     except NotAllowed:
         return None
     return conversation if conversation.partners else None
+
+
+def message_for_viewer(*, message_id: int, user: Any) -> Message | None:
+    """One message as ``user`` sees it in their conversation (the live push of a new message):
+    None unless ``user`` is seated in its game, and None for what a player ``user`` blocked
+    wrote after the block, as :func:`conversation_for` hides it."""
+    message = Message.objects.filter(pk=message_id).select_related("author", "game").first()
+    if message is None:
+        return None
+    try:
+        partners = partners_of(game=message.game, user=user)
+    except NotAllowed:
+        return None
+    if message.author_id == user.pk:
+        return message
+    author = next((partner for partner in partners if partner.pk == message.author_id), None)
+    if author is None:
+        return None
+    since = block_since(blocker=user, blocked=author)
+    return None if since is not None and message.created_at >= since else message

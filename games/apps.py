@@ -7,6 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from . import personal_data, signals  # noqa: F401
+        from . import live, personal_data, signals  # noqa: F401  (live: its post_save receivers)
 
         personal_data.register()  # its part of the account export and erasure (maatasite.personal_data)

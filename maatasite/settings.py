@@ -100,6 +100,7 @@ MIDDLEWARE = [
 CSRF_FAILURE_VIEW = "api.json_errors.csrf_failure"  # JSON under /api/, Django's page elsewhere
 ROOT_URLCONF = "maatasite.urls"
 WSGI_APPLICATION = "maatasite.wsgi.application"
+ASGI_APPLICATION = "maatasite.asgi.application"  # production: gunicorn with uvicorn's worker (Procfile)
 
 TEMPLATES = [
     {
@@ -352,6 +353,28 @@ CELERY_BEAT_SCHEDULE = {
                                               default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))),
     },
 }
+
+# --- Live game pages (games/live.py, games/consumers.py) ----------------------
+
+# The push of a game's moves, messages and end to its open pages (a WebSocket per page). A
+# change is announced after its commit, by whichever process made it (a web server, the worker
+# that played a bot's move), to a Redis channel layer that every web process listens to. Unset,
+# push is off and pages poll (static/games/game.js), as under `make run` without Redis. Its
+# keys begin with LIVE_KEY_PREFIX, so the layer may share a Redis db with other users.
+LIVE_REDIS_URL = env.str("LIVE_REDIS_URL", default="")
+LIVE_KEY_PREFIX = env.str("LIVE_KEY_PREFIX", default="maatasite-live")
+
+
+def live_channel_layers(url: str, prefix: str) -> dict:
+    """Channels' layer on the Redis at ``url``, its keys under ``prefix`` (tests make their own).
+
+    Each socket waits on Redis in blocking pops of 5 s (channels-redis); redis-py's own default
+    read timeout is 5 s too, and a read that times out first kills the socket: reads get 15 s."""
+    return {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                        "CONFIG": {"hosts": [{"address": url, "socket_timeout": 15}], "prefix": prefix}}}
+
+
+CHANNEL_LAYERS = live_channel_layers(LIVE_REDIS_URL, LIVE_KEY_PREFIX) if LIVE_REDIS_URL else {}
 
 # --- Correspondence ---------------------------------------------------------
 

@@ -300,6 +300,10 @@ def celery_services_env(django_db_setup, django_db_blocker, smtp_sink_session):
         "DJANGO_SETTINGS_MODULE": "maatasite.settings",
         "DATABASE_URL": database_url,
         "CELERY_KEY_PREFIX": prefix,
+        # The worker pushes its changes to open game pages (tests/games/test_live.py) when
+        # LIVE_TEST_REDIS_URL names a Redis; this process's tests turn push on one by one.
+        "LIVE_REDIS_URL": os.environ.get("LIVE_TEST_REDIS_URL", ""),
+        "LIVE_KEY_PREFIX": prefix + "live",
         "EMAIL_URL": smtp_sink_session.url,
         "PYTHONUNBUFFERED": "1",
     }

@@ -262,3 +262,15 @@ def test_make_run_stops_everything_when_one_of_its_processes_dies(tmp_path):
             assert processes_in_groups(set(groups.values())) == {}
         finally:
             launcher.kill_everything()
+
+
+def test_the_web_process_is_runserver_and_uvicorn_when_push_is_on():
+    """Without Redis `make run` serves with runserver and the pages poll; with LIVE_REDIS_URL,
+    which runserver cannot serve (no WebSocket), uvicorn serves maatasite.asgi."""
+    from ops.management.commands.run_local import Command
+
+    plain = Command._web_command("manage.py", "127.0.0.1", 8101, {})
+    assert plain[1:] == ["manage.py", "runserver", "127.0.0.1:8101"]
+    live = Command._web_command("manage.py", "127.0.0.1", 8101, {"LIVE_REDIS_URL": "redis://127.0.0.1:6379/4"})
+    assert live[1:4] == ["-m", "uvicorn", "maatasite.asgi:application"]
+    assert live[live.index("--port") + 1] == "8101" and "--reload" in live

@@ -22,7 +22,9 @@ function start() {
   const dataElement = document.getElementById("move-data");
   const form = document.getElementById("move-form");
   const svg = document.querySelector(".board-wrap svg");
-  if (!dataElement || !form || !svg) { return; }
+  // Once per move form: live.js swaps in a new one (with a new board) after a move.
+  if (!dataElement || !form || !svg || form.dataset.boardReady) { return; }
+  form.dataset.boardReady = "1";
   const data = JSON.parse(dataElement.textContent);
   const field = document.getElementById("move-text");
   const pendingBox = document.getElementById("pending-move");
@@ -174,3 +176,4 @@ function genericControls(board) {
 }
 
 start();
+document.addEventListener("maatasite:game-updated", start);

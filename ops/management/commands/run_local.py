@@ -2,7 +2,8 @@
 
 It migrates, seeds the demo accounts, then starts, each in a process group of its own:
 
-* **web**: ``manage.py runserver HOST:PORT`` (it reloads on code changes);
+* **web**: ``manage.py runserver HOST:PORT`` (it reloads on code changes); with
+  ``LIVE_REDIS_URL`` set, uvicorn serving maatasite.asgi instead (the game pages' push);
 * **worker**: ``celery -A maatasite worker --beat`` on every queue, with beat inside it, so
   that bots play, mail is sent and the sweeps run as in production.
 
@@ -95,7 +96,7 @@ class Command(BaseCommand):
         self.stdout.flush()
         manage = str(Path(settings.BASE_DIR) / "manage.py")
         commands = {
-            "web": [sys.executable, manage, "runserver", f"{options['host']}:{options['port']}"],
+            "web": self._web_command(manage, options["host"], options["port"], env),
             "worker": [sys.executable, "-m", "celery", "-A", "maatasite", "worker", "--beat",
                        "--schedule", env["BEAT_SCHEDULE_FILE"], "-Q", ",".join(worker_queues()),
                        "--concurrency", str(options["concurrency"]), "--loglevel", settings.LOG_LEVEL,
@@ -127,6 +128,16 @@ class Command(BaseCommand):
         self.stdout.write("run_local: all stopped.")
         if exit_code:
             sys.exit(exit_code)
+
+    @staticmethod
+    def _web_command(manage: str, host: str, port: int, env: dict[str, str]) -> list[str]:
+        """runserver; with the push on (LIVE_REDIS_URL), which runserver cannot serve, uvicorn
+        serving maatasite.asgi, reloading on code changes as runserver does. Without Redis the
+        game pages poll (no layer that needs no server carries the worker's bot moves)."""
+        if not env.get("LIVE_REDIS_URL"):
+            return [sys.executable, manage, "runserver", f"{host}:{port}"]
+        return [sys.executable, "-m", "uvicorn", "maatasite.asgi:application", "--host", host, "--port", str(port),
+                "--reload", "--no-proxy-headers", "--lifespan", "off"]
 
     def _on_signal(self, signum, frame):
         self.stopping += 1
