@@ -58,6 +58,7 @@ compilemessages:
 # What CI checks besides the tests (settings in pyproject.toml).
 lint: dev
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --strict engine
 	$(VENV)/bin/lint-imports

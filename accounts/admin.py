@@ -14,6 +14,7 @@ from .selectors import users_with_bad_display_names
 class BadDisplayNameFilter(admin.SimpleListFilter):
     """The accounts whose display name breaks the rule (accounts.names), for staff to look at:
     names saved before the rule are never changed by the site."""
+
     title = _("display name")
     parameter_name = "display_name_rules"
 
@@ -24,6 +25,7 @@ class BadDisplayNameFilter(admin.SimpleListFilter):
         if self.value() == "broken":
             return queryset.filter(pk__in=users_with_bad_display_names())
         return queryset
+
 
 # /admin/login/ counts failed sign-ins like the site's login (accounts/ratelimits.py).
 admin.site.login_form = AdminLoginForm
@@ -36,8 +38,19 @@ class UserAdmin(DjangoUserAdmin):
     search_fields = ("username", "email", "display_name")
     fieldsets = (
         *(DjangoUserAdmin.fieldsets or ()),
-        (_("Profile"), {"fields": ("email_confirmed", "display_name", "language", "time_zone",
-                                    "email_on_your_turn", "email_on_game_over")}),
+        (
+            _("Profile"),
+            {
+                "fields": (
+                    "email_confirmed",
+                    "display_name",
+                    "language",
+                    "time_zone",
+                    "email_on_your_turn",
+                    "email_on_game_over",
+                )
+            },
+        ),
     )
     add_fieldsets = (
         (None, {"classes": ("wide",), "fields": ("username", "email", "usable_password", "password1", "password2")}),
@@ -47,12 +60,25 @@ class UserAdmin(DjangoUserAdmin):
 @admin.register(OutgoingMail)
 class OutgoingMailAdmin(ReadOnlyModelAdmin):
     """The outbox (accounts.outbox), to look at: what is waiting, retried, or why a mail ended."""
+
     list_display = ("pk", "kind", "user", "created_at", "due_at", "attempts", "outcome", "done_at")
     list_filter = ("kind", "outcome")
     search_fields = ("user__username", "user__email")
     list_select_related = ("user",)
-    fields = ("kind", "user", "object_id", "params", "to", "created_at", "due_at", "claimed_at", "attempts",
-              "last_error", "done_at", "outcome")
+    fields = (
+        "kind",
+        "user",
+        "object_id",
+        "params",
+        "to",
+        "created_at",
+        "due_at",
+        "claimed_at",
+        "attempts",
+        "last_error",
+        "done_at",
+        "outcome",
+    )
 
 
 class StaffActionInline(ReadOnlyGenericTabularInline):
@@ -73,8 +99,7 @@ class StaffActionAdmin(ReadOnlyModelAdmin):
     list_filter = ("action", ("target_type", admin.RelatedOnlyFieldListFilter))
     search_fields = ("staff__username", "player__username", "reason")
     list_select_related = ("staff", "player", "target_type")
-    fields = ("at", "staff", "action", "target_type", "target_id", "target_link", "player", "reason",
-              "details")
+    fields = ("at", "staff", "action", "target_type", "target_id", "target_link", "player", "reason", "details")
     readonly_fields = ("target_link",)
 
     def get_queryset(self, request):

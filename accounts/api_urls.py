@@ -1,4 +1,5 @@
 """The API's URLs of accounts (under /api/v1/, in the "api" namespace: maatasite/api_urls.py)."""
+
 from django.urls import path
 
 from . import apis
@@ -8,8 +9,7 @@ urlpatterns = [
     path("auth/confirm/", apis.ConfirmView.as_view(), name="confirm"),
     path("auth/confirm/resend/", apis.ConfirmResendView.as_view(), name="confirm_resend"),
     path("auth/password/reset/", apis.PasswordResetView.as_view(), name="password_reset"),
-    path("auth/password/reset/confirm/", apis.PasswordResetConfirmView.as_view(),
-         name="password_reset_confirm"),
+    path("auth/password/reset/confirm/", apis.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
     path("auth/token/", apis.CredentialsTokenView.as_view(), name="token"),
     path("tokens/", apis.TokenListView.as_view(), name="tokens"),
     path("tokens/<int:token_id>/", apis.TokenDetailView.as_view(), name="token_detail"),

@@ -3,6 +3,7 @@
 Thin: input serializers check the request, accounts' and api's services write, the output
 serializers of accounts/serializers.py shape the answer. Built on api's shared base views.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,6 +36,7 @@ def public_player_or_404(username: str) -> User:
 
 # ---------------------------------------------------------------- auth
 
+
 # The credential endpoints: anyone, under the sign-in budgets. (A comment: drf-spectacular
 # would publish a view's docstring as the description of its operations.)
 class AuthView(ApiView):
@@ -44,27 +46,41 @@ class AuthView(ApiView):
 
 
 class SignupView(AuthView):
-    @extend_schema(tags=["auth"], request=s.SignupSerializer,
-                   responses={201: s.SignupResultSerializer, **errors(400, 429)},
-                   summary="Sign up: an inactive account, confirmed through the mailed link",
-                   examples=[OpenApiExample("Sign-up", request_only=True, value={
-                       "username": "alice", "email": "alice@example.org", "password": "a long passphrase"})])
+    @extend_schema(
+        tags=["auth"],
+        request=s.SignupSerializer,
+        responses={201: s.SignupResultSerializer, **errors(400, 429)},
+        summary="Sign up: an inactive account, confirmed through the mailed link",
+        examples=[
+            OpenApiExample(
+                "Sign-up",
+                request_only=True,
+                value={"username": "alice", "email": "alice@example.org", "password": "a long passphrase"},
+            )
+        ],
+    )
     def post(self, request: Any) -> Response:
         data = s.SignupSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = services.user_signup(**data.validated_data)
-        result = {"username": user.username, "email": user.email,
-                  "message": _("We have mailed you a link to confirm your address.")}
+        result = {
+            "username": user.username,
+            "email": user.email,
+            "message": _("We have mailed you a link to confirm your address."),
+        }
         return Response(s.SignupResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
 
 class ConfirmView(AuthView):
-    @extend_schema(tags=["auth"], request=s.ConfirmSerializer,
-                   responses={200: s.MessageSerializer, **errors(400, 429)},
-                   summary="Confirm the email address with the token of the mailed link",
-                   description="The token works once: used again (or after another link of the "
-                               "account was used) it answers 400 with code `already_confirmed` "
-                               "and changes nothing. It signs nobody in: get a token next.")
+    @extend_schema(
+        tags=["auth"],
+        request=s.ConfirmSerializer,
+        responses={200: s.MessageSerializer, **errors(400, 429)},
+        summary="Confirm the email address with the token of the mailed link",
+        description="The token works once: used again (or after another link of the "
+        "account was used) it answers 400 with code `already_confirmed` "
+        "and changes nothing. It signs nobody in: get a token next.",
+    )
     def post(self, request: Any) -> Response:
         data = s.ConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -74,9 +90,12 @@ class ConfirmView(AuthView):
 
 
 class ConfirmResendView(AuthView):
-    @extend_schema(tags=["auth"], request=s.EmailSerializer,
-                   responses={202: s.MessageSerializer, **errors(400, 429)},
-                   summary="Mail a new confirmation link")
+    @extend_schema(
+        tags=["auth"],
+        request=s.EmailSerializer,
+        responses={202: s.MessageSerializer, **errors(400, 429)},
+        summary="Mail a new confirmation link",
+    )
     def post(self, request: Any) -> Response:
         data = s.EmailSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -86,9 +105,12 @@ class ConfirmResendView(AuthView):
 
 
 class PasswordResetView(AuthView):
-    @extend_schema(tags=["auth"], request=s.EmailSerializer,
-                   responses={202: s.MessageSerializer, **errors(400, 429)},
-                   summary="Mail a password reset link (its uid and token go to the confirm endpoint)")
+    @extend_schema(
+        tags=["auth"],
+        request=s.EmailSerializer,
+        responses={202: s.MessageSerializer, **errors(400, 429)},
+        summary="Mail a password reset link (its uid and token go to the confirm endpoint)",
+    )
     def post(self, request: Any) -> Response:
         data = s.EmailSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -98,9 +120,12 @@ class PasswordResetView(AuthView):
 
 
 class PasswordResetConfirmView(AuthView):
-    @extend_schema(tags=["auth"], request=s.PasswordResetConfirmSerializer,
-                   responses={200: s.MessageSerializer, **errors(400, 429)},
-                   summary="Set a new password (revokes the account's API tokens)")
+    @extend_schema(
+        tags=["auth"],
+        request=s.PasswordResetConfirmSerializer,
+        responses={200: s.MessageSerializer, **errors(400, 429)},
+        summary="Set a new password (revokes the account's API tokens)",
+    )
     def post(self, request: Any) -> Response:
         data = s.PasswordResetConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -110,30 +135,50 @@ class PasswordResetConfirmView(AuthView):
 
 # ---------------------------------------------------------------- tokens
 
+
 class CredentialsTokenView(AuthView):
-    @extend_schema(tags=["auth"], request=s.CredentialsTokenSerializer,
-                   responses={201: s.TokenSecretSerializer, **errors(400, 403, 429)},
-                   summary="Get a token from username (or email) and password",
-                   examples=[OpenApiExample("Token for a phone", request_only=True, value={
-                       "username": "alice", "password": "a long passphrase", "name": "Alice's phone",
-                       "scopes": ["read", "play"]})])
+    @extend_schema(
+        tags=["auth"],
+        request=s.CredentialsTokenSerializer,
+        responses={201: s.TokenSecretSerializer, **errors(400, 403, 429)},
+        summary="Get a token from username (or email) and password",
+        examples=[
+            OpenApiExample(
+                "Token for a phone",
+                request_only=True,
+                value={
+                    "username": "alice",
+                    "password": "a long passphrase",
+                    "name": "Alice's phone",
+                    "scopes": ["read", "play"],
+                },
+            )
+        ],
+    )
     def post(self, request: Any) -> Response:
         data = s.CredentialsTokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        issued = services.token_create_from_credentials(**data.validated_data,
-                                                        client_address=client_address_bucket(request))
+        issued = services.token_create_from_credentials(
+            **data.validated_data, client_address=client_address_bucket(request)
+        )
         return Response(s.TokenSecretSerializer(issued).data, status=status.HTTP_201_CREATED)
 
 
 class TokenListView(ApiView):
-    @extend_schema(tags=["tokens"], responses={200: s.TokenSerializer(many=True), **errors(401, 403, 429)},
-                   summary="Your live tokens (never their secrets)")
+    @extend_schema(
+        tags=["tokens"],
+        responses={200: s.TokenSerializer(many=True), **errors(401, 403, 429)},
+        summary="Your live tokens (never their secrets)",
+    )
     def get(self, request: Any) -> Response:
         return Response(s.TokenSerializer(api_selectors.tokens_of_user(user=request.user), many=True).data)
 
-    @extend_schema(tags=["tokens"], request=s.TokenCreateSerializer,
-                   responses={201: s.TokenSecretSerializer, **errors(400, 401, 403, 409, 429)},
-                   summary="Make a token (its secret is shown once)")
+    @extend_schema(
+        tags=["tokens"],
+        request=s.TokenCreateSerializer,
+        responses={201: s.TokenSecretSerializer, **errors(400, 401, 403, 409, 429)},
+        summary="Make a token (its secret is shown once)",
+    )
     def post(self, request: Any) -> Response:
         data = s.TokenCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -143,8 +188,7 @@ class TokenListView(ApiView):
 
 
 class TokenDetailView(ApiView):
-    @extend_schema(tags=["tokens"], responses={204: None, **errors(401, 403, 404, 429)},
-                   summary="Revoke a token")
+    @extend_schema(tags=["tokens"], responses={204: None, **errors(401, 403, 404, 429)}, summary="Revoke a token")
     def delete(self, request: Any, token_id: int) -> Response:
         api_services.token_revoke(user=request.user, token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -152,15 +196,20 @@ class TokenDetailView(ApiView):
 
 # ---------------------------------------------------------------- your account
 
+
 class MeView(ApiView):
-    @extend_schema(tags=["me"], responses={200: s.MeSerializer, **errors(401, 403, 429)},
-                   summary="Your account and preferences")
+    @extend_schema(
+        tags=["me"], responses={200: s.MeSerializer, **errors(401, 403, 429)}, summary="Your account and preferences"
+    )
     def get(self, request: Any) -> Response:
         return Response(s.MeSerializer(request.user).data)
 
-    @extend_schema(tags=["me"], request=s.PreferencesSerializer,
-                   responses={200: s.MeSerializer, **errors(400, 401, 403, 429)},
-                   summary="Change your preferences (only the fields you send)")
+    @extend_schema(
+        tags=["me"],
+        request=s.PreferencesSerializer,
+        responses={200: s.MeSerializer, **errors(400, 401, 403, 429)},
+        summary="Change your preferences (only the fields you send)",
+    )
     def patch(self, request: Any) -> Response:
         data = s.PreferencesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -174,15 +223,20 @@ class AccountEmailView(ApiView):
     # A password check: it spends the budget of the sign-in endpoints too.
     throttle_classes = [UserRateThrottle, IPRateThrottle, AuthRateThrottle]
 
-    @extend_schema(tags=["me"], request=s.EmailChangeSerializer,
-                   responses={202: s.MessageSerializer, **errors(400, 401, 403, 429)},
-                   summary="Change your email address (or confirm a failing one again): a link goes to it, "
-                           "and following it makes it the account's address and clears a failure")
+    @extend_schema(
+        tags=["me"],
+        request=s.EmailChangeSerializer,
+        responses={202: s.MessageSerializer, **errors(400, 401, 403, 429)},
+        summary="Change your email address (or confirm a failing one again): a link goes to it, "
+        "and following it makes it the account's address and clears a failure",
+    )
     def post(self, request: Any) -> Response:
         data = s.EmailChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.email_change_request(user=request.user, new_email=data.validated_data["email"],
-                                      password=data.validated_data["password"])
+        services.email_change_request(
+            user=request.user, new_email=data.validated_data["email"], password=data.validated_data["password"]
+        )
         message = _("We have mailed a link to %(email)s: follow it to use that address.") % {
-            "email": data.validated_data["email"]}
+            "email": data.validated_data["email"]
+        }
         return Response(s.MessageSerializer({"message": message}).data, status=status.HTTP_202_ACCEPTED)

@@ -10,6 +10,7 @@ owner confirms an address again (accounts.services.email_change_confirm), which
 clears the failure. A complaint also turns every kind of game mail off, so mail
 starts again only when the player opts in again.
 """
+
 from __future__ import annotations
 
 import logging
@@ -30,8 +31,9 @@ COMPLAINT_TURNS_OFF = ("email_on_your_turn", "email_on_game_over", "email_remind
 DETAIL_MAX = User._meta.get_field("email_failure_detail").max_length
 
 
-def address_failure_record(*, email: str, failure: Failure, detail: str = "",
-                           now: datetime | None = None) -> User | None:
+def address_failure_record(
+    *, email: str, failure: Failure, detail: str = "", now: datetime | None = None
+) -> User | None:
     """Mark the account using ``email`` as failing; None when no account uses it.
 
     Idempotent: the first failure's time stays; a complaint outranks a bounce (and

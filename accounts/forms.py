@@ -100,10 +100,12 @@ class ResendForm(forms.Form):
 
 
 class EmailChangeForm(forms.Form):
-    new_email = forms.EmailField(label=_("New email address"),
-                                 widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}))
-    password = forms.CharField(label=_("Your password"), strip=False,
-                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    new_email = forms.EmailField(
+        label=_("New email address"), widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True})
+    )
+    password = forms.CharField(
+        label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
@@ -115,8 +117,9 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
         account_mail_spend(email=self.cleaned_data["email"])
         return super().save(*args, **kwargs)
 
-    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
-                  html_email_template_name=None):
+    def send_mail(
+        self, subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name=None
+    ):
         outbox_add(kind="password_reset", user=context["user"], to=to_email)
 
 

@@ -2,6 +2,7 @@
 
 Annotating such views with it lets the type checker see ``request.user`` as a User, which
 the services take, instead of ``User | AnonymousUser`` (django-stubs' documented way)."""
+
 from django.http import HttpRequest
 
 from .models import User

@@ -17,6 +17,7 @@ the link confirming an address, a password reset): it is how a failing address g
 fixed. ``email_deliver`` turns an SMTP server's permanent refusal of a recipient (5xx)
 into a hard bounce of that address instead of an error that would be retried for nothing.
 """
+
 import logging
 from email.mime.image import MIMEImage
 from smtplib import SMTPRecipientsRefused
@@ -41,13 +42,21 @@ def absolute_url(path: str) -> str:
     return settings.SITE_URL + path
 
 
-def email_message(*, to: list[str], subject: str, body: str, html_body: str | None = None,
-                  headers: dict | None = None, images: dict[str, bytes] | None = None) -> EmailMultiAlternatives:
+def email_message(
+    *,
+    to: list[str],
+    subject: str,
+    body: str,
+    html_body: str | None = None,
+    headers: dict | None = None,
+    images: dict[str, bytes] | None = None,
+) -> EmailMultiAlternatives:
     """A ready message; ``images`` maps a content id to PNG bytes shown inline by the HTML."""
     headers = dict(headers or {})
     reply_to = [headers.pop("Reply-To")] if headers.get("Reply-To") else None
-    message = EmailMultiAlternatives(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL,
-                                     to=to, headers=headers, reply_to=reply_to)
+    message = EmailMultiAlternatives(
+        subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=to, headers=headers, reply_to=reply_to
+    )
     if html_body:
         message.attach_alternative(html_body, "text/html")
     for name, data in (images or {}).items():
@@ -58,8 +67,9 @@ def email_message(*, to: list[str], subject: str, body: str, html_body: str | No
     return message
 
 
-def user_email_render(*, user, subject_template: str, body_template: str, html_template: str | None = None,
-                      context: dict | None = None) -> tuple[str, str, str | None]:
+def user_email_render(
+    *, user, subject_template: str, body_template: str, html_template: str | None = None, context: dict | None = None
+) -> tuple[str, str, str | None]:
     """(subject, text body, HTML body or None) rendered in ``user``'s language."""
     full_context = {"user": user, "site_url": settings.SITE_URL, **(context or {})}
     with translation.override(user.language or settings.LANGUAGE_CODE):
@@ -91,16 +101,29 @@ def email_deliver(message: EmailMultiAlternatives, *, connection=None) -> bool:
     return True
 
 
-def user_email_build(*, user, subject_template: str, body_template: str, html_template: str | None = None,
-                     context: dict | None = None, headers: dict | None = None,
-                     images: dict[str, bytes] | None = None, to: str = "") -> EmailMultiAlternatives:
+def user_email_build(
+    *,
+    user,
+    subject_template: str,
+    body_template: str,
+    html_template: str | None = None,
+    context: dict | None = None,
+    headers: dict | None = None,
+    images: dict[str, bytes] | None = None,
+    to: str = "",
+) -> EmailMultiAlternatives:
     """A message to ``user`` rendered in their language (a failing address raises
     AddressFailing). ``to``: an address the user asked mail at, sent to whatever the state
     of the account's own."""
     if not to and not email_deliverable(user=user):
         raise AddressFailing("no mail to user %s: no address or a failing one" % user.pk)
-    subject, body, html = user_email_render(user=user, subject_template=subject_template,
-                                            body_template=body_template, html_template=html_template,
-                                            context=context)
-    return email_message(to=[to or user.email], subject=subject, body=body, html_body=html, headers=headers,
-                         images=images)
+    subject, body, html = user_email_render(
+        user=user,
+        subject_template=subject_template,
+        body_template=body_template,
+        html_template=html_template,
+        context=context,
+    )
+    return email_message(
+        to=[to or user.email], subject=subject, body=body, html_body=html, headers=headers, images=images
+    )

@@ -8,6 +8,7 @@ made here, at send time, so that no link sits in the database:
   the address when it was asked for);
 - ``password_reset``: Django's reset link, to ``row.to`` (the address asked for).
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -24,32 +25,45 @@ from .tokens import email_change_token_make, email_confirmation_token_make
 def signup_confirmation_render(row, _loaded, _sending):
     token = email_confirmation_token_make(user=row.user)
     return user_email_build(
-        user=row.user, to=row.to,
+        user=row.user,
+        to=row.to,
         subject_template="accounts/email/confirmation_subject.txt",
         body_template="accounts/email/confirmation_body.txt",
-        context={"confirm_url": absolute_url(reverse("accounts:confirm", kwargs={"token": token})),
-                 "max_age_days": settings.ACCOUNTS_CONFIRMATION_MAX_AGE // 86400})
+        context={
+            "confirm_url": absolute_url(reverse("accounts:confirm", kwargs={"token": token})),
+            "max_age_days": settings.ACCOUNTS_CONFIRMATION_MAX_AGE // 86400,
+        },
+    )
 
 
 def email_change_render(row, _loaded, _sending):
     token = email_change_token_make(user=row.user, new_email=row.to, old_email=row.params.get("old", ""))
     return user_email_build(
-        user=row.user, to=row.to,
+        user=row.user,
+        to=row.to,
         subject_template="accounts/email/email_change_subject.txt",
         body_template="accounts/email/email_change_body.txt",
-        context={"confirm_url": absolute_url(reverse("accounts:email_change_confirm", kwargs={"token": token})),
-                 "max_age_days": settings.ACCOUNTS_CONFIRMATION_MAX_AGE // 86400,
-                 "new_email": row.to})
+        context={
+            "confirm_url": absolute_url(reverse("accounts:email_change_confirm", kwargs={"token": token})),
+            "max_age_days": settings.ACCOUNTS_CONFIRMATION_MAX_AGE // 86400,
+            "new_email": row.to,
+        },
+    )
 
 
 def password_reset_render(row, _loaded, _sending):
     user = row.user
     return user_email_build(
-        user=user, to=row.to or user.email,
+        user=user,
+        to=row.to or user.email,
         subject_template="accounts/email/password_reset_subject.txt",
         body_template="accounts/email/password_reset_body.txt",
-        context={"uid": urlsafe_base64_encode(force_bytes(user.pk)),
-                 "token": default_token_generator.make_token(user), "email": row.to or user.email})
+        context={
+            "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+            "token": default_token_generator.make_token(user),
+            "email": row.to or user.email,
+        },
+    )
 
 
 def register() -> None:

@@ -5,6 +5,7 @@ has already chosen a language from the cookie or the browser). A user's saved
 language wins; when a signed-in user picks a language in the switcher
 (django.views.i18n.set_language), it is saved as their preference.
 """
+
 import zoneinfo
 
 from django.conf import settings

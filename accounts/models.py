@@ -11,6 +11,7 @@ through ``accounts.selectors.user_wants_email``.
 The one staff audit log (``StaffAction``) lives here too, at the bottom of the apps, so
 that every app above may write to it (``accounts.audit.staff_action_record``).
 """
+
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
@@ -69,38 +70,50 @@ class User(AbstractUser):
     # Correspondence (see correspondence/): how turn mail comes, reminders, quiet hours, vacation.
     turn_mail = models.CharField(_("turn mail"), max_length=10, default="each", choices=TurnMail.choices)
     digest_hour = models.PositiveSmallIntegerField(
-        _("digest hour"), default=8, validators=[MaxValueValidator(23)],
-        help_text=_("The hour of the day (your time zone) at which the digest goes out."))
+        _("digest hour"),
+        default=8,
+        validators=[MaxValueValidator(23)],
+        help_text=_("The hour of the day (your time zone) at which the digest goes out."),
+    )
     email_reminders = models.BooleanField(_("remind me when my time runs short"), default=True)
     quiet_hours_start = models.PositiveSmallIntegerField(
-        _("night starts at"), null=True, blank=True, validators=[MaxValueValidator(23)],
-        help_text=_("A deadline falling in your night moves to its end. Leave empty for none."))
+        _("night starts at"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(23)],
+        help_text=_("A deadline falling in your night moves to its end. Leave empty for none."),
+    )
     quiet_hours_end = models.PositiveSmallIntegerField(
-        _("night ends at"), null=True, blank=True, validators=[MaxValueValidator(23)])
+        _("night ends at"), null=True, blank=True, validators=[MaxValueValidator(23)]
+    )
     vacation_since = models.DateTimeField(
-        _("on vacation since"), null=True, blank=True, editable=False,
-        help_text=_("Set by correspondence.services while a vacation runs."))
+        _("on vacation since"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("Set by correspondence.services while a vacation runs."),
+    )
 
     # Mail deliverability (see accounts.deliverability): a hard bounce or a complaint marks
     # the address failing; no mail goes to a failing address until its owner changes it.
-    email_failing_since = models.DateTimeField(
-        _("address failing since"), null=True, blank=True, editable=False)
+    email_failing_since = models.DateTimeField(_("address failing since"), null=True, blank=True, editable=False)
     email_failure = models.CharField(
-        _("why the address fails"), max_length=20, blank=True, editable=False,
-        choices=[("bounce", _("Hard bounce")), ("complaint", _("Spam complaint"))])
-    email_failure_detail = models.CharField(_("failure detail"), max_length=300, blank=True,
-                                            editable=False)
+        _("why the address fails"),
+        max_length=20,
+        blank=True,
+        editable=False,
+        choices=[("bounce", _("Hard bounce")), ("complaint", _("Spam complaint"))],
+    )
+    email_failure_detail = models.CharField(_("failure detail"), max_length=300, blank=True, editable=False)
     # Account deletion (privacy.services.account_delete): the row stays, anonymised, so
     # finished games keep their players; the name shown becomes "deleted player".
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
     # Staff suspension (ops.services.player_suspend); the account cannot log in meanwhile.
     suspended_at = models.DateTimeField(_("suspended since"), null=True, blank=True, editable=False)
-    suspension_reason = models.CharField(_("suspension reason"), max_length=300, blank=True,
-                                         editable=False)
+    suspension_reason = models.CharField(_("suspension reason"), max_length=300, blank=True, editable=False)
     # One-time links (accounts.tokens): each carries this count when made; following one
     # adds 1, which spends it and every other one made before.
-    one_time_links_used = models.PositiveIntegerField(_("one-time links used"), default=0,
-                                                      editable=False)
+    one_time_links_used = models.PositiveIntegerField(_("one-time links used"), default=0, editable=False)
 
     REQUIRED_FIELDS = ["email"]
 
@@ -192,10 +205,10 @@ class OutgoingMail(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["due_at"], condition=models.Q(done_at__isnull=True),
-                         name="accounts_outgoingmail_due"),
-            models.Index(fields=["done_at"], condition=models.Q(done_at__isnull=False),
-                         name="accounts_outgoingmail_done"),
+            models.Index(fields=["due_at"], condition=models.Q(done_at__isnull=True), name="accounts_outgoingmail_due"),
+            models.Index(
+                fields=["done_at"], condition=models.Q(done_at__isnull=False), name="accounts_outgoingmail_done"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -231,8 +244,7 @@ class StaffActionKind(models.TextChoices):
 
 #: The kinds that carry no reason: tournament management, whose admin actions never asked
 #: why. Every other kind is a staff decision, and the database refuses it without one.
-STAFF_ACTION_KINDS_WITHOUT_REASON = tuple(kind for kind in StaffActionKind
-                                          if kind.startswith("tournament_"))
+STAFF_ACTION_KINDS_WITHOUT_REASON = tuple(kind for kind in StaffActionKind if kind.startswith("tournament_"))
 
 
 class StaffAction(models.Model):
@@ -246,16 +258,24 @@ class StaffAction(models.Model):
     time-out batch or fair-play check) rather than by foreign keys into the apps above.
     A row outlives its target: it keeps the target's type and id."""
 
-    staff = models.ForeignKey(User, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                              verbose_name=_("staff member"),
-                              help_text=_("Empty: the site itself, or the player, did it."))
+    staff = models.ForeignKey(
+        User,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("staff member"),
+        help_text=_("Empty: the site itself, or the player, did it."),
+    )
     action = models.CharField(_("action"), max_length=40, choices=StaffActionKind.choices)
-    target_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, null=True, blank=True,
-                                    related_name="+", verbose_name=_("target type"))
+    target_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("target type")
+    )
     target_id = models.PositiveBigIntegerField(_("target id"), null=True, blank=True)
     target = GenericForeignKey("target_type", "target_id")
-    player = models.ForeignKey(User, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                               verbose_name=_("player"))
+    player = models.ForeignKey(
+        User, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("player")
+    )
     reason = models.TextField(_("why"), blank=True)
     details = models.JSONField(_("details"), default=dict, blank=True)
     at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
@@ -268,11 +288,13 @@ class StaffAction(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(reason="") | models.Q(action__in=STAFF_ACTION_KINDS_WITHOUT_REASON),
-                name="accounts_staffaction_has_reason"),
+                name="accounts_staffaction_has_reason",
+            ),
             models.CheckConstraint(
                 condition=models.Q(target_type__isnull=True, target_id__isnull=True)
                 | models.Q(target_type__isnull=False, target_id__isnull=False),
-                name="accounts_staffaction_whole_target"),
+                name="accounts_staffaction_whole_target",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -19,6 +19,7 @@ anywhere in a name.
 Names saved before the rule are left as they are; staff see them with the user admin's filter
 "display name breaks the rules" (accounts.selectors.users_with_bad_display_names).
 """
+
 from __future__ import annotations
 
 import re
@@ -97,7 +98,7 @@ def _poses_as_staff_or_bot(name: str) -> bool:
         bare = _TRAILING_DIGITS.sub("", word)
         if word in reserved or bare in reserved:
             return True
-        if bare.startswith(_ARABIC_ARTICLE) and bare[len(_ARABIC_ARTICLE):] in reserved:
+        if bare.startswith(_ARABIC_ARTICLE) and bare[len(_ARABIC_ARTICLE) :] in reserved:
             return True
     joined = "".join(words)
     if _TRAILING_DIGITS.sub("", joined) in reserved or _skeleton(SITE_NAME) in joined:
@@ -110,14 +111,20 @@ def validate_display_name(name: str) -> None:
     """Raise ValidationError when ``name`` breaks the rule (see the module's docstring)."""
     if any(unicodedata.category(char) in ("Cc", "Cf") for char in name):
         raise ValidationError(
-            _("A display name cannot contain invisible control or formatting characters "
-              "(such as right-to-left overrides)."),
-            code="display_name_invisible")
+            _(
+                "A display name cannot contain invisible control or formatting characters "
+                "(such as right-to-left overrides)."
+            ),
+            code="display_name_invisible",
+        )
     if _poses_as_staff_or_bot(name):
         raise ValidationError(
-            _("A display name cannot pose as a bot or as the site's staff: words such as "
-              "“admin”, “moderator”, “official” and “Bot” are reserved."),
-            code="display_name_reserved")
+            _(
+                "A display name cannot pose as a bot or as the site's staff: words such as "
+                "“admin”, “moderator”, “official” and “Bot” are reserved."
+            ),
+            code="display_name_reserved",
+        )
 
 
 def display_name_breaks_rules(name: str) -> bool:

@@ -39,6 +39,7 @@ optional ``load(rows)`` returned for the row (it returns ``{row.pk: object}`` fo
 of rows of its kind, in constant queries); ``sending`` has the time (``now``) and the
 drain's ``cache``.
 """
+
 from __future__ import annotations
 
 import logging
@@ -64,9 +65,11 @@ from .selectors import email_deliverable
 
 logger = logging.getLogger(__name__)
 
+
 @dataclass
 class Sending:
     """What a renderer gets besides its row: the time of sending and the drain's cache."""
+
     now: datetime
     cache: dict = field(default_factory=dict)
 
@@ -110,16 +113,18 @@ def _backoff(attempts: int) -> timedelta:
 
 # ---------------------------------------------------------------- adding mail
 
-def _new_row(*, kind: str, user: User, object_id: int | None, params: dict | None, to: str,
-             now: datetime) -> OutgoingMail:
+
+def _new_row(
+    *, kind: str, user: User, object_id: int | None, params: dict | None, to: str, now: datetime
+) -> OutgoingMail:
     if kind not in _KINDS:
         raise ValueError("unknown mail kind %r (register it with mail_kind_register)" % kind)
-    return OutgoingMail(kind=kind, user=user, object_id=object_id, params=params or {}, to=to or "",
-                        due_at=now)
+    return OutgoingMail(kind=kind, user=user, object_id=object_id, params=params or {}, to=to or "", due_at=now)
 
 
-def outbox_add(*, kind: str, user: User, object_id: int | None = None, params: dict | None = None,
-               to: str = "") -> OutgoingMail | None:
+def outbox_add(
+    *, kind: str, user: User, object_id: int | None = None, params: dict | None = None, to: str = ""
+) -> OutgoingMail | None:
     """Queue one mail and send it once the current transaction commits; None (nothing
     queued) when the user's address is missing or failing and no ``to`` is given."""
     if not to and not email_deliverable(user=user):
@@ -135,12 +140,22 @@ def outbox_add_many(mails: list[dict], *, now: datetime | None = None) -> list[O
     """Queue many mails in one query (each dict: kind, user, object_id, params, to); no task
     per row: the caller drains (``outbox_send_due`` or the task ``outbox_drain``)."""
     now = now or timezone.now()
-    rows = [_new_row(kind=m["kind"], user=m["user"], object_id=m.get("object_id"), params=m.get("params"),
-                     to=m.get("to", ""), now=now) for m in mails]
+    rows = [
+        _new_row(
+            kind=m["kind"],
+            user=m["user"],
+            object_id=m.get("object_id"),
+            params=m.get("params"),
+            to=m.get("to", ""),
+            now=now,
+        )
+        for m in mails
+    ]
     return OutgoingMail.objects.bulk_create(rows, batch_size=1000)
 
 
 # ---------------------------------------------------------------- sending
+
 
 @dataclass
 class SendResult:
@@ -159,14 +174,18 @@ class SendResult:
         self.outage = self.outage or other.outage
 
     def as_dict(self) -> dict[str, Any]:
-        return {"claimed": self.claimed, "sent": self.sent, "retried": self.retried,
-                "outcomes": self.outcomes, "outage": self.outage}
+        return {
+            "claimed": self.claimed,
+            "sent": self.sent,
+            "retried": self.retried,
+            "outcomes": self.outcomes,
+            "outage": self.outage,
+        }
 
 
 def _claim(*, now: datetime, limit: int, ids: list[int] | None = None) -> list[OutgoingMail]:
     with transaction.atomic():
-        due = (OutgoingMail.objects.select_for_update(skip_locked=True)
-               .filter(done_at__isnull=True, due_at__lte=now))
+        due = OutgoingMail.objects.select_for_update(skip_locked=True).filter(done_at__isnull=True, due_at__lte=now)
         if ids is not None:
             due = due.filter(pk__in=ids)
         claimed = list(due.order_by("due_at").values_list("pk", flat=True)[:limit])
@@ -176,7 +195,8 @@ def _claim(*, now: datetime, limit: int, ids: list[int] | None = None) -> list[O
         # nothing (SQLite, as under `make run`), two senders still never claim one row.
         claim = uuid.uuid4().hex
         OutgoingMail.objects.filter(pk__in=claimed, done_at__isnull=True, due_at__lte=now).update(
-            claimed_at=now, claim=claim, due_at=now + _lease())
+            claimed_at=now, claim=claim, due_at=now + _lease()
+        )
     return list(OutgoingMail.objects.filter(claim=claim, done_at__isnull=True).select_related("user").order_by("pk"))
 
 
@@ -194,7 +214,8 @@ def _retry_later(rows: list[OutgoingMail], error: str, now: datetime, result: Se
         by_attempts.setdefault(row.attempts + 1, []).append(row.pk)
     for attempts, pks in by_attempts.items():
         OutgoingMail.objects.filter(pk__in=pks).update(
-            attempts=attempts, due_at=now + _backoff(attempts), claimed_at=None, last_error=error[:300])
+            attempts=attempts, due_at=now + _backoff(attempts), claimed_at=None, last_error=error[:300]
+        )
     result.retried += len(rows)
 
 
@@ -330,8 +351,9 @@ def outbox_send(*, mail_id: int, now: datetime | None = None) -> SendResult:
     return result
 
 
-def outbox_send_due(*, now: datetime | None = None, batch: int | None = None,
-                    on_full_batch: Callable[[], None] | None = None) -> SendResult:
+def outbox_send_due(
+    *, now: datetime | None = None, batch: int | None = None, on_full_batch: Callable[[], None] | None = None
+) -> SendResult:
     """Send every due row, a batch at a time, until none is due or the SMTP server is out.
 
     ``on_full_batch`` is called once, when the first batch is full: the drain task uses

@@ -5,6 +5,7 @@ deletion the row is anonymised first, and blocks, mail and sessions go last.
 The row stays, for the games' foreign keys: finished games stay replayable and show the
 player as "deleted player" (``User.public_name``).
 """
+
 from __future__ import annotations
 
 import secrets
@@ -24,23 +25,46 @@ if TYPE_CHECKING:
     from .models import User
 
 # Preferences set back to their defaults on deletion (the account can never use them again).
-RESET_FIELDS = ("first_name", "last_name", "display_name", "language", "time_zone",
-                "email_on_your_turn", "email_on_game_over", "turn_mail", "digest_hour",
-                "email_reminders", "quiet_hours_start", "quiet_hours_end", "vacation_since",
-                "email_failing_since", "email_failure", "email_failure_detail")
+RESET_FIELDS = (
+    "first_name",
+    "last_name",
+    "display_name",
+    "language",
+    "time_zone",
+    "email_on_your_turn",
+    "email_on_game_over",
+    "turn_mail",
+    "digest_hour",
+    "email_reminders",
+    "quiet_hours_start",
+    "quiet_hours_end",
+    "vacation_since",
+    "email_failing_since",
+    "email_failure",
+    "email_failure_detail",
+)
 
 
 def _profile(user: User) -> dict[str, Any]:
     return {
-        "username": user.username, "display_name": user.display_name, "email": user.email,
-        "email_confirmed": user.email_confirmed, "language": user.language,
-        "time_zone": user.time_zone, "date_joined": timestamp(user.date_joined),
-        "last_login": timestamp(user.last_login), "vacation_since": timestamp(user.vacation_since),
-        "mail": {"email_on_your_turn": user.email_on_your_turn,
-                 "email_on_game_over": user.email_on_game_over, "turn_mail": user.turn_mail,
-                 "digest_hour": user.digest_hour, "email_reminders": user.email_reminders,
-                 "quiet_hours_start": user.quiet_hours_start,
-                 "quiet_hours_end": user.quiet_hours_end},
+        "username": user.username,
+        "display_name": user.display_name,
+        "email": user.email,
+        "email_confirmed": user.email_confirmed,
+        "language": user.language,
+        "time_zone": user.time_zone,
+        "date_joined": timestamp(user.date_joined),
+        "last_login": timestamp(user.last_login),
+        "vacation_since": timestamp(user.vacation_since),
+        "mail": {
+            "email_on_your_turn": user.email_on_your_turn,
+            "email_on_game_over": user.email_on_game_over,
+            "turn_mail": user.turn_mail,
+            "digest_hour": user.digest_hour,
+            "email_reminders": user.email_reminders,
+            "quiet_hours_start": user.quiet_hours_start,
+            "quiet_hours_end": user.quiet_hours_end,
+        },
     }
 
 
@@ -87,18 +111,24 @@ def _sessions_end(user: User, now: datetime) -> None:
 
 
 def register() -> None:
-    registry.register(PersonalData(
-        app="accounts",
-        models={
-            "accounts.User": "exported (profile); anonymised, kept for the games' foreign keys",
-            "accounts.Block": "exported (the blocks made); deleted, both ways",
-            "accounts.OutgoingMail": "deleted: pending mail and the record of mail sent",
-            "accounts.StaffAction": "kept: the staff audit log (as staff member or as player)",
-        },
-        export=(ExportSection(key="profile", position=10, build=_profile),
-                ExportSection(key="blocks", position=40, build=_blocks)),
-        erase=(EraseStep(name="accounts.user", phase=ErasePhase.IDENTITY, run=_anonymise),
-               EraseStep(name="accounts.blocks", phase=ErasePhase.REMAINDER, run=_blocks_delete),
-               EraseStep(name="accounts.mail", phase=ErasePhase.REMAINDER, run=_mail_forget),
-               EraseStep(name="accounts.sessions", phase=ErasePhase.REMAINDER, run=_sessions_end)),
-    ))
+    registry.register(
+        PersonalData(
+            app="accounts",
+            models={
+                "accounts.User": "exported (profile); anonymised, kept for the games' foreign keys",
+                "accounts.Block": "exported (the blocks made); deleted, both ways",
+                "accounts.OutgoingMail": "deleted: pending mail and the record of mail sent",
+                "accounts.StaffAction": "kept: the staff audit log (as staff member or as player)",
+            },
+            export=(
+                ExportSection(key="profile", position=10, build=_profile),
+                ExportSection(key="blocks", position=40, build=_blocks),
+            ),
+            erase=(
+                EraseStep(name="accounts.user", phase=ErasePhase.IDENTITY, run=_anonymise),
+                EraseStep(name="accounts.blocks", phase=ErasePhase.REMAINDER, run=_blocks_delete),
+                EraseStep(name="accounts.mail", phase=ErasePhase.REMAINDER, run=_mail_forget),
+                EraseStep(name="accounts.sessions", phase=ErasePhase.REMAINDER, run=_sessions_end),
+            ),
+        )
+    )

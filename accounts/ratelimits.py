@@ -16,6 +16,7 @@
 
 The client address is api/client_address.py's; counting is api/ratelimits.py's.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -58,12 +59,14 @@ def login_failures_check(*, account: str, address: str) -> None:
     """Refuse (RateLimited) before the password is even checked when this account has failed
     too often from this address. ``account`` is the username (the API resolves an e-mail to
     its account's username first, so both spellings share one count)."""
-    wait = budget_spent(scope=LOGIN_FAILURES_SCOPE, ident=_pair(account, address),
-                        rate=_rate(LOGIN_FAILURES_SCOPE))
+    wait = budget_spent(scope=LOGIN_FAILURES_SCOPE, ident=_pair(account, address), rate=_rate(LOGIN_FAILURES_SCOPE))
     if wait is not None:
-        raise RateLimited(_("Too many failed sign-ins to this account from your address. "
-                            "Please try again in %(wait)s.") % {"wait": wait_text(wait)},
-                          wait=wait, scope=LOGIN_FAILURES_SCOPE)
+        raise RateLimited(
+            _("Too many failed sign-ins to this account from your address. Please try again in %(wait)s.")
+            % {"wait": wait_text(wait)},
+            wait=wait,
+            scope=LOGIN_FAILURES_SCOPE,
+        )
 
 
 def login_failure_record(*, account: str, address: str) -> None:
@@ -79,6 +82,12 @@ def account_mail_spend(*, email: str) -> None:
     had its share. Called before the account is even looked up."""
     wait = budget_spend(scope=MAIL_SCOPE, ident=hashed((email or "").strip().lower()), rate=_rate(MAIL_SCOPE))
     if wait is not None:
-        raise RateLimited(_("We have already mailed this address several times. "
-                            "Please check its inbox (and spam folder), or try again in %(wait)s.")
-                          % {"wait": wait_text(wait)}, wait=wait, scope=MAIL_SCOPE)
+        raise RateLimited(
+            _(
+                "We have already mailed this address several times. "
+                "Please check its inbox (and spam folder), or try again in %(wait)s."
+            )
+            % {"wait": wait_text(wait)},
+            wait=wait,
+            scope=MAIL_SCOPE,
+        )

@@ -1,4 +1,5 @@
 """Reads from accounts."""
+
 from datetime import datetime
 from typing import Literal
 
@@ -58,8 +59,11 @@ def user_wants_email(*, user: User, kind: Literal["your_turn", "game_over", "rem
     """Whether ``user`` wants the given kind of notification mail (and may get it)."""
     if not (user.is_active and email_deliverable(user=user)):
         return False
-    return {"your_turn": user.email_on_your_turn, "game_over": user.email_on_game_over,
-            "reminders": user.email_reminders}[kind]
+    return {
+        "your_turn": user.email_on_your_turn,
+        "game_over": user.email_on_game_over,
+        "reminders": user.email_reminders,
+    }[kind]
 
 
 def is_blocked(*, blocker: User, blocked: User) -> bool:
@@ -74,8 +78,9 @@ def blocks_of_user(*, user: User) -> list:
 
 def block_since(*, blocker: User, blocked: User) -> datetime | None:
     """When ``blocker`` blocked ``blocked``, or None: game messages written after it stay hidden."""
-    return Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).values_list(
-        "created_at", flat=True).first()
+    return (
+        Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).values_list("created_at", flat=True).first()
+    )
 
 
 def users_with_bad_display_names() -> list[int]:
@@ -87,5 +92,4 @@ def users_with_bad_display_names() -> list[int]:
 
 def staff_actions_on(*, target: Model) -> QuerySet[StaffAction]:
     """The staff audit log's rows about ``target`` (a game, report, tournament, ...), latest first."""
-    return StaffAction.objects.filter(target_type=ContentType.objects.get_for_model(target),
-                                      target_id=target.pk)
+    return StaffAction.objects.filter(target_type=ContentType.objects.get_for_model(target), target_id=target.pk)

@@ -4,6 +4,7 @@ answers from the objects themselves (a ``User``, an ``api.models.ApiToken``).
 Comments, not docstrings, describe the classes: drf-spectacular would publish a
 docstring in the schema, which must stay as committed (maatasite/openapi.yaml).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,12 +16,12 @@ from api.models import SCOPES, ApiToken
 
 # ---------------------------------------------------------------- auth and tokens
 
+
 class SignupSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=30)
     email = serializers.EmailField()
     password = serializers.CharField(max_length=128, write_only=True, style={"input_type": "password"})
-    language = serializers.ChoiceField(choices=[("", "")] + list(settings.LANGUAGES), required=False,
-                                       default="")
+    language = serializers.ChoiceField(choices=[("", "")] + list(settings.LANGUAGES), required=False, default="")
 
 
 class SignupResultSerializer(serializers.Serializer):
@@ -39,8 +40,13 @@ class EmailSerializer(serializers.Serializer):
 
 class EmailChangeSerializer(serializers.Serializer):
     email = serializers.EmailField(help_text="The new address (or the failing one, to confirm it again).")
-    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False,
-                                     style={"input_type": "password"}, help_text="Your current password.")
+    password = serializers.CharField(
+        max_length=128,
+        write_only=True,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="Your current password.",
+    )
 
 
 class MessageSerializer(serializers.Serializer):
@@ -55,8 +61,9 @@ class PasswordResetConfirmSerializer(serializers.Serializer):
 
 class TokenCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100, help_text="Your name for the token, e.g. the device.")
-    scopes = serializers.ListField(child=serializers.ChoiceField(choices=SCOPES), min_length=1,
-                                   max_length=len(SCOPES), default=list(SCOPES))
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=SCOPES), min_length=1, max_length=len(SCOPES), default=list(SCOPES)
+    )
 
 
 class CredentialsTokenSerializer(TokenCreateSerializer):
@@ -76,8 +83,9 @@ class TokenSerializer(serializers.Serializer):
 
 # A token just made and its secret: ``(ApiToken, secret)``, as api.services.token_create returns them.
 class TokenSecretSerializer(TokenSerializer):
-    token = serializers.CharField(help_text="The secret: shown this once, never again. "
-                                            "Send it as `Authorization: Bearer <token>`.")
+    token = serializers.CharField(
+        help_text="The secret: shown this once, never again. Send it as `Authorization: Bearer <token>`."
+    )
 
     def to_representation(self, issued: tuple[ApiToken, str]) -> dict[str, Any]:
         token, secret = issued
@@ -85,6 +93,7 @@ class TokenSecretSerializer(TokenSerializer):
 
 
 # ---------------------------------------------------------------- me and players
+
 
 # The signed-in ``User``.
 class MeSerializer(serializers.Serializer):

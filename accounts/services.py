@@ -3,6 +3,7 @@
 Names follow entity_action. Errors the user can fix are raised as
 django.core.exceptions.ValidationError.
 """
+
 import logging
 import zoneinfo
 from collections.abc import Iterable
@@ -70,8 +71,9 @@ def user_signup(*, username: str, email: str, password: str, language: str = "")
         raise ValidationError(_("A user with that username already exists."), code="username_taken")
     if User.objects.filter(email__iexact=email).exists():
         raise ValidationError(_("An account with that email address already exists."), code="email_taken")
-    user = User(username=username, email=email, is_active=False, email_confirmed=False,
-                language=_language_check(language))
+    user = User(
+        username=username, email=email, is_active=False, email_confirmed=False, language=_language_check(language)
+    )
     validate_password(password, user)
     user.set_password(password)
     user.full_clean()
@@ -91,12 +93,14 @@ def user_confirm_email(*, token: str) -> User:
         if refusal is not None:
             raise refusal
         assert user is not None  # email_confirmation_refusal refuses a missing account
-        spent = User.objects.filter(pk=user.pk, email_confirmed=False,
-                                    one_time_links_used=claim.uses).update(
-            email_confirmed=True, is_active=True, one_time_links_used=F("one_time_links_used") + 1)
+        spent = User.objects.filter(pk=user.pk, email_confirmed=False, one_time_links_used=claim.uses).update(
+            email_confirmed=True, is_active=True, one_time_links_used=F("one_time_links_used") + 1
+        )
         if not spent:  # another request used the link first (a database without row locks)
-            raise (tokens.email_confirmation_refusal(claim=claim, user=User.objects.get(pk=user.pk))
-                   or tokens.link_invalid())
+            raise (
+                tokens.email_confirmation_refusal(claim=claim, user=User.objects.get(pk=user.pk))
+                or tokens.link_invalid()
+            )
         user.refresh_from_db()
     logger.info("user_confirm_email user_id=%s", user.pk)
     return user
@@ -148,12 +152,11 @@ def email_change_confirm(*, token: str) -> User:
         assert user is not None  # email_change_refusal refuses a missing account
         try:
             with transaction.atomic():
-                spent = User.objects.filter(pk=user.pk, email__iexact=claim.old_email,
-                                            one_time_links_used=claim.uses).update(
-                    email=claim.email, one_time_links_used=F("one_time_links_used") + 1)
+                spent = User.objects.filter(
+                    pk=user.pk, email__iexact=claim.old_email, one_time_links_used=claim.uses
+                ).update(email=claim.email, one_time_links_used=F("one_time_links_used") + 1)
         except IntegrityError as exc:  # another account took the address meanwhile
-            raise ValidationError(_("An account with that email address already exists."),
-                                  code="email_taken") from exc
+            raise ValidationError(_("An account with that email address already exists."), code="email_taken") from exc
         user.refresh_from_db()
         if not spent:  # another request used the link first (a database without row locks)
             raise tokens.email_change_refusal(claim=claim, user=user) or tokens.link_invalid()
@@ -238,8 +241,11 @@ def user_sessions_end(*, user_id: int) -> int:
     if settings.SESSION_ENGINE not in DB_SESSION_ENGINES:
         return 0
     key = str(user_id)
-    ended = [s.pk for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
-             if str(s.get_decoded().get(SESSION_KEY)) == key]
+    ended = [
+        s.pk
+        for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        if str(s.get_decoded().get(SESSION_KEY)) == key
+    ]
     return Session.objects.filter(pk__in=ended).delete()[0]
 
 
@@ -262,20 +268,25 @@ def block_delete(*, blocker: User, blocked: User) -> bool:
 # ---------------------------------------------------------------- the API's sign-in and password reset
 # (they answer in the API's error shape: ApiError; the tokens themselves are api's)
 
-def token_create_from_credentials(*, username: str, password: str, name: str,
-                                  scopes: Iterable[str], client_address: str) -> tuple[ApiToken, str]:
+
+def token_create_from_credentials(
+    *, username: str, password: str, name: str, scopes: Iterable[str], client_address: str
+) -> tuple[ApiToken, str]:
     """Sign in with username (or email) and password and make a token, as an app does.
 
     Failed attempts count against the account and ``client_address`` pair, as on the login
     page (accounts/ratelimits.py): over the budget the password is not checked (RateLimited)."""
     user_model = get_user_model()
-    account = user_model.objects.filter(username__iexact=username).first() or \
-        user_model.objects.filter(email__iexact=username).first()
+    account = (
+        user_model.objects.filter(username__iexact=username).first()
+        or user_model.objects.filter(email__iexact=username).first()
+    )
     account_name = account.username if account else username
     login_failures_check(account=account_name, address=client_address)
     if account is not None and not account.is_active and account.check_password(password):
-        raise ApiError("account_inactive", _("This account is not active: confirm your email address first."),
-                       status_code=403)
+        raise ApiError(
+            "account_inactive", _("This account is not active: confirm your email address first."), status_code=403
+        )
     user = authenticate(username=account_name, password=password)
     if user is None:
         login_failure_record(account=account_name, address=client_address)
@@ -291,9 +302,11 @@ def password_reset_request(*, email: str) -> None:
     """
     form = PasswordResetForm({"email": email})
     if form.is_valid():
-        form.save(domain_override=settings.SITE_URL.split("://")[-1],
-                  email_template_name="accounts/email/password_reset_body.txt",
-                  subject_template_name="accounts/email/password_reset_subject.txt")
+        form.save(
+            domain_override=settings.SITE_URL.split("://")[-1],
+            email_template_name="accounts/email/password_reset_body.txt",
+            subject_template_name="accounts/email/password_reset_subject.txt",
+        )
 
 
 @transaction.atomic
@@ -308,9 +321,13 @@ def password_reset_complete(*, uid: str, token: str, new_password: str) -> Any:
         raise ApiError("bad_reset_link", _("This password reset link is not valid or has expired."))
     form = SetPasswordForm(user, {"new_password1": new_password, "new_password2": new_password})
     if not form.is_valid():
-        raise ApiError("invalid", _("Some fields are not valid."),
-                       details={"fields": {"new_password": form.errors.get("new_password2", [])
-                                           or form.errors.get("new_password1", [])}})
+        raise ApiError(
+            "invalid",
+            _("Some fields are not valid."),
+            details={
+                "fields": {"new_password": form.errors.get("new_password2", []) or form.errors.get("new_password1", [])}
+            },
+        )
     form.save()
     api_services.tokens_revoke_all(user=user)
     return user

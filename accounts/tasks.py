@@ -4,6 +4,7 @@ never holds up a page and a worker's death loses no mail.
 The tasks carry a row's id or nothing, never a message: running one again (a retry, a
 redelivery after a worker died) sends nothing that was already sent.
 """
+
 import logging
 
 from celery import shared_task

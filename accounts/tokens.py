@@ -30,6 +30,7 @@ The other links and secrets of the site, and why they stay as they are:
   read-only, revocable and renewable by its owner.
 - API tokens: credentials, reusable until revoked.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -62,15 +63,21 @@ class LinkClaim:
 
 def email_confirmation_token_make(*, user: User) -> str:
     """The token of the sign-up confirmation link of ``user``'s current address."""
-    return signing.dumps({"user": user.pk, "email": user.email, "n": user.one_time_links_used},
-                         salt=CONFIRMATION_SALT)
+    return signing.dumps({"user": user.pk, "email": user.email, "n": user.one_time_links_used}, salt=CONFIRMATION_SALT)
 
 
 def email_change_token_make(*, user: User, new_email: str, old_email: str | None = None) -> str:
     """The token of the link that makes ``new_email`` the address of ``user``, whose address was
     ``old_email`` when the change was asked for (default: the current one)."""
-    return signing.dumps({"user": user.pk, "email": new_email, "old": user.email if old_email is None else old_email,
-                          "n": user.one_time_links_used}, salt=EMAIL_CHANGE_SALT)
+    return signing.dumps(
+        {
+            "user": user.pk,
+            "email": new_email,
+            "old": user.email if old_email is None else old_email,
+            "n": user.one_time_links_used,
+        },
+        salt=EMAIL_CHANGE_SALT,
+    )
 
 
 def _read(token: str, salt: str) -> LinkClaim:
@@ -81,8 +88,12 @@ def _read(token: str, salt: str) -> LinkClaim:
     except signing.BadSignature as exc:
         raise link_invalid() from exc
     try:
-        return LinkClaim(user_id=int(data["user"]), email=str(data.get("email", "")),
-                         old_email=str(data.get("old", "")), uses=int(data.get("n", 0)))
+        return LinkClaim(
+            user_id=int(data["user"]),
+            email=str(data.get("email", "")),
+            old_email=str(data.get("old", "")),
+            uses=int(data.get("n", 0)),
+        )
     except (KeyError, TypeError, ValueError) as exc:  # signed by us, but not a link of this kind
         raise link_invalid() from exc
 
@@ -124,8 +135,9 @@ def email_change_refusal(*, claim: LinkClaim, user: User | None) -> ValidationEr
         return link_invalid()
     if user.one_time_links_used != claim.uses:
         if user.email.lower() == claim.email.lower():
-            return ValidationError(_("This link has already been used: %(email)s is your address.")
-                                   % {"email": claim.email}, code="used")
+            return ValidationError(
+                _("This link has already been used: %(email)s is your address.") % {"email": claim.email}, code="used"
+            )
         return link_invalid()
     if user.email.lower() != claim.old_email.lower():  # the address changed since the link was sent
         return link_invalid()

@@ -18,7 +18,6 @@ urlpatterns = [
     path("password/change/done/", views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path("password/reset/done/", views.PasswordResetDoneView.as_view(), name="password_reset_done"),
-    path("password/reset/<uidb64>/<token>/", views.PasswordResetConfirmView.as_view(),
-         name="password_reset_confirm"),
+    path("password/reset/<uidb64>/<token>/", views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
     path("password/reset/complete/", views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
 ]

@@ -1,4 +1,5 @@
 """Public player pages, at /players/<username>/ (namespace "players")."""
+
 from django.urls import path
 
 from . import views

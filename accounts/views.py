@@ -25,9 +25,11 @@ if TYPE_CHECKING:  # what the mixin is mixed into
 else:
     _FormViewBase = object
 
+
 def page_budget(*, template_name, form_class):
     """A credential page's POSTs spend the client address's budget (accounts/ratelimits.py);
     any budget refusal renders the form again, unbound, with the message and 429."""
+
     def decorate(view):
         @wraps(view)
         def limited(request, *args, **kwargs):
@@ -38,7 +40,9 @@ def page_budget(*, template_name, form_class):
             except RateLimited as limit:
                 form = form_class(initial=form_initial(form_class, request.POST))
                 return rate_limited_page(request, limit, template_name=template_name, context={"form": form})
+
         return limited
+
     return decorate
 
 
@@ -53,8 +57,9 @@ class PageBudgetMixin(_FormViewBase):
             form_kwargs = {k: v for k, v in self.get_form_kwargs().items() if k not in ("data", "files")}
             form_class = self.get_form_class()
             form = form_class(**{**form_kwargs, "initial": form_initial(form_class, request.POST)})
-            return rate_limited_page(request, limit, template_name=self.get_template_names()[0],
-                                     context=self.get_context_data(form=form))
+            return rate_limited_page(
+                request, limit, template_name=self.get_template_names()[0], context=self.get_context_data(form=form)
+            )
 
 
 @require_http_methods(["GET", "POST"])
@@ -138,13 +143,17 @@ def email_change(request):
     form = EmailChangeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.email_change_request(user=request.user, new_email=form.cleaned_data["new_email"],
-                                          password=form.cleaned_data["password"])
+            services.email_change_request(
+                user=request.user, new_email=form.cleaned_data["new_email"], password=form.cleaned_data["password"]
+            )
         except ValidationError as exc:
             form.add_error("password" if exc.code == "password" else "new_email", exc)
         else:
-            messages.info(request, _("We have mailed a link to %(email)s: follow it to use that address.")
-                          % {"email": form.cleaned_data["new_email"]})
+            messages.info(
+                request,
+                _("We have mailed a link to %(email)s: follow it to use that address.")
+                % {"email": form.cleaned_data["new_email"]},
+            )
             return redirect("accounts:profile")
     return render(request, "accounts/email_change.html", {"form": form})
 

@@ -2,6 +2,7 @@
 
 The catch-all 404 (``api.apis.unknown_path``) is not here: the assembly puts it after
 every app's URLs."""
+
 from django.urls import path
 
 from . import apis

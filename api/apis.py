@@ -1,4 +1,5 @@
 """The API's own endpoints: ping/, and the 404 of a path under /api/v1/ that names nothing."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,8 +22,11 @@ class PingSerializer(serializers.Serializer):
 class PingView(ApiView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(tags=["meta"], responses={200: PingSerializer, **errors(429)},
-                   summary="A trivial answer (for monitoring and benchmarks)")
+    @extend_schema(
+        tags=["meta"],
+        responses={200: PingSerializer, **errors(429)},
+        summary="A trivial answer (for monitoring and benchmarks)",
+    )
     def get(self, request: Any) -> Response:
         return Response(PingSerializer({"ok": True}).data)
 
@@ -31,5 +35,6 @@ class PingView(ApiView):
 def unknown_path(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
     """A path under /api/v1/ that names nothing: 404 in the error shape (it changes nothing,
     so it needs no CSRF check, whatever the method)."""
-    return JsonResponse({"code": "not_found", "message": _("Not found."), "details": {"path": request.path[:200]}},
-                        status=404)
+    return JsonResponse(
+        {"code": "not_found", "message": _("Not found."), "details": {"path": request.path[:200]}}, status=404
+    )

@@ -3,6 +3,7 @@
 The token's scopes travel on ``request.auth`` (an :class:`api.models.ApiToken`);
 session authentication (the site's own pages) has every scope.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -42,7 +43,10 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
     name = "bearerAuth"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
-        return {"type": "http", "scheme": "bearer",
-                "description": "A personal access token (`POST /api/v1/auth/token/` or "
-                               "`POST /api/v1/tokens/`), sent as `Authorization: Bearer <token>`. "
-                               "Scopes: `read` (every GET) and `play` (every other method)."}
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A personal access token (`POST /api/v1/auth/token/` or "
+            "`POST /api/v1/tokens/`), sent as `Authorization: Bearer <token>`. "
+            "Scopes: `read` (every GET) and `play` (every other method).",
+        }

@@ -1,6 +1,7 @@
 """What every API view shares: authentication, scopes, rate limits, the error shape,
 conditional GETs (ETag / Last-Modified / 304) and idempotent writes (Idempotency-Key).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -74,6 +75,7 @@ class PublicReadView(ApiView):
 
 # ---------------------------------------------------------------- conditional GET
 
+
 def _etag(source: str) -> str:
     return '"%s"' % hashlib.sha256(source.encode()).hexdigest()[:32]
 
@@ -98,8 +100,9 @@ def _validators(response: Response, etag: str, last_modified: datetime | None) -
     return response
 
 
-def conditional_response(request: Any, *, version: str, last_modified: datetime | None,
-                         build: Callable[[], Response]) -> Response:
+def conditional_response(
+    request: Any, *, version: str, last_modified: datetime | None, build: Callable[[], Response]
+) -> Response:
     """Answer 304 when the client's copy (If-None-Match / If-Modified-Since) is current,
     judged from ``version`` alone, before ``build`` does the expensive work."""
     user_part = request.user.pk if request.user.is_authenticated else "-"
@@ -122,6 +125,7 @@ def body_conditional_response(request: Any, response: Response) -> Response:
 
 
 # ---------------------------------------------------------------- idempotent writes
+
 
 def _request_hash(request: Any) -> str:
     try:
@@ -149,9 +153,11 @@ def idempotent(request: Any, action: Callable[[], Response]) -> Response:
         record, is_new = services.idempotency_claim(user=request.user, key=key, request_hash=request_hash)
         if not is_new:
             if record.request_hash != request_hash:
-                raise ApiError("idempotency_key_reused",
-                               _("This Idempotency-Key was used for a different request."),
-                               status_code=422)
+                raise ApiError(
+                    "idempotency_key_reused",
+                    _("This Idempotency-Key was used for a different request."),
+                    status_code=422,
+                )
             replay = Response(record.response_body, status=record.status_code)
             replay["Idempotent-Replayed"] = "true"
             return replay

@@ -14,6 +14,7 @@ A header that is missing, too short or not an address falls back to ``REMOTE_ADD
 which a client cannot choose (at worst it is our proxy's, shared by all). Imports no
 domain app, so shared API infrastructure can sit on it.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -77,11 +78,12 @@ def proxy_settings_check(app_configs: Any = None, **kwargs: Any) -> list[checks.
     """Behind a load balancer (``USE_X_FORWARDED_PROTO``) with no trusted proxy, every
     client has the balancer's address: they would all share one rate-limit budget."""
     if settings.SECURE_PROXY_SSL_HEADER and trusted_proxy_count() == 0:
-        return [checks.Warning(
-            "USE_X_FORWARDED_PROTO is on but TRUSTED_PROXY_COUNT is 0: every client is seen with "
-            "the load balancer's address and all share one rate-limit budget.",
-            hint="Set TRUSTED_PROXY_COUNT to the number of proxies in front of the site "
-                 "(1 for one load balancer).",
-            id="maatasite.W001",
-        )]
+        return [
+            checks.Warning(
+                "USE_X_FORWARDED_PROTO is on but TRUSTED_PROXY_COUNT is 0: every client is seen with "
+                "the load balancer's address and all share one rate-limit budget.",
+                hint="Set TRUSTED_PROXY_COUNT to the number of proxies in front of the site (1 for one load balancer).",
+                id="maatasite.W001",
+            )
+        ]
     return []

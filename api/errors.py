@@ -9,6 +9,7 @@ REST framework's own exceptions (validation, authentication, permission, not fou
 throttling with Retry-After, unreadable bodies). Errors that never reach a view are put in
 the same shape by api/json_errors.py.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,8 +30,9 @@ from maatasite.errors import ServiceError
 class ApiError(exceptions.APIException):
     """A refusal of the API itself, with a stable code and free-form details."""
 
-    def __init__(self, code: str, message: str, *, status_code: int = 400,
-                 details: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, *, status_code: int = 400, details: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(detail=message, code=code)
         self.status_code = status_code
         self.error_code = code
@@ -82,8 +84,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(error_body(exc.error_code, exc.message, exc.details), status=exc.status_code)
     if isinstance(exc, DjangoValidationError):
         code = getattr(exc, "code", None) or "invalid"
-        return Response(error_body(code, " ".join(exc.messages), {}),
-                        status=status.HTTP_400_BAD_REQUEST)
+        return Response(error_body(code, " ".join(exc.messages), {}), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(error_body("body_too_large", body_too_large_message()), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RateLimited):  # a budget shared with the pages (accounts/ratelimits.py)
@@ -98,8 +99,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if response is None or not isinstance(exc, exceptions.APIException):
         return response  # None: not an error DRF knows (the caller raises it again)
     if isinstance(exc, exceptions.ValidationError):
-        response.data = error_body("invalid", _("Some fields are not valid."),
-                                   {"fields": _jsonable(exc.detail)})
+        response.data = error_body("invalid", _("Some fields are not valid."), {"fields": _jsonable(exc.detail)})
         return response
     code = _DRF_CODES.get(type(exc))
     if code is None:
@@ -108,8 +108,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     wait: float | None = getattr(exc, "wait", None)  # DRF's Throttled sets it; its stubs do not declare it
     if isinstance(exc, exceptions.Throttled) and wait is not None:
         details["retry_after"] = int(wait + 0.999)
-    if isinstance(exc, exceptions.ParseError) and isinstance(exc.get_codes(), str) \
-            and exc.get_codes() != exc.default_code:
+    if (
+        isinstance(exc, exceptions.ParseError)
+        and isinstance(exc.get_codes(), str)
+        and exc.get_codes() != exc.default_code
+    ):
         details["reason"] = exc.get_codes()  # bad_json, too_deep, bad_encoding (api/json_body.py)
     message = exc.detail if isinstance(exc.detail, str) else str(exc.default_detail)
     response.data = error_body(code, message, details)

@@ -1,4 +1,5 @@
 """Serializer helpers every app's endpoints share (they know no domain app)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -8,6 +8,7 @@ deeper than :data:`MAX_DEPTH`. The API reads bodies through :class:`JSONBodyPars
 (DRF's parser, REST_FRAMEWORK's default), the webhooks through :func:`json_body_load`.
 Imports no domain app.
 """
+
 from __future__ import annotations
 
 import json
@@ -62,13 +63,15 @@ def json_body_load(raw: bytes | str, *, encoding: str = "utf-8") -> Any:
     try:
         value = json.loads(raw, parse_constant=_refuse_constant)  # NaN, Infinity: not JSON
     except RecursionError:
-        raise JsonBodyError("too_deep", _("The JSON body is nested too deeply (at most %(depth)d levels).")
-                            % {"depth": MAX_DEPTH}) from None
+        raise JsonBodyError(
+            "too_deep", _("The JSON body is nested too deeply (at most %(depth)d levels).") % {"depth": MAX_DEPTH}
+        ) from None
     except ValueError as error:
         raise JsonBodyError("bad_json", _("The body is not valid JSON: %(error)s") % {"error": error}) from None
     if _depth_exceeds(value, MAX_DEPTH):
-        raise JsonBodyError("too_deep", _("The JSON body is nested too deeply (at most %(depth)d levels).")
-                            % {"depth": MAX_DEPTH})
+        raise JsonBodyError(
+            "too_deep", _("The JSON body is nested too deeply (at most %(depth)d levels).") % {"depth": MAX_DEPTH}
+        )
     return value
 
 

@@ -8,6 +8,7 @@ read. :class:`ApiJsonErrorMiddleware` turns them into the shape, keeping the sta
 headers (``Allow``, ``Retry-After``, CORS); :func:`csrf_failure` answers CSRF failures.
 Imports no domain app.
 """
+
 from __future__ import annotations
 
 import logging
@@ -55,15 +56,17 @@ def _status_error(status: int) -> tuple[str, str]:
     return ("server_error" if status >= 500 else "error"), phrase
 
 
-def json_error(status: int, code: str | None = None, message: str | None = None,
-               details: dict[str, Any] | None = None) -> JsonResponse:
+def json_error(
+    status: int, code: str | None = None, message: str | None = None, details: dict[str, Any] | None = None
+) -> JsonResponse:
     default_code, default_message = _status_error(status)
     return JsonResponse(error_body(code or default_code, message or default_message, details), status=status)
 
 
 def body_too_large_message() -> str:
     return _("The request body is too large (at most %(size)d bytes).") % {
-        "size": settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0}
+        "size": settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
+    }
 
 
 def body_too_large_error() -> JsonResponse:
@@ -103,8 +106,12 @@ class ApiJsonErrorMiddleware:
             return json_error(404)
         if isinstance(exception, PermissionDenied):
             return json_error(403)
-        request_logger.error("Internal Server Error: %s", request.path, exc_info=sys.exc_info(),
-                             extra={"status_code": 500, "request": request})
+        request_logger.error(
+            "Internal Server Error: %s",
+            request.path,
+            exc_info=sys.exc_info(),
+            extra={"status_code": 500, "request": request},
+        )
         signals.got_request_exception.send(sender=self.__class__, request=request)
         return json_error(500)
 

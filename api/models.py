@@ -4,6 +4,7 @@ Tokens are stored as the SHA-256 of the secret: the secret itself is shown once,
 when the token is made, and can never be read back. The events feed has no table:
 it is derived from the games' own rows (see games/events.py).
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -16,12 +17,12 @@ SCOPES = (SCOPE_READ, SCOPE_PLAY)
 
 
 class ApiToken(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="api_tokens")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
     name = models.CharField(_("name"), max_length=100)
     key_hash = models.CharField(max_length=64, unique=True, editable=False)
-    prefix = models.CharField(_("prefix"), max_length=12, editable=False,
-                              help_text=_("The first characters of the token, to recognise it."))
+    prefix = models.CharField(
+        _("prefix"), max_length=12, editable=False, help_text=_("The first characters of the token, to recognise it.")
+    )
     scopes = models.JSONField(_("scopes"), default=list)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
@@ -59,8 +60,7 @@ class IdempotencyRecord(models.Model):
     expires_at = models.DateTimeField(db_index=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "key"],
-                                               name="api_idempotency_unique_key")]
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="api_idempotency_unique_key")]
 
     def __str__(self) -> str:
         return "user %s, key %s: %s" % (self.user_id, self.key, self.status_code)

@@ -1,4 +1,5 @@
 """Scopes: a token needs ``read`` to read (GET, HEAD, OPTIONS) and ``play`` for anything else."""
+
 from __future__ import annotations
 
 from typing import Any

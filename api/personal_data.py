@@ -1,6 +1,7 @@
 """What the API holds about a user (registered in maatasite.personal_data; privacy runs
 it): their tokens and the stored answers of their idempotent writes, deleted with the
 account. Neither is part of the export."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -20,8 +21,10 @@ def _tokens_delete(user: User, now: datetime) -> None:
 
 
 def register() -> None:
-    registry.register(PersonalData(
-        app="api",
-        models={"api.ApiToken": "deleted", "api.IdempotencyRecord": "deleted"},
-        erase=(EraseStep(name="api.tokens", phase=ErasePhase.REMAINDER, run=_tokens_delete),),
-    ))
+    registry.register(
+        PersonalData(
+            app="api",
+            models={"api.ApiToken": "deleted", "api.IdempotencyRecord": "deleted"},
+            erase=(EraseStep(name="api.tokens", phase=ErasePhase.REMAINDER, run=_tokens_delete),),
+        )
+    )

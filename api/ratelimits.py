@@ -14,6 +14,7 @@ Over a budget, code raises :class:`RateLimited`; a page answers it with
 :func:`rate_limited_page` (the form again, the message, status 429 and ``Retry-After``),
 the API with its JSON error (api/errors.py). Imports no domain app.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -124,12 +125,12 @@ def wait_text(wait: float) -> str:
 
 def too_many_attempts(*, wait: float, scope: str) -> RateLimited:
     """The refusal of a budget of attempts (sign-in, sign-up, reset and resend requests)."""
-    return RateLimited(_("Too many attempts. Please try again in %(wait)s.") % {"wait": wait_text(wait)},
-                       wait=wait, scope=scope)
+    return RateLimited(
+        _("Too many attempts. Please try again in %(wait)s.") % {"wait": wait_text(wait)}, wait=wait, scope=scope
+    )
 
 
-def rate_limited_page(request: Any, limit: RateLimited, *, template_name: str,
-                      context: dict[str, Any]) -> HttpResponse:
+def rate_limited_page(request: Any, limit: RateLimited, *, template_name: str, context: dict[str, Any]) -> HttpResponse:
     """The page of a form refused by a budget: the form again with the message, status 429
     and ``Retry-After``. Build ``context`` with an unbound form (see :func:`form_initial`),
     so that rendering it runs no check again."""
@@ -141,5 +142,8 @@ def rate_limited_page(request: Any, limit: RateLimited, *, template_name: str,
 
 def form_initial(form_class: Any, data: Any) -> dict[str, Any]:
     """The posted values of ``form_class``'s fields to show again, passwords left out."""
-    return {name: data.get(name) for name, field in form_class.base_fields.items()
-            if name in data and not isinstance(field.widget, forms.PasswordInput)}
+    return {
+        name: data.get(name)
+        for name, field in form_class.base_fields.items()
+        if name in data and not isinstance(field.widget, forms.PasswordInput)
+    }

@@ -1,4 +1,5 @@
 """Reads of the api app: tokens by secret, a user's tokens, stored idempotent answers."""
+
 from __future__ import annotations
 
 import hashlib
@@ -19,8 +20,7 @@ def token_for_secret(*, secret: str) -> ApiToken | None:
     """The live (not revoked) token with this secret, or None."""
     if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
         return None
-    return (ApiToken.objects.select_related("user")
-            .filter(key_hash=token_hash(secret), revoked_at__isnull=True).first())
+    return ApiToken.objects.select_related("user").filter(key_hash=token_hash(secret), revoked_at__isnull=True).first()
 
 
 def tokens_of_user(*, user: Any) -> QuerySet[ApiToken]:

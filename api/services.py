@@ -3,6 +3,7 @@
 Signing in for a token and the password reset are accounts' services (accounts/services.py),
 built on these.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -27,25 +28,38 @@ def _check_scopes(scopes: Iterable[str], allowed: Iterable[str] | None = None) -
     wanted = sorted(set(scopes))
     allowed_set = set(SCOPES if allowed is None else allowed)
     if not wanted or any(scope not in SCOPES for scope in wanted):
-        raise ApiError("bad_scopes", _("Choose scopes among: %(scopes)s.") % {"scopes": ", ".join(SCOPES)},
-                       details={"allowed": list(SCOPES)})
+        raise ApiError(
+            "bad_scopes",
+            _("Choose scopes among: %(scopes)s.") % {"scopes": ", ".join(SCOPES)},
+            details={"allowed": list(SCOPES)},
+        )
     if not set(wanted) <= allowed_set:
-        raise ApiError("scope_escalation", _("A token cannot make a token with more scopes than its own."),
-                       status_code=403, details={"allowed": sorted(allowed_set)})
+        raise ApiError(
+            "scope_escalation",
+            _("A token cannot make a token with more scopes than its own."),
+            status_code=403,
+            details={"allowed": sorted(allowed_set)},
+        )
     return wanted
 
 
 @transaction.atomic
-def token_create(*, user: Any, name: str, scopes: Iterable[str],
-                 allowed_scopes: Iterable[str] | None = None) -> tuple[ApiToken, str]:
+def token_create(
+    *, user: Any, name: str, scopes: Iterable[str], allowed_scopes: Iterable[str] | None = None
+) -> tuple[ApiToken, str]:
     """Make a personal access token; returns (token, secret). The secret is never stored."""
     checked = _check_scopes(scopes, allowed_scopes)
     if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_TOKENS_PER_USER:
-        raise ApiError("too_many_tokens", _("You have too many tokens: revoke some first."),
-                       status_code=409, details={"limit": MAX_TOKENS_PER_USER})
+        raise ApiError(
+            "too_many_tokens",
+            _("You have too many tokens: revoke some first."),
+            status_code=409,
+            details={"limit": MAX_TOKENS_PER_USER},
+        )
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(user=user, name=name.strip()[:100] or "token",
-                                    key_hash=token_hash(secret), prefix=secret[:10], scopes=checked)
+    token = ApiToken.objects.create(
+        user=user, name=name.strip()[:100] or "token", key_hash=token_hash(secret), prefix=secret[:10], scopes=checked
+    )
     return token, secret
 
 
@@ -76,6 +90,7 @@ def tokens_revoke_all(*, user: Any) -> int:
 
 # ---------------------------------------------------------------- idempotency
 
+
 def _expiry() -> timedelta:
     return timedelta(hours=settings.API_IDEMPOTENCY_HOURS)
 
@@ -91,8 +106,9 @@ def idempotency_claim(*, user: Any, key: str, request_hash: str) -> tuple[Idempo
     IdempotencyRecord.objects.filter(user=user, key=key, expires_at__lte=now).delete()
     try:
         with transaction.atomic():
-            record = IdempotencyRecord.objects.create(user=user, key=key, request_hash=request_hash,
-                                                      expires_at=now + _expiry())
+            record = IdempotencyRecord.objects.create(
+                user=user, key=key, request_hash=request_hash, expires_at=now + _expiry()
+            )
         return record, True
     except IntegrityError:
         return IdempotencyRecord.objects.get(user=user, key=key), False

@@ -1,4 +1,5 @@
 """Celery tasks of the api app: idempotent, acknowledged late, retried with backoff."""
+
 from __future__ import annotations
 
 from celery import shared_task

@@ -10,6 +10,7 @@ atomic in Redis) is api/ratelimits.py's, which the pages' budgets share. The
 client's address is api/client_address.py's (``TRUSTED_PROXY_COUNT``), never a
 header the client writes: DRF's own ``get_ident`` would believe X-Forwarded-For.
 """
+
 from __future__ import annotations
 
 import time
@@ -39,8 +40,12 @@ class _CacheCounterThrottle(BaseThrottle):
         raise NotImplementedError
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        self._wait = budget_spend(scope=self.scope, ident=self.ident(request),
-                                  rate=settings.API_THROTTLE_RATES.get(self.scope), now=self.timer())
+        self._wait = budget_spend(
+            scope=self.scope,
+            ident=self.ident(request),
+            rate=settings.API_THROTTLE_RATES.get(self.scope),
+            now=self.timer(),
+        )
         return self._wait is None
 
     def wait(self) -> float | None:

@@ -4,6 +4,7 @@ print latency percentiles and throughput (measured, never asserted).
 
 Used by bench/api.py and bench/pages.py (run as scripts, so ``import _common`` finds it).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -50,9 +51,18 @@ def site_environment(database: str) -> dict[str, str]:
     No broker (tasks run in-process), mail dropped, API rate limits out of the way,
     persistent database connections: the numbers are the web tier's.
     """
-    env = dict(os.environ, DATABASE_URL=database, DJANGO_SETTINGS_MODULE="maatasite.settings",
-               EMAIL_URL="dummymail://", API_RATE_USER="1000000/min", API_RATE_IP="1000000/min",
-               API_RATE_AUTH="1000000/min", DEBUG="true", LOG_LEVEL="ERROR", DATABASE_CONN_MAX_AGE="60")
+    env = dict(
+        os.environ,
+        DATABASE_URL=database,
+        DJANGO_SETTINGS_MODULE="maatasite.settings",
+        EMAIL_URL="dummymail://",
+        API_RATE_USER="1000000/min",
+        API_RATE_IP="1000000/min",
+        API_RATE_AUTH="1000000/min",
+        DEBUG="true",
+        LOG_LEVEL="ERROR",
+        DATABASE_CONN_MAX_AGE="60",
+    )
     env.pop("CELERY_BROKER_URL", None)
     os.environ.update(env)
     os.environ.pop("CELERY_BROKER_URL", None)
@@ -71,8 +81,12 @@ def django_migrated() -> None:
 
 # The Procfile's web command: the ASGI site (pages and the game pages' sockets) on gunicorn
 # with uvicorn's worker.
-SERVER_COMMAND = [str(ROOT / ".venv/bin/gunicorn"), "maatasite.asgi:application",
-                  "--worker-class", "maatasite.asgi_worker.Worker"]
+SERVER_COMMAND = [
+    str(ROOT / ".venv/bin/gunicorn"),
+    "maatasite.asgi:application",
+    "--worker-class",
+    "maatasite.asgi_worker.Worker",
+]
 
 
 @contextlib.contextmanager
@@ -82,7 +96,10 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
     port = free_port()
     server = subprocess.Popen(
         [*SERVER_COMMAND, "--bind", "127.0.0.1:%d" % port, "--workers", str(workers), "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True)
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
     base = "http://127.0.0.1:%d" % port
     try:
         for _ in range(100):
@@ -105,13 +122,21 @@ def report(name: str, latencies: list[float], wall: float, unit: str = "req/s") 
     """One line: count, p50, p99 and mean latency (ms), and completed operations per second."""
     flat = sorted(latencies)
     p99 = flat[min(len(flat) - 1, int(round(0.99 * (len(flat) - 1))))]
-    print("%-28s n=%5d  p50 %7.1f ms  p99 %7.1f ms  mean %7.1f ms  %7.1f %s" % (
-        name, len(flat), statistics.median(flat) * 1000, p99 * 1000, statistics.fmean(flat) * 1000,
-        len(flat) / wall, unit))
+    print(
+        "%-28s n=%5d  p50 %7.1f ms  p99 %7.1f ms  mean %7.1f ms  %7.1f %s"
+        % (
+            name,
+            len(flat),
+            statistics.median(flat) * 1000,
+            p99 * 1000,
+            statistics.fmean(flat) * 1000,
+            len(flat) / wall,
+            unit,
+        )
+    )
 
 
-def run_phase(name: str, clients: int, worker: Callable[[int, list[float]], None],
-              unit: str = "req/s") -> float | None:
+def run_phase(name: str, clients: int, worker: Callable[[int, list[float]], None], unit: str = "req/s") -> float | None:
     """Run ``worker(index, latencies)`` in ``clients`` threads at once and report what they measured.
 
     Returns the wall time of the phase (None when it failed; the errors are printed).

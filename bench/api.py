@@ -17,6 +17,7 @@ each (bounded loops, fresh connections):
 Prints p50, p99 and mean latency (ms) and throughput (requests/s) per phase. Tasks
 run in-process (no broker) and mail is dropped, so the numbers are the web tier's.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,15 +46,17 @@ def prepare(clients: int) -> dict:
     for index in range(clients):
         players = []
         for side in ("a", "b"):
-            user = User.objects.create_user("b%s%s%d" % (run, side, index), "b%s%s%d@example.org" % (run, side, index),
-                                            "bench-password-123")
+            user = User.objects.create_user(
+                "b%s%s%d" % (run, side, index), "b%s%s%d@example.org" % (run, side, index), "bench-password-123"
+            )
             _token, secret = api_services.token_create(user=user, name="bench", scopes=["read", "play"])
             players.append((user, secret))
         (a, a_token), (b, b_token) = players
         detail_games = []
         for kind, options, plies in (("onitama", {"cards": "base"}, 4), ("maatatahay", {"variant": "standard"}, 12)):
-            challenge = game_services.challenge_create(challenger=a, opponent=b, kind=kind, options=options,
-                                                       days_per_move=14)
+            challenge = game_services.challenge_create(
+                challenger=a, opponent=b, kind=kind, options=options, days_per_move=14
+            )
             game = game_services.challenge_accept(challenge_id=challenge.pk, user=b)
             rules = game_services.rules_for(kind)
             for _ in range(plies):
@@ -61,13 +64,15 @@ def prepare(clients: int) -> dict:
                 if not game.is_active:
                     break
                 text = rules.move_text(rules.legal_moves(game_services.game_state(game))[0])
-                game_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=text,
-                                          expected_ply=game.ply)
+                game_services.move_submit(
+                    game_id=game.pk, user=game.to_move_user, move_text=text, expected_ply=game.ply
+                )
             game.refresh_from_db()
             assert game.is_active, "the set-up game ended early"
             detail_games.append((kind, game.pk, a_token if game.to_move_user_id == a.pk else b_token))
-        setup["clients"].append({"tokens": {a.username: a_token, b.username: b_token},
-                                 "opponent": b.username, "detail": detail_games})
+        setup["clients"].append(
+            {"tokens": {a.username: a_token, b.username: b_token}, "opponent": b.username, "detail": detail_games}
+        )
     connections.close_all()
     return setup
 
@@ -76,8 +81,9 @@ class Client:
     def __init__(self, base: str) -> None:
         self.base = base
 
-    def call(self, method: str, path: str, token: str | None = None, body: dict | None = None,
-             headers: dict | None = None) -> tuple[int, dict | None, float]:
+    def call(
+        self, method: str, path: str, token: str | None = None, body: dict | None = None, headers: dict | None = None
+    ) -> tuple[int, dict | None, float]:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.base + path, data=data, method=method)
         request.add_header("Accept", "application/json")
@@ -102,8 +108,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--requests", type=int, default=100, help="requests per client and phase")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--database", default=os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench_api"))
+    parser.add_argument(
+        "--database",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench_api"),
+    )
     args = parser.parse_args()
 
     env = site_environment(args.database)
@@ -112,8 +120,10 @@ def main() -> None:
 
     with gunicorn(env, args.workers) as base:
         client = Client(base)
-        print("bench/api.py: %d clients x %d requests per phase, gunicorn %d uvicorn workers, PostgreSQL, %d cores" % (
-            args.clients, args.requests, args.workers, os.cpu_count() or 0))
+        print(
+            "bench/api.py: %d clients x %d requests per phase, gunicorn %d uvicorn workers, PostgreSQL, %d cores"
+            % (args.clients, args.requests, args.workers, os.cpu_count() or 0)
+        )
 
         def ping(index: int, out: list[float]) -> None:
             for _ in range(args.requests):
@@ -128,17 +138,20 @@ def main() -> None:
                     status, body, elapsed = client.call("GET", "/api/v1/games/%d/" % game_id, token)
                     assert status == 200 and body["legal_moves"], status
                     out.append(elapsed)
+
             return work
 
         def detail_304(index: int, out: list[float]) -> None:
             _kind, game_id, token = setup["clients"][index]["detail"][1]
-            request = urllib.request.Request(base + "/api/v1/games/%d/" % game_id,
-                                             headers={"Authorization": "Bearer " + token})
+            request = urllib.request.Request(
+                base + "/api/v1/games/%d/" % game_id, headers={"Authorization": "Bearer " + token}
+            )
             with urllib.request.urlopen(request) as response:
                 etag = response.headers["ETag"]
             for _ in range(args.requests):
-                status, _body, elapsed = client.call("GET", "/api/v1/games/%d/" % game_id, token,
-                                                     headers={"If-None-Match": etag})
+                status, _body, elapsed = client.call(
+                    "GET", "/api/v1/games/%d/" % game_id, token, headers={"If-None-Match": etag}
+                )
                 assert status == 304, status
                 out.append(elapsed)
 
@@ -149,18 +162,25 @@ def main() -> None:
             game = None
             for _ in range(args.requests):
                 if game is None or game["status"] != "active":
-                    status, made, _ = client.call("POST", "/api/v1/challenges/", tokens[first], {
-                        "kind": "onitama", "opponent": second, "options": {"cards": "base"}, "days_per_move": 14})
+                    status, made, _ = client.call(
+                        "POST",
+                        "/api/v1/challenges/",
+                        tokens[first],
+                        {"kind": "onitama", "opponent": second, "options": {"cards": "base"}, "days_per_move": 14},
+                    )
                     assert status == 201, made
-                    status, game, _ = client.call("POST", "/api/v1/challenges/%d/accept/" % made["id"],
-                                                  tokens[second])
+                    status, game, _ = client.call("POST", "/api/v1/challenges/%d/accept/" % made["id"], tokens[second])
                     assert status == 201, game
                 mover = game["to_move_username"]
                 status, game, _ = client.call("GET", "/api/v1/games/%d/" % game["id"], tokens[mover])
                 text = game["legal_moves"][0]["text"]
                 status, answer, elapsed = client.call(
-                    "POST", "/api/v1/games/%d/moves/" % game["id"], tokens[mover],
-                    {"move": text, "ply": game["ply"]}, headers={"Idempotency-Key": uuid.uuid4().hex})
+                    "POST",
+                    "/api/v1/games/%d/moves/" % game["id"],
+                    tokens[mover],
+                    {"move": text, "ply": game["ply"]},
+                    headers={"Idempotency-Key": uuid.uuid4().hex},
+                )
                 assert status == 201, answer
                 out.append(elapsed)
                 game = answer["game"]

@@ -10,6 +10,7 @@ restart of both) with the sweep settings of production (GAMES_BOT_SWEEP_SECONDS 
 GAMES_BOT_OVERDUE_SECONDS: their defaults unless set in the environment) and prints how long
 after its turn began each bot moved (median and longest). Measured, never asserted.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,9 +38,15 @@ def main() -> None:
     database = os.environ["DATABASE_URL"].split("?")[0] + "_bench_sweep"
     ensure_database(database)
     lost_prefix, live_prefix = ("bench-sweep-%s-%s:" % (what, uuid.uuid4().hex[:8]) for what in ("lost", "live"))
-    os.environ.update(DATABASE_URL=database, DJANGO_SETTINGS_MODULE="maatasite.settings",
-                      CELERY_KEY_PREFIX=lost_prefix, EMAIL_URL="dummymail://", LOG_LEVEL="WARNING")
+    os.environ.update(
+        DATABASE_URL=database,
+        DJANGO_SETTINGS_MODULE="maatasite.settings",
+        CELERY_KEY_PREFIX=lost_prefix,
+        EMAIL_URL="dummymail://",
+        LOG_LEVEL="WARNING",
+    )
     import django
+
     django.setup()
     from django.conf import settings
     from django.core.management import call_command
@@ -65,15 +72,39 @@ def main() -> None:
     python = [sys.executable, "-m", "celery", "-A", "maatasite"]
     processes = []
     for name, command in (
-            ("worker", python + ["worker", "--pool=prefork", "--concurrency=2", "-Q", "celery",
-                                 "--loglevel=warning", "--without-gossip", "--without-mingle"]),
-            ("beat", python + ["beat", "--loglevel=warning", "--schedule", str(logs / "beat-schedule")])):
+        (
+            "worker",
+            python
+            + [
+                "worker",
+                "--pool=prefork",
+                "--concurrency=2",
+                "-Q",
+                "celery",
+                "--loglevel=warning",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+        ),
+        ("beat", python + ["beat", "--loglevel=warning", "--schedule", str(logs / "beat-schedule")]),
+    ):
         with open(logs / ("%s.log" % name), "wb") as out:
-            processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                              stdin=subprocess.DEVNULL, start_new_session=True))
+            processes.append(
+                subprocess.Popen(
+                    command,
+                    cwd=ROOT,
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            )
     restarted = time.time()
-    print("%d bot turns lost; worker and beat started (sweep every %s s, overdue after %s s)" % (
-        len(ids), settings.GAMES_BOT_SWEEP_SECONDS, settings.GAMES_BOT_OVERDUE_SECONDS))
+    print(
+        "%d bot turns lost; worker and beat started (sweep every %s s, overdue after %s s)"
+        % (len(ids), settings.GAMES_BOT_SWEEP_SECONDS, settings.GAMES_BOT_OVERDUE_SECONDS)
+    )
     try:
         while Move.objects.filter(game_id__in=ids, ply=1).count() < len(ids):
             if time.time() - restarted > args.timeout:
@@ -93,10 +124,17 @@ def main() -> None:
     moved = dict(Move.objects.filter(game_id__in=ids, ply=1).values_list("game_id", "created_at"))
     waits = sorted((moved[pk] - began[pk]).total_seconds() for pk in ids)
     after_restart = sorted(moved[pk].timestamp() - restarted for pk in ids)
-    print("bot moved after its turn began: median %.1f s, longest %.1f s; after the restart: "
-          "median %.1f s, longest %.1f s; moves per game: %s" % (
-              statistics.median(waits), waits[-1], statistics.median(after_restart), after_restart[-1],
-              sorted(set(Move.objects.filter(game_id__in=ids).values_list("ply", flat=True)))))
+    print(
+        "bot moved after its turn began: median %.1f s, longest %.1f s; after the restart: "
+        "median %.1f s, longest %.1f s; moves per game: %s"
+        % (
+            statistics.median(waits),
+            waits[-1],
+            statistics.median(after_restart),
+            after_restart[-1],
+            sorted(set(Move.objects.filter(game_id__in=ids).values_list("ply", flat=True))),
+        )
+    )
 
 
 if __name__ == "__main__":

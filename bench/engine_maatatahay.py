@@ -11,6 +11,7 @@ only; run it on an otherwise idle core:
 >>> sorted(r), all(v["games"] >= 1 for v in r.values())
 (['first', 'standard'], True)
 """
+
 from __future__ import annotations
 
 import os
@@ -41,8 +42,7 @@ def run(seconds: float = 3.0) -> dict[str, dict[str, float]]:
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
                 break
-        out[variant] = {"games": games, "decisions": decisions, "seconds": elapsed,
-                        "games_per_second": games / elapsed}
+        out[variant] = {"games": games, "decisions": decisions, "seconds": elapsed, "games_per_second": games / elapsed}
     return out
 
 
@@ -50,8 +50,10 @@ def report(seconds: float = 3.0) -> None:
     """Print random complete games per second for each variant (one core)."""
     print("maatatahay random complete games, one core, about %.0f s per variant:" % seconds)
     for variant, r in run(seconds).items():
-        print("  %-8s %7.1f games/s  (%d games, %.1f decisions/game, %.2f s)" % (
-            variant, r["games_per_second"], r["games"], r["decisions"] / r["games"], r["seconds"]))
+        print(
+            "  %-8s %7.1f games/s  (%d games, %.1f decisions/game, %.2f s)"
+            % (variant, r["games_per_second"], r["games"], r["decisions"] / r["games"], r["seconds"])
+        )
 
 
 if __name__ == "__main__":

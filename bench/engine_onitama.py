@@ -13,6 +13,7 @@ so the counts must be equal (asserted); the timings are only printed.
 >>> naive_perft(naive_position("bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"), 3)
 1989
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,9 @@ from engine.onitama import perft, position_from_text  # noqa: E402
 from engine.onitama.fast import node_moves, node_of, node_play  # noqa: E402
 
 POSITION = "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"
-_CARDS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                           "engine", "onitama", "cards.json")
+_CARDS_FILE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "engine", "onitama", "cards.json"
+)
 
 # --- the naive generator ---------------------------------------------------------------------
 
@@ -35,8 +37,11 @@ _CARDS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 def _load_offsets() -> dict[str, list[tuple[int, int]]]:
     with open(_CARDS_FILE, encoding="utf-8") as handle:
         data = json.load(handle)
-    return {name: [tuple(m) for m in card["moves"]]
-            for pool in ("base", "senseis_path") for name, card in data[pool].items()}
+    return {
+        name: [tuple(m) for m in card["moves"]]
+        for pool in ("base", "senseis_path")
+        for name, card in data[pool].items()
+    }
 
 
 OFFSETS = _load_offsets()
@@ -65,7 +70,7 @@ def naive_children(position: tuple) -> list[tuple]:
     masters = {colour for (_, _, colour, kind) in pieces if kind == "master"}
     if len(masters) < 2:
         return []
-    for (x, y, colour, kind) in pieces:
+    for x, y, colour, kind in pieces:
         if kind == "master" and (x, y) == ((2, 4) if colour == "r" else (2, 0)):
             return []
     sign = 1 if turn == "r" else -1
@@ -136,9 +141,11 @@ def run(depth: int = 6) -> None:
     naive, naive_s = _timed(naive_perft, naive_position(POSITION), depth)
     assert fast == naive == api, "the generators disagree: %d, %d, %d" % (fast, api, naive)
     print("onitama perft position 1, depth %d: %d leaves (CPU time)" % (depth, fast))
-    for label, seconds in (("engine perft (bitboards, bulk last ply)", fast_s),
-                           ("engine search API (node_play per move)", api_s),
-                           ("naive (frozenset of tuples)", naive_s)):
+    for label, seconds in (
+        ("engine perft (bitboards, bulk last ply)", fast_s),
+        ("engine search API (node_play per move)", api_s),
+        ("naive (frozenset of tuples)", naive_s),
+    ):
         print("  %-40s %12.0f leaves/s  (%.2f s)" % (label, fast / seconds, seconds))
     print("  %-40s %12.1fx" % ("ratio engine perft / naive", naive_s / fast_s))
     print("  %-40s %12.1fx" % ("ratio engine search API / naive", naive_s / api_s))

@@ -14,6 +14,7 @@ an otherwise idle core:
 >>> r["decisions"] > 0 and r["largest"]["moves"] >= r["median"]["moves"] > 0
 True
 """
+
 from __future__ import annotations
 
 import gzip
@@ -40,10 +41,16 @@ def _measure(state: Any, repeat: int = 3) -> dict[str, Any]:
         previews = RULES.move_previews(state)
         done = time.perf_counter()
         list_s, preview_s = min(list_s, listed - start), min(preview_s, done - listed)
-    data = json.dumps([{"text": RULES.move_text(p.move), "preview": p.effects} for p in previews],
-                      separators=(",", ":")).encode()
-    return {"moves": len(moves), "list_ms": list_s * 1000, "preview_ms": preview_s * 1000,
-            "json_kb": len(data) / 1024, "gzip_kb": len(gzip.compress(data)) / 1024}
+    data = json.dumps(
+        [{"text": RULES.move_text(p.move), "preview": p.effects} for p in previews], separators=(",", ":")
+    ).encode()
+    return {
+        "moves": len(moves),
+        "list_ms": list_s * 1000,
+        "preview_ms": preview_s * 1000,
+        "json_kb": len(data) / 1024,
+        "gzip_kb": len(gzip.compress(data)) / 1024,
+    }
 
 
 def run(games: int = 100) -> dict[str, Any]:
@@ -61,21 +68,26 @@ def run(games: int = 100) -> dict[str, Any]:
                 state = RULES.apply(state, RULES.random_move(state, stream))
     rows.sort(key=lambda row: (row["moves"], row["preview_ms"]))
     placements = [row for row in rows if row["placement"]]
-    return {"decisions": len(rows), "median": placements[len(placements) // 2],
-            "p90": placements[len(placements) * 9 // 10], "largest": rows[-1],
-            "slowest": max(rows, key=lambda row: row["preview_ms"]),
-            "mean_preview_ms": statistics.fmean(row["preview_ms"] for row in rows)}
+    return {
+        "decisions": len(rows),
+        "median": placements[len(placements) // 2],
+        "p90": placements[len(placements) * 9 // 10],
+        "largest": rows[-1],
+        "slowest": max(rows, key=lambda row: row["preview_ms"]),
+        "mean_preview_ms": statistics.fmean(row["preview_ms"] for row in rows),
+    }
 
 
 def report(games: int = 100) -> None:
     """Print the figures of ``run``."""
     r = run(games)
-    print("maatatahay move previews, %d random games per variant, %d decisions, one core:" % (
-        games, r["decisions"]))
+    print("maatatahay move previews, %d random games per variant, %d decisions, one core:" % (games, r["decisions"]))
     for label in ("median", "p90", "largest", "slowest"):
         row = r[label]
-        print("  %-8s %4d moves: list %6.2f ms, previews %6.2f ms, JSON %7.1f KB (gzip %5.1f KB)" % (
-            label, row["moves"], row["list_ms"], row["preview_ms"], row["json_kb"], row["gzip_kb"]))
+        print(
+            "  %-8s %4d moves: list %6.2f ms, previews %6.2f ms, JSON %7.1f KB (gzip %5.1f KB)"
+            % (label, row["moves"], row["list_ms"], row["preview_ms"], row["json_kb"], row["gzip_kb"])
+        )
     print("  mean previews per decision %.2f ms" % r["mean_preview_ms"])
 
 

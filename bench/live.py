@@ -19,6 +19,7 @@ move made by the Celery worker would be) and it reports the time from the call t
 update: p50, p99 and the last page (every page watching the game has it). Measured, never
 asserted.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -74,7 +75,8 @@ def viewers(count: int):
     run = "%x" % int(time.time())
     players = [users.objects.create_user(username="live-%s-%s" % (run, side), password=None) for side in "ab"]
     spectators = users.objects.bulk_create(
-        users(username="live-%s-%d" % (run, i), email="live-%s-%d@example.org" % (run, i)) for i in range(count - 2))
+        users(username="live-%s-%d" % (run, i), email="live-%s-%d@example.org" % (run, i)) for i in range(count - 2)
+    )
     game = start_game(players[0], players[1], "onitama", {"cards": "base"})
     cookies = []
     for user in [*players, *users.objects.filter(pk__in=[u.pk for u in spectators])]:
@@ -93,9 +95,12 @@ async def open_pages(base: str, game_id: int, cookies: list[str]):
     url = base.replace("http://", "ws://") + "/ws/games/%d/" % game_id
     sockets = []
     for start in range(0, len(cookies), 100):  # in batches: the accept queue stays short
-        batch = [websockets.connect(url, additional_headers={"Cookie": cookie, "Origin": base},
-                                    max_size=None, open_timeout=60)
-                 for cookie in cookies[start:start + 100]]
+        batch = [
+            websockets.connect(
+                url, additional_headers={"Cookie": cookie, "Origin": base}, max_size=None, open_timeout=60
+            )
+            for cookie in cookies[start : start + 100]
+        ]
         sockets.extend(await asyncio.gather(*batch))
     await asyncio.gather(*(socket.recv() for socket in sockets))  # each one's first view
     return sockets
@@ -117,13 +122,20 @@ async def bench(args: argparse.Namespace, base: str, pid: int) -> None:
     await asyncio.sleep(args.idle_seconds)
     idle_cpu = cpu_seconds(pid) - cpu_start
     idle_wall = time.perf_counter() - idle_start
-    print("web worker memory (RSS): %.1f MiB before, %.1f MiB with %d pages open: %.1f KiB per page"
-          % (before, with_pages, len(sockets), (with_pages - before) * 1024 / len(sockets)))
-    print("web worker CPU while %d pages sit idle: %.2f s over %.0f s (%.2f%% of one core)"
-          % (len(sockets), idle_cpu, idle_wall, 100 * idle_cpu / idle_wall))
+    print(
+        "web worker memory (RSS): %.1f MiB before, %.1f MiB with %d pages open: %.1f KiB per page"
+        % (before, with_pages, len(sockets), (with_pages - before) * 1024 / len(sockets))
+    )
+    print(
+        "web worker CPU while %d pages sit idle: %.2f s over %.0f s (%.2f%% of one core)"
+        % (len(sockets), idle_cpu, idle_wall, 100 * idle_cpu / idle_wall)
+    )
 
-    text = await sync_to_async(lambda: services.rules_for("onitama").move_text(
-        services.rules_for("onitama").legal_moves(services.game_state(game))[0]))()
+    text = await sync_to_async(
+        lambda: services.rules_for("onitama").move_text(
+            services.rules_for("onitama").legal_moves(services.game_state(game))[0]
+        )
+    )()
     arrivals: list[float] = []
 
     async def update(socket) -> None:
@@ -140,10 +152,18 @@ async def bench(args: argparse.Namespace, base: str, pid: int) -> None:
     committed = time.perf_counter() - started
     await asyncio.wait_for(asyncio.gather(*waiting), timeout=300)
     times = sorted((at - started) * 1000 for at in arrivals)
-    print("one move (committed in %.0f ms) reached %d pages: p50 %.0f ms, p99 %.0f ms, last %.0f ms; "
-          "web worker CPU for it %.2f s" % (committed * 1000, len(times), statistics.median(times),
-                                           times[int(0.99 * (len(times) - 1))], times[-1],
-                                           cpu_seconds(pid) - cpu_move))
+    print(
+        "one move (committed in %.0f ms) reached %d pages: p50 %.0f ms, p99 %.0f ms, last %.0f ms; "
+        "web worker CPU for it %.2f s"
+        % (
+            committed * 1000,
+            len(times),
+            statistics.median(times),
+            times[int(0.99 * (len(times) - 1))],
+            times[-1],
+            cpu_seconds(pid) - cpu_move,
+        )
+    )
     await asyncio.gather(*(socket.close() for socket in sockets))
 
 
@@ -163,8 +183,12 @@ def main() -> None:
     os.environ.update(LIVE_REDIS_URL=args.redis, LIVE_KEY_PREFIX=args.prefix)
     django_migrated()
     port = free_port()
-    server = subprocess.Popen([*SERVER_COMMAND, "--bind", "127.0.0.1:%d" % port, "--workers", "1",
-                               "--log-level", "warning"], cwd=ROOT, env=env, start_new_session=True)
+    server = subprocess.Popen(
+        [*SERVER_COMMAND, "--bind", "127.0.0.1:%d" % port, "--workers", "1", "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
     base = "http://127.0.0.1:%d" % port
     try:
         for _ in range(100):
@@ -176,8 +200,10 @@ def main() -> None:
         else:
             raise SystemExit("the server did not answer")
         pid = worker_pid(server.pid)
-        print("bench/live.py: %d pages of one Onitama game on one gunicorn worker (uvicorn, pid %d), "
-              "Redis channel layer, PostgreSQL, %d cores" % (args.pages, pid, os.cpu_count() or 0))
+        print(
+            "bench/live.py: %d pages of one Onitama game on one gunicorn worker (uvicorn, pid %d), "
+            "Redis channel layer, PostgreSQL, %d cores" % (args.pages, pid, os.cpu_count() or 0)
+        )
         asyncio.run(bench(args, base, pid))
     finally:
         os.killpg(server.pid, signal.SIGTERM)

@@ -25,6 +25,7 @@ database: it must not grow with the number of games. Tasks run in-process (no br
 and mail is dropped, so the numbers are the web tier's. Nothing here is asserted
 about time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,8 +62,9 @@ class Session:
         self.cookies = dict(cookies or {})
         self.opener = urllib.request.build_opener(_NoRedirect)
 
-    def request(self, method: str, path: str, form: dict[str, str] | None = None
-                ) -> tuple[int, dict[str, str], str, float]:
+    def request(
+        self, method: str, path: str, form: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], str, float]:
         data = urllib.parse.urlencode(form).encode() if form is not None else None
         request = urllib.request.Request(self.base + path, data=data, method=method)
         if self.cookies:
@@ -83,8 +85,11 @@ class Session:
 
     def log_in(self, username: str) -> None:
         status, _headers, page, _ = self.request("GET", "/accounts/login/")
-        status, headers, page, _ = self.request("POST", "/accounts/login/", {
-            "username": username, "password": PASSWORD, "csrfmiddlewaretoken": CSRF.search(page).group(1)})
+        status, headers, page, _ = self.request(
+            "POST",
+            "/accounts/login/",
+            {"username": username, "password": PASSWORD, "csrfmiddlewaretoken": CSRF.search(page).group(1)},
+        )
         if status != 302:
             raise SystemExit("%s could not log in (HTTP %d)" % (username, status))
 
@@ -95,9 +100,13 @@ def bench_players(clients: int) -> list[tuple]:
 
     run = os.urandom(3).hex()
     users = get_user_model().objects
-    return [tuple(users.create_user("h%s%s%d" % (run, side, index), "h%s%s%d@example.org" % (run, side, index),
-                                    PASSWORD) for side in ("a", "b"))
-            for index in range(clients)]
+    return [
+        tuple(
+            users.create_user("h%s%s%d" % (run, side, index), "h%s%s%d@example.org" % (run, side, index), PASSWORD)
+            for side in ("a", "b")
+        )
+        for index in range(clients)
+    ]
 
 
 def new_game(kind: str, first, second) -> tuple[int, dict]:
@@ -125,8 +134,9 @@ def lobby_player(games: int):
     player = users.filter(username=name).first() or users.create_user(name, name + "@example.org", None)
     for index in range(Game.objects.filter(seats__user=player).count(), games):
         opponent_name = "%s_o%d" % (name, index)
-        opponent = (users.filter(username=opponent_name).first()
-                    or users.create_user(opponent_name, opponent_name + "@example.org", None))
+        opponent = users.filter(username=opponent_name).first() or users.create_user(
+            opponent_name, opponent_name + "@example.org", None
+        )
         kind = ("onitama", "maatatahay")[index % 2]
         game_id, _sides = new_game(kind, player, opponent)
         if index % 10 == 9:
@@ -165,10 +175,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=50, help="moves per client and game kind")
     parser.add_argument("--seconds", type=float, default=120.0, help="at most this long per phase")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--lobby-games", default="10,100,1000",
-                        help="comma-separated numbers of games of the lobby players")
-    parser.add_argument("--database", default=os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench"))
+    parser.add_argument(
+        "--lobby-games", default="10,100,1000", help="comma-separated numbers of games of the lobby players"
+    )
+    parser.add_argument(
+        "--database", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench")
+    )
     args = parser.parse_args()
     lobby_sizes = [int(n) for n in args.lobby_games.split(",") if n.strip()]
 
@@ -181,8 +193,10 @@ def main() -> None:
     lobby_players = [(size, lobby_player(size)) for size in lobby_sizes]
 
     with gunicorn(env, args.workers) as base:
-        print("bench/pages.py: %d clients x %d moves per game kind, gunicorn %d uvicorn workers, PostgreSQL, %d cores"
-              % (args.clients, args.moves, args.workers, os.cpu_count() or 0))
+        print(
+            "bench/pages.py: %d clients x %d moves per game kind, gunicorn %d uvicorn workers, PostgreSQL, %d cores"
+            % (args.clients, args.moves, args.workers, os.cpu_count() or 0)
+        )
         sessions = []
         for first, second in players:
             pair = {}
@@ -225,15 +239,23 @@ def main() -> None:
                         page_reads.append(elapsed)
                         legal = [html.unescape(text) for text in LEGAL_MOVE.findall(page)]
                         assert status == 200 and legal, "no move form on the page of the player to move"
-                        status, headers, body, elapsed = session.request("POST", "/games/%d/move/" % game_id, {
-                            "csrfmiddlewaretoken": CSRF.search(page).group(1),
-                            "expected_ply": EXPECTED_PLY.search(page).group(1),
-                            "move": chooser.choice(legal)})
+                        status, headers, body, elapsed = session.request(
+                            "POST",
+                            "/games/%d/move/" % game_id,
+                            {
+                                "csrfmiddlewaretoken": CSRF.search(page).group(1),
+                                "expected_ply": EXPECTED_PLY.search(page).group(1),
+                                "move": chooser.choice(legal),
+                            },
+                        )
                         assert status == 302 and "/games/%d/" % game_id in headers.get("location", ""), (
-                            status, body[:500])
+                            status,
+                            body[:500],
+                        )
                         out.append(elapsed)
                 finally:
                     connection.close()  # this thread's own connection (it made games)
+
             return work
 
         run_phase("ping (trivial)", args.clients, ping)
@@ -250,6 +272,7 @@ def main() -> None:
                     status, _headers, _body, elapsed = client.request("GET", "/lobby/")
                     assert status == 200, status
                     out.append(elapsed)
+
             run_phase("lobby GET, %d games" % size, 1, lobby)
 
     for size, player in lobby_players:

@@ -17,6 +17,7 @@ defaults (TRUSTED_PROXY_COUNT=0):
 Prints, per limit, the requests that got through before the first 429 (``none`` means no
 429 in ``--attempts``). Tasks run in-process and mail is dropped.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,14 +64,25 @@ class Client:
         _status, page = self.request("GET", path)
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
         data = dict(fields, csrfmiddlewaretoken=token.group(1) if token else "")
-        status, _text = self.request("POST", path, body=urllib.parse.urlencode(data).encode(), headers={
-            "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": forwarded,
-            "Referer": "http://%s:%d%s" % (self.host, self.port, path)})
+        status, _text = self.request(
+            "POST",
+            path,
+            body=urllib.parse.urlencode(data).encode(),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "X-Forwarded-For": forwarded,
+                "Referer": "http://%s:%d%s" % (self.host, self.port, path),
+            },
+        )
         return status
 
     def api_post(self, path: str, payload: dict, forwarded: str) -> int:
-        status, _text = self.request("POST", path, body=json.dumps(payload).encode(), headers={
-            "Content-Type": "application/json", "X-Forwarded-For": forwarded})
+        status, _text = self.request(
+            "POST",
+            path,
+            body=json.dumps(payload).encode(),
+            headers={"Content-Type": "application/json", "X-Forwarded-For": forwarded},
+        )
         return status
 
 
@@ -111,22 +123,62 @@ def per_address_phases(base: str, names: dict, run: str, attempts: int, octet: i
 
     owner = names["owner"]
     rows = [
-        ("API token, wrong passwords", "API_RATE_AUTH", lambda c, i: c.api_post(
-            "/api/v1/auth/token/", {"username": owner, "password": "guess%d" % i, "name": "x", "scopes": ["read"]},
-            forged(i))),
-        ("API password reset", "API_RATE_AUTH", lambda c, i: c.api_post(
-            "/api/v1/auth/password/reset/", {"email": "nobody%d-%s@example.org" % (i, run)}, forged(i))),
-        ("page login, wrong passwords", "PAGE_RATE_AUTH", lambda c, i: c.form_post(
-            "/accounts/login/", {"username": owner, "password": "guess%d" % i}, forged(i))),
-        ("page password reset", "PAGE_RATE_AUTH", lambda c, i: c.form_post(
-            "/accounts/password/reset/", {"email": "nobody%d-%s@example.org" % (i, run)}, forged(i))),
-        ("page sign-up", "PAGE_RATE_AUTH", lambda c, i: c.form_post(
-            "/accounts/signup/", {"username": "rl%snew%d" % (run, i), "email": "rl%snew%d@example.org" % (run, i),
-                                  "password1": PASSWORD + "x", "password2": PASSWORD + "x"}, forged(i))),
-        ("page confirmation resend", "PAGE_RATE_AUTH", lambda c, i: c.form_post(
-            "/accounts/confirm/resend/", {"email": "nobody%d-%s@example.org" % (i, run)}, forged(i))),
-        ("admin login, wrong passwords", "PAGE_RATE_AUTH", lambda c, i: c.form_post(
-            "/admin/login/", {"username": names["root"], "password": "guess%d" % i}, forged(i))),
+        (
+            "API token, wrong passwords",
+            "API_RATE_AUTH",
+            lambda c, i: c.api_post(
+                "/api/v1/auth/token/",
+                {"username": owner, "password": "guess%d" % i, "name": "x", "scopes": ["read"]},
+                forged(i),
+            ),
+        ),
+        (
+            "API password reset",
+            "API_RATE_AUTH",
+            lambda c, i: c.api_post(
+                "/api/v1/auth/password/reset/", {"email": "nobody%d-%s@example.org" % (i, run)}, forged(i)
+            ),
+        ),
+        (
+            "page login, wrong passwords",
+            "PAGE_RATE_AUTH",
+            lambda c, i: c.form_post("/accounts/login/", {"username": owner, "password": "guess%d" % i}, forged(i)),
+        ),
+        (
+            "page password reset",
+            "PAGE_RATE_AUTH",
+            lambda c, i: c.form_post(
+                "/accounts/password/reset/", {"email": "nobody%d-%s@example.org" % (i, run)}, forged(i)
+            ),
+        ),
+        (
+            "page sign-up",
+            "PAGE_RATE_AUTH",
+            lambda c, i: c.form_post(
+                "/accounts/signup/",
+                {
+                    "username": "rl%snew%d" % (run, i),
+                    "email": "rl%snew%d@example.org" % (run, i),
+                    "password1": PASSWORD + "x",
+                    "password2": PASSWORD + "x",
+                },
+                forged(i),
+            ),
+        ),
+        (
+            "page confirmation resend",
+            "PAGE_RATE_AUTH",
+            lambda c, i: c.form_post(
+                "/accounts/confirm/resend/", {"email": "nobody%d-%s@example.org" % (i, run)}, forged(i)
+            ),
+        ),
+        (
+            "admin login, wrong passwords",
+            "PAGE_RATE_AUTH",
+            lambda c, i: c.form_post(
+                "/admin/login/", {"username": names["root"], "password": "guess%d" % i}, forged(i)
+            ),
+        ),
     ]
     for phase, (name, limit, send) in enumerate(rows, start=1):
         client = Client(base, source(phase))
@@ -136,14 +188,35 @@ def per_address_phases(base: str, names: dict, run: str, attempts: int, octet: i
 def per_account_phases(base: str, names: dict, run: str, attempts: int, octet: int) -> None:
     owner, victim = names["owner"], names["victim"]
     stranger = Client(base, "127.%d.1.1" % octet)
-    print("  %-34s %-28s %s" % ("page login, one account", "ACCOUNT_RATE_LOGIN_FAILURES", through(
-        lambda i: stranger.form_post("/accounts/login/", {"username": owner, "password": "guess%d" % i},
-                                     forged(i)), attempts)))
+    print(
+        "  %-34s %-28s %s"
+        % (
+            "page login, one account",
+            "ACCOUNT_RATE_LOGIN_FAILURES",
+            through(
+                lambda i: stranger.form_post(
+                    "/accounts/login/", {"username": owner, "password": "guess%d" % i}, forged(i)
+                ),
+                attempts,
+            ),
+        )
+    )
     api_stranger = Client(base, "127.%d.2.1" % octet)
-    print("  %-34s %-28s %s" % ("API token, one account", "ACCOUNT_RATE_LOGIN_FAILURES", through(
-        lambda i: api_stranger.api_post("/api/v1/auth/token/", {"username": owner + "@example.org",
-                                                                "password": "guess%d" % i, "name": "x",
-                                                                "scopes": ["read"]}, forged(i)), attempts)))
+    print(
+        "  %-34s %-28s %s"
+        % (
+            "API token, one account",
+            "ACCOUNT_RATE_LOGIN_FAILURES",
+            through(
+                lambda i: api_stranger.api_post(
+                    "/api/v1/auth/token/",
+                    {"username": owner + "@example.org", "password": "guess%d" % i, "name": "x", "scopes": ["read"]},
+                    forged(i),
+                ),
+                attempts,
+            ),
+        )
+    )
     owner_client = Client(base, "127.%d.3.1" % octet)
     status = owner_client.form_post("/accounts/login/", {"username": owner, "password": PASSWORD}, "10.9.9.9")
     print("  %-34s %-28s %s" % ("the owner, from their address", "", "HTTP %d (302: signed in)" % status))
@@ -151,34 +224,74 @@ def per_account_phases(base: str, names: dict, run: str, attempts: int, octet: i
     def each_from_another_address(send):
         return lambda i: send(Client(base, "127.%d.%d.%d" % (octet, 10 + i // 250, 1 + i % 250)), i)
 
-    print("  %-34s %-28s %s" % ("page reset mails to one victim", "ACCOUNT_RATE_MAIL", through(
-        each_from_another_address(lambda c, i: c.form_post("/accounts/password/reset/",
-                                                           {"email": victim + "@example.org"}, forged(i))),
-        attempts)))
-    print("  %-34s %-28s %s" % ("API reset mails, same victim", "ACCOUNT_RATE_MAIL (shared)", through(
-        each_from_another_address(lambda c, i: c.api_post("/api/v1/auth/password/reset/",
-                                                          {"email": victim + "@example.org"}, forged(i))),
-        attempts)))
-    print("  %-34s %-28s %s" % ("resend mails to one address", "ACCOUNT_RATE_MAIL", through(
-        each_from_another_address(lambda c, i: c.form_post("/accounts/confirm/resend/",
-                                                           {"email": names["pending"] + "@example.org"},
-                                                           forged(i + 100))), attempts)))
+    print(
+        "  %-34s %-28s %s"
+        % (
+            "page reset mails to one victim",
+            "ACCOUNT_RATE_MAIL",
+            through(
+                each_from_another_address(
+                    lambda c, i: c.form_post("/accounts/password/reset/", {"email": victim + "@example.org"}, forged(i))
+                ),
+                attempts,
+            ),
+        )
+    )
+    print(
+        "  %-34s %-28s %s"
+        % (
+            "API reset mails, same victim",
+            "ACCOUNT_RATE_MAIL (shared)",
+            through(
+                each_from_another_address(
+                    lambda c, i: c.api_post(
+                        "/api/v1/auth/password/reset/", {"email": victim + "@example.org"}, forged(i)
+                    )
+                ),
+                attempts,
+            ),
+        )
+    )
+    print(
+        "  %-34s %-28s %s"
+        % (
+            "resend mails to one address",
+            "ACCOUNT_RATE_MAIL",
+            through(
+                each_from_another_address(
+                    lambda c, i: c.form_post(
+                        "/accounts/confirm/resend/", {"email": names["pending"] + "@example.org"}, forged(i + 100)
+                    )
+                ),
+                attempts,
+            ),
+        )
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--attempts", type=int, default=40)
     parser.add_argument("--cache", default=os.environ.get("CACHE_URL", "redis://127.0.0.1:6379/3"))
-    parser.add_argument("--database", default=os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench_limits"))
+    parser.add_argument(
+        "--database",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench_limits"),
+    )
     args = parser.parse_args()
     env = site_environment(args.database)
     ensure_database(args.database)
     run = uuid.uuid4().hex[:6]
     names = prepare(run)
-    defaults = {"API_RATE_AUTH": "10/min", "API_RATE_IP": "300/min", "API_RATE_USER": "120/min",
-                "PAGE_RATE_AUTH": "10/min", "ACCOUNT_RATE_LOGIN_FAILURES": "10/hour", "ACCOUNT_RATE_MAIL": "5/hour",
-                "TRUSTED_PROXY_COUNT": "0", "CACHE_URL": args.cache}
+    defaults = {
+        "API_RATE_AUTH": "10/min",
+        "API_RATE_IP": "300/min",
+        "API_RATE_USER": "120/min",
+        "PAGE_RATE_AUTH": "10/min",
+        "ACCOUNT_RATE_LOGIN_FAILURES": "10/hour",
+        "ACCOUNT_RATE_MAIL": "5/hour",
+        "TRUSTED_PROXY_COUNT": "0",
+        "CACHE_URL": args.cache,
+    }
     octet = random.randrange(1, 250)
     print("bench/rate_limits.py: a new X-Forwarded-For on every request, gunicorn 2 workers, cache %s" % args.cache)
     print("requests through before the first 429:")

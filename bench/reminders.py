@@ -11,6 +11,7 @@ prints the time taken, the mails per second, the SQL queries used (in total, per
 and per mail) and the number of distinct pictures rendered.
 Without DATABASE_URL it runs on SQLite in memory.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,6 +46,7 @@ def main() -> None:
     import logging
 
     import django
+
     django.setup()
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP command
     from aiosmtpd.controller import Controller
@@ -72,32 +74,54 @@ def main() -> None:
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         User = get_user_model()
-        print("setting up %d players, games and due reminders on %s ..." % (args.count, connection.vendor),
-              flush=True)
+        print("setting up %d players, games and due reminders on %s ..." % (args.count, connection.vendor), flush=True)
         started = time.perf_counter()
-        users = User.objects.bulk_create([
-            User(username="p%05d" % i, email="p%05d@example.org" % i, is_active=True, email_confirmed=True)
-            for i in range(args.count + 1)])
+        users = User.objects.bulk_create(
+            [
+                User(username="p%05d" % i, email="p%05d@example.org" % i, is_active=True, email_confirmed=True)
+                for i in range(args.count + 1)
+            ]
+        )
         users = list(User.objects.order_by("pk"))
         host = users[0]
-        template = games_services.game_create(kind="onitama", seats={"red": host, "blue": users[1]},
-                                              options={"cards": "base"})
+        template = games_services.game_create(
+            kind="onitama", seats={"red": host, "blue": users[1]}, options={"cards": "base"}
+        )
         now = timezone.now()
-        games = Game.objects.bulk_create([
-            Game(kind=template.kind, options=template.options, sealed_state=template.sealed_state,
-                 data_version=template.data_version, days_per_move=3, seed_commitment=template.seed_commitment,
-                 sealed_seed=template.sealed_seed, to_move_side="blue", to_move_user=user, turn=1, ply=0,
-                 turn_started_at=now - timedelta_days(2.5), deadline=now + timedelta_days(0.5))
-            for user in users[1:]], batch_size=1000)
+        games = Game.objects.bulk_create(
+            [
+                Game(
+                    kind=template.kind,
+                    options=template.options,
+                    sealed_state=template.sealed_state,
+                    data_version=template.data_version,
+                    days_per_move=3,
+                    seed_commitment=template.seed_commitment,
+                    sealed_seed=template.sealed_seed,
+                    to_move_side="blue",
+                    to_move_user=user,
+                    turn=1,
+                    ply=0,
+                    turn_started_at=now - timedelta_days(2.5),
+                    deadline=now + timedelta_days(0.5),
+                )
+                for user in users[1:]
+            ],
+            batch_size=1000,
+        )
         seats = []
         for game, user in zip(games, users[1:], strict=True):
             seats.append(Seat(game=game, side="red", position=0, user=host))
             seats.append(Seat(game=game, side="blue", position=1, user=user))
         Seat.objects.bulk_create(seats, batch_size=2000)
         Alarm.objects.all().delete()
-        Alarm.objects.bulk_create([Alarm(game=game, user=user, kind=Alarm.Kind.REMINDER, turn=1,
-                                         due_at=now - timedelta_days(0.01))
-                                   for game, user in zip(games, users[1:], strict=True)], batch_size=2000)
+        Alarm.objects.bulk_create(
+            [
+                Alarm(game=game, user=user, kind=Alarm.Kind.REMINDER, turn=1, due_at=now - timedelta_days(0.01))
+                for game, user in zip(games, users[1:], strict=True)
+            ],
+            batch_size=2000,
+        )
         print("set up in %.1f s" % (time.perf_counter() - started), flush=True)
 
         renders = []
@@ -126,9 +150,17 @@ def main() -> None:
             time.sleep(0.05)
         print("reminders sent:      %d (SMTP server received %d, %.1f MB)" % (sent, sink.count, sink.bytes / 1e6))
         print("time:                %.2f s (%.0f mails/s)" % (elapsed, sent / elapsed if elapsed else 0))
-        print("SQL queries:         %d in total (%.2f per mail), %d sweep calls of up to %d alarms, "
-              "queries per call: %s" % (len(queries.captured_queries), len(queries.captured_queries) / max(sent, 1),
-                                        batches + 1, args.batch, sorted(set(per_batch))))
+        print(
+            "SQL queries:         %d in total (%.2f per mail), %d sweep calls of up to %d alarms, "
+            "queries per call: %s"
+            % (
+                len(queries.captured_queries),
+                len(queries.captured_queries) / max(sent, 1),
+                batches + 1,
+                args.batch,
+                sorted(set(per_batch)),
+            )
+        )
         print("pictures rendered:   %d (shared between mails showing the same view)" % len(renders))
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
@@ -137,6 +169,7 @@ def main() -> None:
 
 def timedelta_days(days: float):
     from datetime import timedelta
+
     return timedelta(days=days)
 
 

@@ -6,6 +6,7 @@ rounds with random results; no database.
 
 Prints, per player count, the rounds paired, the mean and the slowest round (ms).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,9 +25,18 @@ def simulate(n: int, rng: random.Random) -> list[float]:
     state = {i: {"score": 0, "opp": set(), "bye": False, "bal": 0, "last": None} for i in range(n)}
     timings = []
     for _ in range(max(1, math.ceil(math.log2(n)))):
-        players = [SwissPlayer(id=i, score=s["score"], seed=i + 1, opponents=frozenset(s["opp"]),
-                               had_bye=s["bye"], seat_balance=s["bal"], last_seat=s["last"])
-                   for i, s in state.items()]
+        players = [
+            SwissPlayer(
+                id=i,
+                score=s["score"],
+                seed=i + 1,
+                opponents=frozenset(s["opp"]),
+                had_bye=s["bye"],
+                seat_balance=s["bal"],
+                last_seat=s["last"],
+            )
+            for i, s in state.items()
+        ]
         started = time.perf_counter()
         paired = swiss_pair(players)
         timings.append(time.perf_counter() - started)
@@ -52,8 +62,7 @@ def main() -> None:
     print("%8s %7s %12s %12s" % ("players", "rounds", "mean ms", "max ms"))
     for n in args.players:
         timings = simulate(n, rng)
-        print("%8d %7d %12.1f %12.1f" % (n, len(timings), 1000 * sum(timings) / len(timings),
-                                        1000 * max(timings)))
+        print("%8d %7d %12.1f %12.1f" % (n, len(timings), 1000 * sum(timings) / len(timings), 1000 * max(timings)))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Game messages for staff reviewing reports: searchable by game and author, read-only."""
+
 from django.contrib import admin
 
 from maatasite.admin_readonly import ReadOnlyModelAdmin

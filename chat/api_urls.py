@@ -1,4 +1,5 @@
 """The chat app's paths under /api/v1/ (URL names in the "api" namespace)."""
+
 from django.urls import path
 
 from . import apis

@@ -1,4 +1,5 @@
 """Refusals of the chat services: games' error classes (status, code, params) with chat's messages."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -13,8 +14,7 @@ CHAT_MESSAGES: dict[str, Any] = {
     "message_too_long": _("A message may have at most %(limit)s characters."),
     "message_blocked": _("This player does not accept your messages."),
     "message_no_reader": _("Messages are for games between two players."),
-    "message_rate_limited": _("You have written %(limit)s messages in this game within an hour: "
-                              "please wait a little."),
+    "message_rate_limited": _("You have written %(limit)s messages in this game within an hour: please wait a little."),
 }
 
 

@@ -5,6 +5,7 @@ each socket (games/consumers.py) then asks :func:`deliver` what its viewer gets:
 rendered as on their page, or nothing at all for a viewer not seated in the game or one who
 blocked its author (chat.selectors.message_for_viewer decides, as for the page).
 """
+
 from __future__ import annotations
 
 import zoneinfo
@@ -25,8 +26,7 @@ CHAT_MESSAGE = "chat.message"
 
 
 @receiver(post_save, sender=Message, dispatch_uid="chat.live.message_saved")
-def _message_saved(sender: type[Message], instance: Message, created: bool, raw: bool = False,
-                   **kwargs: Any) -> None:
+def _message_saved(sender: type[Message], instance: Message, created: bool, raw: bool = False, **kwargs: Any) -> None:
     if created and not raw:
         live.announce(instance.game_id, {"type": CHAT_MESSAGE, "message": instance.pk})
 
@@ -42,8 +42,9 @@ def message_html(*, message_id: int, user: Any) -> str | None:
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         zone = None
     with translation.override(user.language or None), timezone.override(zone):
-        return render_to_string("chat/_message.html", {
-            "message": message, "viewer_id": user.pk, "game_id": message.game_id})
+        return render_to_string(
+            "chat/_message.html", {"message": message, "viewer_id": user.pk, "game_id": message.game_id}
+        )
 
 
 async def deliver(consumer: Any, event: dict[str, Any]) -> None:

@@ -1,6 +1,7 @@
 """What chat holds about a user, for the account export (registered in
 maatasite.personal_data; privacy runs it): the messages they wrote in games. Nothing is
 erased: the messages stay for the other player, shown as written by a deleted player."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -15,13 +16,14 @@ if TYPE_CHECKING:
 
 def _messages(user: User) -> list[dict[str, Any]]:
     messages = Message.objects.filter(author=user).order_by("created_at", "pk")
-    return [{"game": m.game_id, "ply": m.ply, "text": m.text, "written_at": timestamp(m.created_at)}
-            for m in messages]
+    return [{"game": m.game_id, "ply": m.ply, "text": m.text, "written_at": timestamp(m.created_at)} for m in messages]
 
 
 def register() -> None:
-    registry.register(PersonalData(
-        app="chat",
-        models={"chat.Message": "exported (the messages written); kept for the other player"},
-        export=(ExportSection(key="messages", position=80, build=_messages),),
-    ))
+    registry.register(
+        PersonalData(
+            app="chat",
+            models={"chat.Message": "exported (the messages written); kept for the other player"},
+            export=(ExportSection(key="messages", position=80, build=_messages),),
+        )
+    )

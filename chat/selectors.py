@@ -3,6 +3,7 @@
 Only the users seated in a game take part (not bots, not spectators). A player does not
 see what a player they blocked wrote after the block (earlier messages stay).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -64,8 +65,12 @@ def conversation_for(*, game_id: int, user: Any) -> Conversation:
     if hidden:
         messages = messages.exclude(hidden)
     return Conversation(
-        game=game, viewer=user, partners=partners, messages=list(messages),
-        blocked_by_partner=any(is_blocked(blocker=partner, blocked=user) for partner in partners))
+        game=game,
+        viewer=user,
+        partners=partners,
+        messages=list(messages),
+        blocked_by_partner=any(is_blocked(blocker=partner, blocked=user) for partner in partners),
+    )
 
 
 def conversation_or_none(*, game: Game, user: Any) -> Conversation | None:

@@ -1,5 +1,6 @@
 """Request and response shapes of the game messages in the API: the response serializer
 reads chat.models.Message rows as they are."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,8 +12,11 @@ from .models import MESSAGE_MAX_LENGTH
 
 class GameMessageCreateSerializer(serializers.Serializer):
     # The chat service strips, checks the length and refuses empty text (400 with its own code).
-    text = serializers.CharField(allow_blank=True, trim_whitespace=False,
-                                 help_text="At most %d characters once stripped; not empty." % MESSAGE_MAX_LENGTH)
+    text = serializers.CharField(
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="At most %d characters once stripped; not empty." % MESSAGE_MAX_LENGTH,
+    )
 
 
 class AuthorUsernameField(serializers.CharField):
@@ -24,8 +28,9 @@ class AuthorUsernameField(serializers.CharField):
 
 class GameMessageSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    author = AuthorUsernameField(allow_null=True,
-                                 help_text="The author's username; null once the author deleted the account.")
+    author = AuthorUsernameField(
+        allow_null=True, help_text="The author's username; null once the author deleted the account."
+    )
     author_name = serializers.CharField(source="author.public_name", help_text="The author's public name.")
     text = serializers.CharField()
     ply = serializers.IntegerField(help_text="The game's ply when the message was written.")

@@ -1,4 +1,5 @@
 """Writes of the chat app: a player's message to the other player of their game."""
+
 from __future__ import annotations
 
 import math
@@ -57,6 +58,9 @@ def message_create(*, game_id: int, author: User, text: str, now: datetime | Non
         if recent.count() >= RATE_LIMIT:
             # `or now`: the rows may have been purged since the count (then the whole window)
             oldest = recent.order_by("created_at").values_list("created_at", flat=True).first() or now
-            raise ChatRateLimited("message_rate_limited", limit=RATE_LIMIT,
-                                  retry_after=math.ceil((oldest + RATE_WINDOW - now).total_seconds()))
+            raise ChatRateLimited(
+                "message_rate_limited",
+                limit=RATE_LIMIT,
+                retry_after=math.ceil((oldest + RATE_WINDOW - now).total_seconds()),
+            )
         return Message.objects.create(game=game, author=author, text=text, ply=game.ply, created_at=now)

@@ -1,4 +1,5 @@
 """Game messages (namespace "chat")."""
+
 from django.urls import path
 
 from . import views

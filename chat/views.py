@@ -1,5 +1,6 @@
 """The game page's message form: POST, then back to the game page (PRG); a refusal is
 shown there as a message. Reading happens on the game page (``{% game_messages game %}``)."""
+
 from __future__ import annotations
 
 from django.contrib import messages

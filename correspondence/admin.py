@@ -1,5 +1,6 @@
 """Staff pages of correspondence: the stored replies by mail, to look at (read-only: a
 row changes only when a task plays it, and goes when it is purged)."""
+
 from django.contrib import admin
 
 from maatasite.admin_readonly import ReadOnlyModelAdmin

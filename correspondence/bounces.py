@@ -14,6 +14,7 @@ also turns game mail off). A soft bounce (mailbox full, greylisting) is only
 counted: the next mail may well arrive. Addresses of no account are counted and
 ignored. Reporting an event twice changes nothing.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -55,8 +56,9 @@ def bounce_events_receive(*, payload: Any) -> BounceReport:
     """Record a webhook's events (all checked before any is recorded)."""
     events = payload.get("events") if isinstance(payload, dict) and "events" in payload else [payload]
     if not isinstance(events, list) or not 0 < len(events) <= MAX_EVENTS:
-        raise CorrespondenceError("bad_bounce_events", "Send one event or a list of 1 to %s events." % MAX_EVENTS,
-                                  max=MAX_EVENTS)
+        raise CorrespondenceError(
+            "bad_bounce_events", "Send one event or a list of 1 to %s events." % MAX_EVENTS, max=MAX_EVENTS
+        )
     read = [_event_read(event, index) for index, event in enumerate(events)]
     report = BounceReport()
     for failure, email, detail in read:

@@ -1,4 +1,5 @@
 """The iCal (RFC 5545) text of a user's move deadlines, written by hand (no dependency)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -33,8 +34,13 @@ def _fold(line: str) -> str:
 
 
 def ical_text(*, user: Any, games: Iterable[Game], now: datetime) -> str:
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Maatasite//Move deadlines//EN",
-             "CALSCALE:GREGORIAN", "X-WR-CALNAME:%s" % _escape(_("Maatasite move deadlines"))]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Maatasite//Move deadlines//EN",
+        "CALSCALE:GREGORIAN",
+        "X-WR-CALNAME:%s" % _escape(_("Maatasite move deadlines")),
+    ]
     for game in games:
         assert game.deadline is not None  # selectors.calendar_games keeps the games with a deadline
         deadline = game.deadline.astimezone(UTC)
@@ -45,10 +51,15 @@ def ical_text(*, user: Any, games: Iterable[Game], now: datetime) -> str:
         else:
             summary = _("%(opponent)s to move: %(game)s #%(id)s")
         summary = summary % {"game": game.get_kind_display(), "id": game.pk, "opponent": names}
-        lines += ["BEGIN:VEVENT", "UID:game-%d-turn-%d@maatasite" % (game.pk, game.turn),
-                  "DTSTAMP:%s" % _stamp(now.astimezone(UTC)),
-                  "DTSTART:%s" % _stamp(deadline), "DTEND:%s" % _stamp(deadline),
-                  "SUMMARY:%s" % _escape(summary),
-                  "URL:%s%s" % (settings.SITE_URL, game.get_absolute_url()), "END:VEVENT"]
+        lines += [
+            "BEGIN:VEVENT",
+            "UID:game-%d-turn-%d@maatasite" % (game.pk, game.turn),
+            "DTSTAMP:%s" % _stamp(now.astimezone(UTC)),
+            "DTSTART:%s" % _stamp(deadline),
+            "DTEND:%s" % _stamp(deadline),
+            "SUMMARY:%s" % _escape(summary),
+            "URL:%s%s" % (settings.SITE_URL, game.get_absolute_url()),
+            "END:VEVENT",
+        ]
     lines.append("END:VCALENDAR")
     return "\r\n".join(_fold(line) for line in lines) + "\r\n"

@@ -1,4 +1,5 @@
 """The banner slot of templates/base.html: correspondence warnings for the current page."""
+
 from __future__ import annotations
 
 from django.utils import timezone
@@ -15,5 +16,6 @@ def banners(request):
             game_id = int(match.kwargs.get("game_id"))
         except (TypeError, ValueError):
             game_id = None
-    return {"correspondence_banners": lambda: selectors.banners_for(user=request.user, game_id=game_id,
-                                                                   now=timezone.now())}
+    return {
+        "correspondence_banners": lambda: selectors.banners_for(user=request.user, game_id=game_id, now=timezone.now())
+    }

@@ -1,5 +1,6 @@
 """Refusals of the correspondence services: a stable code, params, an HTTP status
 and a translated message (the same shape as games.errors.GameActionError)."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -18,8 +19,9 @@ MESSAGES: dict[str, Any] = {
     "not_on_vacation": _("You are not on vacation."),
     "bad_json": _("The body is not valid JSON."),
     "bad_bounce_events": _("Send one event or a list of 1 to %(max)s events."),
-    "bad_bounce_event": _("Event %(index)s must have an email address and the type bounce (hard or soft) "
-                          "or complaint."),
+    "bad_bounce_event": _(
+        "Event %(index)s must have an email address and the type bounce (hard or soft) or complaint."
+    ),
 }
 
 
@@ -29,4 +31,3 @@ class CorrespondenceError(GameActionError):
     def __init__(self, code: str, fallback: str = "", *, status: int = 400, **params: Any) -> None:
         super().__init__(code, fallback, **params)
         self.status = status
-

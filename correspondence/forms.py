@@ -7,16 +7,25 @@ HOURS = [("", _("None"))] + [(h, "%02d:00" % h) for h in range(24)]
 
 
 class MailPreferencesForm(forms.ModelForm):
-    quiet_hours_start = forms.TypedChoiceField(label=_("Night starts at"), choices=HOURS, coerce=int,
-                                               empty_value=None, required=False)
-    quiet_hours_end = forms.TypedChoiceField(label=_("Night ends at"), choices=HOURS, coerce=int,
-                                             empty_value=None, required=False)
+    quiet_hours_start = forms.TypedChoiceField(
+        label=_("Night starts at"), choices=HOURS, coerce=int, empty_value=None, required=False
+    )
+    quiet_hours_end = forms.TypedChoiceField(
+        label=_("Night ends at"), choices=HOURS, coerce=int, empty_value=None, required=False
+    )
     digest_hour = forms.TypedChoiceField(label=_("Digest hour"), choices=HOURS[1:], coerce=int)
 
     class Meta:
         model = User
-        fields = ["email_on_your_turn", "turn_mail", "digest_hour", "email_reminders", "email_on_game_over",
-                  "quiet_hours_start", "quiet_hours_end"]
+        fields = [
+            "email_on_your_turn",
+            "turn_mail",
+            "digest_hour",
+            "email_reminders",
+            "email_on_game_over",
+            "quiet_hours_start",
+            "quiet_hours_end",
+        ]
 
     def clean(self):
         cleaned = super().clean() or {}

@@ -17,6 +17,7 @@ the game, and one-click unsubscribe headers (RFC 8058) that turn off that kind
 of mail only. "Your turn" and reminder mails carry a reply address for moves
 by mail (see correspondence.tokens.ReplyAddress).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,27 +42,33 @@ from .models import Vacation
 from .pictures import position_png
 
 # Which unsubscribe link each alarm kind carries.
-UNSUBSCRIBE_KIND: dict[str, str] = {Alarm.Kind.YOUR_TURN: "turn", Alarm.Kind.REMINDER: "reminders",
-                    Alarm.Kind.LAST_CALL: "reminders", Alarm.Kind.GAME_OVER: "game_over"}
+UNSUBSCRIBE_KIND: dict[str, str] = {
+    Alarm.Kind.YOUR_TURN: "turn",
+    Alarm.Kind.REMINDER: "reminders",
+    Alarm.Kind.LAST_CALL: "reminders",
+    Alarm.Kind.GAME_OVER: "game_over",
+}
 
 
 def open_url(*, game_id: int, user_id: int) -> str:
-    return absolute_url(reverse("correspondence:open", args=[tokens.open_token(game_id=game_id,
-                                                                                user_id=user_id)]))
+    return absolute_url(reverse("correspondence:open", args=[tokens.open_token(game_id=game_id, user_id=user_id)]))
 
 
 def unsubscribe_url(*, user_id: int, kind: str) -> str:
-    return absolute_url(reverse("correspondence:unsubscribe",
-                                args=[tokens.unsubscribe_token(user_id=user_id, kind=kind)]))
+    return absolute_url(
+        reverse("correspondence:unsubscribe", args=[tokens.unsubscribe_token(user_id=user_id, kind=kind)])
+    )
 
 
 def unsubscribe_headers(*, user_id: int, kind: str) -> dict[str, str]:
-    return {"List-Unsubscribe": "<%s>" % unsubscribe_url(user_id=user_id, kind=kind),
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+    return {
+        "List-Unsubscribe": "<%s>" % unsubscribe_url(user_id=user_id, kind=kind),
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
 
 
 def seat_of(game: Game, user_id: int, seats: Iterable[Seat] | None = None) -> Seat | None:
-    for seat in (seats if seats is not None else game.seats.all()):
+    for seat in seats if seats is not None else game.seats.all():
         if seat.user_id == user_id:
             return seat
     return None
@@ -115,20 +122,31 @@ def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) 
         reply = reply_address(game=game, user_id=user.pk)
         headers["Reply-To"] = reply
     context = {
-        "kind": alarm.kind, "game": game, "opponent": opponents_of(game, user.pk),
-        "deadline": game.deadline, "time_left": (game.deadline - now) if game.deadline else None,
+        "kind": alarm.kind,
+        "game": game,
+        "opponent": opponents_of(game, user.pk),
+        "deadline": game.deadline,
+        "time_left": (game.deadline - now) if game.deadline else None,
         "open_url": open_url(game_id=game.pk, user_id=user.pk),
         "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind=unsubscribe_kind),
-        "reply_address": reply, "outcome": outcome_for(game, seat), "time_zone": user.time_zone or "UTC",
+        "reply_address": reply,
+        "outcome": outcome_for(game, seat),
+        "time_zone": user.time_zone or "UTC",
     }
-    return user_email_build(user=user, subject_template="correspondence/email/alarm_subject.txt",
-                            body_template="correspondence/email/alarm.txt",
-                            html_template="correspondence/email/alarm.html", context=context,
-                            headers=headers, images={"board": game_picture(game, seat, pictures)})
+    return user_email_build(
+        user=user,
+        subject_template="correspondence/email/alarm_subject.txt",
+        body_template="correspondence/email/alarm.txt",
+        html_template="correspondence/email/alarm.html",
+        context=context,
+        headers=headers,
+        images={"board": game_picture(game, seat, pictures)},
+    )
 
 
-def digest_message(user: Any, games: list[Game], *, now: datetime,
-                   pictures: dict | None = None) -> EmailMultiAlternatives:
+def digest_message(
+    user: Any, games: list[Game], *, now: datetime, pictures: dict | None = None
+) -> EmailMultiAlternatives:
     """The daily digest: every game waiting for ``user``'s move, with the time left."""
     entries = []
     images = {}
@@ -136,28 +154,46 @@ def digest_message(user: Any, games: list[Game], *, now: datetime,
         seat = seat_of(game, user.pk)
         name = "board-%d" % game.pk
         images[name] = game_picture(game, seat, pictures)
-        entries.append({"game": game, "opponent": opponents_of(game, user.pk), "deadline": game.deadline,
-                        "time_left": (game.deadline - now) if game.deadline else None,
-                        "open_url": open_url(game_id=game.pk, user_id=user.pk), "image": name,
-                        "reply_address": reply_address(game=game, user_id=user.pk)})
-    context = {"entries": entries, "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind="turn"),
-               "time_zone": user.time_zone or "UTC"}
-    return user_email_build(user=user, subject_template="correspondence/email/digest_subject.txt",
-                            body_template="correspondence/email/digest.txt",
-                            html_template="correspondence/email/digest.html", context=context,
-                            headers=unsubscribe_headers(user_id=user.pk, kind="turn"), images=images)
+        entries.append(
+            {
+                "game": game,
+                "opponent": opponents_of(game, user.pk),
+                "deadline": game.deadline,
+                "time_left": (game.deadline - now) if game.deadline else None,
+                "open_url": open_url(game_id=game.pk, user_id=user.pk),
+                "image": name,
+                "reply_address": reply_address(game=game, user_id=user.pk),
+            }
+        )
+    context = {
+        "entries": entries,
+        "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind="turn"),
+        "time_zone": user.time_zone or "UTC",
+    }
+    return user_email_build(
+        user=user,
+        subject_template="correspondence/email/digest_subject.txt",
+        body_template="correspondence/email/digest.txt",
+        html_template="correspondence/email/digest.html",
+        context=context,
+        headers=unsubscribe_headers(user_id=user.pk, kind="turn"),
+        images=images,
+    )
 
 
 # ---------------------------------------------------------------- the outbox's renderers
+
 
 def _pictures(sending) -> dict:
     return sending.cache.setdefault("correspondence.pictures", {})
 
 
 def alarms_load(rows) -> dict[int, Alarm]:
-    alarms = (Alarm.objects.filter(pk__in=[row.object_id for row in rows])
-              .select_related("user", "game", "game__to_move_user")
-              .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user"))))
+    alarms = (
+        Alarm.objects.filter(pk__in=[row.object_id for row in rows])
+        .select_related("user", "game", "game__to_move_user")
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+    )
     by_id = {alarm.pk: alarm for alarm in alarms}
     return {row.pk: by_id[row.object_id] for row in rows if row.object_id in by_id}
 
@@ -183,8 +219,9 @@ def digest_render(row, games: list[Game] | None, sending):
 
 
 def vacations_load(rows) -> dict[int, tuple[Vacation, list[Game]]]:
-    vacations = {v.pk: v for v in Vacation.objects.filter(pk__in=[row.object_id for row in rows])
-                 .select_related("user")}
+    vacations = {
+        v.pk: v for v in Vacation.objects.filter(pk__in=[row.object_id for row in rows]).select_related("user")
+    }
     games_of: dict[int, list[Game]] = {}
     loaded = {}
     for row in rows:
@@ -203,17 +240,28 @@ def vacation_notice_render(row, loaded, sending):
     vacation, games = loaded
     opponent = row.user
     shared = [game for game in games if any(seat.user_id == opponent.pk for seat in game.seats.all())]
-    return user_email_build(user=opponent, subject_template="correspondence/email/vacation_subject.txt",
-                            body_template="correspondence/email/vacation.txt",
-                            html_template="correspondence/email/vacation.html",
-                            context={"player": vacation.user, "vacation": vacation,
-                                     "time_zone": opponent.time_zone or "UTC", "games": shared,
-                                     "site_url": settings.SITE_URL})
+    return user_email_build(
+        user=opponent,
+        subject_template="correspondence/email/vacation_subject.txt",
+        body_template="correspondence/email/vacation.txt",
+        html_template="correspondence/email/vacation.html",
+        context={
+            "player": vacation.user,
+            "vacation": vacation,
+            "time_zone": opponent.time_zone or "UTC",
+            "games": shared,
+            "site_url": settings.SITE_URL,
+        },
+    )
 
 
 def reply_games_load(rows) -> dict[int, Game]:
-    games = {game.pk: game for game in Game.objects.filter(pk__in=[row.object_id for row in rows])
-             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))}
+    games = {
+        game.pk: game
+        for game in Game.objects.filter(pk__in=[row.object_id for row in rows]).prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )
+    }
     return {row.pk: games[row.object_id] for row in rows if row.object_id in games}
 
 
@@ -234,13 +282,23 @@ def reply_answer_render(row, game: Game | None, sending):
     if my_turn and attempt is not None:
         reply = reply_address(game=game, user_id=user.pk, attempt=attempt)
         headers["Reply-To"] = reply
-    return user_email_build(user=user, subject_template="correspondence/email/reply_subject.txt",
-                            body_template="correspondence/email/reply.txt",
-                            html_template="correspondence/email/reply.html",
-                            context={"game": game, "result": result, "legal": legal, "reply_address": reply,
-                                     "my_turn": my_turn, "open_url": open_url(game_id=game.pk, user_id=user.pk),
-                                     "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind="turn")},
-                            headers=headers, images={"board": game_picture(game, seat, _pictures(sending))})
+    return user_email_build(
+        user=user,
+        subject_template="correspondence/email/reply_subject.txt",
+        body_template="correspondence/email/reply.txt",
+        html_template="correspondence/email/reply.html",
+        context={
+            "game": game,
+            "result": result,
+            "legal": legal,
+            "reply_address": reply,
+            "my_turn": my_turn,
+            "open_url": open_url(game_id=game.pk, user_id=user.pk),
+            "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind="turn"),
+        },
+        headers=headers,
+        images={"board": game_picture(game, seat, _pictures(sending))},
+    )
 
 
 def register() -> None:

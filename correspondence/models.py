@@ -6,6 +6,7 @@ rows; this app sends them (see correspondence.services). Preferences live on
 ``accounts.User`` (turn_mail, digest_hour, email_reminders, quiet hours,
 vacation_since) so that games can read the ones its clock needs.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -16,8 +17,7 @@ from django.utils.translation import gettext_lazy as _
 class DigestAlarm(models.Model):
     """When a user's next daily digest is due (one row per user who chose the digest)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="digest_alarm")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="digest_alarm")
     due_at = models.DateTimeField(db_index=True)
     # the preferences due_at was computed from: a change reschedules the row
     hour = models.PositiveSmallIntegerField()
@@ -32,8 +32,7 @@ class DigestAlarm(models.Model):
 class VacationAccount(models.Model):
     """A user's vacation allowance: accrues monthly from the yearly number of days, capped."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="vacation_account")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacation_account")
     balance_hours = models.PositiveIntegerField(_("vacation left (hours)"), default=0)
     accrued_month = models.DateField(help_text=_("First day of the last month credited."))
 
@@ -51,8 +50,11 @@ class Vacation(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
-        constraints = [models.UniqueConstraint(fields=["user"], condition=models.Q(ended_at__isnull=True),
-                                               name="correspondence_one_running_vacation")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=models.Q(ended_at__isnull=True), name="correspondence_one_running_vacation"
+            )
+        ]
 
     def __str__(self) -> str:
         return "user %s: %s - %s" % (self.user_id, self.started_at, self.ended_at or self.planned_end)
@@ -73,8 +75,9 @@ class ReplyAddressUse(models.Model):
     result = models.CharField(max_length=30)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "user", "ply", "attempt"],
-                                               name="correspondence_reply_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user", "ply", "attempt"], name="correspondence_reply_once")
+        ]
 
     def __str__(self) -> str:
         return "game %s, user %s, ply %s/%s: %s" % (self.game_id, self.user_id, self.ply, self.attempt, self.result)
@@ -83,8 +86,7 @@ class ReplyAddressUse(models.Model):
 class CalendarFeed(models.Model):
     """The secret address of a user's private iCal feed of move deadlines (revocable)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="calendar_feed")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed")
     secret = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now=True)
 
@@ -105,8 +107,9 @@ class InboundMail(models.Model):
     raw = models.BinaryField()
     recipient = models.CharField(max_length=320, blank=True)  # the envelope's, when one was given
     # The player whose (signed) reply address the mail was sent to; null when it names none.
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     received_at = models.DateTimeField()
     processed_at = models.DateTimeField(null=True, blank=True)
     outcome = models.CharField(max_length=30, blank=True)  # ReplyResult.status: played, stale, forged...
@@ -116,8 +119,9 @@ class InboundMail(models.Model):
     class Meta:
         ordering = ["-received_at"]
         indexes = [
-            models.Index(fields=["sweep_at"], condition=models.Q(processed_at__isnull=True),
-                         name="correspondence_inbound_due"),
+            models.Index(
+                fields=["sweep_at"], condition=models.Q(processed_at__isnull=True), name="correspondence_inbound_due"
+            ),
             models.Index(fields=["processed_at"], name="correspondence_inbound_done"),
         ]
 

@@ -2,6 +2,7 @@
 (registered in maatasite.personal_data; privacy runs it): the replies by mail of the last
 days; on deletion those go before any game is locked, and the digest, vacations and the
 calendar feed go at the end."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -20,11 +21,15 @@ def _replies_by_mail(user: User) -> list[dict[str, Any]]:
     came, when, and what it did. The text only of mail judged to come from the player's
     own address: a stranger's mail to it (``wrong_sender``) is not theirs to read."""
     mails = InboundMail.objects.filter(user=user).order_by("received_at", "pk")
-    return [{"received_at": timestamp(m.received_at), "processed_at": timestamp(m.processed_at),
-             "outcome": m.outcome or None,
-             "message": (bytes(m.raw).decode("utf-8", "replace")
-                         if m.outcome and m.outcome != "wrong_sender" else None)}
-            for m in mails]
+    return [
+        {
+            "received_at": timestamp(m.received_at),
+            "processed_at": timestamp(m.processed_at),
+            "outcome": m.outcome or None,
+            "message": (bytes(m.raw).decode("utf-8", "replace") if m.outcome and m.outcome != "wrong_sender" else None),
+        }
+        for m in mails
+    ]
 
 
 def _replies_delete(user: User, now: datetime) -> None:
@@ -41,15 +46,21 @@ def _mail_settings_delete(user: User, now: datetime) -> None:
 
 
 def register() -> None:
-    registry.register(PersonalData(
-        app="correspondence",
-        models={"correspondence.InboundMail": "exported (replies by mail); deleted",
+    registry.register(
+        PersonalData(
+            app="correspondence",
+            models={
+                "correspondence.InboundMail": "exported (replies by mail); deleted",
                 "correspondence.DigestAlarm": "deleted",
                 "correspondence.Vacation": "deleted",
                 "correspondence.VacationAccount": "deleted",
                 "correspondence.CalendarFeed": "deleted",
-                "correspondence.ReplyAddressUse": "kept: the reply addresses already used stay spent"},
-        export=(ExportSection(key="replies_by_mail", position=90, build=_replies_by_mail),),
-        erase=(EraseStep(name="correspondence.replies", phase=ErasePhase.BEFORE_GAMES, run=_replies_delete),
-               EraseStep(name="correspondence.settings", phase=ErasePhase.REMAINDER, run=_mail_settings_delete)),
-    ))
+                "correspondence.ReplyAddressUse": "kept: the reply addresses already used stay spent",
+            },
+            export=(ExportSection(key="replies_by_mail", position=90, build=_replies_by_mail),),
+            erase=(
+                EraseStep(name="correspondence.replies", phase=ErasePhase.BEFORE_GAMES, run=_replies_delete),
+                EraseStep(name="correspondence.settings", phase=ErasePhase.REMAINDER, run=_mail_settings_delete),
+            ),
+        )
+    )

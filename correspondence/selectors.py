@@ -1,4 +1,5 @@
 """Reads of correspondence: games waiting for players, calendar events, page banners."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -16,13 +17,15 @@ from .models import CalendarFeed, Vacation, VacationAccount
 
 def _with_seats(queryset):
     return queryset.select_related("to_move_user").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
 
 
 def games_waiting_for(*, user_ids: Iterable[int]) -> dict[int, list[Game]]:
     """Active games whose player to move is one of ``user_ids``, by user, soonest deadline first."""
-    games = _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, to_move_user_id__in=list(user_ids))
-                        .order_by("deadline", "pk"))
+    games = _with_seats(
+        Game.objects.filter(status=GameStatus.ACTIVE, to_move_user_id__in=list(user_ids)).order_by("deadline", "pk")
+    )
     waiting: dict[int, list[Game]] = {}
     for game in games:
         waiting.setdefault(game.to_move_user_id, []).append(game)
@@ -31,8 +34,13 @@ def games_waiting_for(*, user_ids: Iterable[int]) -> dict[int, list[Game]]:
 
 def active_games_of(*, user_id: int) -> list[Game]:
     """The user's active games, with seats and their users."""
-    return list(_with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user_id=user_id)
-                            .defer("sealed_state", "sealed_seed").distinct()))
+    return list(
+        _with_seats(
+            Game.objects.filter(status=GameStatus.ACTIVE, seats__user_id=user_id)
+            .defer("sealed_state", "sealed_seed")
+            .distinct()
+        )
+    )
 
 
 def calendar_feed_for(*, secret: str) -> CalendarFeed | None:
@@ -63,8 +71,12 @@ def banners_for(*, user: Any, game_id: int | None, now: datetime) -> list[dict[s
     banners: list[dict[str, Any]] = []
     if game_id is None:
         return banners
-    game = Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE).prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user"))).defer("sealed_state", "sealed_seed").first()
+    game = (
+        Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .defer("sealed_state", "sealed_seed")
+        .first()
+    )
     if game is None:
         return banners
     seats = list(game.seats.all())
@@ -74,9 +86,14 @@ def banners_for(*, user: Any, game_id: int | None, now: datetime) -> list[dict[s
     for seat in seats:
         if seat.user is not None and seat.user.vacation_since is not None:
             vacation = running_vacation(user_id=seat.user.pk)
-            banners.append({"kind": "vacation", "player": seat.user.public_name,
-                            "until": vacation.planned_end if vacation else None,
-                            "frozen": game.vacation_allowed})
+            banners.append(
+                {
+                    "kind": "vacation",
+                    "player": seat.user.public_name,
+                    "until": vacation.planned_end if vacation else None,
+                    "frozen": game.vacation_allowed,
+                }
+            )
     return banners
 
 

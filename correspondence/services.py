@@ -19,6 +19,7 @@ renderers: signed links and reply addresses are made then), sends and marks each
 row on its own, and sends again what a dead worker left claimed (see accounts.outbox
 for what may be doubled: at most the one mail in flight per sending process).
 """
+
 from __future__ import annotations
 
 import logging
@@ -65,6 +66,7 @@ def _now() -> datetime:
 
 # ---------------------------------------------------------------- alarms
 
+
 @dataclass
 class SweepResult:
     claimed: int = 0
@@ -78,9 +80,12 @@ def alarms_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult:
     (one transaction, see the module docstring)."""
     result = SweepResult()
     with transaction.atomic():
-        alarms = list(Alarm.objects.select_for_update(skip_locked=True, of=("self",))
-                      .filter(sent_at__isnull=True, due_at__lte=now)
-                      .select_related("user", "game").order_by("due_at")[:limit])
+        alarms = list(
+            Alarm.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(sent_at__isnull=True, due_at__lte=now)
+            .select_related("user", "game")
+            .order_by("due_at")[:limit]
+        )
         by_outcome: dict[str, list[int]] = {}
         mails = []
         for alarm in alarms:
@@ -107,17 +112,30 @@ def alarms_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) ->
 
 # ---------------------------------------------------------------- digests
 
+
 def digest_alarms_sync(*, now: datetime) -> None:
     """Keep one digest row per user who chose the digest, at their next digest hour."""
     DigestAlarm.objects.exclude(user__turn_mail=TurnMail.DIGEST, user__email_on_your_turn=True).delete()
-    missing = User.objects.filter(turn_mail=TurnMail.DIGEST, email_on_your_turn=True, is_active=True,
-                                  digest_alarm__isnull=True)
-    DigestAlarm.objects.bulk_create([
-        DigestAlarm(user=user, hour=user.digest_hour, time_zone=user.time_zone,
-                    due_at=local_hour_next(now, time_zone=user.time_zone, hour=user.digest_hour))
-        for user in missing], ignore_conflicts=True)
-    changed = list(DigestAlarm.objects.filter(~Q(hour=F("user__digest_hour")) | ~Q(time_zone=F("user__time_zone")))
-                   .select_related("user"))
+    missing = User.objects.filter(
+        turn_mail=TurnMail.DIGEST, email_on_your_turn=True, is_active=True, digest_alarm__isnull=True
+    )
+    DigestAlarm.objects.bulk_create(
+        [
+            DigestAlarm(
+                user=user,
+                hour=user.digest_hour,
+                time_zone=user.time_zone,
+                due_at=local_hour_next(now, time_zone=user.time_zone, hour=user.digest_hour),
+            )
+            for user in missing
+        ],
+        ignore_conflicts=True,
+    )
+    changed = list(
+        DigestAlarm.objects.filter(~Q(hour=F("user__digest_hour")) | ~Q(time_zone=F("user__time_zone"))).select_related(
+            "user"
+        )
+    )
     for row in changed:
         row.hour, row.time_zone = row.user.digest_hour, row.user.time_zone
         row.due_at = local_hour_next(now, time_zone=row.time_zone, hour=row.hour)
@@ -129,8 +147,12 @@ def digests_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult
     digest_alarms_sync(now=now)
     result = SweepResult()
     with transaction.atomic():
-        rows = list(DigestAlarm.objects.select_for_update(skip_locked=True, of=("self",))
-                    .filter(due_at__lte=now).select_related("user").order_by("due_at")[:limit])
+        rows = list(
+            DigestAlarm.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(due_at__lte=now)
+            .select_related("user")
+            .order_by("due_at")[:limit]
+        )
         waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows])
         mails = []
         for row in rows:
@@ -154,8 +176,15 @@ def digests_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -
 
 # ---------------------------------------------------------------- preferences and unsubscribe
 
-PREFERENCE_FIELDS = ("turn_mail", "digest_hour", "email_on_your_turn", "email_reminders",
-                     "email_on_game_over", "quiet_hours_start", "quiet_hours_end")
+PREFERENCE_FIELDS = (
+    "turn_mail",
+    "digest_hour",
+    "email_on_your_turn",
+    "email_reminders",
+    "email_on_game_over",
+    "quiet_hours_start",
+    "quiet_hours_end",
+)
 
 
 def mail_preferences_update(*, user: Any, **values: Any) -> Any:
@@ -192,6 +221,7 @@ def mail_unsubscribe(*, token: str) -> tuple[Any, str]:
 
 # ---------------------------------------------------------------- vacation
 
+
 def _month_start(day: date) -> date:
     return day.replace(day=1)
 
@@ -210,7 +240,8 @@ def vacation_account(*, user: Any, now: datetime | None = None) -> VacationAccou
     per_month = round(settings.CORRESPONDENCE_VACATION_DAYS_PER_YEAR * 24 / 12)
     cap = settings.CORRESPONDENCE_VACATION_CAP_DAYS * 24
     account, created = VacationAccount.objects.select_for_update().get_or_create(
-        user_id=user.pk, defaults={"balance_hours": min(per_month, cap), "accrued_month": month})
+        user_id=user.pk, defaults={"balance_hours": min(per_month, cap), "accrued_month": month}
+    )
     months = _months_between(account.accrued_month, month)
     if not created and months > 0:
         account.balance_hours = min(cap, account.balance_hours + months * per_month)
@@ -289,11 +320,13 @@ def vacations_expire(*, now: datetime | None = None) -> int:
 
 # ---------------------------------------------------------------- calendar
 
+
 def calendar_feed_renew(*, user: Any) -> CalendarFeed:
     """Create the user's secret feed address, or replace it (the old one stops working)."""
     with transaction.atomic():
         feed, _ = CalendarFeed.objects.select_for_update().get_or_create(
-            user_id=user.pk, defaults={"secret": secrets.token_urlsafe(32)})
+            user_id=user.pk, defaults={"secret": secrets.token_urlsafe(32)}
+        )
         if not _:
             feed.secret = secrets.token_urlsafe(32)
             feed.save(update_fields=["secret", "created_at"])
@@ -307,6 +340,7 @@ def calendar_feed_revoke(*, user: Any) -> int:
 
 
 # ---------------------------------------------------------------- inbound mail: stored, then played
+
 
 def inbound_mail_store(*, raw: bytes, recipient: str | None = None, now: datetime | None = None) -> InboundMail:
     """Keep a received reply by mail as a row, and enqueue its play after the commit: the
@@ -323,12 +357,17 @@ def inbound_mail_store(*, raw: bytes, recipient: str | None = None, now: datetim
     except Exception:  # a mail whose headers the parser chokes on is still kept; playing it judges it
         log.warning("inbound mail: headers unreadable", exc_info=True)
         address = None
-    user_id = (User.objects.filter(pk=address.user_id).values_list("pk", flat=True).first()
-               if address is not None else None)
+    user_id = (
+        User.objects.filter(pk=address.user_id).values_list("pk", flat=True).first() if address is not None else None
+    )
     with transaction.atomic():
         inbound = InboundMail.objects.create(
-            raw=raw, recipient=(recipient or "")[:320], user_id=user_id, received_at=now,
-            sweep_at=now + timedelta(seconds=settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS))
+            raw=raw,
+            recipient=(recipient or "")[:320],
+            user_id=user_id,
+            received_at=now,
+            sweep_at=now + timedelta(seconds=settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS),
+        )
         tasks.inbound_mail_play.delay_on_commit(inbound.pk)
     log.info("inbound mail %s stored user_id=%s", inbound.pk, user_id)
     return inbound
@@ -374,15 +413,20 @@ def inbound_mails_requeue(*, now: datetime | None = None) -> int:
     now = now or _now()
     overdue = settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS
     with transaction.atomic():
-        due = list(InboundMail.objects.select_for_update(skip_locked=True)
-                   .filter(processed_at__isnull=True, sweep_at__lte=now)
-                   .order_by("sweep_at").only("pk", "attempts")[:settings.CORRESPONDENCE_INBOUND_SWEEP_BATCH])
+        due = list(
+            InboundMail.objects.select_for_update(skip_locked=True)
+            .filter(processed_at__isnull=True, sweep_at__lte=now)
+            .order_by("sweep_at")
+            .only("pk", "attempts")[: settings.CORRESPONDENCE_INBOUND_SWEEP_BATCH]
+        )
         for inbound in due:
-            wait = min(overdue * 2 ** inbound.attempts, settings.CORRESPONDENCE_INBOUND_RETRY_MAX_SECONDS)
-            InboundMail.objects.filter(pk=inbound.pk).update(attempts=F("attempts") + 1,
-                                                             sweep_at=now + timedelta(seconds=wait))
-            log.warning("inbound mail %s left unprocessed: enqueued again (attempt %s)",
-                        inbound.pk, inbound.attempts + 1)
+            wait = min(overdue * 2**inbound.attempts, settings.CORRESPONDENCE_INBOUND_RETRY_MAX_SECONDS)
+            InboundMail.objects.filter(pk=inbound.pk).update(
+                attempts=F("attempts") + 1, sweep_at=now + timedelta(seconds=wait)
+            )
+            log.warning(
+                "inbound mail %s left unprocessed: enqueued again (attempt %s)", inbound.pk, inbound.attempts + 1
+            )
             tasks.inbound_mail_play.delay_on_commit(inbound.pk)
     return len(due)
 
@@ -395,11 +439,13 @@ def inbound_mails_purge(*, now: datetime | None = None) -> int:
     for inbound_id in given_up.values_list("pk", flat=True):
         log.error("inbound mail %s never processed: purged", inbound_id)
     deleted, _ = InboundMail.objects.filter(
-        Q(processed_at__lt=cutoff) | Q(processed_at__isnull=True, received_at__lt=cutoff)).delete()
+        Q(processed_at__lt=cutoff) | Q(processed_at__isnull=True, received_at__lt=cutoff)
+    ).delete()
     return deleted
 
 
 # ---------------------------------------------------------------- moves by mail
+
 
 @dataclass
 class ReplyResult:
@@ -488,15 +534,17 @@ def mail_reply_receive(*, raw: bytes, recipient: str | None = None) -> ReplyResu
         return ReplyResult("forged")
     try:
         with transaction.atomic():
-            ReplyAddressUse.objects.create(game=game, user=user, ply=address.ply, attempt=address.attempt,
-                                           result="received")
+            ReplyAddressUse.objects.create(
+                game=game, user=user, ply=address.ply, attempt=address.attempt, result="received"
+            )
     except IntegrityError:
         result = ReplyResult("used")
         _reply_answer(user=user, game=game, result=result, attempt=None)
         return result
     result = _reply_play(user=user, game=game, address=address, lines=_decision_lines(_message_text(message)))
     ReplyAddressUse.objects.filter(game=game, user=user, ply=address.ply, attempt=address.attempt).update(
-        result=result.status)
+        result=result.status
+    )
     game.refresh_from_db()
     _reply_answer(user=user, game=game, result=result, attempt=address.attempt + 1)
     return result
@@ -538,5 +586,4 @@ def _reply_answer(*, user: Any, game: Game, result: ReplyResult, attempt: int | 
     """Answer a reply: what was played and revealed, or why nothing was, with the legal
     decisions and, while it is still their turn, a fresh reply address (attempt
     ``attempt``), made when the mail is sent (correspondence.mail.reply_answer_render)."""
-    outbox_add(kind="reply_answer", user=user, object_id=game.pk,
-               params={"result": asdict(result), "attempt": attempt})
+    outbox_add(kind="reply_answer", user=user, object_id=game.pk, params={"result": asdict(result), "attempt": attempt})

@@ -6,6 +6,7 @@ end, and a drain of the outbox (accounts.tasks.outbox_drain) sends the mail. Eac
 locks its rows with skip-locked locks and queues them in one transaction, so
 overlapping runs never queue a mail twice.
 """
+
 from __future__ import annotations
 
 from celery import shared_task
@@ -26,8 +27,12 @@ def correspondence_sweep(self) -> dict[str, int]:
     vacations_ended = services.vacations_expire(now=now)
     if alarms.queued or digests.queued:
         outbox_drain.delay()
-    return {"alarms_claimed": alarms.claimed, "alarms_queued": alarms.queued, "digests_queued": digests.queued,
-            "vacations_ended": vacations_ended}
+    return {
+        "alarms_claimed": alarms.claimed,
+        "alarms_queued": alarms.queued,
+        "digests_queued": digests.queued,
+        "vacations_ended": vacations_ended,
+    }
 
 
 @shared_task(name="correspondence.tasks.inbound_mail_play", **RETRYING_TASK)

@@ -6,6 +6,7 @@ the position the mail showed, and the attempt number lets the answer to a
 reply carry a fresh address for the same ply (each address works once, see
 correspondence.models.ReplyAddressUse).
 """
+
 from __future__ import annotations
 
 import re
@@ -21,8 +22,7 @@ REPLY_SALT = "correspondence.reply-address"
 REPLY_RE = re.compile(r"^play-(\d+)-(\d+)-(\d+)-(\d+)-([0-9a-f]{20})@", re.IGNORECASE)
 
 # What one unsubscribe link turns off: the user's preference field for it.
-UNSUBSCRIBE_FIELDS = {"turn": "email_on_your_turn", "reminders": "email_reminders",
-                      "game_over": "email_on_game_over"}
+UNSUBSCRIBE_FIELDS = {"turn": "email_on_your_turn", "reminders": "email_reminders", "game_over": "email_on_game_over"}
 
 
 def open_token(*, game_id: int, user_id: int) -> str:
@@ -63,8 +63,14 @@ class ReplyAddress:
     @property
     def address(self) -> str:
         domain = settings.CORRESPONDENCE_REPLY_DOMAIN
-        return "play-%d-%d-%d-%d-%s@%s" % (self.game_id, self.user_id, self.ply, self.attempt,
-                                           self._signature(), domain)
+        return "play-%d-%d-%d-%d-%s@%s" % (
+            self.game_id,
+            self.user_id,
+            self.ply,
+            self.attempt,
+            self._signature(),
+            domain,
+        )
 
     @classmethod
     def read(cls, address: str) -> ReplyAddress | None:

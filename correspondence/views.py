@@ -1,4 +1,5 @@
 """Pages and endpoints of correspondence; thin: they call services and selectors."""
+
 from __future__ import annotations
 
 import hmac
@@ -47,8 +48,12 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         try:
             services.mail_unsubscribe(token=token)
         except CorrespondenceError as error:
-            return render(request, "correspondence/unsubscribe.html", {"invalid": True, "error": error.message},
-                          status=error.status)
+            return render(
+                request,
+                "correspondence/unsubscribe.html",
+                {"invalid": True, "error": error.message},
+                status=error.status,
+            )
         return render(request, "correspondence/unsubscribe.html", {"done": True, "kind": kind})
     return render(request, "correspondence/unsubscribe.html", {"kind": kind, "token": token})
 
@@ -65,8 +70,9 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
             if action == "preferences":
                 form = MailPreferencesForm(request.POST, instance=user)
                 if form.is_valid():
-                    services.mail_preferences_update(user=user, **{name: form.cleaned_data[name]
-                                                                 for name in form.Meta.fields})
+                    services.mail_preferences_update(
+                        user=user, **{name: form.cleaned_data[name] for name in form.Meta.fields}
+                    )
                     messages.success(request, _("Your mail settings are saved."))
                     return redirect("correspondence:settings")
             elif action == "vacation_start":
@@ -90,21 +96,26 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
         except CorrespondenceError as error:
             messages.error(request, error.message)
             status = error.status
-            return render(request, "correspondence/settings.html", _settings_context(request, form, vacation_form),
-                          status=status)
-        return render(request, "correspondence/settings.html", _settings_context(request, form, vacation_form),
-                      status=400)
+            return render(
+                request, "correspondence/settings.html", _settings_context(request, form, vacation_form), status=status
+            )
+        return render(
+            request, "correspondence/settings.html", _settings_context(request, form, vacation_form), status=400
+        )
     return render(request, "correspondence/settings.html", _settings_context(request, form, vacation_form))
 
 
 def _settings_context(request, form, vacation_form) -> dict:
     feed = getattr(request.user, "calendar_feed", None) if hasattr(request.user, "calendar_feed") else None
-    feed_url = (request.build_absolute_uri(reverse("correspondence:calendar", args=[feed.secret]))
-                if feed else None)
-    return {"form": form, "vacation_form": vacation_form,
-            "vacation": selectors.running_vacation(user_id=request.user.pk),
-            "balance_hours": selectors.vacation_balance_hours(user_id=request.user.pk),
-            "feed_url": feed_url, "no_mail": selectors.user_gets_no_mail(request.user)}
+    feed_url = request.build_absolute_uri(reverse("correspondence:calendar", args=[feed.secret])) if feed else None
+    return {
+        "form": form,
+        "vacation_form": vacation_form,
+        "vacation": selectors.running_vacation(user_id=request.user.pk),
+        "balance_hours": selectors.vacation_balance_hours(user_id=request.user.pk),
+        "feed_url": feed_url,
+        "no_mail": selectors.user_gets_no_mail(request.user),
+    }
 
 
 def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:

@@ -8,6 +8,7 @@ No Django here: the site, the bots and the command line all stand on this.
 >>> get_game("onitama").players
 ('red', 'blue')
 """
+
 from __future__ import annotations
 
 from importlib import import_module
@@ -44,7 +45,26 @@ def get_game(name: str) -> GameRules:
     return _RULES[name]
 
 
-__all__ = ["GAME_NAMES", "get_game", "GameRules", "GameState", "GameMove", "JSONObject", "JSONValue",
-           "MovePart", "MoveParts", "MovePreview", "Options", "OptionValue", "Outcome", "ReplayError", "random_game",
-           "replay", "EngineError", "IllegalMoveError", "MoveSyntaxError", "OptionsError",
-           "StateFormatError"]
+__all__ = [
+    "GAME_NAMES",
+    "get_game",
+    "GameRules",
+    "GameState",
+    "GameMove",
+    "JSONObject",
+    "JSONValue",
+    "MovePart",
+    "MoveParts",
+    "MovePreview",
+    "Options",
+    "OptionValue",
+    "Outcome",
+    "ReplayError",
+    "random_game",
+    "replay",
+    "EngineError",
+    "IllegalMoveError",
+    "MoveSyntaxError",
+    "OptionsError",
+    "StateFormatError",
+]

@@ -1,13 +1,14 @@
 """Command line of the engine (a contract: other tools read its last lines).
 
-    python -m engine perft onitama --position "<position text>" --depth N
-    python -m engine random-game {onitama,maatatahay} --seed N [--variant first|standard]
-                                 [--opening 1-4] [--cards base|senseis_path|mixed]
-    python -m engine reveal {onitama,maatatahay} --seed N [same options]
-    python -m engine replay FILE
-    python -m engine bot-move {onitama,maatatahay} --position <text or file> --level N
-                              [--seed N] [--seconds S]
+python -m engine perft onitama --position "<position text>" --depth N
+python -m engine random-game {onitama,maatatahay} --seed N [--variant first|standard]
+                             [--opening 1-4] [--cards base|senseis_path|mixed]
+python -m engine reveal {onitama,maatatahay} --seed N [same options]
+python -m engine replay FILE
+python -m engine bot-move {onitama,maatatahay} --position <text or file> --level N
+                          [--seed N] [--seconds S]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,7 @@ from .errors import EngineError
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     """The game options named on the command line (absent flags take the game's default)."""
-    return {key: getattr(args, key) for key in ("variant", "opening", "cards")
-            if getattr(args, key) is not None}
+    return {key: getattr(args, key) for key in ("variant", "opening", "cards") if getattr(args, key) is not None}
 
 
 def _add_setup(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +40,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
         print("perft is defined for onitama only", file=sys.stderr)
         return 2
     from .onitama import perft, position_from_text
+
     print(perft(position_from_text(args.position), args.depth))
     return 0
 
@@ -83,8 +84,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_bot_move(args: argparse.Namespace) -> int:
     from .bots import bot_move_from_cli
-    print(bot_move_from_cli(args.game, args.position, level=args.level, seed=args.seed,
-                            seconds=args.seconds))
+
+    print(bot_move_from_cli(args.game, args.position, level=args.level, seed=args.seed, seconds=args.seconds))
     return 0
 
 

@@ -12,6 +12,7 @@ it was given. The rules object is stateless, so one instance serves all games.
 >>> rules.to_move(after) != rules.to_move(state)
 True
 """
+
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -69,8 +70,11 @@ class Outcome:
     scores: Mapping[str, int] | None = field(default=None)
 
     def as_dict(self) -> JSONObject:
-        return {"winner": self.winner, "reason": self.reason,
-                "scores": dict(self.scores) if self.scores is not None else None}
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "scores": dict(self.scores) if self.scores is not None else None,
+        }
 
 
 @dataclass(frozen=True)
@@ -108,8 +112,7 @@ class GameRules(Protocol):
         """Fill defaults and check values; raise OptionsError on anything unknown."""
         ...
 
-    def new_game(self, seed: int, options: Options | None = None, *,
-                 data_version: str | None = None) -> GameState:
+    def new_game(self, seed: int, options: Options | None = None, *, data_version: str | None = None) -> GameState:
         """The state before the first decision, fully decided by (seed, options, data version)."""
         ...
 
@@ -192,8 +195,9 @@ class ReplayError(EngineError):
         self.cause = cause
 
 
-def replay(rules: GameRules, seed: int, options: Options | None,
-           moves: Iterable[str], *, data_version: str | None = None) -> GameState:
+def replay(
+    rules: GameRules, seed: int, options: Options | None, moves: Iterable[str], *, data_version: str | None = None
+) -> GameState:
     """The state after playing ``moves`` (move texts) from the seed's setup.
 
     Raises ReplayError at the first malformed or illegal move.
@@ -209,8 +213,7 @@ def replay(rules: GameRules, seed: int, options: Options | None,
     return state
 
 
-def random_game(rules: GameRules, seed: int, options: Options | None = None
-                ) -> tuple[list[str], GameState]:
+def random_game(rules: GameRules, seed: int, options: Options | None = None) -> tuple[list[str], GameState]:
     """Play uniformly random legal moves to the end.
 
     The choices read the stream labelled ``random-game/<game name>`` of the same
@@ -229,9 +232,25 @@ def random_game(rules: GameRules, seed: int, options: Options | None = None
 def check_legal(rules: GameRules, state: GameState, move: GameMove) -> None:
     """Raise IllegalMoveError unless ``move`` is among the legal moves (slow generic check)."""
     if move not in rules.legal_moves(state):
-        raise IllegalMoveError("illegal_move", "%s is not a legal move now" % rules.move_text(move),
-                               move=rules.move_text(move))
+        raise IllegalMoveError(
+            "illegal_move", "%s is not a legal move now" % rules.move_text(move), move=rules.move_text(move)
+        )
 
 
-__all__ = ["GameRules", "GameState", "GameMove", "JSONValue", "JSONObject", "Options", "OptionValue",
-           "MovePart", "MoveParts", "MovePreview", "Outcome", "ReplayError", "replay", "random_game", "check_legal"]
+__all__ = [
+    "GameRules",
+    "GameState",
+    "GameMove",
+    "JSONValue",
+    "JSONObject",
+    "Options",
+    "OptionValue",
+    "MovePart",
+    "MoveParts",
+    "MovePreview",
+    "Outcome",
+    "ReplayError",
+    "replay",
+    "random_game",
+    "check_legal",
+]

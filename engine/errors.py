@@ -10,6 +10,7 @@ bag order, seeds).
 >>> e.code, e.params["cost"], str(e)
 ('shrine_cost', 3, 'Shrine at c3 costs 3 crystals, you hold 2')
 """
+
 from __future__ import annotations
 
 from typing import Any

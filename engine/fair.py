@@ -25,6 +25,7 @@ True
 >>> verify_commitment(commitment(b"\\x00" * 16, 1), "00" * 16, 1)
 True
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -6,6 +6,7 @@ rating, and each game behind it.
 Checks are read-only once requested: a task fills them in. They are a signal for
 staff, not proof; nothing acts on a player because of them.
 """
+
 from django import forms
 from django.conf import settings
 from django.contrib import admin
@@ -18,17 +19,22 @@ from maatasite.admin_readonly import ReadOnlyTabularInline
 from . import services
 from .models import FairPlayCheck, FairPlayCheckGame, GameAgreement
 
-SIGNAL_NOTE = _("How often a player chose the strongest bot's first choice, beside honest players "
-                "of similar rating. This is a signal for staff to look closer, not proof of "
-                "cheating: no action is ever taken automatically.")
+SIGNAL_NOTE = _(
+    "How often a player chose the strongest bot's first choice, beside honest players "
+    "of similar rating. This is a signal for staff to look closer, not proof of "
+    "cheating: no action is ever taken automatically."
+)
 
 
 def share_text(matches: int, decisions: int) -> str:
-    """"62.5 % (25 of 40)", or a dash when no decision was counted."""
+    """ "62.5 % (25 of 40)", or a dash when no decision was counted."""
     if not decisions:
         return "-"
     return gettext("%(share).1f %% (%(matches)d of %(decisions)d)") % {
-        "share": 100.0 * matches / decisions, "matches": matches, "decisions": decisions}
+        "share": 100.0 * matches / decisions,
+        "matches": matches,
+        "decisions": decisions,
+    }
 
 
 def rating_text(rating: float | None) -> str:
@@ -36,9 +42,13 @@ def rating_text(rating: float | None) -> str:
 
 
 class FairPlayCheckForm(forms.ModelForm):
-    games_limit = forms.IntegerField(label=_("recent games"), min_value=1, max_value=settings.FAIRPLAY_MAX_GAMES,
-                                     initial=settings.FAIRPLAY_DEFAULT_GAMES,
-                                     help_text=_("How many of the player's latest finished rated games to read."))
+    games_limit = forms.IntegerField(
+        label=_("recent games"),
+        min_value=1,
+        max_value=settings.FAIRPLAY_MAX_GAMES,
+        initial=settings.FAIRPLAY_DEFAULT_GAMES,
+        help_text=_("How many of the player's latest finished rated games to read."),
+    )
     reason = forms.CharField(label=_("Why"), widget=forms.Textarea(attrs={"rows": 3}))
 
     class Meta:
@@ -80,17 +90,37 @@ class ReferenceGameInline(_CheckGameInline):
     verbose_name_plural = _("games of the reference players")
 
 
-DETAIL_FIELDS = ("player", "kind", "games_limit", "bot_level", "status", "requested_by",
-                 "requested_at", "started_at", "finished_at", "rating", "player_agreement",
-                 "reference_agreement", "reference_players", "error")
+DETAIL_FIELDS = (
+    "player",
+    "kind",
+    "games_limit",
+    "bot_level",
+    "status",
+    "requested_by",
+    "requested_at",
+    "started_at",
+    "finished_at",
+    "rating",
+    "player_agreement",
+    "reference_agreement",
+    "reference_players",
+    "error",
+)
 
 
 @admin.register(FairPlayCheck)
 class FairPlayCheckAdmin(admin.ModelAdmin):
     form = FairPlayCheckForm
     change_list_template = "fairplay/admin/change_list.html"
-    list_display = ("requested_at", "player", "kind", "player_agreement", "reference_agreement",
-                    "status", "requested_by")
+    list_display = (
+        "requested_at",
+        "player",
+        "kind",
+        "player_agreement",
+        "reference_agreement",
+        "status",
+        "requested_by",
+    )
     list_filter = ("status", "kind")
     search_fields = ("player__username",)
     autocomplete_fields = ("player",)
@@ -118,8 +148,12 @@ class FairPlayCheckAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         """Requests go through the service (which enqueues the task), never a bare save."""
         check = services.fairplay_check_request(
-            staff=request.user, player=form.cleaned_data["player"], kind=form.cleaned_data["kind"],
-            reason=form.cleaned_data["reason"], games=form.cleaned_data["games_limit"])
+            staff=request.user,
+            player=form.cleaned_data["player"],
+            kind=form.cleaned_data["kind"],
+            reason=form.cleaned_data["reason"],
+            games=form.cleaned_data["games_limit"],
+        )
         obj.pk = check.pk
         obj.refresh_from_db()
 

@@ -11,6 +11,7 @@ The bot's seed is derived from (game, ply), so a figure can be recomputed exactl
 while the bot's budget (a node or iteration count) decides its thinking; ``seconds``
 only caps a search on a slow machine.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,9 +35,19 @@ def decision_seed(game_id: int, ply: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def replay_agreement(*, game_id: int, kind: str, seed: int, options: Mapping[str, Any],
-                     data_version: str, moves: Iterable[tuple[int, str, str]], side: str,
-                     level: int, seconds: float, skip_opening: int) -> Agreement:
+def replay_agreement(
+    *,
+    game_id: int,
+    kind: str,
+    seed: int,
+    options: Mapping[str, Any],
+    data_version: str,
+    moves: Iterable[tuple[int, str, str]],
+    side: str,
+    level: int,
+    seconds: float,
+    skip_opening: int,
+) -> Agreement:
     """Count the side's unforced decisions and how many were the bot's first choice.
 
     ``moves`` are the game's (ply, side, move text) in order. Raises the engine's
@@ -55,8 +66,7 @@ def replay_agreement(*, game_id: int, kind: str, seed: int, options: Mapping[str
             own += 1
             if own > skip_opening and len(rules.legal_moves(state)) > 1:
                 view = rules.view(state, side)
-                choice = choose_move(kind, view, level=level, seed=decision_seed(game_id, ply),
-                                     seconds=seconds)
+                choice = choose_move(kind, view, level=level, seed=decision_seed(game_id, ply), seconds=seconds)
                 decisions += 1
                 if rules.move_text(rules.parse_move(state, choice)) == rules.move_text(move):
                     matches += 1

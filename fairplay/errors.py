@@ -1,5 +1,6 @@
 """Refusals of the fair-play services (reports and checks): games' error classes with fair
 play's own messages."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -4,6 +4,7 @@ per-game rows, and the cached agreement of one side of one finished game with th
 A check's figures are a signal for staff to look closer, never proof: nothing here acts on
 a player. Written only by fairplay.services.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -32,24 +33,37 @@ class Report(models.Model):
     Staff review them in the ops admin queue; a reviewed report of engine help keeps a
     player out of the honest reference players of fair-play checks."""
 
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                 related_name="reports_made")
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
-                               related_name="reports_received", verbose_name=_("reported player"))
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="reports", verbose_name=_("reported game"))
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="reports_received",
+        verbose_name=_("reported player"),
+    )
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("reported game"),
+    )
     kind = models.CharField(_("kind"), max_length=16, choices=ReportKind.choices)
     reason = models.TextField(_("reason"), max_length=2000)
-    status = models.CharField(_("status"), max_length=16, choices=ReportStatus.choices,
-                              default=ReportStatus.OPEN)
+    status = models.CharField(_("status"), max_length=16, choices=ReportStatus.choices, default=ReportStatus.OPEN)
     created_at = models.DateTimeField(_("reported at"), default=timezone.now)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
         indexes = [models.Index(fields=["reporter", "created_at"])]
-        constraints = [models.CheckConstraint(
-            condition=models.Q(player__isnull=False) | models.Q(game__isnull=False),
-            name="fairplay_report_has_target")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(player__isnull=False) | models.Q(game__isnull=False),
+                name="fairplay_report_has_target",
+            )
+        ]
 
     def __str__(self) -> str:
         target = f"game {self.game_id}" if self.game_id else str(self.player)
@@ -81,8 +95,7 @@ class GameAgreement(models.Model):
     class Meta:
         verbose_name = _("agreement with the bot")
         verbose_name_plural = _("agreements with the bot")
-        constraints = [models.UniqueConstraint(fields=["game", "side", "bot_level"],
-                                               name="fairplay_agreement_once")]
+        constraints = [models.UniqueConstraint(fields=["game", "side", "bot_level"], name="fairplay_agreement_once")]
 
     def __str__(self) -> str:
         return "game %s %s: %s/%s" % (self.game_id, self.side, self.matches, self.decisions)
@@ -99,15 +112,18 @@ class FairPlayCheck(models.Model):
     """A staff request: the player's agreement with the bot over their recent rated games
     of one kind, beside the pooled agreement of honest players of similar rating."""
 
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                               related_name="+", verbose_name=_("player"))
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
     kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
     games_limit = models.PositiveSmallIntegerField(_("recent games"))
     bot_level = models.PositiveSmallIntegerField(_("bot level"))
-    status = models.CharField(_("status"), max_length=10, choices=CheckStatus.choices,
-                              default=CheckStatus.QUEUED, db_index=True)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                     related_name="+", verbose_name=_("requested by"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=CheckStatus.choices, default=CheckStatus.QUEUED, db_index=True
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("requested by")
+    )
     requested_at = models.DateTimeField(_("requested"), default=timezone.now)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -139,12 +155,13 @@ class FairPlayCheck(models.Model):
 class FairPlayCheckGame(models.Model):
     """One game of a check: the checked player's, or a reference player's (``reference``)."""
 
-    fairplay_check = models.ForeignKey(FairPlayCheck, on_delete=models.CASCADE, related_name="rows",
-                                       verbose_name=_("fair-play check"))
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+",
-                             verbose_name=_("game"))
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                               related_name="+", verbose_name=_("player"))
+    fairplay_check = models.ForeignKey(
+        FairPlayCheck, on_delete=models.CASCADE, related_name="rows", verbose_name=_("fair-play check")
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", verbose_name=_("game"))
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
     side = models.CharField(_("side"), max_length=20)
     reference = models.BooleanField(_("reference player"), default=False)
     rating_before = models.FloatField(_("rating before"), null=True, blank=True)
@@ -155,8 +172,9 @@ class FairPlayCheckGame(models.Model):
         ordering = ["reference", "player_id", "-game__finished_at", "-game_id"]
         verbose_name = _("game of a check")
         verbose_name_plural = _("games of a check")
-        constraints = [models.UniqueConstraint(fields=["fairplay_check", "game", "player"],
-                                               name="fairplay_check_game_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["fairplay_check", "game", "player"], name="fairplay_check_game_once")
+        ]
 
     def __str__(self) -> str:
         return "%s: %s" % (self.game, self.player)

@@ -1,4 +1,5 @@
 """Reads of the fair-play checks: which games count, and who the honest reference players are."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -19,9 +20,11 @@ from .models import CheckStatus, FairPlayCheck, FairPlayCheckGame, Report, Repor
 def rated_games(*, user: Any, kind: str) -> QuerySet[Game]:
     """The player's finished rated games of ``kind``, latest first (aborted and unrated
     games never count: an unfinished game's seed is still secret)."""
-    return (Game.objects.filter(kind=kind, rated=True, status=GameStatus.FINISHED,
-                                bot_level__isnull=True, seats__user=user)
-            .exclude(revealed_seed="").order_by("-finished_at", "-pk"))
+    return (
+        Game.objects.filter(kind=kind, rated=True, status=GameStatus.FINISHED, bot_level__isnull=True, seats__user=user)
+        .exclude(revealed_seed="")
+        .order_by("-finished_at", "-pk")
+    )
 
 
 def side_of(*, game: Game, user: Any) -> str:
@@ -30,14 +33,12 @@ def side_of(*, game: Game, user: Any) -> str:
 
 def game_moves(*, game: Game) -> list[tuple[int, str, str]]:
     """The game's decisions as (ply, side, move text), in order."""
-    return list(Move.objects.filter(game=game).order_by("ply")
-                .values_list("ply", "seat__side", "text"))
+    return list(Move.objects.filter(game=game).order_by("ply").values_list("ply", "seat__side", "text"))
 
 
 def rating_before(*, game: Game, user: Any) -> float | None:
     """The player's rating when the game was rated (None if it never was)."""
-    return (RatingChange.objects.filter(game=game, user=user)
-            .values_list("rating_before", flat=True).first())
+    return RatingChange.objects.filter(game=game, user=user).values_list("rating_before", flat=True).first()
 
 
 def current_rating(*, user: Any, kind: str) -> float:
@@ -53,16 +54,18 @@ def reference_players(*, player: Any, kind: str, band: float, limit: int) -> lis
     are active, neither suspended nor deleted, have no reviewed report of engine help
     against them, and have at least one finished rated game of ``kind``."""
     rating = current_rating(user=player, kind=kind)
-    engine_reviewed = Report.objects.filter(player=OuterRef("user"), kind=ReportKind.ENGINE,
-                                            status=ReportStatus.REVIEWED)
-    has_games = Game.objects.filter(kind=kind, rated=True, status=GameStatus.FINISHED,
-                                    seats__user=OuterRef("user"))
-    rows = (Rating.objects.filter(kind=kind, rating__gte=rating - band, rating__lte=rating + band,
-                                  user__in=users_public())
-            .exclude(user=player)
-            .filter(~Exists(engine_reviewed), Exists(has_games))
-            .annotate(distance=Abs(F("rating") - rating))
-            .order_by("distance", "user_id").values_list("user_id", flat=True)[:limit])
+    engine_reviewed = Report.objects.filter(
+        player=OuterRef("user"), kind=ReportKind.ENGINE, status=ReportStatus.REVIEWED
+    )
+    has_games = Game.objects.filter(kind=kind, rated=True, status=GameStatus.FINISHED, seats__user=OuterRef("user"))
+    rows = (
+        Rating.objects.filter(kind=kind, rating__gte=rating - band, rating__lte=rating + band, user__in=users_public())
+        .exclude(user=player)
+        .filter(~Exists(engine_reviewed), Exists(has_games))
+        .annotate(distance=Abs(F("rating") - rating))
+        .order_by("distance", "user_id")
+        .values_list("user_id", flat=True)[:limit]
+    )
     ids = list(rows)
     users = get_user_model().objects.in_bulk(ids)
     return [users[pk] for pk in ids]
@@ -70,14 +73,17 @@ def reference_players(*, player: Any, kind: str, band: float, limit: int) -> lis
 
 def check_rows(*, check: FairPlayCheck, reference: bool) -> QuerySet[FairPlayCheckGame]:
     """The per-game rows of a check: the player's, or the reference players'."""
-    return (FairPlayCheckGame.objects.filter(fairplay_check=check, reference=reference)
-            .select_related("game", "player"))
+    return FairPlayCheckGame.objects.filter(fairplay_check=check, reference=reference).select_related("game", "player")
 
 
 def checks_lost(*, before: datetime) -> list[int]:
     """Ids of the checks queued or started before ``before`` that are still not done: when
     ``before`` is at least the task's hard time limit ago, no run of them can still be going,
     so their task was lost (its worker killed) or still waits behind other checks."""
-    return list(FairPlayCheck.objects.filter(
-        Q(status=CheckStatus.QUEUED, requested_at__lt=before)
-        | Q(status=CheckStatus.RUNNING, started_at__lt=before)).order_by("pk").values_list("pk", flat=True))
+    return list(
+        FairPlayCheck.objects.filter(
+            Q(status=CheckStatus.QUEUED, requested_at__lt=before) | Q(status=CheckStatus.RUNNING, started_at__lt=before)
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )

@@ -1,5 +1,6 @@
 """Request and response shapes of blocks and reports in the API: the responses read the
 rows as they are (accounts.models.Block, fairplay.models.Report)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,10 +24,16 @@ class BlockSerializer(serializers.Serializer):
 class ReportCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=ReportKind.values)
     reason = serializers.CharField(max_length=2000)
-    player = serializers.CharField(max_length=30, required=False, allow_null=True, default=None,
-                                   help_text="Username of the reported player (or give `game`).")
-    game = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                    help_text="Id of the reported game (or give `player`).")
+    player = serializers.CharField(
+        max_length=30,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Username of the reported player (or give `game`).",
+    )
+    game = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="Id of the reported game (or give `player`)."
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if (attrs["player"] is None) == (attrs["game"] is None):

@@ -10,6 +10,7 @@ The bot is slow on purpose (level 5 thinks about 2 seconds a decision), so the w
 runs in a Celery task, outside any transaction, and each (game, side, bot level)
 figure is cached in GameAgreement for later checks.
 """
+
 from __future__ import annotations
 
 import logging
@@ -53,8 +54,16 @@ REASON_MAX_LENGTH = 2000
 
 # ---------------------------------------------------------------- reports
 
-def report_create(*, reporter: User, kind: str, reason: str, player: User | None = None,
-                  game_id: int | None = None, now: datetime | None = None) -> Report:
+
+def report_create(
+    *,
+    reporter: User,
+    kind: str,
+    reason: str,
+    player: User | None = None,
+    game_id: int | None = None,
+    now: datetime | None = None,
+) -> Report:
     """Report a player or a game to staff; one report per reporter and target a day."""
     if kind not in ReportKind.values:
         raise FairPlayInvalid("report_bad_kind")
@@ -79,12 +88,15 @@ def report_create(*, reporter: User, kind: str, reason: str, player: User | None
         earlier = Report.objects.filter(reporter=reporter, created_at__gt=now - timedelta(days=1))
         if earlier.filter(player=player, game=game).exists():
             raise FairPlayConflict("report_repeated")
-        return Report.objects.create(reporter=reporter, player=player, game=game, kind=kind,
-                                     reason=reason, created_at=now)
+        return Report.objects.create(
+            reporter=reporter, player=player, game=game, kind=kind, reason=reason, created_at=now
+        )
 
 
-REVIEW_ACTIONS: dict[str, StaffActionKind] = {ReportStatus.REVIEWED: StaffActionKind.REPORT_REVIEWED,
-                                              ReportStatus.DISMISSED: StaffActionKind.REPORT_DISMISSED}
+REVIEW_ACTIONS: dict[str, StaffActionKind] = {
+    ReportStatus.REVIEWED: StaffActionKind.REPORT_REVIEWED,
+    ReportStatus.DISMISSED: StaffActionKind.REPORT_DISMISSED,
+}
 
 
 def report_review(*, report_id: int, staff: User, status: str, reason: str) -> Report:
@@ -100,16 +112,18 @@ def report_review(*, report_id: int, staff: User, status: str, reason: str) -> R
             raise FairPlayNotFound("report_not_found")
         report.status = status
         report.save(update_fields=["status"])
-        staff_action_record(staff=staff, action=REVIEW_ACTIONS[status], reason=reason,
-                            target=report, player=report.player)
+        staff_action_record(
+            staff=staff, action=REVIEW_ACTIONS[status], reason=reason, target=report, player=report.player
+        )
         return report
 
 
 # ---------------------------------------------------------------- fair-play checks
 
 
-def fairplay_check_request(*, staff: User, player: User, kind: str, reason: str,
-                           games: int | None = None) -> FairPlayCheck:
+def fairplay_check_request(
+    *, staff: User, player: User, kind: str, reason: str, games: int | None = None
+) -> FairPlayCheck:
     """Staff ask, saying why, for a check of ``player``'s last ``games`` rated games of
     ``kind`` (``FAIRPLAY_DEFAULT_GAMES`` when not given); the staff audit log records the
     request, and the task that computes it is enqueued once the row is committed."""
@@ -123,14 +137,19 @@ def fairplay_check_request(*, staff: User, player: User, kind: str, reason: str,
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= most:
         raise FairPlayInvalid("fairplay_bad_games", "Choose from 1 to %d recent games." % most, limit=most)
     with transaction.atomic():
-        check = FairPlayCheck.objects.create(player=player, kind=kind, games_limit=games,
-                                             bot_level=settings.FAIRPLAY_BOT_LEVEL,
-                                             requested_by=staff)
-        staff_action_record(staff=staff, action=StaffActionKind.FAIRPLAY_CHECK, reason=reason,
-                            target=check, player=player, details={"check": check.pk, "kind": kind})
+        check = FairPlayCheck.objects.create(
+            player=player, kind=kind, games_limit=games, bot_level=settings.FAIRPLAY_BOT_LEVEL, requested_by=staff
+        )
+        staff_action_record(
+            staff=staff,
+            action=StaffActionKind.FAIRPLAY_CHECK,
+            reason=reason,
+            target=check,
+            player=player,
+            details={"check": check.pk, "kind": kind},
+        )
         tasks.fairplay_check_run.delay_on_commit(check.pk)
-    log.info("fairplay check=%s of player=%s kind=%s requested by staff=%s",
-             check.pk, player.pk, kind, staff.pk)
+    log.info("fairplay check=%s of player=%s kind=%s requested by staff=%s", check.pk, player.pk, kind, staff.pk)
     return check
 
 
@@ -157,17 +176,37 @@ def game_agreement_compute(*, game: Game, user: Any, level: int) -> GameAgreemen
     skip_opening = int(settings.FAIRPLAY_SKIP_OPENING)
     cached = GameAgreement.objects.filter(game=game, side=side, bot_level=level).first()
     if cached is not None and (cached.bot_seconds, cached.skip_opening, cached.game_ply) == (
-            seconds, skip_opening, game.ply):
+        seconds,
+        skip_opening,
+        game.ply,
+    ):
         return cached
     result = replay_agreement(
-        game_id=game.pk, kind=game.kind, seed=int(game.revealed_seed), options=game.options,
-        data_version=game.data_version, moves=selectors.game_moves(game=game), side=side,
-        level=level, seconds=seconds, skip_opening=skip_opening)
+        game_id=game.pk,
+        kind=game.kind,
+        seed=int(game.revealed_seed),
+        options=game.options,
+        data_version=game.data_version,
+        moves=selectors.game_moves(game=game),
+        side=side,
+        level=level,
+        seconds=seconds,
+        skip_opening=skip_opening,
+    )
     row, _created = GameAgreement.objects.update_or_create(
-        game=game, side=side, bot_level=level,
-        defaults={"user": user, "bot_seconds": seconds, "skip_opening": skip_opening,
-                  "game_ply": game.ply, "decisions": result.decisions, "matches": result.matches,
-                  "computed_at": timezone.now()})
+        game=game,
+        side=side,
+        bot_level=level,
+        defaults={
+            "user": user,
+            "bot_seconds": seconds,
+            "skip_opening": skip_opening,
+            "game_ply": game.ply,
+            "decisions": result.decisions,
+            "matches": result.matches,
+            "computed_at": timezone.now(),
+        },
+    )
     return row
 
 
@@ -182,8 +221,11 @@ class _Row:
 def _reference_games(check: FairPlayCheck) -> list[tuple[Game, Any]]:
     """(game, player) of the reference players: each one's latest games, capped in all."""
     players = selectors.reference_players(
-        player=check.player, kind=check.kind, band=float(settings.FAIRPLAY_RATING_BAND),
-        limit=int(settings.FAIRPLAY_REFERENCE_PLAYERS))
+        player=check.player,
+        kind=check.kind,
+        band=float(settings.FAIRPLAY_RATING_BAND),
+        limit=int(settings.FAIRPLAY_REFERENCE_PLAYERS),
+    )
     per_player = int(settings.FAIRPLAY_REFERENCE_GAMES)
     cap = int(settings.FAIRPLAY_REFERENCE_MAX_GAMES)
     chosen: list[tuple[Game, Any]] = []
@@ -196,12 +238,15 @@ def _reference_games(check: FairPlayCheck) -> list[tuple[Game, Any]]:
 
 
 def _measure(check: FairPlayCheck) -> list[_Row]:
-    games = [(game, check.player, False)
-             for game in selectors.rated_games(user=check.player, kind=check.kind)[:check.games_limit]]
+    games = [
+        (game, check.player, False)
+        for game in selectors.rated_games(user=check.player, kind=check.kind)[: check.games_limit]
+    ]
     games += [(game, user, True) for game, user in _reference_games(check)]
-    return [_Row(game, user, reference,
-                 game_agreement_compute(game=game, user=user, level=check.bot_level))
-            for game, user, reference in games]
+    return [
+        _Row(game, user, reference, game_agreement_compute(game=game, user=user, level=check.bot_level))
+        for game, user, reference in games
+    ]
 
 
 def fairplay_check_run(*, check_id: int) -> FairPlayCheck | None:
@@ -224,9 +269,14 @@ def fairplay_check_run(*, check_id: int) -> FairPlayCheck | None:
         return _check_close(check_id, rows=[], error=str(error) or error.code)
     except SoftTimeLimitExceeded:
         log.warning("fairplay check=%s stopped at its time limit", check_id)
-        return _check_close(check_id, rows=[], error=(
-            "stopped after FAIRPLAY_CHECK_SECONDS (%d s); the games measured so far are kept, "
-            "so a new check of the same player goes on from there" % settings.FAIRPLAY_CHECK_SECONDS))
+        return _check_close(
+            check_id,
+            rows=[],
+            error=(
+                "stopped after FAIRPLAY_CHECK_SECONDS (%d s); the games measured so far are kept, "
+                "so a new check of the same player goes on from there" % settings.FAIRPLAY_CHECK_SECONDS
+            ),
+        )
     except DatabaseError:
         raise  # the task retries with backoff
     except Exception as error:  # a fault of ours: say so on the check instead of "running" for ever
@@ -242,10 +292,17 @@ def _check_close(check_id: int, *, rows: list[_Row], error: str) -> FairPlayChec
             return check  # another run of the same check finished first
         for row in rows:
             FairPlayCheckGame.objects.update_or_create(
-                fairplay_check=check, game=row.game, player=row.user,
-                defaults={"side": row.agreement.side, "reference": row.reference,
-                          "rating_before": selectors.rating_before(game=row.game, user=row.user),
-                          "decisions": row.agreement.decisions, "matches": row.agreement.matches})
+                fairplay_check=check,
+                game=row.game,
+                player=row.user,
+                defaults={
+                    "side": row.agreement.side,
+                    "reference": row.reference,
+                    "rating_before": selectors.rating_before(game=row.game, user=row.user),
+                    "decisions": row.agreement.decisions,
+                    "matches": row.agreement.matches,
+                },
+            )
         own = [row.agreement for row in rows if not row.reference]
         reference = [row for row in rows if row.reference]
         check.decisions = sum(a.decisions for a in own)

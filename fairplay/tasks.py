@@ -1,4 +1,5 @@
 """Celery tasks of fair play: idempotent, acknowledged late, retried with backoff."""
+
 from __future__ import annotations
 
 from celery import shared_task
@@ -7,8 +8,12 @@ from django.conf import settings
 from maatasite.task_policy import RETRYING_TASK
 
 
-@shared_task(name="fairplay.tasks.fairplay_check_run", soft_time_limit=settings.FAIRPLAY_CHECK_SECONDS,
-             time_limit=settings.FAIRPLAY_CHECK_HARD_SECONDS, **RETRYING_TASK)
+@shared_task(
+    name="fairplay.tasks.fairplay_check_run",
+    soft_time_limit=settings.FAIRPLAY_CHECK_SECONDS,
+    time_limit=settings.FAIRPLAY_CHECK_HARD_SECONDS,
+    **RETRYING_TASK,
+)
 def fairplay_check_run(self, check_id: int) -> str:
     """Compute a fair-play check (minutes at level 5); a finished check is left as it is.
 

@@ -29,6 +29,7 @@ The rules decided here:
   bots are aborted; the open challenges they made are cancelled and those made to
   them declined (games.services.user_challenges_close, as for account deletion).
 """
+
 from __future__ import annotations
 
 import logging
@@ -57,6 +58,7 @@ REASON_ADJUDICATED = ResultReason.ADJUDICATED
 REASON_FORFEIT = ResultReason.FORFEIT
 TIMEOUT_REASONS = (services.REASON_TIMEOUT, services.REASON_ABORTED_TIMEOUT)
 REASON_MAX_LENGTH = 2000
+
 
 @dataclass
 class Adjudication:
@@ -96,9 +98,14 @@ def adjudication_check(*, staff: User | None, reason: str) -> str:
 
 def game_result(game: Game) -> dict[str, Any]:
     """A game's result as ``game_result_changed`` hands it on (``previous``)."""
-    return {"status": game.status, "winner": game.winner_side or None,
-            "reason": game.result_reason, "scores": game.scores, "rated": game.rated,
-            "finished_at": game.finished_at}
+    return {
+        "status": game.status,
+        "winner": game.winner_side or None,
+        "reason": game.result_reason,
+        "scores": game.scores,
+        "rated": game.rated,
+        "finished_at": game.finished_at,
+    }
 
 
 def _require_over(game: Game) -> None:
@@ -106,10 +113,16 @@ def _require_over(game: Game) -> None:
         raise Conflict("game_running")
 
 
-def _changed(game: Game, previous: dict[str, Any], *, staff: User, action: str,
-             reason: str) -> Adjudication:
-    log.info("game=%s %s by staff=%s (was %s/%s): %s", game.pk, action, staff.pk,
-             previous["status"], previous["reason"], reason)
+def _changed(game: Game, previous: dict[str, Any], *, staff: User, action: str, reason: str) -> Adjudication:
+    log.info(
+        "game=%s %s by staff=%s (was %s/%s): %s",
+        game.pk,
+        action,
+        staff.pk,
+        previous["status"],
+        previous["reason"],
+        reason,
+    )
     game_result_changed.send(sender=Game, game=game, previous=previous)
     return Adjudication(game=game, previous=previous)
 
@@ -140,24 +153,21 @@ def game_result_award(*, game_id: int, staff: User, reason: str, winner_side: st
         if winner_side and winner_side not in rules_for(game.kind).players:
             raise InvalidInput("bad_winner", side=winner_side)
         if game.status == GameStatus.ACTIVE:
-            services.game_state_terminate(game=game, reason=REASON_ADJUDICATED,
-                                          winner=winner_side or None)
-            services.game_finish(game, status=GameStatus.FINISHED, winner_side=winner_side,
-                                 reason=REASON_ADJUDICATED, scores=None)
-            log.info("game=%s awarded to %r by staff=%s: %s", game.pk, winner_side, staff.pk,
-                     reason)
+            services.game_state_terminate(game=game, reason=REASON_ADJUDICATED, winner=winner_side or None)
+            services.game_finish(
+                game, status=GameStatus.FINISHED, winner_side=winner_side, reason=REASON_ADJUDICATED, scores=None
+            )
+            log.info("game=%s awarded to %r by staff=%s: %s", game.pk, winner_side, staff.pk, reason)
             return Adjudication(game=game, previous=None)
         previous = game_result(game)
         game.status = GameStatus.FINISHED
         game.winner_side = winner_side
         game.result_reason = REASON_ADJUDICATED
         game.save(update_fields=["status", "winner_side", "result_reason"])
-        return _changed(game, previous, staff=staff, action="awarded to %r" % winner_side,
-                        reason=reason)
+        return _changed(game, previous, staff=staff, action="awarded to %r" % winner_side, reason=reason)
 
 
-def game_result_timeout_reverse(*, game_id: int, staff: User, reason: str,
-                                now: datetime | None = None) -> Adjudication:
+def game_result_timeout_reverse(*, game_id: int, staff: User, reason: str, now: datetime | None = None) -> Adjudication:
     """Undo a loss (or abort) on time, e.g. after an outage: the game runs again and the
     player to move starts a fresh full turn. The engine state is rebuilt by playing
     the recorded moves again from the sealed seed, and the seed is sealed again."""
@@ -174,8 +184,7 @@ def game_result_timeout_reverse(*, game_id: int, staff: User, reason: str,
         _salt, seed = game_secret(game)
         moves = list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
         try:
-            state = engine.replay(rules, seed, game.options, moves,
-                                  data_version=game.data_version or None)
+            state = engine.replay(rules, seed, game.options, moves, data_version=game.data_version or None)
         except engine.ReplayError as error:
             raise Conflict("replay_failed") from error
         if rules.to_move(state) is None:
@@ -195,16 +204,16 @@ def game_result_timeout_reverse(*, game_id: int, staff: User, reason: str,
         return _changed(game, previous, staff=staff, action="timeout reversed", reason=reason)
 
 
-def player_games_resolve(*, user: User, staff: User, reason: str,
-                         now: datetime | None = None) -> SuspensionResolution:
+def player_games_resolve(*, user: User, staff: User, reason: str, now: datetime | None = None) -> SuspensionResolution:
     """End the running games and cancel the open challenges of a suspended player,
     by the rule in the module docstring."""
     reason = adjudication_check(staff=staff, reason=reason)
     now = now or timezone.now()
     done = SuspensionResolution()
     with transaction.atomic():
-        game_ids = list(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user)
-                        .order_by("pk").values_list("pk", flat=True))
+        game_ids = list(
+            Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user).order_by("pk").values_list("pk", flat=True)
+        )
         for game_id in game_ids:
             game = services.game_lock(game_id=game_id)
             if game.status != GameStatus.ACTIVE:
@@ -212,18 +221,32 @@ def player_games_resolve(*, user: User, staff: User, reason: str,
             seat = game.seats.get(user=user)
             moved = seat.side in game.sides_moved()
             if game.bot_level is not None or not moved:
-                services.game_finish(game, status=GameStatus.ABORTED, winner_side="",
-                                     reason=services.REASON_ABORTED, scores=None, now=now)
+                services.game_finish(
+                    game,
+                    status=GameStatus.ABORTED,
+                    winner_side="",
+                    reason=services.REASON_ABORTED,
+                    scores=None,
+                    now=now,
+                )
                 done.aborted.append(game.pk)
                 continue
             winner = side_other(kind=game.kind, side=seat.side)
             services.game_state_terminate(game=game, reason=REASON_FORFEIT, winner=winner)
-            services.game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
-                                 reason=REASON_FORFEIT, scores=None, now=now)
+            services.game_finish(
+                game, status=GameStatus.FINISHED, winner_side=winner, reason=REASON_FORFEIT, scores=None, now=now
+            )
             done.forfeited.append(game.pk)
         closed = services.user_challenges_close(user=user, now=now)
         done.challenges_cancelled, done.challenges_declined = closed.cancelled, closed.declined
-    log.info("suspended user=%s by staff=%s: %d forfeited, %d aborted, %d challenges cancelled, "
-             "%d declined: %s", user.pk, staff.pk, len(done.forfeited), len(done.aborted),
-             done.challenges_cancelled, done.challenges_declined, reason)
+    log.info(
+        "suspended user=%s by staff=%s: %d forfeited, %d aborted, %d challenges cancelled, %d declined: %s",
+        user.pk,
+        staff.pk,
+        len(done.forfeited),
+        len(done.aborted),
+        done.challenges_cancelled,
+        done.challenges_declined,
+        reason,
+    )
     return done

@@ -4,6 +4,7 @@ and the revealed salt and seed once the game is over. The held time-outs
 (TimeoutBatch), which staff decide, and the release of a game whose bot failed
 (filter "bot failed since") are in ops.admin: each decision is written to the
 staff audit log."""
+
 from __future__ import annotations
 
 import json
@@ -32,18 +33,52 @@ class MoveInline(ReadOnlyTabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "kind", "status", "players", "ply", "turn", "to_move_side", "deadline",
-                    "rated", "bot_failed_at", "created_at")
+    list_display = (
+        "id",
+        "kind",
+        "status",
+        "players",
+        "ply",
+        "turn",
+        "to_move_side",
+        "deadline",
+        "rated",
+        "bot_failed_at",
+        "created_at",
+    )
     list_filter = ("kind", "status", "rated", ("bot_failed_at", admin.EmptyFieldListFilter))
     search_fields = ("seats__user__username",)
     date_hierarchy = "created_at"
     exclude = PRIVATE_FIELDS
-    readonly_fields = ("kind", "options", "status", "days_per_move", "rated", "bot_level",
-                       "data_version", "ply", "turn", "to_move_side", "to_move_user",
-                       "turn_started_at", "deadline", "clock_held_since", "clock_hold_reason",
-                       "bot_failed_at", "bot_failure", "seed_commitment", "revealed_salt",
-                       "revealed_seed", "winner_side", "result_reason", "scores", "created_at",
-                       "finished_at", "rematch_of", "public_view")
+    readonly_fields = (
+        "kind",
+        "options",
+        "status",
+        "days_per_move",
+        "rated",
+        "bot_level",
+        "data_version",
+        "ply",
+        "turn",
+        "to_move_side",
+        "to_move_user",
+        "turn_started_at",
+        "deadline",
+        "clock_held_since",
+        "clock_hold_reason",
+        "bot_failed_at",
+        "bot_failure",
+        "seed_commitment",
+        "revealed_salt",
+        "revealed_seed",
+        "winner_side",
+        "result_reason",
+        "scores",
+        "created_at",
+        "finished_at",
+        "rematch_of",
+        "public_view",
+    )
     inlines = [SeatInline, MoveInline]
 
     class Media:
@@ -65,14 +100,22 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description=_("public view"))
     def public_view(self, obj: Game) -> str:
         view = rules_for(obj.kind).view(game_state(obj), None)
-        return format_html('<pre class="game-public-view">{}</pre>',
-                           json.dumps(view, indent=1, sort_keys=True))
+        return format_html('<pre class="game-public-view">{}</pre>', json.dumps(view, indent=1, sort_keys=True))
 
 
 @admin.register(Challenge)
 class ChallengeAdmin(admin.ModelAdmin):
-    list_display = ("id", "kind", "challenger", "opponent", "status", "days_per_move", "rated",
-                    "created_at", "expires_at")
+    list_display = (
+        "id",
+        "kind",
+        "challenger",
+        "opponent",
+        "status",
+        "days_per_move",
+        "rated",
+        "created_at",
+        "expires_at",
+    )
     list_filter = ("kind", "status", "rated")
     search_fields = ("challenger__username", "opponent__username")
     raw_id_fields = ("challenger", "opponent", "accepted_by", "game")

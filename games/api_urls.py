@@ -1,4 +1,5 @@
 """The API's URLs of games (under /api/v1/, in the "api" namespace: maatasite/api_urls.py)."""
+
 from django.urls import path
 
 from . import apis
@@ -18,8 +19,7 @@ urlpatterns = [
     path("challenges/", apis.ChallengeListView.as_view(), name="challenges"),
     path("challenges/<int:challenge_id>/", apis.ChallengeDetailView.as_view(), name="challenge"),
     path("challenges/<int:challenge_id>/accept/", apis.ChallengeAcceptView.as_view(), name="challenge_accept"),
-    path("challenges/<int:challenge_id>/decline/", apis.ChallengeDeclineView.as_view(),
-         name="challenge_decline"),
+    path("challenges/<int:challenge_id>/decline/", apis.ChallengeDeclineView.as_view(), name="challenge_decline"),
     path("challenges/<int:challenge_id>/cancel/", apis.ChallengeCancelView.as_view(), name="challenge_cancel"),
     # polling
     path("events/", apis.EventsView.as_view(), name="events"),

@@ -4,6 +4,7 @@ Thin: input serializers check the request, the games services write, games.selec
 and the output serializers of games/serializers.py shape every answer. Built on api's
 shared base views (conditional GETs, idempotent writes, the error shape).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -39,6 +40,7 @@ def game_detail_data(game_id: int, user: Any) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- lists
 
+
 class GamePagination(CursorPagination):
     ordering = "-id"
     page_size = 20
@@ -49,15 +51,19 @@ class GamePagination(CursorPagination):
         try:
             return super().decode_cursor(request)
         except NotFound:  # a bad cursor is bad input, not a missing page
-            raise ApiError("bad_cursor", _("This cursor is not valid: use the next or previous link."),
-                           details={"cursor": request.query_params.get(self.cursor_query_param, "")[:100]}) from None
+            raise ApiError(
+                "bad_cursor",
+                _("This cursor is not valid: use the next or previous link."),
+                details={"cursor": request.query_params.get(self.cursor_query_param, "")[:100]},
+            ) from None
 
 
 GAME_FILTERS = [
     OpenApiParameter("mine", OpenApiTypes.BOOL, description="Only your games (signed in)."),
     OpenApiParameter("my_turn", OpenApiTypes.BOOL, description="Only your games where it is your turn."),
-    OpenApiParameter("status", OpenApiTypes.STR, enum=GameStatus.values,
-                     description="`finished` includes aborted games."),
+    OpenApiParameter(
+        "status", OpenApiTypes.STR, enum=GameStatus.values, description="`finished` includes aborted games."
+    ),
     OpenApiParameter("kind", OpenApiTypes.STR, enum=GameKind.values),
 ]
 
@@ -81,8 +87,9 @@ def _game_list(view: ApiView, request: Any, player: Any = None) -> Response:
     kind = request.query_params.get("kind") or None
     if kind is not None and kind not in GameKind.values:
         raise ApiError("invalid", _("Some fields are not valid."), details={"fields": {"kind": [kind]}})
-    qs = selectors.games_list(user=request.user, mine=mine, my_turn=my_turn, status=status_filter,
-                              kind=kind, player=player)
+    qs = selectors.games_list(
+        user=request.user, mine=mine, my_turn=my_turn, status=status_filter, kind=kind, player=player
+    )
     paginator = GamePagination()
     page = paginator.paginate_queryset(qs, request, view=view)
     rows = s.GameSummarySerializer(page or [], many=True, context={"user": request.user}).data
@@ -92,9 +99,12 @@ def _game_list(view: ApiView, request: Any, player: Any = None) -> Response:
 class PlayerGamesView(PublicReadView):
     pagination_class = GamePagination
 
-    @extend_schema(tags=["players"], parameters=GAME_FILTERS[2:] + CONDITIONAL,
-                   responses={200: s.GameSummarySerializer(many=True), **NOT_MODIFIED, **errors(400, 404, 429)},
-                   summary="A player's games, newest first")
+    @extend_schema(
+        tags=["players"],
+        parameters=GAME_FILTERS[2:] + CONDITIONAL,
+        responses={200: s.GameSummarySerializer(many=True), **NOT_MODIFIED, **errors(400, 404, 429)},
+        summary="A player's games, newest first",
+    )
     def get(self, request: Any, username: str) -> Response:
         return _game_list(self, request, player=public_player_or_404(username))
 
@@ -102,46 +112,73 @@ class PlayerGamesView(PublicReadView):
 class GameListView(PublicReadView):
     pagination_class = GamePagination
 
-    @extend_schema(tags=["games"], parameters=GAME_FILTERS + CONDITIONAL,
-                   responses={200: s.GameSummarySerializer(many=True), **NOT_MODIFIED, **errors(400, 401, 429)},
-                   summary="Games, newest first, with filters and cursor pagination")
+    @extend_schema(
+        tags=["games"],
+        parameters=GAME_FILTERS + CONDITIONAL,
+        responses={200: s.GameSummarySerializer(many=True), **NOT_MODIFIED, **errors(400, 401, 429)},
+        summary="Games, newest first, with filters and cursor pagination",
+    )
     def get(self, request: Any) -> Response:
         return _game_list(self, request)
 
 
 # ---------------------------------------------------------------- a game
 
+
 class GameDetailView(PublicReadView):
-    @extend_schema(tags=["games"], parameters=CONDITIONAL,
-                   responses={200: s.GameDetailSerializer, **NOT_MODIFIED, **errors(404, 429)},
-                   summary="A game as you see it: view, moves, whose turn, deadline, your legal moves")
+    @extend_schema(
+        tags=["games"],
+        parameters=CONDITIONAL,
+        responses={200: s.GameDetailSerializer, **NOT_MODIFIED, **errors(404, 429)},
+        summary="A game as you see it: view, moves, whose turn, deadline, your legal moves",
+    )
     def get(self, request: Any, game_id: int) -> Response:
         changed = selectors.game_changed_at(game_id=game_id)
         if changed is None:
             raise ApiError("game_not_found", _("This game does not exist."), status_code=404)
         changed_at, version = changed
-        return conditional_response(request, version="game:%s:%s" % (game_id, version), last_modified=changed_at,
-                                    build=lambda: Response(game_detail_data(game_id, request.user)))
+        return conditional_response(
+            request,
+            version="game:%s:%s" % (game_id, version),
+            last_modified=changed_at,
+            build=lambda: Response(game_detail_data(game_id, request.user)),
+        )
 
 
 class MoveSubmitView(ApiView):
-    @extend_schema(tags=["games"], request=s.MoveSubmitSerializer, parameters=[IDEMPOTENCY],
-                   responses={201: s.MoveResultSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
-                   summary="Play one decision at the ply you saw",
-                   examples=[OpenApiExample("Onitama move", request_only=True, value={"move": "boar:c1c2", "ply": 0}),
-                             OpenApiExample("Stale ply", response_only=True, status_codes=["409"], value={
-                                 "code": "stale_ply", "message": "The game has moved on since you loaded the page "
-                                 "(you saw ply 3, the game is at ply 4). Nothing was changed; please look again.",
-                                 "details": {"expected": 3, "current": 4, "game": {"id": 7, "ply": 4}}})])
+    @extend_schema(
+        tags=["games"],
+        request=s.MoveSubmitSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.MoveResultSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        summary="Play one decision at the ply you saw",
+        examples=[
+            OpenApiExample("Onitama move", request_only=True, value={"move": "boar:c1c2", "ply": 0}),
+            OpenApiExample(
+                "Stale ply",
+                response_only=True,
+                status_codes=["409"],
+                value={
+                    "code": "stale_ply",
+                    "message": "The game has moved on since you loaded the page "
+                    "(you saw ply 3, the game is at ply 4). Nothing was changed; please look again.",
+                    "details": {"expected": 3, "current": 4, "game": {"id": 7, "ply": 4}},
+                },
+            ),
+        ],
+    )
     def post(self, request: Any, game_id: int) -> Response:
         data = s.MoveSubmitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
 
         def submit() -> Response:
             try:
-                move = services.move_submit(game_id=game_id, user=request.user,
-                                            move_text=data.validated_data["move"],
-                                            expected_ply=data.validated_data["ply"])
+                move = services.move_submit(
+                    game_id=game_id,
+                    user=request.user,
+                    move_text=data.validated_data["move"],
+                    expected_ply=data.validated_data["ply"],
+                )
             except Conflict as error:
                 if error.code != "stale_ply":
                     raise
@@ -149,82 +186,132 @@ class MoveSubmitView(ApiView):
             page = selectors.game_for_viewer(game_id=game_id, user=request.user)
             result = s.MoveResultSerializer({"played": move, "game": page}, context={"user": request.user})
             return Response(result.data, status=status.HTTP_201_CREATED)
+
         return idempotent(request, submit)
 
 
 def _game_action(name: str, action: Any, summary: str) -> type[ApiView]:
     class GameActionView(ApiView):
-        @extend_schema(tags=["games"], request=None, parameters=[IDEMPOTENCY], summary=summary,
-                       operation_id="games_%s" % name,
-                       responses={200: s.GameDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)})
+        @extend_schema(
+            tags=["games"],
+            request=None,
+            parameters=[IDEMPOTENCY],
+            summary=summary,
+            operation_id="games_%s" % name,
+            responses={200: s.GameDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        )
         def post(self, request: Any, game_id: int) -> Response:
             def run() -> Response:
                 action(game_id=game_id, user=request.user)
                 return Response(game_detail_data(game_id, request.user))
+
             return idempotent(request, run)
+
     GameActionView.__name__ = GameActionView.__qualname__ = "Game%sView" % name.title().replace("_", "")
     return GameActionView
 
 
 GameResignView = _game_action("resign", services.game_resign, "Resign: the other side wins")
 GameAbortView = _game_action("abort", services.game_abort, "Abort before both sides have moved")
-DrawOfferView = _game_action("draw_offer", services.draw_offer,
-                             "Offer a draw (Onitama between players; accepts a pending offer to you)")
+DrawOfferView = _game_action(
+    "draw_offer", services.draw_offer, "Offer a draw (Onitama between players; accepts a pending offer to you)"
+)
 DrawAcceptView = _game_action("draw_accept", services.draw_accept, "Accept the draw offered to you")
 DrawDeclineView = _game_action("draw_decline", services.draw_decline, "Decline the draw offered to you")
 
 
 class RematchOfferView(ApiView):
-    @extend_schema(tags=["games"], request=None, parameters=[IDEMPOTENCY],
-                   responses={201: s.RematchSerializer, 200: s.RematchSerializer,
-                              **errors(400, 401, 403, 404, 409, 422, 429)},
-                   summary="Offer a rematch of a finished casual game, sides swapped", operation_id="games_rematch",
-                   description="Against a bot the rematch starts at once, same level. Between two players "
-                               "the opponent gets a challenge to accept or decline. One rematch per game: "
-                               "offering again answers 200 with the existing offer or game; the opponent's "
-                               "offer accepts a waiting one. Ladder and tournament games have none (403).")
+    @extend_schema(
+        tags=["games"],
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.RematchSerializer, 200: s.RematchSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        summary="Offer a rematch of a finished casual game, sides swapped",
+        operation_id="games_rematch",
+        description="Against a bot the rematch starts at once, same level. Between two players "
+        "the opponent gets a challenge to accept or decline. One rematch per game: "
+        "offering again answers 200 with the existing offer or game; the opponent's "
+        "offer accepts a waiting one. Ladder and tournament games have none (403).",
+    )
     def post(self, request: Any, game_id: int) -> Response:
         def offer() -> Response:
             rematch = services.rematch_offer(game_id=game_id, user=request.user)
-            return Response(s.RematchSerializer(rematch).data,
-                            status=status.HTTP_201_CREATED if rematch.created else status.HTTP_200_OK)
+            return Response(
+                s.RematchSerializer(rematch).data,
+                status=status.HTTP_201_CREATED if rematch.created else status.HTTP_200_OK,
+            )
+
         return idempotent(request, offer)
 
 
 class SoloCreateView(ApiView):
-    @extend_schema(tags=["games"], request=s.SoloCreateSerializer, parameters=[IDEMPOTENCY],
-                   responses={201: s.GameDetailSerializer, **errors(400, 401, 403, 422, 429)},
-                   summary="Start a casual game against a bot",
-                   examples=[OpenApiExample("Onitama against level 2", request_only=True, value={
-                       "kind": "onitama", "level": 2, "side": "red", "options": {"cards": "base"}})])
+    @extend_schema(
+        tags=["games"],
+        request=s.SoloCreateSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.GameDetailSerializer, **errors(400, 401, 403, 422, 429)},
+        summary="Start a casual game against a bot",
+        examples=[
+            OpenApiExample(
+                "Onitama against level 2",
+                request_only=True,
+                value={"kind": "onitama", "level": 2, "side": "red", "options": {"cards": "base"}},
+            )
+        ],
+    )
     def post(self, request: Any) -> Response:
         data = s.SoloCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
 
         def create() -> Response:
-            game = services.game_create_solo(user=request.user, kind=values["kind"], bot_level=values["level"],
-                                             side=values["side"], options=values["options"])
+            game = services.game_create_solo(
+                user=request.user,
+                kind=values["kind"],
+                bot_level=values["level"],
+                side=values["side"],
+                options=values["options"],
+            )
             return Response(game_detail_data(game.pk, request.user), status=status.HTTP_201_CREATED)
+
         return idempotent(request, create)
 
 
 # ---------------------------------------------------------------- challenges
 
+
 class ChallengeListView(ApiView):
-    @extend_schema(tags=["challenges"], parameters=CONDITIONAL,
-                   responses={200: s.ChallengeListSerializer, **NOT_MODIFIED, **errors(401, 403, 429)},
-                   summary="Open challenges to you, by you, and open to anyone")
+    @extend_schema(
+        tags=["challenges"],
+        parameters=CONDITIONAL,
+        responses={200: s.ChallengeListSerializer, **NOT_MODIFIED, **errors(401, 403, 429)},
+        summary="Open challenges to you, by you, and open to anyone",
+    )
     def get(self, request: Any) -> Response:
         lobby = selectors.challenges_for_lobby(user=request.user)
         return body_conditional_response(request, Response(s.ChallengeListSerializer(lobby).data))
 
-    @extend_schema(tags=["challenges"], request=s.ChallengeCreateSerializer, parameters=[IDEMPOTENCY],
-                   responses={201: s.ChallengeSerializer, **errors(400, 401, 403, 404, 422, 429)},
-                   summary="Challenge a player, or anyone (no opponent)",
-                   examples=[OpenApiExample("Direct Maatatahay challenge", request_only=True, value={
-                       "kind": "maatatahay", "opponent": "bob", "options": {"variant": "standard"},
-                       "days_per_move": 3, "rated": True, "side": "random"})])
+    @extend_schema(
+        tags=["challenges"],
+        request=s.ChallengeCreateSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.ChallengeSerializer, **errors(400, 401, 403, 404, 422, 429)},
+        summary="Challenge a player, or anyone (no opponent)",
+        examples=[
+            OpenApiExample(
+                "Direct Maatatahay challenge",
+                request_only=True,
+                value={
+                    "kind": "maatatahay",
+                    "opponent": "bob",
+                    "options": {"variant": "standard"},
+                    "days_per_move": 3,
+                    "rated": True,
+                    "side": "random",
+                },
+            )
+        ],
+    )
     def post(self, request: Any) -> Response:
         data = s.ChallengeCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -233,16 +320,26 @@ class ChallengeListView(ApiView):
 
         def create() -> Response:
             challenge = services.challenge_create(
-                challenger=request.user, opponent=opponent, kind=values["kind"], options=values["options"],
-                days_per_move=values["days_per_move"], rated=values["rated"], seat_choice=values["side"])
+                challenger=request.user,
+                opponent=opponent,
+                kind=values["kind"],
+                options=values["options"],
+                days_per_move=values["days_per_move"],
+                rated=values["rated"],
+                seat_choice=values["side"],
+            )
             return Response(s.ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
         return idempotent(request, create)
 
 
 class ChallengeDetailView(ApiView):
-    @extend_schema(tags=["challenges"], responses={200: s.ChallengeSerializer, **errors(401, 403, 404, 429)},
-                   summary="One challenge (yours, to you, or open to anyone)",
-                   operation_id="challenges_detail")
+    @extend_schema(
+        tags=["challenges"],
+        responses={200: s.ChallengeSerializer, **errors(401, 403, 404, 429)},
+        summary="One challenge (yours, to you, or open to anyone)",
+        operation_id="challenges_detail",
+    )
     def get(self, request: Any, challenge_id: int) -> Response:
         challenge = selectors.challenge_visible_to(challenge_id=challenge_id, user=request.user)
         if challenge is None:
@@ -251,42 +348,59 @@ class ChallengeDetailView(ApiView):
 
 
 class ChallengeAcceptView(ApiView):
-    @extend_schema(tags=["challenges"], request=None, parameters=[IDEMPOTENCY],
-                   responses={201: s.GameDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
-                   summary="Accept a challenge: the game starts")
+    @extend_schema(
+        tags=["challenges"],
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.GameDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        summary="Accept a challenge: the game starts",
+    )
     def post(self, request: Any, challenge_id: int) -> Response:
         def accept() -> Response:
             game = services.challenge_accept(challenge_id=challenge_id, user=request.user)
             return Response(game_detail_data(game.pk, request.user), status=status.HTTP_201_CREATED)
+
         return idempotent(request, accept)
 
 
 def _challenge_action(name: str, action: Any, summary: str) -> type[ApiView]:
     class ChallengeActionView(ApiView):
-        @extend_schema(tags=["challenges"], request=None, parameters=[IDEMPOTENCY], summary=summary,
-                       operation_id="challenges_%s" % name,
-                       responses={200: s.ChallengeSerializer, **errors(400, 401, 403, 404, 409, 422, 429)})
+        @extend_schema(
+            tags=["challenges"],
+            request=None,
+            parameters=[IDEMPOTENCY],
+            summary=summary,
+            operation_id="challenges_%s" % name,
+            responses={200: s.ChallengeSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        )
         def post(self, request: Any, challenge_id: int) -> Response:
             def run() -> Response:
                 return Response(s.ChallengeSerializer(action(challenge_id=challenge_id, user=request.user)).data)
+
             return idempotent(request, run)
+
     ChallengeActionView.__name__ = ChallengeActionView.__qualname__ = "Challenge%sView" % name.title()
     return ChallengeActionView
 
 
-ChallengeDeclineView = _challenge_action("decline", services.challenge_decline,
-                                         "Decline a challenge addressed to you")
+ChallengeDeclineView = _challenge_action("decline", services.challenge_decline, "Decline a challenge addressed to you")
 ChallengeCancelView = _challenge_action("cancel", services.challenge_cancel, "Withdraw your challenge")
 
 
 # ---------------------------------------------------------------- events
 
+
 class EventsView(ApiView):
-    @extend_schema(tags=["events"], parameters=[
-        OpenApiParameter("after", OpenApiTypes.STR, description="The `cursor` of your last answer."),
-        OpenApiParameter("limit", OpenApiTypes.INT, description="At most this many events (1-100, default 50)."),
-    ] + CONDITIONAL, responses={200: s.EventPageSerializer, **NOT_MODIFIED, **errors(400, 401, 403, 429)},
-        summary="What changed for you since a cursor: your turn, challenges, draw offers, game over")
+    @extend_schema(
+        tags=["events"],
+        parameters=[
+            OpenApiParameter("after", OpenApiTypes.STR, description="The `cursor` of your last answer."),
+            OpenApiParameter("limit", OpenApiTypes.INT, description="At most this many events (1-100, default 50)."),
+        ]
+        + CONDITIONAL,
+        responses={200: s.EventPageSerializer, **NOT_MODIFIED, **errors(400, 401, 403, 429)},
+        summary="What changed for you since a cursor: your turn, challenges, draw offers, game over",
+    )
     def get(self, request: Any) -> Response:
         after_text = request.query_params.get("after")
         after = Cursor.parse(after_text) if after_text else None

@@ -8,6 +8,7 @@ A bot that fails raises :class:`BotFailed`; it never plays a stand-in move. The 
 task (``games.tasks.bot_turn_play``) retries with backoff, and after its last retry the
 game is flagged for staff with its clock held (``games.services.bot_turn_flag``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -30,8 +31,8 @@ def bot_choose_move(*, game_kind: str, view: Mapping[str, Any], level: int, seed
     BotFailed, whatever went wrong inside the bot.
     """
     try:
-        return engine_bots.choose_move(game_kind, view, level=level, seed=seed,
-                                       seconds=settings.GAMES_BOT_SECONDS)
+        return engine_bots.choose_move(game_kind, view, level=level, seed=seed, seconds=settings.GAMES_BOT_SECONDS)
     except Exception as error:  # any failure of the bot is the bot's: the task retries, then flags
-        raise BotFailed("the %s bot of level %s failed: %s: %s"
-                        % (game_kind, level, type(error).__name__, error)) from error
+        raise BotFailed(
+            "the %s bot of level %s failed: %s: %s" % (game_kind, level, type(error).__name__, error)
+        ) from error

@@ -7,6 +7,7 @@
 >>> quiet_hours_shift(late, time_zone="UTC", start=8, end=20) == late
 True
 """
+
 from __future__ import annotations
 
 import zoneinfo
@@ -31,8 +32,7 @@ def in_quiet_hours(moment: datetime, *, time_zone: str, start: int | None, end: 
     return local >= begins or local < ends
 
 
-def quiet_hours_shift(moment: datetime, *, time_zone: str, start: int | None,
-                      end: int | None) -> datetime:
+def quiet_hours_shift(moment: datetime, *, time_zone: str, start: int | None, end: int | None) -> datetime:
     """``moment``, or the end of the player's night when it falls inside it.
 
     The end is the next ``end`` o'clock on the local wall clock, so a change to

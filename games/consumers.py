@@ -14,6 +14,7 @@ which decides for this viewer whether they get anything at all.
 Sent to the client, as JSON: ``{"type": "game", "game": {...}}`` on connecting and after each
 change, and what the registered handlers send (chat: ``{"type": "message", ...}``).
 """
+
 from __future__ import annotations
 
 import asyncio

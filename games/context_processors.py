@@ -1,4 +1,5 @@
 """What every page's header shows of the games app: how many games wait for the player's move."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -6,6 +6,7 @@ a stale or repeated submission, an action on a finished game). Engine errors
 are translated from their code and params by :func:`engine_message`, with the
 engine's English message as fallback for codes this table does not know.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -22,8 +23,10 @@ SITE_MESSAGES: dict[str, Any] = {
     "challenge_not_found": _("This challenge does not exist."),
     "not_a_player": _("You are not playing in this game."),
     "not_your_turn": _("It is not your turn."),
-    "stale_ply": _("The game has moved on since you loaded the page (you saw ply %(expected)s, "
-                   "the game is at ply %(current)s). Nothing was changed; please look again."),
+    "stale_ply": _(
+        "The game has moved on since you loaded the page (you saw ply %(expected)s, "
+        "the game is at ply %(current)s). Nothing was changed; please look again."
+    ),
     "game_over": _("This game is over."),
     "abort_too_late": _("The game can no longer be aborted: both sides have moved."),
     "draw_not_available": _("Draws by agreement exist only in Onitama games between two players."),
@@ -42,8 +45,7 @@ SITE_MESSAGES: dict[str, Any] = {
     "blocked": _("This player does not accept your challenges."),
     "bad_options": _("These game options are not valid."),
     "rematch_not_finished": _("A rematch can be offered once the game is finished."),
-    "rematch_not_available": _("Ladder and tournament games have no rematch: their rules decide "
-                               "who plays next."),
+    "rematch_not_available": _("Ladder and tournament games have no rematch: their rules decide who plays next."),
     # staff decisions (games.adjudication, games.outages)
     "not_staff": _("Only staff may do this."),
     "reason_required": _("Say why: the audit log keeps the reason."),
@@ -53,8 +55,9 @@ SITE_MESSAGES: dict[str, Any] = {
     "already_void": _("This game is already void."),
     "bad_winner": _("Choose a side of this game, or none for a draw."),
     "not_a_timeout": _("This game did not end on time."),
-    "hidden_information": _("This game hides information that its end revealed: it cannot "
-                            "be resumed. Void it instead."),
+    "hidden_information": _(
+        "This game hides information that its end revealed: it cannot be resumed. Void it instead."
+    ),
     "replay_failed": _("The moves of this game cannot be played again."),
     "timeouts_batch_not_found": _("This batch of held timeouts does not exist."),
     "timeouts_batch_decided": _("Staff have already decided these timeouts."),

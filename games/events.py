@@ -21,6 +21,7 @@ far longer than any games transaction). Everything at or before the cursor has t
 been committed, so a client that always passes the last cursor never misses an event
 and never sees one twice. Without a cursor the feed starts 7 days back.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -50,9 +51,14 @@ class EventKind(models.TextChoices):
 
 
 # Ties at the same microsecond are ordered by kind (part of the cursor: never renumber).
-KIND_RANK: dict[str, int] = {EventKind.CHALLENGE_RECEIVED: 1, EventKind.CHALLENGE_ANSWERED: 2,
-                             EventKind.GAME_STARTED: 3, EventKind.YOUR_TURN: 4, EventKind.DRAW_OFFERED: 5,
-                             EventKind.GAME_OVER: 6}
+KIND_RANK: dict[str, int] = {
+    EventKind.CHALLENGE_RECEIVED: 1,
+    EventKind.CHALLENGE_ANSWERED: 2,
+    EventKind.GAME_STARTED: 3,
+    EventKind.YOUR_TURN: 4,
+    EventKind.DRAW_OFFERED: 5,
+    EventKind.GAME_OVER: 6,
+}
 FIRST_LOOK_BACK = timedelta(days=7)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -74,17 +80,20 @@ class Cursor:
     def parse(cls, text: str) -> Cursor:
         try:
             micros, rank, row = (int(part) for part in text.split("-"))
-            if micros < 0 or rank < 0 or row < 0 or micros > 10 ** 17:
+            if micros < 0 or rank < 0 or row < 0 or micros > 10**17:
                 raise ValueError(text)
         except ValueError:
-            raise ApiError("bad_cursor", "This cursor is not valid: pass the cursor of an earlier answer.",
-                           details={"after": text[:100]}) from None
+            raise ApiError(
+                "bad_cursor",
+                "This cursor is not valid: pass the cursor of an earlier answer.",
+                details={"after": text[:100]},
+            ) from None
         return cls(micros, rank, row)
 
     @classmethod
     def of(cls, at: datetime, rank: int = 0, row: int = 0) -> Cursor:
         delta = at - EPOCH
-        return cls((delta.days * 86400 + delta.seconds) * 10 ** 6 + delta.microseconds, rank, row)
+        return cls((delta.days * 86400 + delta.seconds) * 10**6 + delta.microseconds, rank, row)
 
 
 @dataclass
@@ -101,8 +110,14 @@ class Event:
         return Cursor.of(self.at, KIND_RANK[self.kind], self.row)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"cursor": self.cursor.text(), "kind": self.kind, "at": self.at, "game_id": self.game_id,
-                "challenge_id": self.challenge_id, "data": self.data}
+        return {
+            "cursor": self.cursor.text(),
+            "kind": self.kind,
+            "at": self.at,
+            "game_id": self.game_id,
+            "challenge_id": self.challenge_id,
+            "data": self.data,
+        }
 
 
 @dataclass
@@ -119,52 +134,123 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
     def between(column: str) -> dict[str, Any]:
         return {"%s__%s" % (column, op): value for op, value in window.items()}
 
-    received = (Challenge.objects.filter(opponent=user, **between("created_at"))
-                .select_related("challenger").order_by("created_at", "pk")[:limit])
-    answered = (Challenge.objects.filter(challenger=user, status__in=[ChallengeStatus.ACCEPTED,
-                                                                      ChallengeStatus.DECLINED],
-                                         **between("responded_at"))
-                .select_related("accepted_by", "opponent").order_by("responded_at", "pk")[:limit])
+    received = (
+        Challenge.objects.filter(opponent=user, **between("created_at"))
+        .select_related("challenger")
+        .order_by("created_at", "pk")[:limit]
+    )
+    answered = (
+        Challenge.objects.filter(
+            challenger=user, status__in=[ChallengeStatus.ACCEPTED, ChallengeStatus.DECLINED], **between("responded_at")
+        )
+        .select_related("accepted_by", "opponent")
+        .order_by("responded_at", "pk")[:limit]
+    )
     first_mover = Move.objects.filter(game=OuterRef("pk"), turn=1).values("seat__user")[:1]
-    started = (Game.objects.filter(seats__user=user, **between("created_at"))
-               .annotate(first_user=Subquery(first_mover))
-               .only("pk", "kind", "created_at", "ply", "to_move_user")
-               .order_by("created_at", "pk")[:limit])
-    moves = (turn_passing_moves(user=user).filter(**between("created_at"))
-             .select_related("seat").order_by("created_at", "pk")[:limit])
-    offers = (DrawOffer.objects.filter(game__seats__user=user, **between("created_at"))
-              .exclude(seat__user=user).select_related("seat").order_by("created_at", "pk")[:limit])
-    ended = (Game.objects.filter(seats__user=user, **between("finished_at"))
-             .only("pk", "status", "winner_side", "result_reason", "finished_at", "kind")
-             .order_by("finished_at", "pk")[:limit])
+    started = (
+        Game.objects.filter(seats__user=user, **between("created_at"))
+        .annotate(first_user=Subquery(first_mover))
+        .only("pk", "kind", "created_at", "ply", "to_move_user")
+        .order_by("created_at", "pk")[:limit]
+    )
+    moves = (
+        turn_passing_moves(user=user)
+        .filter(**between("created_at"))
+        .select_related("seat")
+        .order_by("created_at", "pk")[:limit]
+    )
+    offers = (
+        DrawOffer.objects.filter(game__seats__user=user, **between("created_at"))
+        .exclude(seat__user=user)
+        .select_related("seat")
+        .order_by("created_at", "pk")[:limit]
+    )
+    ended = (
+        Game.objects.filter(seats__user=user, **between("finished_at"))
+        .only("pk", "status", "winner_side", "result_reason", "finished_at", "kind")
+        .order_by("finished_at", "pk")[:limit]
+    )
 
     def made_turn(move: Move) -> Event:
-        return Event(EventKind.YOUR_TURN, move.created_at, move.pk, game_id=move.game_id,
-                     data={"ply": move.ply, "move": move.text, "by_side": move.seat.side})
+        return Event(
+            EventKind.YOUR_TURN,
+            move.created_at,
+            move.pk,
+            game_id=move.game_id,
+            data={"ply": move.ply, "move": move.text, "by_side": move.seat.side},
+        )
 
     return [
-        (list(received), EventKind.CHALLENGE_RECEIVED, "created_at",
-         lambda c: Event(EventKind.CHALLENGE_RECEIVED, c.created_at, c.pk, challenge_id=c.pk,
-                         data={"kind": c.kind, "challenger": c.challenger.username})),
-        (list(answered), EventKind.CHALLENGE_ANSWERED, "responded_at",
-         lambda c: Event(EventKind.CHALLENGE_ANSWERED, c.responded_at, c.pk, challenge_id=c.pk,
-                         game_id=c.game_id, data={"status": c.status})),
-        (list(started), EventKind.GAME_STARTED, "created_at",
-         lambda g: Event(EventKind.GAME_STARTED, g.created_at, g.pk, game_id=g.pk, data={
-             "kind": g.kind, "your_turn": g.first_user == user.pk or (
-                 g.first_user is None and g.ply == 0 and g.to_move_user_id == user.pk)})),
+        (
+            list(received),
+            EventKind.CHALLENGE_RECEIVED,
+            "created_at",
+            lambda c: Event(
+                EventKind.CHALLENGE_RECEIVED,
+                c.created_at,
+                c.pk,
+                challenge_id=c.pk,
+                data={"kind": c.kind, "challenger": c.challenger.username},
+            ),
+        ),
+        (
+            list(answered),
+            EventKind.CHALLENGE_ANSWERED,
+            "responded_at",
+            lambda c: Event(
+                EventKind.CHALLENGE_ANSWERED,
+                c.responded_at,
+                c.pk,
+                challenge_id=c.pk,
+                game_id=c.game_id,
+                data={"status": c.status},
+            ),
+        ),
+        (
+            list(started),
+            EventKind.GAME_STARTED,
+            "created_at",
+            lambda g: Event(
+                EventKind.GAME_STARTED,
+                g.created_at,
+                g.pk,
+                game_id=g.pk,
+                data={
+                    "kind": g.kind,
+                    "your_turn": g.first_user == user.pk
+                    or (g.first_user is None and g.ply == 0 and g.to_move_user_id == user.pk),
+                },
+            ),
+        ),
         (list(moves), EventKind.YOUR_TURN, "created_at", made_turn),
-        (list(offers), EventKind.DRAW_OFFERED, "created_at",
-         lambda o: Event(EventKind.DRAW_OFFERED, o.created_at, o.pk, game_id=o.game_id,
-                         data={"by_side": o.seat.side, "ply": o.ply})),
-        (list(ended), EventKind.GAME_OVER, "finished_at",
-         lambda g: Event(EventKind.GAME_OVER, g.finished_at, g.pk, game_id=g.pk, data={
-             "status": g.status, "winner_side": g.winner_side or None, "reason": g.result_reason})),
+        (
+            list(offers),
+            EventKind.DRAW_OFFERED,
+            "created_at",
+            lambda o: Event(
+                EventKind.DRAW_OFFERED,
+                o.created_at,
+                o.pk,
+                game_id=o.game_id,
+                data={"by_side": o.seat.side, "ply": o.ply},
+            ),
+        ),
+        (
+            list(ended),
+            EventKind.GAME_OVER,
+            "finished_at",
+            lambda g: Event(
+                EventKind.GAME_OVER,
+                g.finished_at,
+                g.pk,
+                game_id=g.pk,
+                data={"status": g.status, "winner_side": g.winner_side or None, "reason": g.result_reason},
+            ),
+        ),
     ]
 
 
-def events_for_user(*, user: Any, after: Cursor | None, limit: int = 50,
-                    now: datetime | None = None) -> EventPage:
+def events_for_user(*, user: Any, after: Cursor | None, limit: int = 50, now: datetime | None = None) -> EventPage:
     """The user's events after ``after`` (oldest first), at most ``limit``."""
     now = now or timezone.now()
     upper = now - timedelta(seconds=settings.API_EVENTS_SETTLE_SECONDS)

@@ -11,26 +11,31 @@ from .labels import SIDES
 from .models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, GameKind
 
 # The seat choices' labels, in the engine's seat order (games.labels.SIDES).
-_SEAT_LABELS = {GameKind.ONITAMA: (_("Red (Onitama)"), _("Blue (Onitama)")),
-                GameKind.MAATATAHAY: (_("Balan (Maatatahay)"), _("Wazu (Maatatahay)"))}
+_SEAT_LABELS = {
+    GameKind.ONITAMA: (_("Red (Onitama)"), _("Blue (Onitama)")),
+    GameKind.MAATATAHAY: (_("Balan (Maatatahay)"), _("Wazu (Maatatahay)")),
+}
 SEAT_CHOICES = [("random", _("Random"))] + [
-    (side, label) for kind in (GameKind.ONITAMA, GameKind.MAATATAHAY)
-    for side, label in zip(SIDES[kind], _SEAT_LABELS[kind], strict=True)]
-CARD_CHOICES = [("base", _("Base game")), ("senseis_path", _("Sensei's Path")),
-                ("mixed", _("Both mixed"))]
+    (side, label)
+    for kind in (GameKind.ONITAMA, GameKind.MAATATAHAY)
+    for side, label in zip(SIDES[kind], _SEAT_LABELS[kind], strict=True)
+]
+CARD_CHOICES = [("base", _("Base game")), ("senseis_path", _("Sensei's Path")), ("mixed", _("Both mixed"))]
 VARIANT_CHOICES = [("first", _("First Game")), ("standard", _("Standard Game"))]
-OPENING_CHOICES = [("", _("Random opening")), ("1", _("1: Five Peaks")), ("2", _("2: Crossroads")),
-                   ("3", _("3: Scattered")), ("4", _("4: Corners"))]
+OPENING_CHOICES = [
+    ("", _("Random opening")),
+    ("1", _("1: Five Peaks")),
+    ("2", _("2: Crossroads")),
+    ("3", _("3: Scattered")),
+    ("4", _("4: Corners")),
+]
 
 
 class GameOptionsForm(forms.Form):
     kind = forms.ChoiceField(label=_("Game"), choices=GameKind.choices)
-    cards = forms.ChoiceField(label=_("Onitama cards"), choices=CARD_CHOICES, initial="base",
-                              required=False)
-    variant = forms.ChoiceField(label=_("Maatatahay variant"), choices=VARIANT_CHOICES,
-                                initial="first", required=False)
-    opening = forms.ChoiceField(label=_("Maatatahay opening (First Game)"),
-                                choices=OPENING_CHOICES, required=False)
+    cards = forms.ChoiceField(label=_("Onitama cards"), choices=CARD_CHOICES, initial="base", required=False)
+    variant = forms.ChoiceField(label=_("Maatatahay variant"), choices=VARIANT_CHOICES, initial="first", required=False)
+    opening = forms.ChoiceField(label=_("Maatatahay opening (First Game)"), choices=OPENING_CHOICES, required=False)
     seat_choice = forms.ChoiceField(label=_("I play"), choices=SEAT_CHOICES, initial="random")
 
     def clean(self) -> dict[str, Any]:
@@ -52,15 +57,17 @@ class GameOptionsForm(forms.Form):
 
 
 class ChallengeForm(GameOptionsForm):
-    opponent = forms.CharField(label=_("Opponent"), required=False, max_length=150,
-                               help_text=_("A username, or empty for an open challenge."))
-    days_per_move = forms.TypedChoiceField(label=_("Days per move"), coerce=int,
-                                           choices=DAYS_PER_MOVE_CHOICES, initial=3)
-    rated = forms.TypedChoiceField(label=_("Rated"), coerce=lambda v: v == "1",
-                                   choices=[("1", _("Rated")), ("0", _("Casual"))], initial="1")
+    opponent = forms.CharField(
+        label=_("Opponent"), required=False, max_length=150, help_text=_("A username, or empty for an open challenge.")
+    )
+    days_per_move = forms.TypedChoiceField(
+        label=_("Days per move"), coerce=int, choices=DAYS_PER_MOVE_CHOICES, initial=3
+    )
+    rated = forms.TypedChoiceField(
+        label=_("Rated"), coerce=lambda v: v == "1", choices=[("1", _("Rated")), ("0", _("Casual"))], initial="1"
+    )
 
-    field_order = ["kind", "opponent", "days_per_move", "rated", "seat_choice", "cards",
-                   "variant", "opening"]
+    field_order = ["kind", "opponent", "days_per_move", "rated", "seat_choice", "cards", "variant", "opening"]
 
     def clean_opponent(self) -> Any:
         name = (self.cleaned_data.get("opponent") or "").strip()
@@ -68,14 +75,12 @@ class ChallengeForm(GameOptionsForm):
             return None
         user = user_get_public(username=name)
         if user is None:
-            raise forms.ValidationError(_("There is no player called %(name)s."),
-                                        params={"name": name})
+            raise forms.ValidationError(_("There is no player called %(name)s."), params={"name": name})
         return user
 
 
 class SoloForm(GameOptionsForm):
-    level = forms.TypedChoiceField(label=_("Bot level"), coerce=int,
-                                   choices=[(n, n) for n in BOT_LEVELS], initial=1)
+    level = forms.TypedChoiceField(label=_("Bot level"), coerce=int, choices=[(n, n) for n in BOT_LEVELS], initial=1)
 
     field_order = ["kind", "level", "seat_choice", "cards", "variant", "opening"]
 

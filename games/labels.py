@@ -6,6 +6,7 @@ are ``games.models.ResultReason``, whose labels these are. The sentence a game p
 for the result (:func:`result_text`) lives here too: personal for a seated player ("You
 won: your master reached the temple"), neutral for everyone else.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -24,8 +25,9 @@ _LABELS: dict[str, tuple[Promise, ...]] = {
     GameKind.ONITAMA: (_("Red"), _("Blue")),
     GameKind.MAATATAHAY: (_("Balan"), _("Wazu")),
 }
-SIDE_LABELS: dict[str, Promise] = {side: label for kind, sides in SIDES.items()
-                                   for side, label in zip(sides, _LABELS[kind], strict=True)}
+SIDE_LABELS: dict[str, Promise] = {
+    side: label for kind, sides in SIDES.items() for side, label in zip(sides, _LABELS[kind], strict=True)
+}
 
 
 def side_label(side: str) -> str:
@@ -88,4 +90,6 @@ def result_text(game: Game, *, seats: Mapping[str, Seat], viewer_side: str | Non
     seat = seats.get(game.winner_side)
     return gettext("%(player)s (%(side)s) won: %(reason)s") % {
         "player": seat.player_name if seat else game.winner_side,
-        "side": side_label(game.winner_side), "reason": reason}
+        "side": side_label(game.winner_side),
+        "reason": reason,
+    }

@@ -13,6 +13,7 @@ announce theirs with :func:`announce`, and say how a socket renders their event 
 
 With push off (no LIVE_REDIS_URL, as under `make run`), nothing is sent and pages poll.
 """
+
 from __future__ import annotations
 
 import logging

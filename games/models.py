@@ -13,6 +13,7 @@ are sealed (games/sealing.py), so that a database dump reveals neither the seed 
 the hidden order (Maatatahay's face-down piles and bag). Nothing outside
 games.services and games.selectors reads them, and the admin never shows them.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -55,6 +56,7 @@ class ResultReason(models.TextChoices):
     The first seven come from the engine's rules (``engine.onitama.rules.ENGINE_REASONS``,
     ``engine.maatatahay.rules.ENGINE_REASONS``); the others are the site's decisions.
     """
+
     MASTER_CAPTURED = "master_captured", _("master captured")
     TEMPLE_REACHED = "temple_reached", _("temple reached")
     REPETITION = "repetition", _("threefold repetition")
@@ -75,13 +77,14 @@ class ResultReason(models.TextChoices):
 class Game(models.Model):
     kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
-    status = models.CharField(_("status"), max_length=10, choices=GameStatus.choices,
-                              default=GameStatus.ACTIVE, db_index=True)
-    days_per_move = models.PositiveSmallIntegerField(_("days per move"),
-                                                     choices=DAYS_PER_MOVE_CHOICES, default=3)
+    status = models.CharField(
+        _("status"), max_length=10, choices=GameStatus.choices, default=GameStatus.ACTIVE, db_index=True
+    )
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), choices=DAYS_PER_MOVE_CHOICES, default=3)
     rated = models.BooleanField(_("rated"), default=False)
-    bot_level = models.PositiveSmallIntegerField(_("bot level"), null=True, blank=True,
-                                                 help_text=_("Set for a game against a bot."))
+    bot_level = models.PositiveSmallIntegerField(
+        _("bot level"), null=True, blank=True, help_text=_("Set for a game against a bot.")
+    )
 
     # The engine's full state (hidden order included), sealed like the seed
     # (games.sealing): read only by games.rules.game_state, written only by games.services.game_state_keep.
@@ -91,17 +94,24 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(_("decisions played"), default=0)
     turn = models.PositiveIntegerField(_("turn"), default=1)
     to_move_side = models.CharField(_("side to move"), max_length=20, blank=True)
-    to_move_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                     on_delete=models.SET_NULL, related_name="+",
-                                     verbose_name=_("player to move"))
+    to_move_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("player to move"),
+    )
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     # The clock (see games.services.game_deadline): a vacation of the player to
     # move or a staff hold stops it (clock_paused_at); the pauses of this turn add
     # up in turn_paused.
     vacation_allowed = models.BooleanField(
-        _("vacation allowed"), default=True,
-        help_text=_("Whether a player's vacation stops this game's clock (tournaments may forbid it)."))
+        _("vacation allowed"),
+        default=True,
+        help_text=_("Whether a player's vacation stops this game's clock (tournaments may forbid it)."),
+    )
     clock_paused_at = models.DateTimeField(_("clock stopped since"), null=True, blank=True)
     turn_paused = models.DurationField(_("time stopped this turn"), default=timedelta(0))
     # Staff may hold the clock too (games.services.game_clock_pause, e.g. for a paused
@@ -122,15 +132,15 @@ class Game(models.Model):
     revealed_seed = models.CharField(_("seed"), max_length=80, blank=True)
 
     winner_side = models.CharField(_("winner"), max_length=20, blank=True)
-    result_reason = models.CharField(_("termination"), max_length=30, blank=True,
-                                     choices=ResultReason.choices)
+    result_reason = models.CharField(_("termination"), max_length=30, blank=True, choices=ResultReason.choices)
     scores = models.JSONField(_("scores"), null=True, blank=True)
 
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     # The game this one is the rematch of (games.services.rematch_offer): one rematch per game.
-    rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL,
-                                      related_name="rematch", verbose_name=_("rematch of"))
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch", verbose_name=_("rematch of")
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -139,8 +149,11 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"]),
             # The running games whose bot is to move (the bot turns sweep, games.selectors).
-            models.Index(fields=["turn_started_at"], name="games_bot_to_move",
-                         condition=Q(status=GameStatus.ACTIVE, bot_level__isnull=False, to_move_user__isnull=True)),
+            models.Index(
+                fields=["turn_started_at"],
+                name="games_bot_to_move",
+                condition=Q(status=GameStatus.ACTIVE, bot_level__isnull=False, to_move_user__isnull=True),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -151,6 +164,7 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         from django.urls import reverse
+
         return reverse("games:game", args=[self.pk])
 
     @property
@@ -186,8 +200,9 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     side = models.CharField(_("side"), max_length=20)
     position = models.PositiveSmallIntegerField(_("position"))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.PROTECT, related_name="game_seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="game_seats"
+    )
     bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
@@ -195,9 +210,11 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "side"], name="games_seat_unique_side"),
             models.CheckConstraint(
-                condition=(Q(user__isnull=False, bot_level__isnull=True)
-                           | Q(user__isnull=True, bot_level__isnull=False)),
-                name="games_seat_user_xor_bot"),
+                condition=(
+                    Q(user__isnull=False, bot_level__isnull=True) | Q(user__isnull=True, bot_level__isnull=False)
+                ),
+                name="games_seat_user_xor_bot",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -220,8 +237,9 @@ class Move(models.Model):
     ply = models.PositiveIntegerField(_("ply"))
     turn = models.PositiveIntegerField(_("turn"))
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     text = models.CharField(_("move"), max_length=200)
     bot_seed = models.PositiveBigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -243,29 +261,39 @@ class ChallengeStatus(models.TextChoices):
 
 
 class Challenge(models.Model):
-    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                   related_name="challenges_sent")
-    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                 on_delete=models.CASCADE, related_name="challenges_received",
-                                 help_text=_("Empty for an open challenge anyone may accept."))
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent")
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        help_text=_("Empty for an open challenge anyone may accept."),
+    )
     kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
-    days_per_move = models.PositiveSmallIntegerField(_("days per move"),
-                                                     choices=DAYS_PER_MOVE_CHOICES, default=3)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), choices=DAYS_PER_MOVE_CHOICES, default=3)
     rated = models.BooleanField(_("rated"), default=False)
     seat_choice = models.CharField(_("challenger plays"), max_length=20, default="random")
-    status = models.CharField(max_length=10, choices=ChallengeStatus.choices,
-                              default=ChallengeStatus.OPEN, db_index=True)
+    status = models.CharField(
+        max_length=10, choices=ChallengeStatus.choices, default=ChallengeStatus.OPEN, db_index=True
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(_("expires"))
     responded_at = models.DateTimeField(null=True, blank=True)
-    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="+")
-    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="challenge")
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge")
     # Set for a rematch offer: the ended game it would replay, seats swapped (one offer per game).
-    rematch_of = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
-                                      related_name="rematch_offer", verbose_name=_("rematch of"))
+    rematch_of = models.OneToOneField(
+        Game,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch_offer",
+        verbose_name=_("rematch of"),
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -284,15 +312,17 @@ class DrawOffer(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="draw_offers")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
     ply = models.PositiveIntegerField()
-    status = models.CharField(max_length=10, choices=DrawOfferStatus.choices,
-                              default=DrawOfferStatus.PENDING)
+    status = models.CharField(max_length=10, choices=DrawOfferStatus.choices, default=DrawOfferStatus.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
     responded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
-        constraints = [models.UniqueConstraint(
-            fields=["game"], condition=Q(status=DrawOfferStatus.PENDING), name="games_one_pending_draw_offer")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(status=DrawOfferStatus.PENDING), name="games_one_pending_draw_offer"
+            )
+        ]
 
     def __str__(self) -> str:
         return "game %s, ply %s: %s" % (self.game_id, self.ply, self.status)
@@ -320,15 +350,14 @@ class Alarm(models.Model):
     due_at = models.DateTimeField()
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
-    outcome = models.CharField(max_length=20, blank=True,
-                               help_text=_("sent, or why nothing was sent (stale, off, digest)."))
+    outcome = models.CharField(
+        max_length=20, blank=True, help_text=_("sent, or why nothing was sent (stale, off, digest).")
+    )
 
     class Meta:
         ordering = ["due_at"]
-        constraints = [models.UniqueConstraint(fields=["game", "user", "kind", "turn"],
-                                               name="games_alarm_once")]
-        indexes = [models.Index(fields=["due_at"], condition=Q(sent_at__isnull=True),
-                                name="games_alarm_due")]
+        constraints = [models.UniqueConstraint(fields=["game", "user", "kind", "turn"], name="games_alarm_once")]
+        indexes = [models.Index(fields=["due_at"], condition=Q(sent_at__isnull=True), name="games_alarm_due")]
 
     def __str__(self) -> str:
         return "%s %s turn %s" % (self.kind, self.game_id, self.turn)
@@ -359,8 +388,7 @@ class ClockOutage(models.Model):
 
     started_at = models.DateTimeField(_("outage started"))
     ended_at = models.DateTimeField(_("outage ended"))
-    games = models.ManyToManyField(Game, related_name="clock_outages", blank=True,
-                                   verbose_name=_("games extended"))
+    games = models.ManyToManyField(Game, related_name="clock_outages", blank=True, verbose_name=_("games extended"))
 
     class Meta:
         ordering = ["-started_at"]
@@ -386,28 +414,42 @@ class TimeoutBatch(models.Model):
     (``settings.GAMES_TIMEOUT_MAX_SHARE``); staff confirm or extend them. At most
     one batch waits at a time: later sweeps add to it."""
 
-    status = models.CharField(_("status"), max_length=10, choices=TimeoutBatchStatus.choices,
-                              default=TimeoutBatchStatus.PENDING)
+    status = models.CharField(
+        _("status"), max_length=10, choices=TimeoutBatchStatus.choices, default=TimeoutBatchStatus.PENDING
+    )
     created_at = models.DateTimeField(_("held at"))
     since = models.DateTimeField(
         _("clocks last judged normally"),
-        help_text=_("The sweep before the batch; extending gives back the time since then."))
+        help_text=_("The sweep before the batch; extending gives back the time since then."),
+    )
     active_games = models.PositiveIntegerField(_("games running when held"))
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.PROTECT, related_name="+",
-                                   verbose_name=_("decided by"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
     reason = models.TextField(_("why"), blank=True)
     games_changed = models.PositiveIntegerField(
-        _("games changed"), default=0,
-        help_text=_("Games timed out or extended by the decision (games moved on are left alone)."))
+        _("games changed"),
+        default=0,
+        help_text=_("Games timed out or extended by the decision (games moved on are left alone)."),
+    )
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("held timeout batch")
         verbose_name_plural = _("held timeout batches")
-        constraints = [models.UniqueConstraint(fields=["status"], condition=Q(status=TimeoutBatchStatus.PENDING),
-                                               name="games_one_pending_timeout_batch")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["status"],
+                condition=Q(status=TimeoutBatchStatus.PENDING),
+                name="games_one_pending_timeout_batch",
+            )
+        ]
 
     def __str__(self) -> str:
         return "%s %s" % (self.created_at.isoformat(), self.get_status_display())
@@ -423,8 +465,7 @@ class TimeoutHold(models.Model):
 
     class Meta:
         ordering = ["deadline"]
-        constraints = [models.UniqueConstraint(fields=["batch", "game", "turn"],
-                                               name="games_timeout_hold_once")]
+        constraints = [models.UniqueConstraint(fields=["batch", "game", "turn"], name="games_timeout_hold_once")]
 
     def __str__(self) -> str:
         return "game %s turn %s" % (self.game_id, self.turn)

@@ -13,6 +13,7 @@ Sending is the correspondence app's job (its beat sweep claims due alarms with
 skip-locked row locks, sends and marks them sent). The unique constraint on
 (game, user, kind, turn) means an alarm that went out is never scheduled again.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -24,8 +25,7 @@ from .models import Alarm, Game, Seat
 REMINDER_KINDS = (Alarm.Kind.REMINDER, Alarm.Kind.LAST_CALL)
 
 
-def reminder_times(*, turn_started_at: datetime, turn_paused: timedelta,
-                   deadline: datetime) -> dict[str, datetime]:
+def reminder_times(*, turn_started_at: datetime, turn_paused: timedelta, deadline: datetime) -> dict[str, datetime]:
     """When the reminders of a turn are due: at the set share of the time the
     player had (pauses excluded), and a few hours before the deadline; the
     last call is dropped when it would come before the share reminder."""
@@ -51,21 +51,20 @@ def turn_alarms_schedule(game: Game, *, now: datetime, turn_started: bool) -> No
         return
     rows = []
     if turn_started:
-        rows.append(Alarm(game=game, user_id=user_id, kind=Alarm.Kind.YOUR_TURN, turn=game.turn,
-                          due_at=now))
+        rows.append(Alarm(game=game, user_id=user_id, kind=Alarm.Kind.YOUR_TURN, turn=game.turn, due_at=now))
     if game.deadline is not None and game.turn_started_at is not None:
-        for kind, due in reminder_times(turn_started_at=game.turn_started_at,
-                                        turn_paused=game.turn_paused,
-                                        deadline=game.deadline).items():
+        for kind, due in reminder_times(
+            turn_started_at=game.turn_started_at, turn_paused=game.turn_paused, deadline=game.deadline
+        ).items():
             rows.append(Alarm(game=game, user_id=user_id, kind=kind, turn=game.turn, due_at=due))
     Alarm.objects.bulk_create(rows, ignore_conflicts=True)
 
 
 def game_over_alarms_schedule(game: Game, *, now: datetime) -> None:
     """A "game over" alarm for each human player; unsent reminders are dropped."""
-    Alarm.objects.filter(game=game, sent_at__isnull=True).exclude(
-        kind=Alarm.Kind.GAME_OVER).delete()
+    Alarm.objects.filter(game=game, sent_at__isnull=True).exclude(kind=Alarm.Kind.GAME_OVER).delete()
     user_ids = Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True)
     Alarm.objects.bulk_create(
-        [Alarm(game=game, user_id=user_id, kind=Alarm.Kind.GAME_OVER, turn=0, due_at=now)
-         for user_id in user_ids], ignore_conflicts=True)
+        [Alarm(game=game, user_id=user_id, kind=Alarm.Kind.GAME_OVER, turn=0, due_at=now) for user_id in user_ids],
+        ignore_conflicts=True,
+    )

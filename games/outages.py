@@ -19,6 +19,7 @@ judged the deadlines. Two protections run before any game times out:
 Sweeps and staff decisions lock the ClockSweep row first, then the batch, then
 games: they run one after another and never deadlock.
 """
+
 from __future__ import annotations
 
 import logging
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 log = logging.getLogger(__name__)
+
 
 @dataclass
 class SweepResult:
@@ -69,25 +71,33 @@ def _clock_extend(game: Game, length: timedelta, now: datetime) -> None:
 
 def _outage_extend(*, start: datetime, end: datetime) -> ClockOutage:
     """Move every deadline that fell in the outage (start, end] by its length."""
-    games = list(Game.objects.select_for_update().filter(
-        status=GameStatus.ACTIVE, deadline__gt=start, deadline__lte=end).order_by("pk"))
+    games = list(
+        Game.objects.select_for_update()
+        .filter(status=GameStatus.ACTIVE, deadline__gt=start, deadline__lte=end)
+        .order_by("pk")
+    )
     for game in games:
         _clock_extend(game, end - start, end)
     outage = ClockOutage.objects.create(started_at=start, ended_at=end)
     outage.games.set(games)
-    log.warning("clock outage: no timeout sweep from %s to %s (%s); %d deadline(s) extended",
-                start.isoformat(), end.isoformat(), end - start, len(games))
+    log.warning(
+        "clock outage: no timeout sweep from %s to %s (%s); %d deadline(s) extended",
+        start.isoformat(),
+        end.isoformat(),
+        end - start,
+        len(games),
+    )
     return outage
 
 
 def timeouts_allowed(active: int) -> int:
     """How many games one sweep may time out without staff confirming."""
-    return max(int(settings.GAMES_TIMEOUT_MIN_UNCONFIRMED),
-               int(float(settings.GAMES_TIMEOUT_MAX_SHARE) * active))
+    return max(int(settings.GAMES_TIMEOUT_MIN_UNCONFIRMED), int(float(settings.GAMES_TIMEOUT_MAX_SHARE) * active))
 
 
-def _timeouts_hold(due: list[tuple[int, int, datetime]], *, previous: datetime | None,
-                   active: int, now: datetime) -> TimeoutBatch:
+def _timeouts_hold(
+    due: list[tuple[int, int, datetime]], *, previous: datetime | None, active: int, now: datetime
+) -> TimeoutBatch:
     """Hold the due games (id, turn, deadline) in the pending batch, made if none waits.
 
     A new batch's ``since`` is the sweep before it (or the earliest held deadline
@@ -96,13 +106,19 @@ def _timeouts_hold(due: list[tuple[int, int, datetime]], *, previous: datetime |
     if batch is None:
         earliest = min(deadline for _game, _turn, deadline in due)
         batch = TimeoutBatch.objects.create(
-            created_at=now, since=min(previous, earliest) if previous else earliest,
-            active_games=active)
+            created_at=now, since=min(previous, earliest) if previous else earliest, active_games=active
+        )
     TimeoutHold.objects.bulk_create(
-        [TimeoutHold(batch=batch, game_id=game_id, turn=turn, deadline=deadline)
-         for game_id, turn, deadline in due], ignore_conflicts=True)
-    log.warning("timeouts held for staff: %d game(s) due at once, at most %d allowed of %d running "
-                "(batch %s)", len(due), timeouts_allowed(active), active, batch.pk)
+        [TimeoutHold(batch=batch, game_id=game_id, turn=turn, deadline=deadline) for game_id, turn, deadline in due],
+        ignore_conflicts=True,
+    )
+    log.warning(
+        "timeouts held for staff: %d game(s) due at once, at most %d allowed of %d running (batch %s)",
+        len(due),
+        timeouts_allowed(active),
+        active,
+        batch.pk,
+    )
     return batch
 
 
@@ -124,13 +140,18 @@ def games_sweep(*, now: datetime | None = None) -> SweepResult:
             result.outage = _outage_extend(start=previous, end=now)
             result.extended = result.outage.games.count()
         active = Game.objects.filter(status=GameStatus.ACTIVE).count()
-        held = TimeoutHold.objects.filter(batch__status=TimeoutBatchStatus.PENDING,
-                                          game=OuterRef("pk"), turn=OuterRef("turn"))
+        held = TimeoutHold.objects.filter(
+            batch__status=TimeoutBatchStatus.PENDING, game=OuterRef("pk"), turn=OuterRef("turn")
+        )
         # (id, turn, deadline): deadline__lt leaves no null deadline
-        due = [(pk, turn, deadline) for pk, turn, deadline in
-               Game.objects.filter(status=GameStatus.ACTIVE, deadline__lt=now)
-               .filter(~Exists(held)).order_by("deadline", "pk")
-               .values_list("pk", "turn", "deadline") if deadline is not None]
+        due = [
+            (pk, turn, deadline)
+            for pk, turn, deadline in Game.objects.filter(status=GameStatus.ACTIVE, deadline__lt=now)
+            .filter(~Exists(held))
+            .order_by("deadline", "pk")
+            .values_list("pk", "turn", "deadline")
+            if deadline is not None
+        ]
         if len(due) > timeouts_allowed(active):
             _timeouts_hold(due, previous=previous, active=active, now=now)
             result.held = len(due)
@@ -144,14 +165,12 @@ def games_sweep(*, now: datetime | None = None) -> SweepResult:
                     result.timed_out += 1
         sweep.swept_at = now
         sweep.finished_at = timezone.now()
-        sweep.games_timed_out, sweep.games_extended, sweep.games_held = (
-            result.timed_out, result.extended, result.held)
+        sweep.games_timed_out, sweep.games_extended, sweep.games_held = (result.timed_out, result.extended, result.held)
         sweep.save()
     return result
 
 
-def _batch_decide(*, batch_id: int, staff: User, reason: str, status: str,
-                  now: datetime | None) -> TimeoutBatch:
+def _batch_decide(*, batch_id: int, staff: User, reason: str, status: str, now: datetime | None) -> TimeoutBatch:
     reason = adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
         _sweep_lock()
@@ -179,23 +198,24 @@ def _batch_decide(*, batch_id: int, staff: User, reason: str, status: str,
         batch.reason = reason
         batch.games_changed = changed
         batch.save(update_fields=["status", "decided_by", "decided_at", "reason", "games_changed"])
-        log.info("held timeouts batch=%s %s by user=%s: %d game(s) changed; %s",
-                 batch.pk, status, staff.pk, changed, reason)
+        log.info(
+            "held timeouts batch=%s %s by user=%s: %d game(s) changed; %s", batch.pk, status, staff.pk, changed, reason
+        )
         return batch
 
 
-def timeout_batch_games_time_out(*, batch_id: int, staff: User, reason: str,
-                                 now: datetime | None = None) -> TimeoutBatch:
+def timeout_batch_games_time_out(
+    *, batch_id: int, staff: User, reason: str, now: datetime | None = None
+) -> TimeoutBatch:
     """Staff confirm a held batch: each of its games still on the held turn and
     still past its deadline times out as the sweep would have ended it."""
-    return _batch_decide(batch_id=batch_id, staff=staff, reason=reason,
-                         status=TimeoutBatchStatus.CONFIRMED, now=now)
+    return _batch_decide(batch_id=batch_id, staff=staff, reason=reason, status=TimeoutBatchStatus.CONFIRMED, now=now)
 
 
-def timeout_batch_clocks_extend(*, batch_id: int, staff: User, reason: str,
-                                now: datetime | None = None) -> TimeoutBatch:
+def timeout_batch_clocks_extend(
+    *, batch_id: int, staff: User, reason: str, now: datetime | None = None
+) -> TimeoutBatch:
     """Staff treat a held batch as an outage from its ``since`` until now: each of
     its games still on the held turn gets that time back, so its player has again
     the time they had left when clocks were last judged normally."""
-    return _batch_decide(batch_id=batch_id, staff=staff, reason=reason,
-                         status=TimeoutBatchStatus.EXTENDED, now=now)
+    return _batch_decide(batch_id=batch_id, staff=staff, reason=reason, status=TimeoutBatchStatus.EXTENDED, now=now)

@@ -1,4 +1,5 @@
 """The games app's WebSocket routes (maatasite/asgi.py mounts them)."""
+
 from django.urls import path
 
 from .consumers import GamePageConsumer

@@ -5,6 +5,7 @@ The engine's rules object of a game kind, the game's engine state and seed
 on writes: selectors and services both import this module, and it imports
 neither of them.
 """
+
 from __future__ import annotations
 
 import json
@@ -79,10 +80,11 @@ def legal_moves_of(*, kind: str, state: GameState, previews: bool = False) -> li
     the preview explains; it holds nothing hidden, but nobody else needs it)."""
     rules = rules_for(kind)
     if previews:
-        return [LegalMove(text=rules.move_text(p.move), parts=rules.move_parts(p.move), preview=p.effects)
-                for p in rules.move_previews(state)]
-    return [LegalMove(text=rules.move_text(move), parts=rules.move_parts(move))
-            for move in rules.legal_moves(state)]
+        return [
+            LegalMove(text=rules.move_text(p.move), parts=rules.move_parts(p.move), preview=p.effects)
+            for p in rules.move_previews(state)
+        ]
+    return [LegalMove(text=rules.move_text(move), parts=rules.move_parts(move)) for move in rules.legal_moves(state)]
 
 
 def move_of_text(*, kind: str, state: GameState, text: str) -> LegalMove:

@@ -9,6 +9,7 @@ data, so one kind of sealed text is never read as another. Only :func:`seal` and
 :func:`unseal` know the format; the ``v1`` format of earlier versions was sealed
 again as ``v2`` by the migration games 0007.
 """
+
 from __future__ import annotations
 
 import functools
@@ -31,8 +32,9 @@ class SealError(Exception):
 
 @functools.lru_cache(maxsize=4)
 def _cipher(key: str) -> AESGCM:
-    derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
-                   info=b"maatasite games seal v2").derive(key.encode("utf-8"))
+    derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"maatasite games seal v2").derive(
+        key.encode("utf-8")
+    )
     return AESGCM(derived)
 
 

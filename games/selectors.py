@@ -3,6 +3,7 @@
 Nothing returned here holds the engine's full state or the seed of a running
 game: the board comes from the engine's ``view``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -35,18 +36,28 @@ class LobbyGame:
 def games_for_lobby(*, user: Any, now: datetime | None = None) -> list[LobbyGame]:
     """The user's running games: those where it is their turn first, least time left first."""
     now = now or timezone.now()
-    qs = _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user)).annotate(
-        my_turn=Case(When(to_move_user=user, then=Value(True)), default=Value(False),
-                     output_field=BooleanField())
-    ).order_by("-my_turn", F("deadline").asc(nulls_last=True), "-created_at").distinct()
+    qs = (
+        _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user))
+        .annotate(
+            my_turn=Case(When(to_move_user=user, then=Value(True)), default=Value(False), output_field=BooleanField())
+        )
+        .order_by("-my_turn", F("deadline").asc(nulls_last=True), "-created_at")
+        .distinct()
+    )
     rows = []
     for game in qs:
         seats = list(game.seats.all())
         mine = next(s for s in seats if s.user_id == user.pk)
         others = [s.player_name for s in seats if s.pk != mine.pk]
-        rows.append(LobbyGame(game=game, my_side=mine.side, my_turn=game.my_turn,
-                              opponent=", ".join(others),
-                              time_left=(game.deadline - now) if game.deadline else None))
+        rows.append(
+            LobbyGame(
+                game=game,
+                my_side=mine.side,
+                my_turn=game.my_turn,
+                opponent=", ".join(others),
+                time_left=(game.deadline - now) if game.deadline else None,
+            )
+        )
     return rows
 
 
@@ -65,20 +76,25 @@ class LobbyChallenges:
 def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChallenges:
     """Open, unexpired challenges: to the user, by the user, and open to anyone."""
     now = now or timezone.now()
-    live = Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__gt=now) \
-        .select_related("challenger", "opponent")
+    live = Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__gt=now).select_related(
+        "challenger", "opponent"
+    )
     if user is None or not user.is_authenticated:
         return LobbyChallenges([], [], list(live.filter(opponent__isnull=True)[:50]))
     return LobbyChallenges(
         incoming=list(live.filter(opponent=user)),
         outgoing=list(live.filter(challenger=user)),
-        open_to_all=list(live.filter(opponent__isnull=True).exclude(challenger=user)[:50]))
+        open_to_all=list(live.filter(opponent__isnull=True).exclude(challenger=user)[:50]),
+    )
 
 
 def games_history(*, user: Any, limit: int = 100) -> list[Game]:
     """The user's finished and aborted games, latest first."""
-    return list(_with_seats(Game.objects.filter(seats__user=user).exclude(
-        status=GameStatus.ACTIVE)).order_by("-finished_at")[:limit])
+    return list(
+        _with_seats(Game.objects.filter(seats__user=user).exclude(status=GameStatus.ACTIVE)).order_by("-finished_at")[
+            :limit
+        ]
+    )
 
 
 @dataclass
@@ -121,8 +137,7 @@ class GamePage:
         return seat is not None and seat.is_bot
 
 
-def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
-                    now: datetime | None = None) -> GamePage:
+def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None, now: datetime | None = None) -> GamePage:
     """The game page data for ``user`` (anonymous: a spectator); ``ply`` shows an earlier position.
 
     Raises Game.DoesNotExist for an unknown game.
@@ -140,12 +155,21 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None,
         state = game_state(game)
     else:
         _salt, seed = game_secret(game)
-        state = replay(rules, seed, game.options, [m.text for m in moves[:shown]],
-                       data_version=game.data_version or None)
+        state = replay(
+            rules, seed, game.options, [m.text for m in moves[:shown]], data_version=game.data_version or None
+        )
     side = viewer_seat.side if viewer_seat else None
     view = rules.view(state, side)
-    page = GamePage(game=game, seats=seats, moves=moves, viewer_seat=viewer_seat, shown_ply=shown,
-                    view=view, is_current=shown == game.ply, last_move=_move_before(game, moves, shown))
+    page = GamePage(
+        game=game,
+        seats=seats,
+        moves=moves,
+        viewer_seat=viewer_seat,
+        shown_ply=shown,
+        view=view,
+        is_current=shown == game.ply,
+        last_move=_move_before(game, moves, shown),
+    )
     if game.deadline:
         page.time_left = game.deadline - now
     if game.status == GameStatus.ACTIVE and viewer_seat is not None:
@@ -171,8 +195,13 @@ def _move_before(game: Game, moves: list[Move], shown: int) -> LegalMove | None:
         return None
     _salt, seed = game_secret(game)
     try:
-        before = replay(rules_for(game.kind), seed, game.options, [m.text for m in moves[:shown - 1]],
-                        data_version=game.data_version or None)
+        before = replay(
+            rules_for(game.kind),
+            seed,
+            game.options,
+            [m.text for m in moves[: shown - 1]],
+            data_version=game.data_version or None,
+        )
         return move_of_text(kind=game.kind, state=before, text=moves[shown - 1].text)
     except EngineError:
         return None
@@ -182,8 +211,9 @@ def game_list_for_player(*, user: Any, finished: bool = True, limit: int = 50) -
     """A player's games for their public page: finished and aborted ones (``finished``), else running ones."""
     if finished:
         return games_history(user=user, limit=limit)
-    return list(_with_seats(Game.objects.filter(seats__user=user, status=GameStatus.ACTIVE))
-                .order_by("-created_at")[:limit])
+    return list(
+        _with_seats(Game.objects.filter(seats__user=user, status=GameStatus.ACTIVE)).order_by("-created_at")[:limit]
+    )
 
 
 def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
@@ -194,14 +224,21 @@ def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
     games, so this stays cheap however many games there are. A game whose bot failed on
     every try (``bot_failed_at``) waits for staff, never for the sweep.
     """
-    bot_to_move = Seat.objects.filter(game=OuterRef("pk"), side=OuterRef("to_move_side"),
-                                      bot_level__isnull=False)
+    bot_to_move = Seat.objects.filter(game=OuterRef("pk"), side=OuterRef("to_move_side"), bot_level__isnull=False)
     recent_decision = Move.objects.filter(game=OuterRef("pk"), ply=OuterRef("ply"), created_at__gte=before)
-    return list(Game.objects.filter(status=GameStatus.ACTIVE, bot_level__isnull=False,
-                                    to_move_user__isnull=True, turn_started_at__lt=before,
-                                    bot_failed_at__isnull=True)
-                .filter(Exists(bot_to_move)).exclude(Exists(recent_decision))
-                .order_by("turn_started_at", "pk").values_list("pk", "ply")[:limit])
+    return list(
+        Game.objects.filter(
+            status=GameStatus.ACTIVE,
+            bot_level__isnull=False,
+            to_move_user__isnull=True,
+            turn_started_at__lt=before,
+            bot_failed_at__isnull=True,
+        )
+        .filter(Exists(bot_to_move))
+        .exclude(Exists(recent_decision))
+        .order_by("turn_started_at", "pk")
+        .values_list("pk", "ply")[:limit]
+    )
 
 
 def turn_passing_moves(*, user: Any) -> QuerySet[Move]:
@@ -214,16 +251,26 @@ def turn_passing_moves(*, user: Any) -> QuerySet[Move]:
     Move of turn ``n`` once ``Game.turn`` is past ``n``. A game ended by its final move
     starts no turn. The same number keys the "your turn" Alarm of that turn.
     """
-    later_in_turn = Move.objects.filter(game=OuterRef("game"), turn=OuterRef("turn"),
-                                        ply__gt=OuterRef("ply"))
-    return (Move.objects.filter(game__seats__user=user, turn__lt=F("game__turn"))
-            .exclude(seat__user=user).exclude(Exists(later_in_turn)))
+    later_in_turn = Move.objects.filter(game=OuterRef("game"), turn=OuterRef("turn"), ply__gt=OuterRef("ply"))
+    return (
+        Move.objects.filter(game__seats__user=user, turn__lt=F("game__turn"))
+        .exclude(seat__user=user)
+        .exclude(Exists(later_in_turn))
+    )
 
 
 # ---------------------------------------------------------------- the API's reads (lists, versions, counts)
 
-def games_list(*, user: Any, mine: bool = False, my_turn: bool = False, status: str | None = None,
-               kind: str | None = None, player: Any = None) -> QuerySet[Any]:
+
+def games_list(
+    *,
+    user: Any,
+    mine: bool = False,
+    my_turn: bool = False,
+    status: str | None = None,
+    kind: str | None = None,
+    player: Any = None,
+) -> QuerySet[Any]:
     """Games filtered as the list endpoints offer, newest first (without state or seed).
 
     ``mine`` and ``my_turn`` need a signed-in ``user``; ``status`` is active, finished
@@ -255,27 +302,49 @@ def game_changed_at(*, game_id: int) -> tuple[Any, str] | None:
     """
     last_move = Move.objects.filter(game=OuterRef("pk"), ply=OuterRef("ply")).order_by().values("created_at")[:1]
     offers = DrawOffer.objects.filter(game=OuterRef("pk")).order_by().values("game")
-    row = (Game.objects.filter(pk=game_id).order_by()
-           .annotate(last_move=Subquery(last_move),
-                     offer_created=Subquery(offers.annotate(m=Max("created_at")).values("m")[:1]),
-                     offer_responded=Subquery(offers.annotate(m=Max("responded_at")).values("m")[:1]))
-           .values("ply", "status", "created_at", "finished_at", "deadline", "to_move_side",
-                   "last_move", "offer_created", "offer_responded").first())
+    row = (
+        Game.objects.filter(pk=game_id)
+        .order_by()
+        .annotate(
+            last_move=Subquery(last_move),
+            offer_created=Subquery(offers.annotate(m=Max("created_at")).values("m")[:1]),
+            offer_responded=Subquery(offers.annotate(m=Max("responded_at")).values("m")[:1]),
+        )
+        .values(
+            "ply",
+            "status",
+            "created_at",
+            "finished_at",
+            "deadline",
+            "to_move_side",
+            "last_move",
+            "offer_created",
+            "offer_responded",
+        )
+        .first()
+    )
     if row is None:
         return None
     moments = (row[key] for key in ("created_at", "finished_at", "last_move", "offer_created", "offer_responded"))
     times: list[datetime] = [moment for moment in moments if moment is not None]
     changed = max(times)
-    tag = "%s:%s:%s:%s:%s:%s" % (row["ply"], row["status"], changed.timestamp(),
-                                 row["deadline"].timestamp() if row["deadline"] else "",
-                                 row["to_move_side"], row["offer_responded"] or "")
+    tag = "%s:%s:%s:%s:%s:%s" % (
+        row["ply"],
+        row["status"],
+        changed.timestamp(),
+        row["deadline"].timestamp() if row["deadline"] else "",
+        row["to_move_side"],
+        row["offer_responded"] or "",
+    )
     return changed, tag
 
 
 def player_game_counts(*, player: Any) -> dict[str, int]:
     games = Game.objects.filter(seats__user=player)
-    return {"games_active": games.filter(status=GameStatus.ACTIVE).count(),
-            "games_played": games.filter(status=GameStatus.FINISHED).count()}
+    return {
+        "games_active": games.filter(status=GameStatus.ACTIVE).count(),
+        "games_played": games.filter(status=GameStatus.FINISHED).count(),
+    }
 
 
 def challenge_visible_to(*, challenge_id: int, user: Any) -> Any:
@@ -283,13 +352,13 @@ def challenge_visible_to(*, challenge_id: int, user: Any) -> Any:
     challenge = Challenge.objects.select_related("challenger", "opponent").filter(pk=challenge_id).first()
     if challenge is None:
         return None
-    mine = user is not None and user.is_authenticated and user.pk in (challenge.challenger_id,
-                                                                       challenge.opponent_id)
+    mine = user is not None and user.is_authenticated and user.pk in (challenge.challenger_id, challenge.opponent_id)
     open_to_all = challenge.opponent_id is None and challenge.status == ChallengeStatus.OPEN
     return challenge if mine or open_to_all else None
 
 
 # ---------------------------------------------------------------- rematches
+
 
 @dataclass(frozen=True)
 class RematchShown:
@@ -305,8 +374,7 @@ class RematchShown:
     game: Game | None = None
 
 
-def rematch_for_viewer(*, game: Game, viewer_seat: Seat | None,
-                       now: datetime | None = None) -> RematchShown | None:
+def rematch_for_viewer(*, game: Game, viewer_seat: Seat | None, now: datetime | None = None) -> RematchShown | None:
     """The rematch block of the game page: None unless the viewer is seated in a finished
     game that allows a rematch (``Game.allows_rematch``)."""
     if viewer_seat is None or game.status != GameStatus.FINISHED or not game.allows_rematch:
@@ -321,5 +389,6 @@ def rematch_for_viewer(*, game: Game, viewer_seat: Seat | None,
     now = now or timezone.now()
     if offer.status != ChallengeStatus.OPEN or offer.expires_at <= now:
         return RematchShown("closed", against_bot, challenge=offer)
-    return RematchShown("offered" if offer.challenger_id == viewer_seat.user_id else "to_me", against_bot,
-                        challenge=offer)
+    return RematchShown(
+        "offered" if offer.challenger_id == viewer_seat.user_id else "to_me", against_bot, challenge=offer
+    )

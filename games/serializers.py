@@ -8,6 +8,7 @@ Games come from games.selectors, so nothing here reads ``Game.state`` or the sea
 Comments, not docstrings, describe the classes: drf-spectacular would publish a
 docstring in the schema, which must stay as committed (maatasite/openapi.yaml).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -42,12 +43,14 @@ def _viewer_id(context: Mapping[str, Any]) -> int | None:
 
 # ---------------------------------------------------------------- games
 
+
 # A ``Seat`` (its user loaded).
 class SeatSerializer(serializers.Serializer):
     side = serializers.CharField()
     position = serializers.IntegerField()
-    username = serializers.CharField(allow_null=True, help_text="Null for a bot or a deleted account "
-                                                                "(`display_name` then says \"deleted player\").")
+    username = serializers.CharField(
+        allow_null=True, help_text='Null for a bot or a deleted account (`display_name` then says "deleted player").'
+    )
     display_name = serializers.CharField()
     bot_level = serializers.IntegerField(allow_null=True)
     is_you = serializers.BooleanField()
@@ -55,11 +58,16 @@ class SeatSerializer(serializers.Serializer):
     def to_representation(self, seat: Seat) -> dict[str, Any]:
         me = _viewer_id(self.context)
         user = seat.user if seat.user_id is not None else None
-        return super().to_representation({
-            "side": seat.side, "position": seat.position,
-            "username": user.username if user and not user.is_deleted else None,
-            "display_name": user.public_name if user else seat.player_name,
-            "bot_level": seat.bot_level, "is_you": me is not None and seat.user_id == me})
+        return super().to_representation(
+            {
+                "side": seat.side,
+                "position": seat.position,
+                "username": user.username if user and not user.is_deleted else None,
+                "display_name": user.public_name if user else seat.player_name,
+                "bot_level": seat.bot_level,
+                "is_you": me is not None and seat.user_id == me,
+            }
+        )
 
 
 # The result of a ``Game`` that is over.
@@ -69,8 +77,9 @@ class ResultSerializer(serializers.Serializer):
     scores = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
 
     def to_representation(self, game: Game) -> dict[str, Any]:
-        return super().to_representation({"winner_side": game.winner_side or None, "reason": game.result_reason,
-                                           "scores": game.scores})
+        return super().to_representation(
+            {"winner_side": game.winner_side or None, "reason": game.result_reason, "scores": game.scores}
+        )
 
 
 # A ``Game`` (its seats and their users prefetched) as the viewer sees it in lists.
@@ -100,15 +109,24 @@ class GameSummarySerializer(serializers.Serializer):
         mine = next((s for s in seats if me is not None and s.user_id == me), None)
         to_move = next((s for s in seats if s.side == game.to_move_side), None) if game.to_move_side else None
         return {
-            "id": game.pk, "kind": game.kind, "status": game.status, "options": game.options,
-            "days_per_move": game.days_per_move, "rated": game.rated, "bot_level": game.bot_level,
-            "ply": game.ply, "turn": game.turn,
+            "id": game.pk,
+            "kind": game.kind,
+            "status": game.status,
+            "options": game.options,
+            "days_per_move": game.days_per_move,
+            "rated": game.rated,
+            "bot_level": game.bot_level,
+            "ply": game.ply,
+            "turn": game.turn,
             "to_move_side": game.to_move_side or None,
             "to_move_username": to_move.user.username if to_move and to_move.user else None,
             "your_side": mine.side if mine else None,
             "your_turn": bool(mine and game.is_active and game.to_move_side == mine.side),
-            "deadline": game.deadline, "seats": seats, "result": game if game.is_over else None,
-            "created_at": game.created_at, "finished_at": game.finished_at,
+            "deadline": game.deadline,
+            "seats": seats,
+            "result": game if game.is_over else None,
+            "created_at": game.created_at,
+            "finished_at": game.finished_at,
         }
 
     def to_representation(self, game: Game) -> dict[str, Any]:
@@ -126,8 +144,10 @@ class MoveRecordSerializer(serializers.Serializer):
 
 class LegalMoveSerializer(serializers.Serializer):
     text = serializers.CharField(help_text="The move text to send as `move`.")
-    move = serializers.DictField(help_text="The same move structured: `type` and its fields "
-                                           "(Onitama: card, from, to; Maatatahay: the decision's fields).")
+    move = serializers.DictField(
+        help_text="The same move structured: `type` and its fields "
+        "(Onitama: card, from, to; Maatatahay: the decision's fields)."
+    )
 
 
 class DrawOfferSerializer(serializers.Serializer):
@@ -145,12 +165,16 @@ class FairnessSerializer(serializers.Serializer):
 
 # A ``GamePage`` (games.selectors.game_for_viewer): the game as its viewer sees it.
 class GameDetailSerializer(GameSummarySerializer):
-    view = serializers.DictField(help_text="The engine's view of the table for you (a spectator's view "
-                                           "if you do not play): never the hidden order.")
+    view = serializers.DictField(
+        help_text="The engine's view of the table for you (a spectator's view "
+        "if you do not play): never the hidden order."
+    )
     moves = MoveRecordSerializer(many=True)
     time_left_seconds = serializers.IntegerField(
-        allow_null=True, help_text="Seconds to the deadline when this answer was made (a 304 keeps the old "
-                                   "value: count down from `deadline`).")
+        allow_null=True,
+        help_text="Seconds to the deadline when this answer was made (a 304 keeps the old "
+        "value: count down from `deadline`).",
+    )
     legal_moves = LegalMoveSerializer(many=True, help_text="Empty unless it is your turn.")
     can_abort = serializers.BooleanField()
     can_offer_draw = serializers.BooleanField()
@@ -167,21 +191,28 @@ class GameDetailSerializer(GameSummarySerializer):
 
     def to_representation(self, page: GamePage) -> dict[str, Any]:  # type: ignore[override]
         values = self.summary_values(page.game, page.seats)
-        values.update({
-            "view": page.view, "moves": page.moves,
-            "time_left_seconds": int(page.time_left.total_seconds()) if page.time_left is not None else None,
-            "legal_moves": [{"text": move.text, "move": move.parts} for move in page.legal_moves],
-            "can_abort": page.can_abort, "can_offer_draw": page.can_offer_draw,
-            "draw_offer": self._draw_offer(page), "fairness": page.game,
-        })
+        values.update(
+            {
+                "view": page.view,
+                "moves": page.moves,
+                "time_left_seconds": int(page.time_left.total_seconds()) if page.time_left is not None else None,
+                "legal_moves": [{"text": move.text, "move": move.parts} for move in page.legal_moves],
+                "can_abort": page.can_abort,
+                "can_offer_draw": page.can_offer_draw,
+                "draw_offer": self._draw_offer(page),
+                "fairness": page.game,
+            }
+        )
         return serializers.Serializer.to_representation(self, values)
 
 
 class MoveSubmitSerializer(serializers.Serializer):
     move = serializers.CharField(max_length=200, help_text="The move text, e.g. `boar:c1c2` or `place c3 r1`.")
-    ply = serializers.IntegerField(min_value=0, max_value=100000,
-                                   help_text="The game's `ply` you saw: the move is refused (409) if "
-                                             "the game has moved on since.")
+    ply = serializers.IntegerField(
+        min_value=0,
+        max_value=100000,
+        help_text="The game's `ply` you saw: the move is refused (409) if the game has moved on since.",
+    )
 
 
 # ``{"played": Move, "game": GamePage}``.
@@ -193,24 +224,32 @@ class MoveResultSerializer(serializers.Serializer):
 class SoloCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=KIND_CHOICES)
     level = serializers.ChoiceField(choices=list(BOT_LEVELS))
-    side = serializers.CharField(max_length=20, default="random",
-                                 help_text="A side of the game (Onitama: red, blue; Maatatahay: wazu, "
-                                           "balan) or `random`.")
-    options = serializers.DictField(required=False, default=dict,
-                                    help_text="Game options (Onitama: cards; Maatatahay: variant, opening).")
+    side = serializers.CharField(
+        max_length=20,
+        default="random",
+        help_text="A side of the game (Onitama: red, blue; Maatatahay: wazu, balan) or `random`.",
+    )
+    options = serializers.DictField(
+        required=False, default=dict, help_text="Game options (Onitama: cards; Maatatahay: variant, opening)."
+    )
 
 
 # ---------------------------------------------------------------- challenges
 
+
 class ChallengeCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=KIND_CHOICES)
-    opponent = serializers.CharField(max_length=30, required=False, allow_null=True, default=None,
-                                     help_text="Username; leave out for an open challenge.")
+    opponent = serializers.CharField(
+        max_length=30,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Username; leave out for an open challenge.",
+    )
     options = serializers.DictField(required=False, default=dict)
     days_per_move = serializers.ChoiceField(choices=DAYS_CHOICES, default=3)
     rated = serializers.BooleanField(default=True)
-    side = serializers.CharField(max_length=20, default="random",
-                                 help_text="The side you play, or `random`.")
+    side = serializers.CharField(max_length=20, default="random", help_text="The side you play, or `random`.")
 
 
 # A ``Challenge`` (challenger and opponent loaded).
@@ -218,8 +257,9 @@ class ChallengeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=KIND_CHOICES)
     challenger = serializers.CharField(source="challenger.username")
-    opponent = serializers.CharField(source="opponent.username", allow_null=True,
-                                     help_text="Null for an open challenge.")
+    opponent = serializers.CharField(
+        source="opponent.username", allow_null=True, help_text="Null for an open challenge."
+    )
     options = serializers.DictField()
     days_per_move = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -228,29 +268,35 @@ class ChallengeSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     game_id = serializers.IntegerField(allow_null=True)
-    rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True,
-                                          help_text="For a rematch offer: the ended game it replays with "
-                                                    "seats swapped; null for other challenges.")
+    rematch_of = serializers.IntegerField(
+        source="rematch_of_id",
+        allow_null=True,
+        help_text="For a rematch offer: the ended game it replays with seats swapped; null for other challenges.",
+    )
 
 
 # A ``games.services.Rematch``: the offer, and the game once the rematch started.
 class RematchSerializer(serializers.Serializer):
-    challenge = ChallengeSerializer(allow_null=True,
-                                    help_text="The rematch offer to the opponent (null against a bot): "
-                                              "accept or decline it as any challenge.")
-    game_id = serializers.IntegerField(source="game.pk", allow_null=True,
-                                       help_text="The rematch game, once it started (against a bot at once).")
+    challenge = ChallengeSerializer(
+        allow_null=True,
+        help_text="The rematch offer to the opponent (null against a bot): accept or decline it as any challenge.",
+    )
+    game_id = serializers.IntegerField(
+        source="game.pk", allow_null=True, help_text="The rematch game, once it started (against a bot at once)."
+    )
 
 
 # The lobby's ``games.selectors.LobbyChallenges``.
 class ChallengeListSerializer(serializers.Serializer):
     incoming = ChallengeSerializer(many=True)
     outgoing = ChallengeSerializer(many=True)
-    open = ChallengeSerializer(many=True, source="open_to_all",
-                               help_text=_("Open challenges by others anyone may accept."))
+    open = ChallengeSerializer(
+        many=True, source="open_to_all", help_text=_("Open challenges by others anyone may accept.")
+    )
 
 
 # ---------------------------------------------------------------- events
+
 
 # An ``Event`` of the feed (games/events.py).
 class EventSerializer(serializers.Serializer):

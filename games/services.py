@@ -15,6 +15,7 @@ Tasks are enqueued with ``delay_on_commit`` (maatasite/task_policy.py) so that a
 worker never sees an uncommitted game. A finished (or aborted) game sends
 ``games.signals.game_finished`` once, inside the finishing transaction.
 """
+
 from __future__ import annotations
 
 import json
@@ -73,6 +74,7 @@ REASON_ABORTED_TIMEOUT = ResultReason.ABORTED_TIMEOUT
 
 # ---------------------------------------------------------------- helpers
 
+
 def _now() -> datetime:
     return timezone.now()
 
@@ -127,6 +129,7 @@ def _check_days(days_per_move: int) -> None:
 
 # ---------------------------------------------------------------- turns and the end
 
+
 def game_turn_update(*, game: Game, state: GameState, now: datetime, first: bool = False) -> None:
     """Update whose turn it is after ``state`` was reached (``first``: the game's first
     turn); the turn (clock, mail, bot) restarts only when the player changes. This is the
@@ -152,8 +155,15 @@ def game_turn_update(*, game: Game, state: GameState, now: datetime, first: bool
         game_clock_update(game=game, now=now, turn_started=True)
 
 
-def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
-                scores: Mapping[str, int] | None, now: datetime | None = None) -> Game:
+def game_finish(
+    game: Game,
+    *,
+    status: str,
+    winner_side: str,
+    reason: str,
+    scores: Mapping[str, int] | None,
+    now: datetime | None = None,
+) -> Game:
     """Internal: end a locked game, reveal the seed, send ``game_finished`` once.
 
     Call only inside a transaction holding the game's row lock. ``reason`` must be a
@@ -179,10 +189,19 @@ def game_finish(game: Game, *, status: str, winner_side: str, reason: str,
     game.revealed_seed = str(seed)
     game.save()
     DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).update(
-        status=DrawOfferStatus.DECLINED, responded_at=now)
-    game_finished.send(sender=Game, game=game, result={
-        "status": game.status, "winner": game.winner_side or None, "reason": reason,
-        "scores": game.scores, "rated": game.rated})
+        status=DrawOfferStatus.DECLINED, responded_at=now
+    )
+    game_finished.send(
+        sender=Game,
+        game=game,
+        result={
+            "status": game.status,
+            "winner": game.winner_side or None,
+            "reason": reason,
+            "scores": game.scores,
+            "rated": game.rated,
+        },
+    )
     notifications.game_over_alarms_schedule(game, now=now)
     return game
 
@@ -200,9 +219,18 @@ def game_state_terminate(*, game: Game, reason: str, winner: str | None) -> None
 
 # ---------------------------------------------------------------- creating games
 
-def game_create(*, kind: str, seats: Mapping[str, Any], options: Mapping[str, Any] | None = None,
-                days_per_move: int = 3, rated: bool = False, bot_level: int | None = None,
-                vacation_allowed: bool = True, now: datetime | None = None) -> Game:
+
+def game_create(
+    *,
+    kind: str,
+    seats: Mapping[str, Any],
+    options: Mapping[str, Any] | None = None,
+    days_per_move: int = 3,
+    rated: bool = False,
+    bot_level: int | None = None,
+    vacation_allowed: bool = True,
+    now: datetime | None = None,
+) -> Game:
     """Create and start a game. ``seats`` maps each side name to a user, or None for the bot.
 
     ``vacation_allowed=False`` (a tournament's choice) keeps the clocks running
@@ -217,25 +245,39 @@ def game_create(*, kind: str, seats: Mapping[str, Any], options: Mapping[str, An
     now = now or _now()
     seed, salt = fair.new_seed(), fair.new_salt()
     state = rules.new_game(seed, options)
-    game = Game(kind=kind, options=options, days_per_move=days_per_move, rated=rated,
-                vacation_allowed=vacation_allowed,
-                bot_level=bot_level if any(u is None for u in seats.values()) else None,
-                data_version=rules.data_version(state), seed_commitment=fair.commitment(salt, seed),
-                sealed_seed=seal("%s:%d" % (salt.hex(), seed), purpose="seed"))
+    game = Game(
+        kind=kind,
+        options=options,
+        days_per_move=days_per_move,
+        rated=rated,
+        vacation_allowed=vacation_allowed,
+        bot_level=bot_level if any(u is None for u in seats.values()) else None,
+        data_version=rules.data_version(state),
+        seed_commitment=fair.commitment(salt, seed),
+        sealed_seed=seal("%s:%d" % (salt.hex(), seed), purpose="seed"),
+    )
     game_state_keep(game=game, state=state)
     with transaction.atomic():
         game.save(force_insert=True)
         for position, side in enumerate(rules.players):
             user = seats[side]
-            Seat.objects.create(game=game, side=side, position=position, user=user,
-                                bot_level=bot_level if user is None else None)
+            Seat.objects.create(
+                game=game, side=side, position=position, user=user, bot_level=bot_level if user is None else None
+            )
         game_turn_update(game=game, state=state, now=now, first=True)
         game.save()
     return game
 
 
-def game_create_solo(*, user: User, kind: str, bot_level: int, side: str = "random",
-                     options: Mapping[str, Any] | None = None, days_per_move: int = 14) -> Game:
+def game_create_solo(
+    *,
+    user: User,
+    kind: str,
+    bot_level: int,
+    side: str = "random",
+    options: Mapping[str, Any] | None = None,
+    days_per_move: int = 14,
+) -> Game:
     """A casual game of ``user`` against the bot of level ``bot_level``."""
     rules = _check_kind(kind)
     if bot_level not in BOT_LEVELS:
@@ -245,14 +287,15 @@ def game_create_solo(*, user: User, kind: str, bot_level: int, side: str = "rand
     if side not in rules.players:
         raise InvalidInput("bad_seat", side=side)
     seats = {s: (user if s == side else None) for s in rules.players}
-    return game_create(kind=kind, seats=seats, options=options, days_per_move=days_per_move,
-                       rated=False, bot_level=bot_level)
+    return game_create(
+        kind=kind, seats=seats, options=options, days_per_move=days_per_move, rated=False, bot_level=bot_level
+    )
 
 
 # ---------------------------------------------------------------- moves
 
-def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | None,
-          now: datetime) -> Move:
+
+def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | None, now: datetime) -> Move:
     """Play one decision on a locked, active game whose side to move is ``seat``."""
     rules = rules_for(game.kind)
     state = game_state(game)
@@ -262,26 +305,33 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
         new_state = rules.apply(state, move)
     except EngineError as error:
         raise MoveRejected(error.code, error.message, move_text=text, **error.params) from error
-    record = Move.objects.create(game=game, ply=game.ply + 1, turn=game.turn, seat=seat, user=user,
-                                 text=rules.move_text(move), bot_seed=bot_seed)
+    record = Move.objects.create(
+        game=game, ply=game.ply + 1, turn=game.turn, seat=seat, user=user, text=rules.move_text(move), bot_seed=bot_seed
+    )
     game.ply += 1
     game_state_keep(game=game, state=new_state)
     # Moving answers the opponent's pending draw offer with a no.
     DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(seat=seat).update(
-        status=DrawOfferStatus.DECLINED, responded_at=now)
+        status=DrawOfferStatus.DECLINED, responded_at=now
+    )
     outcome = rules.outcome(new_state)
     if outcome is not None:
         game.save()
-        game_finish(game, status=GameStatus.FINISHED, winner_side=outcome.winner or "",
-                    reason=outcome.reason, scores=outcome.scores, now=now)
+        game_finish(
+            game,
+            status=GameStatus.FINISHED,
+            winner_side=outcome.winner or "",
+            reason=outcome.reason,
+            scores=outcome.scores,
+            now=now,
+        )
     else:
         game_turn_update(game=game, state=new_state, now=now)
         game.save()
     return record
 
 
-def move_submit(*, game_id: int, user: User, move_text: str, expected_ply: int,
-                now: datetime | None = None) -> Move:
+def move_submit(*, game_id: int, user: User, move_text: str, expected_ply: int, now: datetime | None = None) -> Move:
     """Play one decision for ``user`` (at ``now``, by default the current time).
 
     ``expected_ply`` is the number of decisions the player saw played; a stale
@@ -333,8 +383,7 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
         rules = rules_for(game.kind)
         view = rules.view(game_state(game), seat.side)
         bot_seed = secrets.randbits(63)
-        text = bots.bot_choose_move(game_kind=game.kind, view=view, level=seat.bot_level,
-                                    seed=bot_seed)
+        text = bots.bot_choose_move(game_kind=game.kind, view=view, level=seat.bot_level, seed=bot_seed)
         with transaction.atomic():
             locked = game_lock(game_id=game_id)
             if locked.status != GameStatus.ACTIVE or locked.ply != expected or locked.bot_failed_at:
@@ -357,8 +406,9 @@ def bot_turns_requeue(*, now: datetime | None = None) -> int:
     the row lock), and a run that finds the game moved on plays nothing. Returns how many.
     """
     now = now or _now()
-    overdue = bot_turns_overdue(before=now - timedelta(seconds=settings.GAMES_BOT_OVERDUE_SECONDS),
-                                limit=settings.GAMES_BOT_SWEEP_BATCH)
+    overdue = bot_turns_overdue(
+        before=now - timedelta(seconds=settings.GAMES_BOT_OVERDUE_SECONDS), limit=settings.GAMES_BOT_SWEEP_BATCH
+    )
     for game_id, ply in overdue:
         log.warning("game=%s bot turn at ply %s left undone: enqueued again", game_id, ply)
         tasks.bot_turn_play.delay_on_commit(game_id, ply)
@@ -378,8 +428,7 @@ def bot_turn_flag(*, game_id: int, ply: int, failure: str, now: datetime | None 
         game.bot_failed_at = now
         game.bot_failure = failure[:300]
         game.save(update_fields=["bot_failed_at", "bot_failure"])
-        log.error("game=%s bot failed at ply %s on every try: flagged for staff, clock held: %s",
-                  game.pk, ply, failure)
+        log.error("game=%s bot failed at ply %s on every try: flagged for staff, clock held: %s", game.pk, ply, failure)
         return game_clock_pause(game_id=game_id, reason="bot failed at ply %d" % ply, now=now)
 
 
@@ -413,8 +462,9 @@ def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Gam
         _require_active(game)
         winner = side_other(kind=game.kind, side=seat.side)
         game_state_terminate(game=game, reason=REASON_RESIGNATION, winner=winner)
-        return game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
-                           reason=REASON_RESIGNATION, scores=None, now=now)
+        return game_finish(
+            game, status=GameStatus.FINISHED, winner_side=winner, reason=REASON_RESIGNATION, scores=None, now=now
+        )
 
 
 def game_abort(*, game_id: int, user: User) -> Game:
@@ -425,8 +475,7 @@ def game_abort(*, game_id: int, user: User) -> Game:
         _require_active(game)
         if not game_can_abort(game):
             raise Conflict("abort_too_late")
-        return game_finish(game, status=GameStatus.ABORTED, winner_side="",
-                           reason=REASON_ABORTED, scores=None)
+        return game_finish(game, status=GameStatus.ABORTED, winner_side="", reason=REASON_ABORTED, scores=None)
 
 
 def game_cancel(*, game_id: int, reason: str = "") -> Game:
@@ -437,11 +486,11 @@ def game_cancel(*, game_id: int, reason: str = "") -> Game:
         game = game_lock(game_id=game_id)
         _require_active(game)
         log.info("game=%s cancelled by staff: %s", game.pk, reason)
-        return game_finish(game, status=GameStatus.ABORTED, winner_side="",
-                           reason=REASON_ABORTED, scores=None)
+        return game_finish(game, status=GameStatus.ABORTED, winner_side="", reason=REASON_ABORTED, scores=None)
 
 
 # ---------------------------------------------------------------- draws (Onitama)
+
 
 def _draw_game(game: Game) -> None:
     if not game.allows_draws:
@@ -470,13 +519,11 @@ def _accept(game: Game, offer: DrawOffer, *, now: datetime | None = None) -> Non
     offer.responded_at = now
     offer.save(update_fields=["status", "responded_at"])
     game_state_terminate(game=game, reason=REASON_AGREEMENT, winner=None)
-    game_finish(game, status=GameStatus.FINISHED, winner_side="", reason=REASON_AGREEMENT,
-                scores=None, now=now)
+    game_finish(game, status=GameStatus.FINISHED, winner_side="", reason=REASON_AGREEMENT, scores=None, now=now)
 
 
 def _pending_offer_to(game: Game, seat: Seat) -> DrawOffer:
-    offer = DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(
-        seat=seat).first()
+    offer = DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(seat=seat).first()
     if offer is None:
         raise Conflict("no_draw_offer")
     return offer
@@ -508,6 +555,7 @@ def draw_decline(*, game_id: int, user: User) -> DrawOffer:
 
 # ---------------------------------------------------------------- time
 
+
 def game_deadline(game: Game) -> datetime | None:
     """The one computation of when the player to move runs out of time.
 
@@ -517,12 +565,15 @@ def game_deadline(game: Game) -> datetime | None:
     night, in their time zone) moves to the end of that night.
     """
     user = game.to_move_user
-    if (game.status != GameStatus.ACTIVE or user is None or game.turn_started_at is None
-            or game.clock_paused_at is not None):
+    if (
+        game.status != GameStatus.ACTIVE
+        or user is None
+        or game.turn_started_at is None
+        or game.clock_paused_at is not None
+    ):
         return None
     nominal = game.turn_started_at + timedelta(days=game.days_per_move) + game.turn_paused
-    return quiet_hours_shift(nominal, time_zone=user.time_zone, start=user.quiet_hours_start,
-                             end=user.quiet_hours_end)
+    return quiet_hours_shift(nominal, time_zone=user.time_zone, start=user.quiet_hours_start, end=user.quiet_hours_end)
 
 
 def game_clock_update(*, game: Game, now: datetime, turn_started: bool = False) -> None:
@@ -559,8 +610,7 @@ def game_clock_pause(*, game_id: int, reason: str = "", now: datetime | None = N
         game.clock_held_since = now
         game.clock_hold_reason = (reason or "").strip()[:200]
         game_clock_update(game=game, now=now)
-        game.save(update_fields=["clock_held_since", "clock_hold_reason", "clock_paused_at",
-                                 "turn_paused", "deadline"])
+        game.save(update_fields=["clock_held_since", "clock_hold_reason", "clock_paused_at", "turn_paused", "deadline"])
         log.info("game=%s clock held: %s", game.pk, game.clock_hold_reason)
         return game
 
@@ -578,8 +628,7 @@ def game_clock_resume(*, game_id: int, now: datetime | None = None) -> Game:
         game.clock_held_since = None
         game.clock_hold_reason = ""
         game_clock_update(game=game, now=now)
-        game.save(update_fields=["clock_held_since", "clock_hold_reason", "clock_paused_at",
-                                 "turn_paused", "deadline"])
+        game.save(update_fields=["clock_held_since", "clock_hold_reason", "clock_paused_at", "turn_paused", "deadline"])
         log.info("game=%s clock released", game.pk)
         return game
 
@@ -590,8 +639,11 @@ def games_clock_update(*, user_id: int, now: datetime | None = None) -> int:
     Returns how many games were looked at."""
     now = now or _now()
     with transaction.atomic():
-        games = list(Game.objects.select_for_update().filter(
-            status=GameStatus.ACTIVE, to_move_user_id=user_id).select_related("to_move_user"))
+        games = list(
+            Game.objects.select_for_update()
+            .filter(status=GameStatus.ACTIVE, to_move_user_id=user_id)
+            .select_related("to_move_user")
+        )
         for game in games:
             game_clock_update(game=game, now=now)
             game.save(update_fields=["clock_paused_at", "turn_paused", "deadline"])
@@ -605,12 +657,14 @@ def game_time_out(game: Game, *, now: datetime) -> Game:
     Call only inside a transaction holding the game's row lock."""
     loser = game.to_move_side
     if loser not in game.sides_moved():
-        return game_finish(game, status=GameStatus.ABORTED, winner_side="",
-                           reason=REASON_ABORTED_TIMEOUT, scores=None, now=now)
+        return game_finish(
+            game, status=GameStatus.ABORTED, winner_side="", reason=REASON_ABORTED_TIMEOUT, scores=None, now=now
+        )
     winner = side_other(kind=game.kind, side=loser)
     game_state_terminate(game=game, reason=REASON_TIMEOUT, winner=winner)
-    return game_finish(game, status=GameStatus.FINISHED, winner_side=winner,
-                       reason=REASON_TIMEOUT, scores=None, now=now)
+    return game_finish(
+        game, status=GameStatus.FINISHED, winner_side=winner, reason=REASON_TIMEOUT, scores=None, now=now
+    )
 
 
 def games_time_out(*, now: datetime | None = None) -> int:
@@ -619,15 +673,24 @@ def games_time_out(*, now: datetime | None = None) -> int:
     This is the protected sweep, :func:`games.outages.games_sweep` (outage
     extensions and the cap on time-outs included): its count of games timed out."""
     from .outages import games_sweep  # at run time: games.outages imports this module (game_lock ...)
+
     return games_sweep(now=now).timed_out
 
 
 # ---------------------------------------------------------------- challenges
 
-def challenge_create(*, challenger: User, kind: str, opponent: User | None = None,
-                     options: Mapping[str, Any] | None = None, days_per_move: int = 3,
-                     rated: bool = True, seat_choice: str = "random",
-                     now: datetime | None = None) -> Challenge:
+
+def challenge_create(
+    *,
+    challenger: User,
+    kind: str,
+    opponent: User | None = None,
+    options: Mapping[str, Any] | None = None,
+    days_per_move: int = 3,
+    rated: bool = True,
+    seat_choice: str = "random",
+    now: datetime | None = None,
+) -> Challenge:
     """Challenge ``opponent`` (or anyone, when None) to a game; expires after 14 days."""
     rules = _check_kind(kind)
     _check_days(days_per_move)
@@ -644,9 +707,15 @@ def challenge_create(*, challenger: User, kind: str, opponent: User | None = Non
     now = now or _now()
     with transaction.atomic():
         return Challenge.objects.create(
-            challenger=challenger, opponent=opponent, kind=kind, options=options,
-            days_per_move=days_per_move, rated=rated, seat_choice=seat_choice,
-            expires_at=now + timedelta(days=CHALLENGE_LIFETIME_DAYS))
+            challenger=challenger,
+            opponent=opponent,
+            kind=kind,
+            options=options,
+            days_per_move=days_per_move,
+            rated=rated,
+            seat_choice=seat_choice,
+            expires_at=now + timedelta(days=CHALLENGE_LIFETIME_DAYS),
+        )
 
 
 def _lock_challenge(challenge_id: int) -> Challenge:
@@ -680,8 +749,14 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime | None = No
         if side == "random":
             side = secrets.choice(rules.players)
         seats = {side: challenge.challenger, side_other(kind=challenge.kind, side=side): user}
-        game = game_create(kind=challenge.kind, seats=seats, options=challenge.options,
-                           days_per_move=challenge.days_per_move, rated=challenge.rated, now=now)
+        game = game_create(
+            kind=challenge.kind,
+            seats=seats,
+            options=challenge.options,
+            days_per_move=challenge.days_per_move,
+            rated=challenge.rated,
+            now=now,
+        )
         if challenge.rematch_of_id is not None:  # an accepted rematch offer (rematch_offer)
             game.rematch_of_id = challenge.rematch_of_id
             game.save(update_fields=["rematch_of"])
@@ -740,8 +815,7 @@ def user_challenges_close(*, user: User, now: datetime | None = None) -> Challen
     for challenge_id in made.values_list("pk", flat=True):
         challenge_cancel(challenge_id=challenge_id, user=user)
         cancelled += 1
-    received = Challenge.objects.filter(opponent=user, status=ChallengeStatus.OPEN,
-                                        expires_at__gt=now).order_by("pk")
+    received = Challenge.objects.filter(opponent=user, status=ChallengeStatus.OPEN, expires_at__gt=now).order_by("pk")
     declined = 0
     for challenge_id in received.values_list("pk", flat=True):
         challenge_decline(challenge_id=challenge_id, user=user)
@@ -754,10 +828,12 @@ def challenges_expire(*, now: datetime | None = None) -> int:
     now = now or _now()
     with transaction.atomic():
         return Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__lte=now).update(
-            status=ChallengeStatus.EXPIRED, responded_at=now)
+            status=ChallengeStatus.EXPIRED, responded_at=now
+        )
 
 
 # ---------------------------------------------------------------- rematches
+
 
 @dataclass(frozen=True)
 class Rematch:
@@ -790,23 +866,35 @@ def rematch_offer(*, game_id: int, user: User, now: datetime | None = None) -> R
         if started is not None:
             return Rematch(challenge=offer, game=started, created=False)
         if offer is not None:
-            if (offer.challenger_id != user.pk and offer.status == ChallengeStatus.OPEN
-                    and offer.expires_at > now):
+            if offer.challenger_id != user.pk and offer.status == ChallengeStatus.OPEN and offer.expires_at > now:
                 started = challenge_accept(challenge_id=offer.pk, user=user, now=now)
                 offer.refresh_from_db()
                 return Rematch(challenge=offer, game=started, created=True)
             return Rematch(challenge=offer, game=None, created=False)
         other = game.seats.select_related("user").exclude(pk=seat.pk).get()
         if other.user is None:  # against the bot: the player takes the bot's side
-            started = game_create(kind=game.kind, seats={seat.side: None, other.side: user},
-                                  options=game.options, days_per_move=game.days_per_move, rated=False,
-                                  bot_level=other.bot_level, now=now)
+            started = game_create(
+                kind=game.kind,
+                seats={seat.side: None, other.side: user},
+                options=game.options,
+                days_per_move=game.days_per_move,
+                rated=False,
+                bot_level=other.bot_level,
+                now=now,
+            )
             started.rematch_of = game
             started.save(update_fields=["rematch_of"])
             return Rematch(challenge=None, game=started, created=True)
-        offer = challenge_create(challenger=user, opponent=other.user, kind=game.kind, options=game.options,
-                                 days_per_move=game.days_per_move, rated=game.rated,
-                                 seat_choice=other.side, now=now)
+        offer = challenge_create(
+            challenger=user,
+            opponent=other.user,
+            kind=game.kind,
+            options=game.options,
+            days_per_move=game.days_per_move,
+            rated=game.rated,
+            seat_choice=other.side,
+            now=now,
+        )
         offer.rematch_of = game
         offer.save(update_fields=["rematch_of"])
         return Rematch(challenge=offer, game=None, created=True)

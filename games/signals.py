@@ -24,6 +24,7 @@ exception in a receiver rolls the whole action back (a receiver refuses a change
 by raising a :class:`games.errors.GameActionError`). The games app never imports
 the apps built on it (ratings, ladder, tournaments).
 """
+
 from django.dispatch import Signal
 
 game_finished = Signal()

@@ -3,6 +3,7 @@ acknowledged late and retried with backoff on database or mail trouble.
 They are enqueued by games.services with ``delay_on_commit`` (maatasite/task_policy.py), so
 each task imports the services it runs inside its body: services import this module.
 """
+
 from __future__ import annotations
 
 from celery import Task, shared_task
@@ -61,7 +62,9 @@ def games_timeout_sweep(self) -> dict[str, int]:
     from . import outages, services  # at run time: services import this module to enqueue
 
     swept = outages.games_sweep()
-    return {"games_timed_out": swept.timed_out,
-            "games_extended_for_outage": swept.extended,
-            "games_held_for_staff": swept.held,
-            "challenges_expired": services.challenges_expire()}
+    return {
+        "games_timed_out": swept.timed_out,
+        "games_extended_for_outage": swept.extended,
+        "games_held_for_staff": swept.held,
+        "challenges_expired": services.challenges_expire(),
+    }

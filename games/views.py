@@ -5,6 +5,7 @@ A refused action re-renders the page with the translated message and the
 error's HTTP status (409 for a stale or repeated move). Clients that want JSON
 use the REST API (api/); the only JSON here is the status a page polls.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -44,8 +45,13 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def lobby(request: AuthenticatedHttpRequest, *, challenge_form: ChallengeForm | None = None,
-          solo_form: SoloForm | None = None, status: int = 200) -> HttpResponse:
+def lobby(
+    request: AuthenticatedHttpRequest,
+    *,
+    challenge_form: ChallengeForm | None = None,
+    solo_form: SoloForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "games": selectors.games_for_lobby(user=request.user),
         "challenges": selectors.challenges_for_lobby(user=request.user),
@@ -62,18 +68,19 @@ def player_history(request: HttpRequest, username: str) -> HttpResponse:
     player = account_selectors.user_get_public(username=username)
     if player is None:
         raise Http404(_("No such player."))
-    return render(request, "games/history.html", {
-        "player": player, "games": selectors.games_history(user=player, limit=200)})
+    return render(
+        request, "games/history.html", {"player": player, "games": selectors.games_history(user=player, limit=200)}
+    )
 
 
 def _verify_command(game: Game) -> str:
-    options = "".join(" --%s %s" % (k, v) for k, v in sorted((game.options or {}).items())
-                      if v is not None)
+    options = "".join(" --%s %s" % (k, v) for k, v in sorted((game.options or {}).items()) if v is not None)
     return VERIFY_COMMAND % {"kind": game.kind, "seed": game.revealed_seed, "options": options}
 
 
-def game_detail(request: HttpRequest, game_id: int, *, error: GameActionError | None = None,
-                status: int = 200, typed: str = "") -> HttpResponse:
+def game_detail(
+    request: HttpRequest, game_id: int, *, error: GameActionError | None = None, status: int = 200, typed: str = ""
+) -> HttpResponse:
     ply_param = request.GET.get("ply")
     try:
         ply = int(ply_param) if ply_param not in (None, "") else None
@@ -89,17 +96,18 @@ def game_detail(request: HttpRequest, game_id: int, *, error: GameActionError | 
     if not typed and page.legal_moves:
         typed = request.GET.get("move", "").strip()[:200]  # a move chosen on the list page
     context = {
-        "page": page, "game": game, "flip": flip,
-        "board": board_svg(game.kind, page.view, flip=flip,
-                           last=page.last_move.squares if page.last_move else ()),
+        "page": page,
+        "game": game,
+        "flip": flip,
+        "board": board_svg(game.kind, page.view, flip=flip, last=page.last_move.squares if page.last_move else ()),
         "extras": extras_svg(game.kind, page.view, flip=flip),
-        "result_text": result_text(game, seats=seats,
-                                   viewer_side=page.viewer_seat.side if page.viewer_seat else None),
+        "result_text": result_text(game, seats=seats, viewer_side=page.viewer_seat.side if page.viewer_seat else None),
         "rematch": selectors.rematch_for_viewer(game=game, viewer_seat=page.viewer_seat),
         "to_move_label": side_label(game.to_move_side),
         "seat_rows": [(side_label(s.side), s) for s in page.seats],
         "verify_command": _verify_command(game) if game.revealed_seed else "",
-        "error": error, "typed": typed,
+        "error": error,
+        "typed": typed,
         "turns": _turn_rows(page),
         **_move_form_context(page, typed),
     }
@@ -127,7 +135,9 @@ def _move_form_context(page: selectors.GamePage, typed: str) -> dict[str, Any]:
     choices = squareless if len(squareless) <= CHOICE_BUTTONS_MAX else []
     seat = page.viewer_seat
     move_data = {
-        "kind": page.game.kind, "ply": page.game.ply, "side": seat.side if seat else None,
+        "kind": page.game.kind,
+        "ply": page.game.ply,
+        "side": seat.side if seat else None,
         "moves": [{"text": move.text, "parts": move.parts} for move in page.legal_moves],
         "labels": {
             "type_move": _("Type your move in notation, or choose it from the list of legal moves."),
@@ -141,9 +151,11 @@ def _move_form_context(page: selectors.GamePage, typed: str) -> dict[str, Any]:
             "selected": _("%(square)s, selected"),
         },
     }
-    return {"move_data": move_data,
-            "choice_moves": [(move.text, _move_choice_label(move)) for move in choices],
-            "move_example": page.legal_moves[0].text}
+    return {
+        "move_data": move_data,
+        "choice_moves": [(move.text, _move_choice_label(move)) for move in choices],
+        "move_example": page.legal_moves[0].text,
+    }
 
 
 MOVES_PER_PAGE = 50
@@ -161,13 +173,27 @@ def game_moves(request: HttpRequest, game_id: int) -> HttpResponse:
     moves = [move for move in page.legal_moves if not square or square in move.squares]
     paginator = Paginator(moves, MOVES_PER_PAGE)
     moves_page = paginator.get_page(request.GET.get("page"))
-    rows = [{"text": move.text, "parts": sorted((k, v) for k, v in move.parts.items() if k != "type"),
-             "kind": move.parts.get("type", ""),
-             "href": "%s?%s#move-form" % (reverse("games:game", args=[game_id]), urlencode({"move": move.text}))}
-            for move in moves_page]
-    return render(request, "games/moves.html", {
-        "page": page, "game": page.game, "rows": rows, "moves_page": moves_page, "square": square,
-        "total": len(page.legal_moves)})
+    rows = [
+        {
+            "text": move.text,
+            "parts": sorted((k, v) for k, v in move.parts.items() if k != "type"),
+            "kind": move.parts.get("type", ""),
+            "href": "%s?%s#move-form" % (reverse("games:game", args=[game_id]), urlencode({"move": move.text})),
+        }
+        for move in moves_page
+    ]
+    return render(
+        request,
+        "games/moves.html",
+        {
+            "page": page,
+            "game": page.game,
+            "rows": rows,
+            "moves_page": moves_page,
+            "square": square,
+            "total": len(page.legal_moves),
+        },
+    )
 
 
 def _turn_rows(page: selectors.GamePage) -> list[dict[str, Any]]:
@@ -179,8 +205,7 @@ def _turn_rows(page: selectors.GamePage) -> list[dict[str, Any]]:
     return rows
 
 
-def _game_action(request: HttpRequest, game_id: int, action: Callable[[], Any],
-                 success: str) -> HttpResponse:
+def _game_action(request: HttpRequest, game_id: int, action: Callable[[], Any], success: str) -> HttpResponse:
     try:
         action()
     except GameActionError as error:
@@ -196,8 +221,9 @@ def game_status(request: HttpRequest, game_id: int) -> JsonResponse:
     game = Game.objects.filter(pk=game_id).only("pk", "ply", "turn", "status", "to_move_side").first()
     if game is None:
         raise Http404(_("This game does not exist."))
-    return JsonResponse({"id": game.pk, "ply": game.ply, "turn": game.turn, "status": game.status,
-                         "to_move": game.to_move_side or None})
+    return JsonResponse(
+        {"id": game.pk, "ply": game.ply, "turn": game.turn, "status": game.status, "to_move": game.to_move_side or None}
+    )
 
 
 @login_required
@@ -209,8 +235,9 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         return game_detail(request, game_id, error=error, status=400)
     text = form.move_text()
     try:
-        services.move_submit(game_id=game_id, user=request.user, move_text=text,
-                             expected_ply=form.cleaned_data["expected_ply"])
+        services.move_submit(
+            game_id=game_id, user=request.user, move_text=text, expected_ply=form.cleaned_data["expected_ply"]
+        )
     except GameActionError as error:
         return game_detail(request, game_id, error=error, status=error.status, typed=text)
     return redirect(reverse("games:game", args=[game_id]) + "#board")
@@ -219,36 +246,44 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_resign(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
-    return _game_action(request, game_id, lambda: services.game_resign(
-        game_id=game_id, user=request.user), _("You resigned."))
+    return _game_action(
+        request, game_id, lambda: services.game_resign(game_id=game_id, user=request.user), _("You resigned.")
+    )
 
 
 @login_required
 @require_POST
 def game_abort(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
-    return _game_action(request, game_id, lambda: services.game_abort(
-        game_id=game_id, user=request.user), _("The game was aborted."))
+    return _game_action(
+        request, game_id, lambda: services.game_abort(game_id=game_id, user=request.user), _("The game was aborted.")
+    )
 
 
 @login_required
 @require_POST
 def draw_offer(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
-    return _game_action(request, game_id, lambda: services.draw_offer(
-        game_id=game_id, user=request.user), _("You offered a draw."))
+    return _game_action(
+        request, game_id, lambda: services.draw_offer(game_id=game_id, user=request.user), _("You offered a draw.")
+    )
 
 
 @login_required
 @require_POST
 def draw_accept(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
-    return _game_action(request, game_id, lambda: services.draw_accept(
-        game_id=game_id, user=request.user), _("The game is drawn by agreement."))
+    return _game_action(
+        request,
+        game_id,
+        lambda: services.draw_accept(game_id=game_id, user=request.user),
+        _("The game is drawn by agreement."),
+    )
 
 
 @login_required
 @require_POST
 def draw_decline(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
-    return _game_action(request, game_id, lambda: services.draw_decline(
-        game_id=game_id, user=request.user), _("You declined the draw."))
+    return _game_action(
+        request, game_id, lambda: services.draw_decline(game_id=game_id, user=request.user), _("You declined the draw.")
+    )
 
 
 @login_required
@@ -279,9 +314,14 @@ def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     data = form.cleaned_data
     try:
         services.challenge_create(
-            challenger=request.user, opponent=data["opponent"], kind=data["kind"],
-            options=form.game_options(), days_per_move=data["days_per_move"], rated=data["rated"],
-            seat_choice=data["seat_choice"])
+            challenger=request.user,
+            opponent=data["opponent"],
+            kind=data["kind"],
+            options=form.game_options(),
+            days_per_move=data["days_per_move"],
+            rated=data["rated"],
+            seat_choice=data["seat_choice"],
+        )
     except GameActionError as error:
         form.add_error(None, error.message)
         return lobby(request, challenge_form=form, status=error.status)
@@ -306,22 +346,31 @@ def _challenge_action(request: HttpRequest, action: Callable[[], Any], success: 
 @login_required
 @require_POST
 def challenge_accept(request: AuthenticatedHttpRequest, challenge_id: int) -> HttpResponse:
-    return _challenge_action(request, lambda: services.challenge_accept(
-        challenge_id=challenge_id, user=request.user), _("The game has started."))
+    return _challenge_action(
+        request,
+        lambda: services.challenge_accept(challenge_id=challenge_id, user=request.user),
+        _("The game has started."),
+    )
 
 
 @login_required
 @require_POST
 def challenge_decline(request: AuthenticatedHttpRequest, challenge_id: int) -> HttpResponse:
-    return _challenge_action(request, lambda: services.challenge_decline(
-        challenge_id=challenge_id, user=request.user), _("You declined the challenge."))
+    return _challenge_action(
+        request,
+        lambda: services.challenge_decline(challenge_id=challenge_id, user=request.user),
+        _("You declined the challenge."),
+    )
 
 
 @login_required
 @require_POST
 def challenge_cancel(request: AuthenticatedHttpRequest, challenge_id: int) -> HttpResponse:
-    return _challenge_action(request, lambda: services.challenge_cancel(
-        challenge_id=challenge_id, user=request.user), _("Your challenge was withdrawn."))
+    return _challenge_action(
+        request,
+        lambda: services.challenge_cancel(challenge_id=challenge_id, user=request.user),
+        _("Your challenge was withdrawn."),
+    )
 
 
 @login_required
@@ -332,9 +381,13 @@ def solo_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         return lobby(request, solo_form=form, status=400)
     data = form.cleaned_data
     try:
-        game = services.game_create_solo(user=request.user, kind=data["kind"],
-                                         bot_level=data["level"], side=data["seat_choice"],
-                                         options=form.game_options())
+        game = services.game_create_solo(
+            user=request.user,
+            kind=data["kind"],
+            bot_level=data["level"],
+            side=data["seat_choice"],
+            options=form.game_options(),
+        )
     except GameActionError as error:
         form.add_error(None, error.message)
         return lobby(request, solo_form=form, status=error.status)

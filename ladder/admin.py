@@ -1,4 +1,5 @@
 """Staff create ladders (each with its own days per move and reach) and watch them."""
+
 from django.contrib import admin
 
 from maatasite.admin_readonly import ReadOnlyTabularInline
@@ -27,12 +28,21 @@ class LadderAdmin(admin.ModelAdmin):
 
 @admin.register(LadderChallenge)
 class LadderChallengeAdmin(admin.ModelAdmin):
-    list_display = ("id", "ladder", "challenger", "defender", "game", "state", "outcome",
-                    "created_at", "finished_at")
+    list_display = ("id", "ladder", "challenger", "defender", "game", "state", "outcome", "created_at", "finished_at")
     list_filter = ("ladder", "state", "outcome")
-    readonly_fields = ("ladder", "challenger", "defender", "game", "challenger_position",
-                       "defender_position", "state", "outcome", "timed_out", "created_at",
-                       "finished_at")
+    readonly_fields = (
+        "ladder",
+        "challenger",
+        "defender",
+        "game",
+        "challenger_position",
+        "defender_position",
+        "state",
+        "outcome",
+        "timed_out",
+        "created_at",
+        "finished_at",
+    )
 
     def has_add_permission(self, request):
         return False
@@ -40,8 +50,7 @@ class LadderChallengeAdmin(admin.ModelAdmin):
 
 @admin.register(LadderEvent)
 class LadderEventAdmin(admin.ModelAdmin):
-    list_display = ("id", "ladder", "kind", "user", "other", "position_before", "position_after",
-                    "created_at")
+    list_display = ("id", "ladder", "kind", "user", "other", "position_before", "position_after", "created_at")
     list_filter = ("ladder", "kind")
     readonly_fields = list_display + ("challenge",)
 

@@ -1,6 +1,7 @@
 """/api/v1/ladders/: the list, one ladder, join, leave and ladder challenges, through the
 ladder app's selectors and services (their refusals, e.g. ``ladder_not_found``, in the API's
 error shape), shaped by ladder/serializers.py."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,15 +31,21 @@ def _ladder_detail(ladder_id: int, user: Any) -> dict[str, Any]:
 
 
 class LadderListView(PublicReadView):
-    @extend_schema(tags=["ladders"], responses={200: s.LadderSerializer(many=True), **errors(429)},
-                   summary="Every ladder, open ones first")
+    @extend_schema(
+        tags=["ladders"],
+        responses={200: s.LadderSerializer(many=True), **errors(429)},
+        summary="Every ladder, open ones first",
+    )
     def get(self, request: Any) -> Response:
         return Response(s.LadderSerializer(selectors.ladders_list(), many=True).data)
 
 
 class LadderDetailView(PublicReadView):
-    @extend_schema(tags=["ladders"], responses={200: s.LadderDetailSerializer, **errors(404, 429)},
-                   summary="A ladder: standings, your place, whom you may challenge, games running")
+    @extend_schema(
+        tags=["ladders"],
+        responses={200: s.LadderDetailSerializer, **errors(404, 429)},
+        summary="A ladder: standings, your place, whom you may challenge, games running",
+    )
     def get(self, request: Any, ladder_id: int) -> Response:
         return Response(_ladder_detail(ladder_id, request.user))
 
@@ -46,34 +53,48 @@ class LadderDetailView(PublicReadView):
 def _ladder_action(name: str, action: Any, summary: str) -> type[ApiView]:
     # The services refuse an unknown ladder themselves (404 ladder_not_found).
     class LadderActionView(ApiView):
-        @extend_schema(tags=["ladders"], request=None, parameters=[IDEMPOTENCY], summary=summary,
-                       operation_id="ladders_%s" % name,
-                       responses={200: s.LadderDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)})
+        @extend_schema(
+            tags=["ladders"],
+            request=None,
+            parameters=[IDEMPOTENCY],
+            summary=summary,
+            operation_id="ladders_%s" % name,
+            responses={200: s.LadderDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        )
         def post(self, request: Any, ladder_id: int) -> Response:
             def run() -> Response:
                 action(ladder_id=ladder_id, user=request.user)
                 return Response(_ladder_detail(ladder_id, request.user))
+
             return idempotent(request, run)
+
     LadderActionView.__name__ = LadderActionView.__qualname__ = "Ladder%sView" % name.title()
     return LadderActionView
 
 
 LadderJoinView = _ladder_action("join", services.ladder_join, "Join a ladder (at the bottom)")
-LadderLeaveView = _ladder_action("leave", services.ladder_leave,
-                                 "Leave a ladder (your ladder games there are resigned)")
+LadderLeaveView = _ladder_action(
+    "leave", services.ladder_leave, "Leave a ladder (your ladder games there are resigned)"
+)
 
 
 class LadderChallengeView(ApiView):
-    @extend_schema(tags=["ladders"], request=s.LadderChallengeCreateSerializer, parameters=[IDEMPOTENCY],
-                   responses={201: GameDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
-                   summary="Challenge a player above you: a rated game starts at once")
+    @extend_schema(
+        tags=["ladders"],
+        request=s.LadderChallengeCreateSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: GameDetailSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        summary="Challenge a player above you: a rated game starts at once",
+    )
     def post(self, request: Any, ladder_id: int) -> Response:
         data = s.LadderChallengeCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         defender = public_user_or_404(data.validated_data["defender"])
 
         def run() -> Response:
-            challenge = services.ladder_challenge_create(ladder_id=ladder_id, challenger=request.user,
-                                                         defender=defender)
+            challenge = services.ladder_challenge_create(
+                ladder_id=ladder_id, challenger=request.user, defender=defender
+            )
             return Response(game_detail_data(challenge.game_id, request.user), status=status.HTTP_201_CREATED)
+
         return idempotent(request, run)

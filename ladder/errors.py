@@ -1,4 +1,5 @@
 """Refusals of the ladder services: games' error classes with the ladder's own messages."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -5,6 +5,7 @@ lock, so they stay a permutation of 1..n with no gaps (a member who left has
 no position). A ladder challenge is this app's own mapping of a game to the
 ladder; the games app knows nothing about ladders.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -20,13 +21,13 @@ from . import constants
 class Ladder(models.Model):
     name = models.CharField(_("name"), max_length=80)
     kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
-    days_per_move = models.PositiveSmallIntegerField(_("days per move"),
-                                                     choices=DAYS_PER_MOVE_CHOICES, default=3)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), choices=DAYS_PER_MOVE_CHOICES, default=3)
     max_places_up = models.PositiveSmallIntegerField(
-        _("places up"), default=constants.DEFAULT_MAX_PLACES_UP,
-        help_text=_("A player may challenge at most this many places above them."))
-    is_open = models.BooleanField(_("open"), default=True,
-                                  help_text=_("Players may join and challenge."))
+        _("places up"),
+        default=constants.DEFAULT_MAX_PLACES_UP,
+        help_text=_("A player may challenge at most this many places above them."),
+    )
+    is_open = models.BooleanField(_("open"), default=True, help_text=_("Players may join and challenge."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -39,6 +40,7 @@ class Ladder(models.Model):
 
     def get_absolute_url(self) -> str:
         from django.urls import reverse
+
         return reverse("ladder:detail", args=[self.pk])
 
 
@@ -46,8 +48,7 @@ class LadderMember(models.Model):
     """A player on a ladder; ``position`` is None once they have left."""
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="members")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="ladder_memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ladder_memberships")
     position = models.PositiveIntegerField(_("position"), null=True, blank=True)
     joined_at = models.DateTimeField(_("joined"))
     left_at = models.DateTimeField(_("left"), null=True, blank=True)
@@ -56,8 +57,9 @@ class LadderMember(models.Model):
         ordering = ["ladder", "position"]
         constraints = [
             models.UniqueConstraint(fields=["ladder", "user"], name="ladder_member_once"),
-            models.CheckConstraint(condition=Q(position__isnull=True) | Q(position__gte=1),
-                                   name="ladder_position_from_one"),
+            models.CheckConstraint(
+                condition=Q(position__isnull=True) | Q(position__gte=1), name="ladder_position_from_one"
+            ),
         ]
         indexes = [models.Index(fields=["ladder", "position"])]
 
@@ -87,19 +89,27 @@ class LadderChallenge(models.Model):
     """A ladder game: who challenged whom from which positions, and what it did."""
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
-    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                   related_name="ladder_challenges_made")
-    defender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                 related_name="ladder_challenges_received")
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ladder_challenges_made"
+    )
+    defender = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ladder_challenges_received"
+    )
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="ladder_challenge")
     challenger_position = models.PositiveIntegerField()
     defender_position = models.PositiveIntegerField()
-    state = models.CharField(max_length=10, choices=ChallengeState.choices,
-                             default=ChallengeState.PLAYING, db_index=True)
+    state = models.CharField(
+        max_length=10, choices=ChallengeState.choices, default=ChallengeState.PLAYING, db_index=True
+    )
     outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
-    timed_out = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                  on_delete=models.SET_NULL, related_name="+",
-                                  help_text=_("The player who ran out of time, if one did."))
+    timed_out = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The player who ran out of time, if one did."),
+    )
     created_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -124,12 +134,12 @@ class LadderEvent(models.Model):
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=EventKind.choices)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    other = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.SET_NULL, related_name="+")
+    other = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     position_before = models.PositiveIntegerField(null=True, blank=True)
     position_after = models.PositiveIntegerField(null=True, blank=True)
-    challenge = models.ForeignKey(LadderChallenge, null=True, blank=True,
-                                  on_delete=models.SET_NULL, related_name="+")
+    challenge = models.ForeignKey(LadderChallenge, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField()
 
     class Meta:

@@ -1,5 +1,6 @@
 """Apply a finished ladder game, inside the transaction that finishes it (games.signals.game_finished);
 note a result staff changed later (game_result_changed: positions stay, see the service)."""
+
 from django.dispatch import receiver
 
 from games.models import Game

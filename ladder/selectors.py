@@ -3,6 +3,7 @@
 ``challenge_refusal`` is the one statement of the challenge rules: the
 service refuses with it and the page lists the players it does not refuse.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,37 +40,42 @@ def member_of(*, ladder_id: int, user: Any) -> LadderMember | None:
     """The user's current membership (with a position), or None."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    return LadderMember.objects.filter(ladder_id=ladder_id, user=user,
-                                       position__isnull=False).first()
+    return LadderMember.objects.filter(ladder_id=ladder_id, user=user, position__isnull=False).first()
 
 
 def ladder_standings(*, ladder_id: int) -> list[LadderMember]:
     """The current members, top first."""
-    return list(LadderMember.objects.select_related("user").filter(
-        ladder_id=ladder_id, position__isnull=False).order_by("position"))
+    return list(
+        LadderMember.objects.select_related("user")
+        .filter(ladder_id=ladder_id, position__isnull=False)
+        .order_by("position")
+    )
 
 
 def running_challenges(*, ladder_id: int) -> list[LadderChallenge]:
     """Ladder games in progress, newest first."""
-    return list(LadderChallenge.objects.select_related("challenger", "defender", "game").filter(
-        ladder_id=ladder_id, state=ChallengeState.PLAYING))
+    return list(
+        LadderChallenge.objects.select_related("challenger", "defender", "game").filter(
+            ladder_id=ladder_id, state=ChallengeState.PLAYING
+        )
+    )
 
 
 def recent_changes(*, ladder_id: int, limit: int = constants.RECENT_CHANGES) -> list[LadderEvent]:
     """The latest joins, departures and climbs, newest first."""
-    return list(LadderEvent.objects.select_related("user", "other").filter(
-        ladder_id=ladder_id).order_by("-pk")[:limit])
+    return list(LadderEvent.objects.select_related("user", "other").filter(ladder_id=ladder_id).order_by("-pk")[:limit])
 
 
 def timeouts_count(*, ladder_id: int, user: Any, now: datetime) -> int:
     """How many ladder games the user ran out of time in, within the timeout window."""
     return LadderChallenge.objects.filter(
-        ladder_id=ladder_id, timed_out=user,
-        finished_at__gt=now - timedelta(days=constants.TIMEOUT_WINDOW_DAYS)).count()
+        ladder_id=ladder_id, timed_out=user, finished_at__gt=now - timedelta(days=constants.TIMEOUT_WINDOW_DAYS)
+    ).count()
 
 
-def challenge_refusal(*, ladder: Ladder, challenger: LadderMember | None,
-                      defender: LadderMember | None, now: datetime) -> Exception | None:
+def challenge_refusal(
+    *, ladder: Ladder, challenger: LadderMember | None, defender: LadderMember | None, now: datetime
+) -> Exception | None:
     """Why ``challenger`` may not challenge ``defender`` now (the error to raise), or None."""
     if not ladder.is_open:
         return LadderConflict("ladder_closed")
@@ -92,7 +98,8 @@ def challenge_refusal(*, ladder: Ladder, challenger: LadderMember | None,
         return LadderConflict("on_vacation")
     playing = LadderChallenge.objects.filter(ladder=ladder, state=ChallengeState.PLAYING)
     pair = Q(challenger_id=challenger.user_id, defender_id=defender.user_id) | Q(
-        challenger_id=defender.user_id, defender_id=challenger.user_id)
+        challenger_id=defender.user_id, defender_id=challenger.user_id
+    )
     if playing.filter(pair).exists():
         return LadderConflict("pair_busy")
     if playing.filter(challenger_id=challenger.user_id).count() >= constants.MAX_OUTGOING:
@@ -100,24 +107,27 @@ def challenge_refusal(*, ladder: Ladder, challenger: LadderMember | None,
     if playing.filter(defender_id=defender.user_id).count() >= constants.MAX_INCOMING:
         return LadderConflict("too_many_incoming", limit=constants.MAX_INCOMING)
     if LadderChallenge.objects.filter(
-            ladder=ladder, challenger_id=challenger.user_id, defender_id=defender.user_id,
-            created_at__gt=now - timedelta(days=constants.REMATCH_DAYS)).exists():
+        ladder=ladder,
+        challenger_id=challenger.user_id,
+        defender_id=defender.user_id,
+        created_at__gt=now - timedelta(days=constants.REMATCH_DAYS),
+    ).exists():
         return LadderConflict("too_soon", days=constants.REMATCH_DAYS)
     return None
 
 
-def challengeable_members(*, ladder: Ladder, user: Any,
-                          now: datetime | None = None) -> list[LadderMember]:
+def challengeable_members(*, ladder: Ladder, user: Any, now: datetime | None = None) -> list[LadderMember]:
     """The members ``user`` may challenge right now, top first."""
     now = now or timezone.now()
     me = member_of(ladder_id=ladder.pk, user=user)
     if me is None or me.position is None:  # not on the ladder (or left it)
         return []
-    above = LadderMember.objects.select_related("user").filter(
-        ladder=ladder, position__lt=me.position,
-        position__gte=me.position - ladder.max_places_up).order_by("position")
-    return [m for m in above
-            if challenge_refusal(ladder=ladder, challenger=me, defender=m, now=now) is None]
+    above = (
+        LadderMember.objects.select_related("user")
+        .filter(ladder=ladder, position__lt=me.position, position__gte=me.position - ladder.max_places_up)
+        .order_by("position")
+    )
+    return [m for m in above if challenge_refusal(ladder=ladder, challenger=me, defender=m, now=now) is None]
 
 
 @dataclass
@@ -143,24 +153,36 @@ def ladder_page(*, ladder_id: int, user: Any, now: datetime | None = None) -> La
     for member in challengeable:
         member.rating = ratings[member.user_id]  # type: ignore[attr-defined]
     return LadderPage(
-        ladder=ladder, standings=standings, me=member_of(ladder_id=ladder_id, user=user),
-        challengeable=challengeable, running=running_challenges(ladder_id=ladder_id),
-        changes=recent_changes(ladder_id=ladder_id))
+        ladder=ladder,
+        standings=standings,
+        me=member_of(ladder_id=ladder_id, user=user),
+        challengeable=challengeable,
+        running=running_challenges(ladder_id=ladder_id),
+        changes=recent_changes(ladder_id=ladder_id),
+    )
 
 
 def positions_are_a_permutation(*, ladder_id: int) -> bool:
     """True when the members' positions are exactly 1..n, no gaps, no repeats."""
-    positions = sorted(position for position in LadderMember.objects.filter(ladder_id=ladder_id)
-                       .values_list("position", flat=True) if position is not None)
+    positions = sorted(
+        position
+        for position in LadderMember.objects.filter(ladder_id=ladder_id).values_list("position", flat=True)
+        if position is not None
+    )
     return positions == list(range(1, len(positions) + 1))
 
 
 def departed_players_playing(*, before: datetime) -> list[tuple[int, int]]:
     """(ladder id, user id) of the players who left a ladder before ``before`` and still have a
     running game of it: the task resigning those games was lost (its worker was killed)."""
+
     def departed(player: str) -> Exists:
-        return Exists(LadderMember.objects.filter(ladder_id=OuterRef("ladder_id"), user_id=OuterRef(player),
-                                                  position__isnull=True, left_at__lt=before))
+        return Exists(
+            LadderMember.objects.filter(
+                ladder_id=OuterRef("ladder_id"), user_id=OuterRef(player), position__isnull=True, left_at__lt=before
+            )
+        )
+
     playing = LadderChallenge.objects.filter(state=ChallengeState.PLAYING)
     found = set(playing.filter(departed("challenger_id")).values_list("ladder_id", "challenger_id"))
     found |= set(playing.filter(departed("defender_id")).values_list("ladder_id", "defender_id"))

@@ -1,5 +1,6 @@
 """Request and response shapes of ladders in the API: the responses read the ladder app's
 own objects (Ladder rows, and ladder.selectors.LadderPage for one ladder)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -43,8 +44,9 @@ class LadderDetailSerializer(LadderSerializer):
     # docstring here: the schema would show it as the component's description).
     standings = StandingSerializer(many=True)
     your_position = serializers.IntegerField(source="me.position", allow_null=True)
-    you_may_challenge = serializers.ListField(child=MemberUsernameField(), source="challengeable",
-                                              help_text="Usernames you may challenge now.")
+    you_may_challenge = serializers.ListField(
+        child=MemberUsernameField(), source="challengeable", help_text="Usernames you may challenge now."
+    )
     running = LadderGameSerializer(many=True)
 
     def get_fields(self) -> dict[str, Any]:

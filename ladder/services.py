@@ -7,6 +7,7 @@ the players' ratings) before it takes the ladder, so nothing here takes a game
 lock while holding the ladder: leaving resigns the player's ladder games only
 after the ladder transaction (each resignation then finishes like any game).
 """
+
 from __future__ import annotations
 
 import logging
@@ -46,8 +47,11 @@ def _lock_ladder(ladder_id: int) -> Ladder:
 
 
 def _member(ladder: Ladder, user_id: int) -> LadderMember | None:
-    return LadderMember.objects.select_related("user").filter(
-        ladder=ladder, user_id=user_id, position__isnull=False).first()
+    return (
+        LadderMember.objects.select_related("user")
+        .filter(ladder=ladder, user_id=user_id, position__isnull=False)
+        .first()
+    )
 
 
 def _remove(ladder: Ladder, member: LadderMember, *, kind: str, now: datetime) -> None:
@@ -57,8 +61,7 @@ def _remove(ladder: Ladder, member: LadderMember, *, kind: str, now: datetime) -
     member.left_at = now
     member.save(update_fields=["position", "left_at"])
     LadderMember.objects.filter(ladder=ladder, position__gt=old).update(position=F("position") - 1)
-    LadderEvent.objects.create(ladder=ladder, kind=kind, user_id=member.user_id,
-                               position_before=old, created_at=now)
+    LadderEvent.objects.create(ladder=ladder, kind=kind, user_id=member.user_id, position_before=old, created_at=now)
 
 
 def ladder_departed_games_requeue(*, now: datetime | None = None) -> int:
@@ -69,7 +72,8 @@ def ladder_departed_games_requeue(*, now: datetime | None = None) -> int:
     back on the ladder. Returns how many players' games were enqueued."""
     now = now or timezone.now()
     departed = selectors.departed_players_playing(
-        before=now - timedelta(seconds=settings.LADDER_RESIGN_OVERDUE_SECONDS))
+        before=now - timedelta(seconds=settings.LADDER_RESIGN_OVERDUE_SECONDS)
+    )
     for ladder_id, user_id in departed:
         log.warning("ladder=%s departed player=%s still has running games: enqueued again", ladder_id, user_id)
         tasks.ladder_departed_games_resign.delay_on_commit(ladder_id, user_id)
@@ -91,8 +95,9 @@ def ladder_join(*, ladder_id: int, user: User, now: datetime | None = None) -> L
             member = LadderMember(ladder=ladder, user=user)
         member.position, member.joined_at, member.left_at = bottom, now, None
         member.save()
-        LadderEvent.objects.create(ladder=ladder, kind=EventKind.JOINED, user=user,
-                                   position_after=bottom, created_at=now)
+        LadderEvent.objects.create(
+            ladder=ladder, kind=EventKind.JOINED, user=user, position_after=bottom, created_at=now
+        )
         return member
 
 
@@ -114,8 +119,11 @@ def user_ladders_leave(*, user: User) -> list[int]:
     """Take a player who can no longer play (suspended, deleted) off every ladder they are
     on, by :func:`ladder_leave`, in ladder order; returns the ladders left. Call after their
     games are resolved: games are locked before ladder rows."""
-    ladders = list(LadderMember.objects.filter(user=user, position__isnull=False)
-                   .order_by("ladder_id").values_list("ladder_id", flat=True))
+    ladders = list(
+        LadderMember.objects.filter(user=user, position__isnull=False)
+        .order_by("ladder_id")
+        .values_list("ladder_id", flat=True)
+    )
     for ladder_id in ladders:
         ladder_leave(ladder_id=ladder_id, user=user)
     return ladders
@@ -127,13 +135,12 @@ def ladder_departed_games_resign(*, ladder_id: int, user_id: int) -> int:
     Idempotent: a finished game is skipped, and a player back on the ladder keeps
     their games. Each resignation is its own transaction. Returns how many.
     """
-    if LadderMember.objects.filter(ladder_id=ladder_id, user_id=user_id,
-                                   position__isnull=False).exists():
+    if LadderMember.objects.filter(ladder_id=ladder_id, user_id=user_id, position__isnull=False).exists():
         return 0
     resigned = 0
     running = LadderChallenge.objects.filter(
-        Q(challenger_id=user_id) | Q(defender_id=user_id),
-        ladder_id=ladder_id, state=ChallengeState.PLAYING).select_related("challenger", "defender")
+        Q(challenger_id=user_id) | Q(defender_id=user_id), ladder_id=ladder_id, state=ChallengeState.PLAYING
+    ).select_related("challenger", "defender")
     for challenge in list(running):
         user = challenge.challenger if challenge.challenger_id == user_id else challenge.defender
         try:
@@ -144,31 +151,40 @@ def ladder_departed_games_resign(*, ladder_id: int, user_id: int) -> int:
     return resigned
 
 
-def ladder_challenge_create(*, ladder_id: int, challenger: User, defender: User,
-                            now: datetime | None = None) -> LadderChallenge:
+def ladder_challenge_create(
+    *, ladder_id: int, challenger: User, defender: User, now: datetime | None = None
+) -> LadderChallenge:
     """Challenge a player above you: accepted at once, a rated game starts (sides at random)."""
     now = now or timezone.now()
     with transaction.atomic():
         ladder = _lock_ladder(ladder_id)
         mine = _member(ladder, challenger.pk)
         theirs = _member(ladder, defender.pk)
-        refusal = selectors.challenge_refusal(ladder=ladder, challenger=mine, defender=theirs,
-                                              now=now)
+        refusal = selectors.challenge_refusal(ladder=ladder, challenger=mine, defender=theirs, now=now)
         if refusal is not None:
             raise refusal
         # challenge_refusal refuses anyone without a position
-        assert mine is not None and theirs is not None and mine.position is not None \
-            and theirs.position is not None
+        assert mine is not None and theirs is not None and mine.position is not None and theirs.position is not None
         rules = game_rules.rules_for(ladder.kind)
         sides = list(rules.players)
         if secrets.randbelow(2):
             sides.reverse()
         game = games_services.game_create(
-            kind=ladder.kind, seats={sides[0]: challenger, sides[1]: defender},
-            days_per_move=ladder.days_per_move, rated=True, now=now)
+            kind=ladder.kind,
+            seats={sides[0]: challenger, sides[1]: defender},
+            days_per_move=ladder.days_per_move,
+            rated=True,
+            now=now,
+        )
         return LadderChallenge.objects.create(
-            ladder=ladder, challenger=challenger, defender=defender, game=game,
-            challenger_position=mine.position, defender_position=theirs.position, created_at=now)
+            ladder=ladder,
+            challenger=challenger,
+            defender=defender,
+            game=game,
+            challenger_position=mine.position,
+            defender_position=theirs.position,
+            created_at=now,
+        )
 
 
 def _seat_users(game: Game) -> dict[str, int | None]:
@@ -195,8 +211,7 @@ def _judge(challenge: LadderChallenge, game: Game) -> str:
     winner = _seat_users(game).get(game.winner_side)
     if winner != challenge.challenger_id:
         return Outcome.DEFENDED
-    defender_sides = {side for side, user_id in _seat_users(game).items()
-                      if user_id == challenge.defender_id}
+    defender_sides = {side for side, user_id in _seat_users(game).items() if user_id == challenge.defender_id}
     if game.result_reason == REASON_TIMEOUT and not defender_sides & game.sides_moved():
         return Outcome.UNPLAYED
     return Outcome.CLIMBED
@@ -223,18 +238,30 @@ def ladder_record_result(*, game: Game, now: datetime | None = None) -> LadderCh
         if outcome == Outcome.CLIMBED:
             climber = _member(ladder, challenge.challenger_id)
             target = _member(ladder, challenge.defender_id)
-            if climber is None or target is None or climber.position is None or target.position is None \
-                    or climber.position < target.position:
+            if (
+                climber is None
+                or target is None
+                or climber.position is None
+                or target.position is None
+                or climber.position < target.position
+            ):
                 outcome = Outcome.UNCHANGED
             else:
                 old, new = climber.position, target.position
-                LadderMember.objects.filter(ladder=ladder, position__gte=new,
-                                            position__lt=old).update(position=F("position") + 1)
+                LadderMember.objects.filter(ladder=ladder, position__gte=new, position__lt=old).update(
+                    position=F("position") + 1
+                )
                 LadderMember.objects.filter(pk=climber.pk).update(position=new)
                 LadderEvent.objects.create(
-                    ladder=ladder, kind=EventKind.CLIMBED, user_id=challenge.challenger_id,
-                    other_id=challenge.defender_id, position_before=old, position_after=new,
-                    challenge=challenge, created_at=now)
+                    ladder=ladder,
+                    kind=EventKind.CLIMBED,
+                    user_id=challenge.challenger_id,
+                    other_id=challenge.defender_id,
+                    position_before=old,
+                    position_after=new,
+                    challenge=challenge,
+                    created_at=now,
+                )
         challenge.state = ChallengeState.DONE
         challenge.outcome = outcome
         challenge.finished_at = now
@@ -242,9 +269,11 @@ def ladder_record_result(*, game: Game, now: datetime | None = None) -> LadderCh
         challenge.save(update_fields=["state", "outcome", "finished_at", "timed_out"])
         if challenge.timed_out_id is not None:
             slow = _member(ladder, challenge.timed_out_id)
-            if slow is not None and selectors.timeouts_count(
-                    ladder_id=ladder.pk, user=challenge.timed_out_id, now=now) >= \
-                    constants.TIMEOUT_LIMIT:
+            if (
+                slow is not None
+                and selectors.timeouts_count(ladder_id=ladder.pk, user=challenge.timed_out_id, now=now)
+                >= constants.TIMEOUT_LIMIT
+            ):
                 _remove(ladder, slow, kind=EventKind.REMOVED, now=now)
                 tasks.ladder_departed_games_resign.delay_on_commit(ladder.pk, slow.user_id)
         return challenge
@@ -259,8 +288,14 @@ def ladder_result_change_note(*, game: Game, previous: dict) -> LadderChallenge 
     moves nobody."""
     challenge = LadderChallenge.objects.filter(game=game).first()
     if challenge is not None:
-        log.info("ladder=%s challenge=%s game=%s result changed by staff from %s/%s to %s/%s; "
-                 "positions unchanged", challenge.ladder_id, challenge.pk, game.pk,
-                 previous.get("winner"), previous.get("reason"), game.winner_side or None,
-                 game.result_reason or game.status)
+        log.info(
+            "ladder=%s challenge=%s game=%s result changed by staff from %s/%s to %s/%s; positions unchanged",
+            challenge.ladder_id,
+            challenge.pk,
+            game.pk,
+            previous.get("winner"),
+            previous.get("reason"),
+            game.winner_side or None,
+            game.result_reason or game.status,
+        )
     return challenge

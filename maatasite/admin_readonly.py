@@ -10,6 +10,7 @@ staff change things through admin actions that call them).
     class ClockSweepAdmin(ReadOnlyModelAdmin):
         list_display = ("swept_at", "games_timed_out")
 """
+
 from django.contrib import admin
 from django.contrib.contenttypes.admin import GenericInlineModelAdmin
 

@@ -5,6 +5,7 @@ interactive docs (docs/) built from them all. Every path ends in '/'.
 This module sits at the top of the layers (with maatasite/urls.py): it imports the apps,
 and no app imports it.
 """
+
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -25,8 +26,11 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's init script as a file of its own (docs/?script=), and
     # api/swagger_ui.html its style as a file: the page runs under the site's strict CSP.
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html"),
-         name="docs"),
+    path(
+        "docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html"),
+        name="docs",
+    ),
     *api.api_urls.urlpatterns,
     *accounts.api_urls.urlpatterns,
     *games.api_urls.urlpatterns,

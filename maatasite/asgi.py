@@ -3,6 +3,7 @@
 Production serves it with gunicorn and uvicorn's worker (Procfile). It sits with maatasite.urls
 on the top layer ([tool.importlinter]): like the URL root, it mounts the apps' routes.
 """
+
 import os
 
 from django.core.asgi import get_asgi_application

@@ -4,6 +4,7 @@ Configuration comes from Django settings whose names start with CELERY_
 (e.g. CELERY_BROKER_URL -> broker_url). Tasks are found in every installed
 app's tasks.py module.
 """
+
 import os
 
 from celery import Celery

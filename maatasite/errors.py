@@ -5,6 +5,7 @@ A refusal carries a stable ``code``, its ``params``, an HTTP-like ``status`` and
 GameActionError and the apps' subclasses); the API's error shape (api/errors.py) turns
 any of them into a response without knowing which app raised it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -12,6 +12,7 @@ half-written file, and nobody overwrites a key once it exists.
 These files are never read with ``DEBUG`` off: production keys come from the
 environment (see README, Configuration).
 """
+
 from __future__ import annotations
 
 import os
@@ -63,5 +64,6 @@ def refuse_published(name: str, value: str) -> str:
     if value == PUBLISHED_DEVELOPMENT_KEY:
         raise ImproperlyConfigured(
             "%s is the development key that was published in git: anyone can sign or read with it. "
-            "Unset it (with DEBUG on a random local key is made) or set a random one." % name)
+            "Unset it (with DEBUG on a random local key is made) or set a random one." % name
+        )
     return value

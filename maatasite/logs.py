@@ -13,6 +13,7 @@ wrong, staff search the logs for one request id or one game id and see all of it
 * ``ContextFilter`` copies the bound fields onto each record; ``JsonFormatter`` writes one
   JSON object per line (``LOG_FORMAT=json``), the ``kv`` format writes ``key=value`` pairs.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -101,8 +102,13 @@ class RequestIdMiddleware:
         started = time.monotonic()
         try:
             response = self.get_response(request)
-            request_log.info("%s %s %s %.0fms", request.method, request.path, response.status_code,
-                             (time.monotonic() - started) * 1000)
+            request_log.info(
+                "%s %s %s %.0fms",
+                request.method,
+                request.path,
+                response.status_code,
+                (time.monotonic() - started) * 1000,
+            )
         finally:
             _context.reset(token)
         response[REQUEST_ID_HEADER] = request_id
@@ -121,6 +127,7 @@ class RequestIdMiddleware:
 
 # ---------------------------------------------------------------- Celery
 
+
 def task_publish_add_request_id(headers: dict | None = None, **kwargs: Any) -> None:
     """before_task_publish: carry the current request id in the task message."""
     request_id = _context.get({}).get("request_id")
@@ -131,8 +138,9 @@ def task_publish_add_request_id(headers: dict | None = None, **kwargs: Any) -> N
 _task_tokens: dict[str, tuple[contextvars.Token, float]] = {}
 
 
-def task_prerun_bind(task_id: str | None = None, task: Any = None, args: Any = None,
-                     kwargs: Any = None, **extra: Any) -> None:
+def task_prerun_bind(
+    task_id: str | None = None, task: Any = None, args: Any = None, kwargs: Any = None, **extra: Any
+) -> None:
     """task_prerun: bind the task's name and id, its request id and its game id."""
     fields: dict[str, Any] = {"task": getattr(task, "name", None), "task_id": task_id}
     request = getattr(task, "request", None)
@@ -152,13 +160,11 @@ def task_prerun_bind(task_id: str | None = None, task: Any = None, args: Any = N
     _task_tokens[task_id or ""] = (token, time.monotonic())
 
 
-def task_postrun_unbind(task_id: str | None = None, task: Any = None, state: str | None = None,
-                        **extra: Any) -> None:
+def task_postrun_unbind(task_id: str | None = None, task: Any = None, state: str | None = None, **extra: Any) -> None:
     """task_postrun: log the task's end (with its ids) and drop what task_prerun bound."""
     token, started = _task_tokens.pop(task_id or "", (None, None))
     if started is not None:
-        task_log.info("%s %s %.0fms", getattr(task, "name", "?"), state or "-",
-                      (time.monotonic() - started) * 1000)
+        task_log.info("%s %s %.0fms", getattr(task, "name", "?"), state or "-", (time.monotonic() - started) * 1000)
     if token is not None:
         try:
             _context.reset(token)

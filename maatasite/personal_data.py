@@ -13,6 +13,7 @@ export sections come in the order of their ``position`` (unique), erase steps by
 ``phase`` (:class:`ErasePhase`, which says why) and, within a phase, where the order does
 not matter, by their ``name`` (unique), so that it is the same on every run.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping

@@ -7,6 +7,7 @@ project root, Celery tasks run in-process (what `make test` uses), mail printed
 to the console. `make run` (ops/management/commands/run_local.py) adds a broker
 on files, so that a real worker and beat run beside the web server.
 """
+
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -135,8 +136,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # of failing, and IMMEDIATE takes the write lock when a transaction begins (a read lock
     # upgraded later can deadlock). select_for_update does nothing on SQLite: the correctness
     # tests of racing writes run on PostgreSQL.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "init_command": "PRAGMA journal_mode=WAL;", "timeout": 20, "transaction_mode": "IMMEDIATE"})
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"init_command": "PRAGMA journal_mode=WAL;", "timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -239,9 +241,13 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_URL = f"filesystem://localhost{_broker_folder}"
     for _folder in ("messages", "control"):
         (_broker_folder / _folder).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS.update({"data_folder_in": str(_broker_folder / "messages"),
-                                            "data_folder_out": str(_broker_folder / "messages"),
-                                            "control_folder": str(_broker_folder / "control")})
+    CELERY_BROKER_TRANSPORT_OPTIONS.update(
+        {
+            "data_folder_in": str(_broker_folder / "messages"),
+            "data_folder_out": str(_broker_folder / "messages"),
+            "control_folder": str(_broker_folder / "control"),
+        }
+    )
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -291,8 +297,10 @@ CORRESPONDENCE_INBOUND_RETRY_MAX_SECONDS = 3600
 CORRESPONDENCE_INBOUND_SWEEP_BATCH = 500  # rows enqueued again per sweep at most, the longest due first
 CORRESPONDENCE_INBOUND_KEEP_DAYS = env.int("CORRESPONDENCE_INBOUND_KEEP_DAYS", default=7)
 if CELERY_VISIBILITY_TIMEOUT <= FAIRPLAY_CHECK_HARD_SECONDS + RETRYING_TASK["retry_backoff_max"]:
-    raise ImproperlyConfigured("CELERY_VISIBILITY_TIMEOUT must be longer than FAIRPLAY_CHECK_SECONDS plus "
-                               "11 minutes (the hard time limit, and the longest retry countdown)")
+    raise ImproperlyConfigured(
+        "CELERY_VISIBILITY_TIMEOUT must be longer than FAIRPLAY_CHECK_SECONDS plus "
+        "11 minutes (the hard time limit, and the longest retry countdown)"
+    )
 CELERY_BEAT_SCHEDULE = {
     "games-bot-turns-sweep": {
         "task": "games.tasks.bot_turns_sweep",
@@ -329,8 +337,9 @@ CELERY_BEAT_SCHEDULE = {
     # Mail due about games (alarms), daily digests, vacations that end (correspondence/).
     "correspondence-sweep": {
         "task": "correspondence.tasks.correspondence_sweep",
-        "schedule": timedelta(seconds=env.int("CORRESPONDENCE_SWEEP_SECONDS",
-                                              default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))),
+        "schedule": timedelta(
+            seconds=env.int("CORRESPONDENCE_SWEEP_SECONDS", default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))
+        ),
     },
     # The outbox: rows never picked up (a lost task), a dead worker's rows past their lease,
     # rows due again after an SMTP outage; and the purge of done rows (accounts.outbox).
@@ -349,8 +358,9 @@ CELERY_BEAT_SCHEDULE = {
     # Proof for /healthz/ that beat schedules and a worker runs tasks (ops/).
     "ops-heartbeat": {
         "task": "ops.tasks.heartbeat",
-        "schedule": timedelta(seconds=env.int("OPS_HEARTBEAT_SECONDS",
-                                              default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))),
+        "schedule": timedelta(
+            seconds=env.int("OPS_HEARTBEAT_SECONDS", default=env.int("CELERY_BEAT_SWEEP_SECONDS", default=60))
+        ),
     },
 }
 
@@ -370,8 +380,12 @@ def live_channel_layers(url: str, prefix: str) -> dict:
 
     Each socket waits on Redis in blocking pops of 5 s (channels-redis); redis-py's own default
     read timeout is 5 s too, and a read that times out first kills the socket: reads get 15 s."""
-    return {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                        "CONFIG": {"hosts": [{"address": url, "socket_timeout": 15}], "prefix": prefix}}}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": url, "socket_timeout": 15}], "prefix": prefix},
+        }
+    }
 
 
 CHANNEL_LAYERS = live_channel_layers(LIVE_REDIS_URL, LIVE_KEY_PREFIX) if LIVE_REDIS_URL else {}
@@ -443,19 +457,21 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Maatasite API",
     "DESCRIPTION": "Everything a player does on Maatasite, for mobile apps. Errors are "
-                   "{code, message, details}; writes accept an Idempotency-Key header.",
+    "{code, message, details}; writes accept an Idempotency-Key header.",
     "VERSION": "1",
     "SCHEMA_PATH_PREFIX": "/api/v1/",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"GameKindEnum": "games.models.GameKind",
-                            "GameStatusEnum": "games.models.GameStatus",
-                            "ChallengeStatusEnum": "games.models.ChallengeStatus",
-                            "ResultReasonEnum": "games.models.ResultReason",
-                            "EventKindEnum": "games.events.EventKind",
-                            "TournamentStatusEnum": "tournaments.serializers.TOURNAMENT_STATUSES"},
+    "ENUM_NAME_OVERRIDES": {
+        "GameKindEnum": "games.models.GameKind",
+        "GameStatusEnum": "games.models.GameStatus",
+        "ChallengeStatusEnum": "games.models.ChallengeStatus",
+        "ResultReasonEnum": "games.models.ResultReason",
+        "EventKindEnum": "games.events.EventKind",
+        "TournamentStatusEnum": "tournaments.serializers.TOURNAMENT_STATUSES",
+    },
 }
 # The cache holds the API's rate-limit counters; a shared one (redis://host:6379/3) lets every
 # web process count together. Default: each process's own memory (local development).
@@ -480,8 +496,15 @@ API_IDEMPOTENCY_HOURS = env.int("API_IDEMPOTENCY_HOURS", default=24)
 # Web clients on other origins allowed to call /api/ (comma-separated, e.g. https://app.example).
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_URLS_REGEX = r"^/api/.*$"
-CORS_ALLOW_HEADERS = ["accept", "accept-language", "authorization", "content-type", "idempotency-key",
-                      "if-none-match", "if-modified-since"]
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "accept-language",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-none-match",
+    "if-modified-since",
+]
 CORS_EXPOSE_HEADERS = ["etag", "last-modified", "retry-after", "idempotent-replayed"]
 
 # --- Security (production) --------------------------------------------------
@@ -527,11 +550,29 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 # Browser features the site never uses, denied to it and to anything it could embed.
-PERMISSIONS_POLICY: dict[str, list[str]] = {feature: [] for feature in (
-    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen",
-    "geolocation", "gyroscope", "hid", "magnetometer", "microphone", "midi", "payment",
-    "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
-)}
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    )
+}
 
 # --- Logging ----------------------------------------------------------------
 
@@ -548,8 +589,8 @@ LOGGING = {
     "formatters": {
         "kv": {
             "format": "time=%(asctime)s level=%(levelname)s logger=%(name)s process=%(process)d "
-                      "request_id=%(request_id)s game_id=%(game_id)s user_id=%(user_id)s "
-                      "task=%(task)s msg=%(message)s",
+            "request_id=%(request_id)s game_id=%(game_id)s user_id=%(user_id)s "
+            "task=%(task)s msg=%(message)s",
         },
         "json": {"()": "maatasite.logs.JsonFormatter"},
     },

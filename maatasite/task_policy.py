@@ -30,6 +30,7 @@ Services import their app's tasks at module level to enqueue them; so a tasks mo
 its services inside each task body (the one written exception to "no import in a function
 body": the other direction would be an import cycle).
 """
+
 from __future__ import annotations
 
 import logging
@@ -61,9 +62,9 @@ def retry_countdown(retries: int) -> int:
     """The wait before retry number ``retries + 1`` of a task that retries on its own
     (``raise self.retry(exc=error, countdown=retry_countdown(self.request.retries))``),
     the same jittered doubling as RETRYING_TASK's automatic retries."""
-    return get_exponential_backoff_interval(factor=1, retries=retries,
-                                            maximum=RETRYING_TASK["retry_backoff_max"],
-                                            full_jitter=RETRYING_TASK["retry_jitter"])
+    return get_exponential_backoff_interval(
+        factor=1, retries=retries, maximum=RETRYING_TASK["retry_backoff_max"], full_jitter=RETRYING_TASK["retry_jitter"]
+    )
 
 
 class AfterCommitTask(DjangoTask):
@@ -78,6 +79,8 @@ class AfterCommitTask(DjangoTask):
             try:
                 self.delay(*args, **kwargs)  # looked up now: tests patch ``delay``
             except PUBLISH_FAILURES as error:
-                log.warning("task_enqueue_failed task=%s args=%r error=%r (its sweep enqueues it again)",
-                            self.name, args, error)
+                log.warning(
+                    "task_enqueue_failed task=%s args=%r error=%r (its sweep enqueues it again)", self.name, args, error
+                )
+
         transaction.on_commit(publish)

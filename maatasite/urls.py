@@ -1,4 +1,5 @@
 """Root URL configuration. The games app owns the site's root, so it comes last."""
+
 from django.contrib import admin
 from django.urls import include, path
 

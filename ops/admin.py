@@ -11,6 +11,7 @@ read-only "Staff audit log":
 Reports are fairplay's (fairplay.models.Report, reviewed through
 fairplay.services.report_review); the log is accounts' (accounts.admin shows it), and
 fair-play checks (fairplay.admin) and tournament management write to it too."""
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -34,12 +35,14 @@ SUSPENSION_RULE = _(
     "revoked); every running game against a person is lost by them (forfeit), or aborted "
     "if they have not moved in it yet; games against bots are aborted; their open "
     "challenges are cancelled; they leave their ladders and are withdrawn from their "
-    "tournaments. Lifting the suspension lets them log in again; ended games stay ended.")
+    "tournaments. Lifting the suspension lets them log in again; ended games stay ended."
+)
 
 BOT_FAILURE_RULE = _(
     "A bot that fails on every try of its turn plays no stand-in move: its game is flagged "
     "(bot failed since) and its clock held. Once the bot is fixed, letting it play again "
-    "clears the flag, lets the clock run and enqueues the bot's turn.")
+    "clears the flag, lets the clock run and enqueues the bot's turn."
+)
 
 
 class ReasonForm(forms.Form):
@@ -47,8 +50,10 @@ class ReasonForm(forms.Form):
 
 
 class AwardForm(ReasonForm):
-    side = forms.ChoiceField(label=_("Winner"), choices=[
-        ("first", _("First seat")), ("second", _("Second seat")), ("draw", _("Draw (no winner)"))])
+    side = forms.ChoiceField(
+        label=_("Winner"),
+        choices=[("first", _("First seat")), ("second", _("Second seat")), ("draw", _("Draw (no winner)"))],
+    )
 
 
 def _ask_why(modeladmin, request, queryset, *, title, apply, form_class=ReasonForm, help_text=""):
@@ -68,19 +73,36 @@ def _ask_why(modeladmin, request, queryset, *, title, apply, form_class=ReasonFo
             if isinstance(note, str):
                 modeladmin.message_user(request, "%s: %s" % (obj, note), messages.SUCCESS)
         if done:
-            modeladmin.message_user(request, ngettext("%(count)d done.", "%(count)d done.", done)
-                                    % {"count": done}, messages.SUCCESS)
+            modeladmin.message_user(
+                request, ngettext("%(count)d done.", "%(count)d done.", done) % {"count": done}, messages.SUCCESS
+            )
         return None
-    return TemplateResponse(request, "ops/admin_ask_why.html", {
-        **modeladmin.admin_site.each_context(request), "title": title, "form": form,
-        "objects": queryset, "help_text": help_text, "action": request.POST.get("action"),
-        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta})
+    return TemplateResponse(
+        request,
+        "ops/admin_ask_why.html",
+        {
+            **modeladmin.admin_site.each_context(request),
+            "title": title,
+            "form": form,
+            "objects": queryset,
+            "help_text": help_text,
+            "action": request.POST.get("action"),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "opts": modeladmin.model._meta,
+        },
+    )
 
 
 def _review(modeladmin, request, queryset, status, title):
-    return _ask_why(modeladmin, request, queryset, title=title, apply=lambda report, data:
-                    fairplay_services.report_review(report_id=report.pk, staff=request.user,
-                                                    status=status, reason=data["reason"]))
+    return _ask_why(
+        modeladmin,
+        request,
+        queryset,
+        title=title,
+        apply=lambda report, data: fairplay_services.report_review(
+            report_id=report.pk, staff=request.user, status=status, reason=data["reason"]
+        ),
+    )
 
 
 @admin.register(Report)
@@ -114,6 +136,7 @@ class HeartbeatAdmin(admin.ModelAdmin):
 
 # ---------------------------------------------------------------- staff adjudication
 
+
 def _winner(game, side: str) -> str:
     if side == "draw":
         return ""
@@ -123,49 +146,90 @@ def _winner(game, side: str) -> str:
 
 @admin.register(GameAdjudication)
 class GameAdjudicationAdmin(ReadOnlyModelAdmin):
-    list_display = ("id", "kind", "status", "players", "winner_side", "result_reason", "rated",
-                    "bot_failed_at", "finished_at")
-    list_filter = ("kind", "status", "result_reason", "rated",
-                   ("bot_failed_at", admin.EmptyFieldListFilter))
+    list_display = (
+        "id",
+        "kind",
+        "status",
+        "players",
+        "winner_side",
+        "result_reason",
+        "rated",
+        "bot_failed_at",
+        "finished_at",
+    )
+    list_filter = ("kind", "status", "result_reason", "rated", ("bot_failed_at", admin.EmptyFieldListFilter))
     search_fields = ("seats__user__username",)
-    fields = ("kind", "status", "rated", "bot_level", "ply", "winner_side", "result_reason",
-              "clock_held_since", "clock_hold_reason", "bot_failed_at", "bot_failure",
-              "created_at", "finished_at")
+    fields = (
+        "kind",
+        "status",
+        "rated",
+        "bot_level",
+        "ply",
+        "winner_side",
+        "result_reason",
+        "clock_held_since",
+        "clock_hold_reason",
+        "bot_failed_at",
+        "bot_failure",
+        "created_at",
+        "finished_at",
+    )
     actions = ["void", "award", "reverse_timeout", "release_bot"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).defer("sealed_state", "sealed_seed").prefetch_related(
-            "seats__user")
+        return super().get_queryset(request).defer("sealed_state", "sealed_seed").prefetch_related("seats__user")
 
     @admin.display(description=_("players"))
     def players(self, obj) -> str:
         return " - ".join("%s: %s" % (s.side, s.player_name) for s in obj.seats.all())
 
-    @admin.action(description=_("Void (no result, no rating change)"),
-                  permissions=["view"])
+    @admin.action(description=_("Void (no result, no rating change)"), permissions=["view"])
     def void(self, request, queryset):
-        return _ask_why(self, request, queryset, title=_("Void games"), apply=lambda game, data:
-                           services.game_void(game_id=game.pk, staff=request.user,
-                                              reason=data["reason"]))
+        return _ask_why(
+            self,
+            request,
+            queryset,
+            title=_("Void games"),
+            apply=lambda game, data: services.game_void(game_id=game.pk, staff=request.user, reason=data["reason"]),
+        )
 
     @admin.action(description=_("Award to a side"), permissions=["view"])
     def award(self, request, queryset):
-        return _ask_why(self, request, queryset, title=_("Award games"), form_class=AwardForm,
-                           apply=lambda game, data: services.game_award(
-                               game_id=game.pk, staff=request.user, reason=data["reason"],
-                               winner_side=_winner(game, data["side"])))
+        return _ask_why(
+            self,
+            request,
+            queryset,
+            title=_("Award games"),
+            form_class=AwardForm,
+            apply=lambda game, data: services.game_award(
+                game_id=game.pk, staff=request.user, reason=data["reason"], winner_side=_winner(game, data["side"])
+            ),
+        )
 
     @admin.action(description=_("Reverse a timeout (the game runs again)"), permissions=["view"])
     def reverse_timeout(self, request, queryset):
-        return _ask_why(self, request, queryset, title=_("Reverse timeouts"),
-                           apply=lambda game, data: services.game_timeout_reverse(
-                               game_id=game.pk, staff=request.user, reason=data["reason"]))
+        return _ask_why(
+            self,
+            request,
+            queryset,
+            title=_("Reverse timeouts"),
+            apply=lambda game, data: services.game_timeout_reverse(
+                game_id=game.pk, staff=request.user, reason=data["reason"]
+            ),
+        )
 
     @admin.action(description=_("Let the failed bot play again"), permissions=["view"])
     def release_bot(self, request, queryset):
-        return _ask_why(self, request, queryset, title=_("Let the failed bots play again"),
-                        help_text=BOT_FAILURE_RULE, apply=lambda game, data: services.game_bot_release(
-                            game_id=game.pk, staff=request.user, reason=data["reason"]))
+        return _ask_why(
+            self,
+            request,
+            queryset,
+            title=_("Let the failed bots play again"),
+            help_text=BOT_FAILURE_RULE,
+            apply=lambda game, data: services.game_bot_release(
+                game_id=game.pk, staff=request.user, reason=data["reason"]
+            ),
+        )
 
 
 @admin.register(PlayerSuspension)
@@ -178,20 +242,33 @@ class PlayerSuspensionAdmin(ReadOnlyModelAdmin):
 
     @admin.action(description=_("Suspend"), permissions=["view"])
     def suspend(self, request, queryset):
-        return _ask_why(self, request, queryset, title=_("Suspend players"),
-                           help_text=SUSPENSION_RULE, apply=lambda player, data:
-                           services.player_suspend(player_id=player.pk, staff=request.user,
-                                                   reason=data["reason"]))
+        return _ask_why(
+            self,
+            request,
+            queryset,
+            title=_("Suspend players"),
+            help_text=SUSPENSION_RULE,
+            apply=lambda player, data: services.player_suspend(
+                player_id=player.pk, staff=request.user, reason=data["reason"]
+            ),
+        )
 
     @admin.action(description=_("Lift the suspension"), permissions=["view"])
     def unsuspend(self, request, queryset):
-        return _ask_why(self, request, queryset, title=_("Lift suspensions"),
-                           help_text=SUSPENSION_RULE, apply=lambda player, data:
-                           services.player_unsuspend(player_id=player.pk, staff=request.user,
-                                                     reason=data["reason"]))
+        return _ask_why(
+            self,
+            request,
+            queryset,
+            title=_("Lift suspensions"),
+            help_text=SUSPENSION_RULE,
+            apply=lambda player, data: services.player_unsuspend(
+                player_id=player.pk, staff=request.user, reason=data["reason"]
+            ),
+        )
 
 
 # ---------------------------------------------------------------- held time-outs
+
 
 class TimeoutHoldInline(ReadOnlyTabularInline):
     model = TimeoutHold
@@ -202,19 +279,33 @@ def _decide(modeladmin, request, queryset, decide, title):
     def apply(batch, data):
         changed = decide(batch_id=batch.pk, staff=request.user, reason=data["reason"]).games_changed
         return ngettext("%(count)d game changed.", "%(count)d games changed.", changed) % {"count": changed}
-    return _ask_why(modeladmin, request, queryset, title=title, apply=apply, help_text=_(
-        "Games that moved on or ended since they were held are left alone."))
+
+    return _ask_why(
+        modeladmin,
+        request,
+        queryset,
+        title=title,
+        apply=apply,
+        help_text=_("Games that moved on or ended since they were held are left alone."),
+    )
 
 
 @admin.register(TimeoutBatch)
 class TimeoutBatchAdmin(admin.ModelAdmin):
     """Time-outs a sweep held back; staff time them out or extend them, saying why."""
 
-    list_display = ("created_at", "status", "games_count", "active_games", "since", "decided_by",
-                    "decided_at", "games_changed")
+    list_display = (
+        "created_at",
+        "status",
+        "games_count",
+        "active_games",
+        "since",
+        "decided_by",
+        "decided_at",
+        "games_changed",
+    )
     list_filter = ("status",)
-    fields = ("status", "created_at", "since", "active_games", "decided_by", "decided_at",
-              "reason", "games_changed")
+    fields = ("status", "created_at", "since", "active_games", "decided_by", "decided_at", "reason", "games_changed")
     readonly_fields = fields
     inlines = [TimeoutHoldInline]
     actions = ["confirm_timeouts", "extend_timeouts"]
@@ -238,10 +329,10 @@ class TimeoutBatchAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Time the held games out"), permissions=["change"])
     def confirm_timeouts(self, request, queryset):
-        return _decide(self, request, queryset, services.timeout_batch_confirm,
-                       _("Time the held games out"))
+        return _decide(self, request, queryset, services.timeout_batch_confirm, _("Time the held games out"))
 
     @admin.action(description=_("Extend the held games as after an outage"), permissions=["change"])
     def extend_timeouts(self, request, queryset):
-        return _decide(self, request, queryset, services.timeout_batch_extend,
-                       _("Extend the held games as after an outage"))
+        return _decide(
+            self, request, queryset, services.timeout_batch_extend, _("Extend the held games as after an outage")
+        )

@@ -1,4 +1,5 @@
 """Refusals of the ops services: games' error classes (status, code, params) with ops' messages."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping

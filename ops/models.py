@@ -1,6 +1,7 @@
 """Heartbeats of the beat-scheduled tasks, and the staff's views of games and players
 (proxies the ops admin adjudicates and suspends through). Reports live in fairplay, the
 staff audit log in accounts (``accounts.models.StaffAction``)."""
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 

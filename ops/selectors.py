@@ -1,4 +1,5 @@
 """Reads of the ops app: the health report, the heartbeats behind it, reports by status."""
+
 from __future__ import annotations
 
 import logging
@@ -51,6 +52,7 @@ def redis_urls() -> list[str]:
 
 def _redis() -> str:
     import redis
+
     urls = redis_urls()
     if not urls:
         return NOT_CONFIGURED

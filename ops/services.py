@@ -13,6 +13,7 @@ them (reason forfeit), or aborted when they have not moved in it yet; games
 against bots are aborted; their open challenges are cancelled; they leave their
 ladders and are withdrawn from their tournaments. Lifting the suspension lets them
 log in again (new tokens needed); ended games stay ended, ladders are joined again."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -40,38 +41,49 @@ if TYPE_CHECKING:
 
 def heartbeat_record(*, name: str, now: datetime | None = None) -> Heartbeat:
     """Note that the task ``name`` just ran on a worker (the health check reads it)."""
-    heartbeat, _created = Heartbeat.objects.update_or_create(
-        name=name, defaults={"seen_at": now or timezone.now()})
+    heartbeat, _created = Heartbeat.objects.update_or_create(name=name, defaults={"seen_at": now or timezone.now()})
     return heartbeat
 
 
 # ---------------------------------------------------------------- staff adjudication
+
 
 def _result_details(done: adjudication.Adjudication) -> dict:
     game = done.game
     previous: dict[str, Any] = dict(done.previous) if done.previous is not None else {"status": "active"}
     if previous.get("finished_at") is not None:
         previous["finished_at"] = previous["finished_at"].isoformat()
-    return {"previous": previous, "result": {
-        "status": game.status, "winner": game.winner_side or None, "reason": game.result_reason}}
+    return {
+        "previous": previous,
+        "result": {"status": game.status, "winner": game.winner_side or None, "reason": game.result_reason},
+    }
 
 
 def game_void(*, game_id: int, staff: User, reason: str) -> Game:
     """Void an ended game (games.adjudication.game_result_void) and log it."""
     with transaction.atomic():
         done = adjudication.game_result_void(game_id=game_id, staff=staff, reason=reason)
-        staff_action_record(staff=staff, action=StaffActionKind.VOID, reason=reason.strip(),
-                            target=done.game, details=_result_details(done))
+        staff_action_record(
+            staff=staff,
+            action=StaffActionKind.VOID,
+            reason=reason.strip(),
+            target=done.game,
+            details=_result_details(done),
+        )
         return done.game
 
 
 def game_award(*, game_id: int, staff: User, reason: str, winner_side: str) -> Game:
     """Award a game to ``winner_side`` ("" for a draw) and log it."""
     with transaction.atomic():
-        done = adjudication.game_result_award(game_id=game_id, staff=staff, reason=reason,
-                                              winner_side=winner_side)
-        staff_action_record(staff=staff, action=StaffActionKind.AWARD, reason=reason.strip(),
-                            target=done.game, details=_result_details(done))
+        done = adjudication.game_result_award(game_id=game_id, staff=staff, reason=reason, winner_side=winner_side)
+        staff_action_record(
+            staff=staff,
+            action=StaffActionKind.AWARD,
+            reason=reason.strip(),
+            target=done.game,
+            details=_result_details(done),
+        )
         return done.game
 
 
@@ -79,8 +91,13 @@ def game_timeout_reverse(*, game_id: int, staff: User, reason: str) -> Game:
     """Let a game that ended on time run again (e.g. after an outage) and log it."""
     with transaction.atomic():
         done = adjudication.game_result_timeout_reverse(game_id=game_id, staff=staff, reason=reason)
-        staff_action_record(staff=staff, action=StaffActionKind.TIMEOUT_REVERSE,
-                            reason=reason.strip(), target=done.game, details=_result_details(done))
+        staff_action_record(
+            staff=staff,
+            action=StaffActionKind.TIMEOUT_REVERSE,
+            reason=reason.strip(),
+            target=done.game,
+            details=_result_details(done),
+        )
         return done.game
 
 
@@ -89,11 +106,11 @@ def game_bot_release(*, game_id: int, staff: User, reason: str) -> Game:
     and log it."""
     reason = adjudication.adjudication_check(staff=staff, reason=reason)
     with transaction.atomic():
-        failure = (Game.objects.select_for_update().filter(pk=game_id)
-                   .values_list("bot_failure", flat=True).first())
+        failure = Game.objects.select_for_update().filter(pk=game_id).values_list("bot_failure", flat=True).first()
         game = game_services.bot_turn_unflag(game_id=game_id)
-        staff_action_record(staff=staff, action=StaffActionKind.BOT_RELEASE, reason=reason,
-                            target=game, details={"failure": failure})
+        staff_action_record(
+            staff=staff, action=StaffActionKind.BOT_RELEASE, reason=reason, target=game, details={"failure": failure}
+        )
         return game
 
 
@@ -109,8 +126,10 @@ def player_competitions_leave(*, user: User, actor: User | None) -> dict[str, li
     tournament: ladders are left; a tournament not started yet drops the entry, a running
     or paused one withdraws them (``actor``: the staff member, None for the player).
     Call after their games are resolved: games are locked before ladder and tournament rows."""
-    return {"ladders_left": ladder_services.user_ladders_leave(user=user),
-            "tournaments_left": tournament_services.user_tournaments_leave(user=user, actor=actor)}
+    return {
+        "ladders_left": ladder_services.user_ladders_leave(user=user),
+        "tournaments_left": tournament_services.user_tournaments_leave(user=user, actor=actor),
+    }
 
 
 def player_suspend(*, player_id: int, staff: User, reason: str) -> User:
@@ -131,12 +150,21 @@ def player_suspend(*, player_id: int, staff: User, reason: str) -> User:
         sessions = account_services.user_sessions_end(user_id=player.pk)
         done = adjudication.player_games_resolve(user=player, staff=staff, reason=reason, now=now)
         left = player_competitions_leave(user=player, actor=staff)
-        staff_action_record(staff=staff, action=StaffActionKind.SUSPEND, reason=reason,
-                            player=player, details={
-                                "forfeited": done.forfeited, "aborted": done.aborted,
-                                "challenges_cancelled": done.challenges_cancelled,
-                                "challenges_declined": done.challenges_declined, **left,
-                                "tokens_revoked": tokens, "sessions_ended": sessions})
+        staff_action_record(
+            staff=staff,
+            action=StaffActionKind.SUSPEND,
+            reason=reason,
+            player=player,
+            details={
+                "forfeited": done.forfeited,
+                "aborted": done.aborted,
+                "challenges_cancelled": done.challenges_cancelled,
+                "challenges_declined": done.challenges_declined,
+                **left,
+                "tokens_revoked": tokens,
+                "sessions_ended": sessions,
+            },
+        )
         return player
 
 
@@ -147,30 +175,39 @@ def player_unsuspend(*, player_id: int, staff: User, reason: str) -> User:
         player = _lock_player(player_id)
         if player.suspended_at is None:
             raise OpsConflict("not_suspended")
-        details = {"suspended_at": player.suspended_at.isoformat(),
-                   "suspension_reason": player.suspension_reason}
+        details = {"suspended_at": player.suspended_at.isoformat(), "suspension_reason": player.suspension_reason}
         player.suspended_at = None
         player.suspension_reason = ""
         player.is_active = True
         player.save(update_fields=["suspended_at", "suspension_reason", "is_active"])
-        staff_action_record(staff=staff, action=StaffActionKind.UNSUSPEND, reason=reason,
-                            player=player, details=details)
+        staff_action_record(
+            staff=staff, action=StaffActionKind.UNSUSPEND, reason=reason, player=player, details=details
+        )
         return player
 
 
 # ---------------------------------------------------------------- held time-outs
 
+
 def _batch_details(batch: TimeoutBatch) -> dict:
-    return {"batch": batch.pk, "games": sorted(batch.holds.values_list("game_id", flat=True)),
-            "games_changed": batch.games_changed}
+    return {
+        "batch": batch.pk,
+        "games": sorted(batch.holds.values_list("game_id", flat=True)),
+        "games_changed": batch.games_changed,
+    }
 
 
 def timeout_batch_confirm(*, batch_id: int, staff: User, reason: str) -> TimeoutBatch:
     """Time out the games a sweep held (games.outages.timeout_batch_games_time_out) and log it."""
     with transaction.atomic():
         batch = outages.timeout_batch_games_time_out(batch_id=batch_id, staff=staff, reason=reason)
-        staff_action_record(staff=staff, action=StaffActionKind.TIMEOUTS_CONFIRMED,
-                            reason=batch.reason, target=batch, details=_batch_details(batch))
+        staff_action_record(
+            staff=staff,
+            action=StaffActionKind.TIMEOUTS_CONFIRMED,
+            reason=batch.reason,
+            target=batch,
+            details=_batch_details(batch),
+        )
         return batch
 
 
@@ -179,6 +216,11 @@ def timeout_batch_extend(*, batch_id: int, staff: User, reason: str) -> TimeoutB
     and log it."""
     with transaction.atomic():
         batch = outages.timeout_batch_clocks_extend(batch_id=batch_id, staff=staff, reason=reason)
-        staff_action_record(staff=staff, action=StaffActionKind.TIMEOUTS_EXTENDED,
-                            reason=batch.reason, target=batch, details=_batch_details(batch))
+        staff_action_record(
+            staff=staff,
+            action=StaffActionKind.TIMEOUTS_EXTENDED,
+            reason=batch.reason,
+            target=batch,
+            details=_batch_details(batch),
+        )
         return batch

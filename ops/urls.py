@@ -1,4 +1,5 @@
 """Health check, blocks and reports (namespace "ops")."""
+
 from django.urls import path
 
 from . import views

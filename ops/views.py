@@ -1,5 +1,6 @@
 """Pages of the ops app: /healthz/, blocking players, reporting games and players. Thin:
 writes go through accounts.services and fairplay.services, reads through selectors."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -59,8 +60,9 @@ def block_toggle(request: AuthenticatedHttpRequest, username: str) -> HttpRespon
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:
-            messages.success(request, _("You blocked %(name)s: they cannot challenge you.")
-                             % {"name": player.public_name})
+            messages.success(
+                request, _("You blocked %(name)s: they cannot challenge you.") % {"name": player.public_name}
+            )
     target = request.POST.get("next") or ""
     return redirect(target if target == reverse("ops:blocks") else player.get_absolute_url())
 
@@ -71,8 +73,9 @@ def _report(request: AuthenticatedHttpRequest, back: str, **target: Any) -> Http
         messages.error(request, _("Choose what happened and say why."))
         return redirect(back)
     try:
-        fairplay_services.report_create(reporter=request.user, kind=form.cleaned_data["kind"],
-                                        reason=form.cleaned_data["reason"], **target)
+        fairplay_services.report_create(
+            reporter=request.user, kind=form.cleaned_data["kind"], reason=form.cleaned_data["reason"], **target
+        )
     except GameActionError as error:
         messages.error(request, error.message)
     else:

@@ -2,6 +2,7 @@
 
 The export is the same document as the file downloaded from the settings page. Deleting
 needs the password again; afterwards every token of the account is gone (401)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,10 +22,13 @@ from . import services as privacy_services
 
 
 class AccountExportView(ApiView):
-    @extend_schema(tags=["me"], responses={200: sp.AccountExportSerializer, **errors(401, 403, 429)},
-                   summary="Everything the site holds about you, as one JSON document "
-                           "(profile, games with their moves, ratings, blocks, reports, ladders, tournaments, "
-                           "game messages)")
+    @extend_schema(
+        tags=["me"],
+        responses={200: sp.AccountExportSerializer, **errors(401, 403, 429)},
+        summary="Everything the site holds about you, as one JSON document "
+        "(profile, games with their moves, ratings, blocks, reports, ladders, tournaments, "
+        "game messages)",
+    )
     def get(self, request: Any) -> Response:
         return Response(privacy_services.account_export(user=request.user))
 
@@ -33,10 +37,13 @@ class AccountDeleteView(ApiView):
     # A password check: it spends the budget of the sign-in endpoints too.
     throttle_classes = [UserRateThrottle, IPRateThrottle, AuthRateThrottle]
 
-    @extend_schema(tags=["me"], request=sp.AccountDeleteSerializer,
-                   responses={200: MessageSerializer, **errors(400, 401, 403, 409, 429)},
-                   summary="Delete your account: your running games are resigned, your data removed, "
-                           "your games kept under \"deleted player\" (403: wrong password)")
+    @extend_schema(
+        tags=["me"],
+        request=sp.AccountDeleteSerializer,
+        responses={200: MessageSerializer, **errors(400, 401, 403, 409, 429)},
+        summary="Delete your account: your running games are resigned, your data removed, "
+        'your games kept under "deleted player" (403: wrong password)',
+    )
     def post(self, request: Any) -> Response:
         data = sp.AccountDeleteSerializer(data=request.data)
         data.is_valid(raise_exception=True)

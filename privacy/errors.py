@@ -1,4 +1,5 @@
 """Refusals of the privacy services: games' error classes with privacy's own messages."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -2,6 +2,7 @@
 
 The export is privacy.services.account_export's document as it is, the same JSON as
 the file downloaded from the settings page; these serializers only document it."""
+
 from __future__ import annotations
 
 from rest_framework import serializers
@@ -12,9 +13,13 @@ from tournaments.models import ParticipantStatus
 
 
 class AccountDeleteSerializer(serializers.Serializer):
-    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False,
-                                     style={"input_type": "password"},
-                                     help_text="Your current password, to confirm.")
+    password = serializers.CharField(
+        max_length=128,
+        write_only=True,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="Your current password, to confirm.",
+    )
 
 
 class ExportMailSerializer(serializers.Serializer):
@@ -64,8 +69,9 @@ class ExportGameSerializer(serializers.Serializer):
     your_side = serializers.CharField()
     seats = ExportSeatSerializer(many=True)
     opponents = serializers.ListField(child=serializers.CharField())
-    result = serializers.ChoiceField(choices=PlayerResult.choices, allow_null=True,
-                                     help_text="Your result; null while the game runs.")
+    result = serializers.ChoiceField(
+        choices=PlayerResult.choices, allow_null=True, help_text="Your result; null while the game runs."
+    )
     winner_side = serializers.CharField(allow_null=True)
     reason = serializers.ChoiceField(choices=ResultReason.choices, allow_null=True)
     scores = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
@@ -150,8 +156,10 @@ class ExportReplyByMailSerializer(serializers.Serializer):
     received_at = serializers.DateTimeField()
     processed_at = serializers.DateTimeField(allow_null=True, help_text="Null until it was played.")
     outcome = serializers.CharField(allow_null=True, help_text="What it did: `played`, `rejected`, `stale`, ...")
-    message = serializers.CharField(allow_null=True, help_text="The mail as received; null when it did not "
-                                                              "come from your address, or is not judged yet.")
+    message = serializers.CharField(
+        allow_null=True,
+        help_text="The mail as received; null when it did not come from your address, or is not judged yet.",
+    )
 
 
 class AccountExportSerializer(serializers.Serializer):
@@ -165,5 +173,6 @@ class AccountExportSerializer(serializers.Serializer):
     ladders = ExportLadderSerializer(many=True)
     tournaments = ExportTournamentSerializer(many=True)
     messages = ExportMessageSerializer(many=True, help_text="What you wrote to the other players of your games.")
-    replies_by_mail = ExportReplyByMailSerializer(many=True, help_text="The replies by mail sent to your reply "
-                                                                       "addresses, kept for a few days.")
+    replies_by_mail = ExportReplyByMailSerializer(
+        many=True, help_text="The replies by mail sent to your reply addresses, kept for a few days."
+    )

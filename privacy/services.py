@@ -13,6 +13,7 @@ other apps' own services, so their rules apply as for any player: running games 
 resigned (``game_finished`` updates ratings, ladders and tournaments), open
 challenges cancelled or declined, ladders left, tournaments withdrawn from.
 """
+
 from __future__ import annotations
 
 import logging
@@ -72,6 +73,5 @@ def account_delete(*, user: User, password: str, now: datetime | None = None) ->
             raise PrivacyConflict("already_deleted")
         for step in registry.erase_steps():
             counts.update(step.run(locked, now) or {})
-    log.info("account_delete user_id=%s %s", locked.pk,
-             " ".join("%s=%s" % item for item in sorted(counts.items())))
+    log.info("account_delete user_id=%s %s", locked.pk, " ".join("%s=%s" % item for item in sorted(counts.items())))
     return locked

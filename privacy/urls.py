@@ -1,4 +1,5 @@
 """The player's own data: export and account deletion (namespace "privacy")."""
+
 from django.urls import path
 
 from . import views

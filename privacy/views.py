@@ -1,5 +1,6 @@
 """Pages of the privacy app: download the export, delete the account. Thin: the work
 is in privacy.services."""
+
 from __future__ import annotations
 
 import json
@@ -49,5 +50,4 @@ def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
             logout(request)
             messages.success(request, _("Your account is deleted. Your games stay, under the name deleted player."))
             return redirect("games:home")
-    return render(request, "privacy/delete_confirm.html", {"form": form},
-                  status=400 if form.errors else 200)
+    return render(request, "privacy/delete_confirm.html", {"form": form}, status=400 if form.errors else 200)

@@ -1,5 +1,6 @@
 """/api/v1/ratings/leaderboard/ and /api/v1/players/<username>/ (a public profile with its
 ratings): reads through ratings.selectors, shaped by ratings/serializers.py."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,10 +20,12 @@ from . import serializers as s
 
 
 class LeaderboardView(PublicReadView):
-    @extend_schema(tags=["ratings"], parameters=[
-        OpenApiParameter("kind", OpenApiTypes.STR, enum=GameKind.values, required=True)],
+    @extend_schema(
+        tags=["ratings"],
+        parameters=[OpenApiParameter("kind", OpenApiTypes.STR, enum=GameKind.values, required=True)],
         responses={200: s.PlayerRatingSerializer(many=True), **errors(400, 429)},
-        summary="The best established players of a game")
+        summary="The best established players of a game",
+    )
     def get(self, request: Any) -> Response:
         query = s.LeaderboardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -31,10 +34,16 @@ class LeaderboardView(PublicReadView):
 
 
 class PlayerView(PublicReadView):
-    @extend_schema(tags=["players"], responses={200: s.PlayerProfileSerializer, **errors(404, 429)},
-                   summary="A player's public profile and ratings")
+    @extend_schema(
+        tags=["players"],
+        responses={200: s.PlayerProfileSerializer, **errors(404, 429)},
+        summary="A player's public profile and ratings",
+    )
     def get(self, request: Any, username: str) -> Response:
         player = public_user_or_404(username)
-        profile = s.PlayerProfile(user=player, **game_selectors.player_game_counts(player=player),
-                                  ratings=selectors.ratings_for_player(user=player))
+        profile = s.PlayerProfile(
+            user=player,
+            **game_selectors.player_game_counts(player=player),
+            ratings=selectors.ratings_for_player(user=player),
+        )
         return Response(s.PlayerProfileSerializer(profile).data)

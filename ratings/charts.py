@@ -1,4 +1,5 @@
 """A rating history chart as server-rendered SVG (no script needed)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -27,16 +28,32 @@ def rating_history_svg(changes: Sequence[RatingChange], *, title: str) -> SafeSt
         return PAD + (high - value) * (HEIGHT - 2 * PAD) / (high - low)
 
     points = " ".join("%.1f,%.1f" % (PAD + i * step, y(v)) for i, v in enumerate(values))
-    dots = format_html_join("", '<circle cx="{}" cy="{}" r="2.5"><title>{}</title></circle>', (
-        ("%.1f" % (PAD + (i + 1) * step), "%.1f" % y(c.rating_after),
-         _("%(rating)d after game #%(game)s") % {"rating": round(c.rating_after), "game": c.game_id})
-        for i, c in enumerate(changes)))
+    dots = format_html_join(
+        "",
+        '<circle cx="{}" cy="{}" r="2.5"><title>{}</title></circle>',
+        (
+            (
+                "%.1f" % (PAD + (i + 1) * step),
+                "%.1f" % y(c.rating_after),
+                _("%(rating)d after game #%(game)s") % {"rating": round(c.rating_after), "game": c.game_id},
+            )
+            for i, c in enumerate(changes)
+        ),
+    )
     return format_html(
         '<svg class="rating-chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
         'aria-label="{title}"><title>{title}</title>'
         '<text x="2" y="{top}" font-size="10">{high}</text>'
         '<text x="2" y="{bottom}" font-size="10">{low}</text>'
         '<polyline fill="none" stroke="currentColor" stroke-width="1.5" points="{points}"/>'
-        '{dots}</svg>',
-        w=WIDTH, h=HEIGHT, title=title, top=PAD, bottom=HEIGHT - PAD + 10,
-        high=round(high), low=round(low), points=points, dots=dots)
+        "{dots}</svg>",
+        w=WIDTH,
+        h=HEIGHT,
+        title=title,
+        top=PAD,
+        bottom=HEIGHT - PAD + 10,
+        high=round(high),
+        low=round(low),
+        points=points,
+        dots=dots,
+    )

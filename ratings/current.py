@@ -4,6 +4,7 @@ ratings.selectors and ratings.services (reads never depend on writes).
 The deviation grows for every empty rating period since the player's last rated game
 (``constants.INACTIVITY_PERIOD_DAYS``), up to ``constants.MAX_DEVIATION``.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,5 +24,8 @@ def idle_periods(last_played_at: datetime | None, now: datetime) -> int:
 
 def glicko_now(rating: Rating, now: datetime) -> Glicko:
     """The player's Glicko rating at ``now``, the deviation grown for inactivity."""
-    return idle(Glicko(rating.rating, rating.deviation, rating.volatility),
-                periods=idle_periods(rating.last_played_at, now), max_deviation=constants.MAX_DEVIATION)
+    return idle(
+        Glicko(rating.rating, rating.deviation, rating.volatility),
+        periods=idle_periods(rating.last_played_at, now),
+        max_deviation=constants.MAX_DEVIATION,
+    )

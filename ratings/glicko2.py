@@ -5,6 +5,7 @@ converted to the Glicko-2 scale (mu, phi), updated over one rating period
 with the Illinois algorithm for the new volatility, and converted back.
 The worked example of that paper is a test (tests/ratings/test_glicko2.py).
 """
+
 from __future__ import annotations
 
 import math
@@ -48,8 +49,7 @@ def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return (ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex) ** 2)
-                - (x - a) / (tau * tau))
+        return ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex) ** 2) - (x - a) / (tau * tau)
 
     big_a = a
     if delta * delta > phi * phi + v:
@@ -102,5 +102,5 @@ def idle(player: Glicko, *, periods: int, max_deviation: float) -> Glicko:
     if periods <= 0:
         return player
     phi = player.deviation / SCALE
-    grown = math.sqrt(phi * phi + periods * player.volatility ** 2) * SCALE
+    grown = math.sqrt(phi * phi + periods * player.volatility**2) * SCALE
     return Glicko(player.rating, min(grown, max_deviation), player.volatility)

@@ -2,6 +2,7 @@
 
 Written only by ratings.services; the rules and constants are in ratings.constants.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -16,8 +17,7 @@ from . import constants
 class Rating(models.Model):
     """A player's current rating in one game, as of their last rated result."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="ratings")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
     rating = models.FloatField(_("rating"), default=constants.INITIAL_RATING)
     deviation = models.FloatField(_("rating deviation"), default=constants.INITIAL_DEVIATION)
@@ -28,8 +28,7 @@ class Rating(models.Model):
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
-        constraints = [models.UniqueConstraint(fields=["user", "kind"],
-                                               name="ratings_one_rating_per_game")]
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="ratings_one_rating_per_game")]
         indexes = [models.Index(fields=["kind", "-rating"])]
 
     def __str__(self) -> str:
@@ -39,10 +38,8 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """What one rated game did to one player's rating. One row per player and game."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="rating_changes")
-    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                 related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
     kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
     score = models.FloatField(_("score"))
@@ -58,13 +55,11 @@ class RatingChange(models.Model):
         ordering = ["created_at", "pk"]
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
-        constraints = [models.UniqueConstraint(fields=["game", "user"],
-                                               name="ratings_one_change_per_player_and_game")]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="ratings_one_change_per_player_and_game")]
         indexes = [models.Index(fields=["user", "kind", "created_at"])]
 
     def __str__(self) -> str:
-        return "%s game %s: %.0f -> %.0f" % (self.user, self.game_id, self.rating_before,
-                                             self.rating_after)
+        return "%s game %s: %.0f -> %.0f" % (self.user, self.game_id, self.rating_before, self.rating_after)
 
     @property
     def delta(self) -> float:

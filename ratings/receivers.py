@@ -1,5 +1,6 @@
 """Rate a finished game, inside the transaction that finishes it (games.signals.game_finished),
 and replay the ratings when staff change an ended game's result (game_result_changed)."""
+
 from django.dispatch import receiver
 
 from games.models import Game

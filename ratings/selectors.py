@@ -4,6 +4,7 @@ Every rating shown is the rating "now": the deviation has grown for the time
 since the player's last rated game (ratings.constants), so a player who stops
 playing becomes provisional again and drops off the leaderboard.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -48,15 +49,27 @@ class RatingShown:
 
 def _shown(row: Rating, now: datetime) -> RatingShown:
     current = glicko_now(row, now)
-    return RatingShown(user=row.user, kind=row.kind, rating=current.rating,
-                       deviation=current.deviation, volatility=current.volatility,
-                       games_played=row.games_played, last_played_at=row.last_played_at)
+    return RatingShown(
+        user=row.user,
+        kind=row.kind,
+        rating=current.rating,
+        deviation=current.deviation,
+        volatility=current.volatility,
+        games_played=row.games_played,
+        last_played_at=row.last_played_at,
+    )
 
 
 def _unrated(user: Any, kind: str) -> RatingShown:
-    return RatingShown(user=user, kind=kind, rating=constants.INITIAL_RATING,
-                       deviation=constants.INITIAL_DEVIATION, volatility=constants.INITIAL_VOLATILITY,
-                       games_played=0, last_played_at=None)
+    return RatingShown(
+        user=user,
+        kind=kind,
+        rating=constants.INITIAL_RATING,
+        deviation=constants.INITIAL_DEVIATION,
+        volatility=constants.INITIAL_VOLATILITY,
+        games_played=0,
+        last_played_at=None,
+    )
 
 
 def rating_for_player(*, user: Any, kind: str, now: datetime | None = None) -> RatingShown:
@@ -70,25 +83,26 @@ def ratings_for_player(*, user: Any, now: datetime | None = None) -> list[Rating
     """The player's current rating in each game, in the order of GameKind."""
     now = now or timezone.now()
     rows = {r.kind: r for r in Rating.objects.select_related("user").filter(user=user)}
-    return [_shown(rows[kind], now) if kind in rows else _unrated(user, kind)
-            for kind in GameKind.values]
+    return [_shown(rows[kind], now) if kind in rows else _unrated(user, kind) for kind in GameKind.values]
 
 
 def ratings_by_user(*, users: list[Any], kind: str, now: datetime | None = None) -> dict[int, RatingShown]:
     """Current ratings of many players in one game, by user id (for standings tables)."""
     now = now or timezone.now()
-    found = {r.user_id: _shown(r, now) for r in Rating.objects.select_related("user").filter(
-        kind=kind, user__in=users)}
+    found = {r.user_id: _shown(r, now) for r in Rating.objects.select_related("user").filter(kind=kind, user__in=users)}
     return {u.pk: found.get(u.pk) or _unrated(u, kind) for u in users}
 
 
-def leaderboard(*, kind: str, limit: int = constants.LEADERBOARD_SIZE,
-                now: datetime | None = None) -> list[RatingShown]:
+def leaderboard(
+    *, kind: str, limit: int = constants.LEADERBOARD_SIZE, now: datetime | None = None
+) -> list[RatingShown]:
     """The best established players of a game, best first; provisional players are left out."""
     now = now or timezone.now()
-    candidates = Rating.objects.select_related("user").filter(
-        kind=kind, games_played__gt=0, deviation__lte=constants.PROVISIONAL_DEVIATION,
-        user__in=users_public()).order_by("-rating", "pk")
+    candidates = (
+        Rating.objects.select_related("user")
+        .filter(kind=kind, games_played__gt=0, deviation__lte=constants.PROVISIONAL_DEVIATION, user__in=users_public())
+        .order_by("-rating", "pk")
+    )
     rows: list[RatingShown] = []
     for row in candidates.iterator():
         shown = _shown(row, now)
@@ -99,20 +113,22 @@ def leaderboard(*, kind: str, limit: int = constants.LEADERBOARD_SIZE,
     return rows
 
 
-def leaderboards(*, limit: int = constants.LEADERBOARD_SIZE,
-                 now: datetime | None = None) -> list[tuple[str, str, list[RatingShown]]]:
+def leaderboards(
+    *, limit: int = constants.LEADERBOARD_SIZE, now: datetime | None = None
+) -> list[tuple[str, str, list[RatingShown]]]:
     """(kind, label, leaderboard) for every game."""
-    return [(kind, str(label), leaderboard(kind=kind, limit=limit, now=now))
-            for kind, label in GameKind.choices]
+    return [(kind, str(label), leaderboard(kind=kind, limit=limit, now=now)) for kind, label in GameKind.choices]
 
 
 def rating_history(*, user: Any, kind: str, limit: int = 500) -> list[RatingChange]:
     """The player's rating changes in one game, oldest first (the last ``limit``)."""
-    rows = list(RatingChange.objects.select_related("opponent", "game").filter(
-        user=user, kind=kind).order_by("-created_at", "-pk")[:limit])
+    rows = list(
+        RatingChange.objects.select_related("opponent", "game")
+        .filter(user=user, kind=kind)
+        .order_by("-created_at", "-pk")[:limit]
+    )
     rows.reverse()
     return rows
-
 
 
 def game_rating_changes(*, game_id: int) -> list[RatingChange]:

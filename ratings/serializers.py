@@ -1,5 +1,6 @@
 """Response shapes of ratings in the API: they read ratings.selectors.RatingShown rows, and a
 player's profile (PlayerProfile) for /api/v1/players/<username>/."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

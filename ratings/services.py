@@ -15,6 +15,7 @@ their state after their previous rated game, its deviation grown for the idle
 periods in between. Every Rating row of the kind is locked (in primary-key
 order, as live results do), so replays and live results are serialized.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -39,12 +40,15 @@ REPLAY_BATCH = 1000  # change rows per INSERT statement of a replay
 
 
 def _is_rateable(game: Game) -> bool:
-    if not game.rated or game.status != GameStatus.FINISHED or game.bot_level is not None \
-            or game.result_reason == REASON_VOID:
+    if (
+        not game.rated
+        or game.status != GameStatus.FINISHED
+        or game.bot_level is not None
+        or game.result_reason == REASON_VOID
+    ):
         return False
     seats = list(game.seats.all())
-    return len(seats) == 2 and all(s.user_id is not None for s in seats) \
-        and seats[0].user_id != seats[1].user_id
+    return len(seats) == 2 and all(s.user_id is not None for s in seats) and seats[0].user_id != seats[1].user_id
 
 
 def _player_id(seat: Seat) -> int:
@@ -67,11 +71,22 @@ def _rate(game: Game, rows: dict[int, Rating]) -> list[RatingChange]:
         mine, theirs = before[me], before[them]
         after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=constants.TAU)
         row = rows[me]
-        changes.append(RatingChange(
-            user_id=me, opponent_id=them, game=game, kind=game.kind,
-            score=score, rating_before=row.rating, rating_after=after.rating,
-            deviation_before=mine.deviation, deviation_after=after.deviation,
-            volatility_after=after.volatility, opponent_rating=theirs.rating, created_at=now))
+        changes.append(
+            RatingChange(
+                user_id=me,
+                opponent_id=them,
+                game=game,
+                kind=game.kind,
+                score=score,
+                rating_before=row.rating,
+                rating_after=after.rating,
+                deviation_before=mine.deviation,
+                deviation_after=after.deviation,
+                volatility_after=after.volatility,
+                opponent_rating=theirs.rating,
+                created_at=now,
+            )
+        )
         row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
         row.games_played += 1
         row.last_played_at = now
@@ -92,8 +107,10 @@ def rating_record_result(*, game: Game) -> list[RatingChange]:
         user_ids = sorted(_player_id(s) for s in game.seats.all())
         for user_id in user_ids:  # one order everywhere: no deadlock
             Rating.objects.get_or_create(user_id=user_id, kind=game.kind)
-        locked = {r.user_id: r for r in Rating.objects.select_for_update().filter(
-            kind=game.kind, user_id__in=user_ids).order_by("pk")}
+        locked = {
+            r.user_id: r
+            for r in Rating.objects.select_for_update().filter(kind=game.kind, user_id__in=user_ids).order_by("pk")
+        }
         changes = _rate(game, locked)
         for row in locked.values():
             row.save(update_fields=RATING_FIELDS)
@@ -115,12 +132,14 @@ def _state_before(row: Rating, earlier: Iterable[RatingChange]) -> None:
     earlier = list(earlier)
     if earlier:
         last = earlier[-1]
-        row.rating, row.deviation, row.volatility = (last.rating_after, last.deviation_after,
-                                                     last.volatility_after)
+        row.rating, row.deviation, row.volatility = (last.rating_after, last.deviation_after, last.volatility_after)
         row.last_played_at = last.created_at
     else:
-        row.rating, row.deviation, row.volatility = (constants.INITIAL_RATING, constants.INITIAL_DEVIATION,
-                                                     constants.INITIAL_VOLATILITY)
+        row.rating, row.deviation, row.volatility = (
+            constants.INITIAL_RATING,
+            constants.INITIAL_DEVIATION,
+            constants.INITIAL_VOLATILITY,
+        )
         row.last_played_at = None
     row.games_played = len(earlier)
 
@@ -137,24 +156,28 @@ def ratings_replay(*, kind: str, since: datetime, game_id: int) -> Replay:
     grows with the square of the rows (minutes for a few thousand)."""
     after_pivot = Q(finished_at__gt=since) | Q(finished_at=since, pk__gte=game_id)
     with transaction.atomic():
-        rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(kind=kind)
-                .order_by("pk")}
-        candidates = (Game.objects.filter(after_pivot, kind=kind, status=GameStatus.FINISHED)
-                      .order_by("finished_at", "pk").prefetch_related("seats"))
+        rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(kind=kind).order_by("pk")}
+        candidates = (
+            Game.objects.filter(after_pivot, kind=kind, status=GameStatus.FINISHED)
+            .order_by("finished_at", "pk")
+            .prefetch_related("seats")
+        )
         games = [g for g in candidates if _is_rateable(g)]
         # Who is touched: the players of the games rated again, and whoever was rated
         # at or after the old end (the changed game's players among them).
         players = {_player_id(s) for g in games for s in g.seats.all()}
-        players |= {r.user_id for r in rows.values() if r.last_played_at is not None
-                    and r.last_played_at >= since}
-        stale = (Q(game__finished_at__gt=since) | Q(game__finished_at=since, game_id__gte=game_id)
-                 | Q(game__finished_at__isnull=True) | Q(game_id=game_id))
+        players |= {r.user_id for r in rows.values() if r.last_played_at is not None and r.last_played_at >= since}
+        stale = (
+            Q(game__finished_at__gt=since)
+            | Q(game__finished_at=since, game_id__gte=game_id)
+            | Q(game__finished_at__isnull=True)
+            | Q(game_id=game_id)
+        )
         RatingChange.objects.filter(stale, kind=kind).delete()
         for user_id in sorted(players - set(rows)):
             rows[user_id], _created = Rating.objects.get_or_create(user_id=user_id, kind=kind)
         earlier: dict[int, list[RatingChange]] = {user_id: [] for user_id in players}
-        for change in RatingChange.objects.filter(kind=kind, user_id__in=players).order_by(
-                "created_at", "game_id"):
+        for change in RatingChange.objects.filter(kind=kind, user_id__in=players).order_by("created_at", "game_id"):
             earlier[change.user_id].append(change)
         for user_id in players:
             _state_before(rows[user_id], earlier[user_id])

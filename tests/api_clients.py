@@ -4,6 +4,7 @@ limits, serves events at once and gives the rate-limit counters a cache namespac
 
 tests/api's conftest applies ``api_settings`` to every test there; an app's API test module
 asks for it with ``pytest.mark.usefixtures("api_settings")``."""
+
 from __future__ import annotations
 
 import pytest

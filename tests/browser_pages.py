@@ -6,6 +6,7 @@ Maatatahay (Standard, so shrines and relics are on the map) between alice and bo
 to move in both running games, so that her game pages show the move controls; her lobby also
 lists a challenge to her, one of hers and an open one.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,14 +47,18 @@ def page_games() -> PageGames:
         onitama=_running_with_alice_to_move(alice, bob, "onitama", {"cards": "base"}, 6),
         maatatahay=_running_with_alice_to_move(alice, bob, "maatatahay", {"variant": "standard"}, 10),
         onitama_over=play(start_game(bob, alice, "onitama", {"cards": "base"}), 400),
-        maatatahay_over=play(start_game(bob, alice, "maatatahay", {"variant": "standard"}), 400))
+        maatatahay_over=play(start_game(bob, alice, "maatatahay", {"variant": "standard"}), 400),
+    )
     carol = make_user("carol")
-    services.challenge_create(challenger=bob, opponent=alice, kind="maatatahay", options={"variant": "first"},
-                              days_per_move=3)
-    services.challenge_create(challenger=alice, opponent=carol, kind="onitama", options={"cards": "base"},
-                              days_per_move=2)
-    services.challenge_create(challenger=carol, opponent=None, kind="maatatahay",
-                              options={"variant": "standard"}, days_per_move=5)
+    services.challenge_create(
+        challenger=bob, opponent=alice, kind="maatatahay", options={"variant": "first"}, days_per_move=3
+    )
+    services.challenge_create(
+        challenger=alice, opponent=carol, kind="onitama", options={"cards": "base"}, days_per_move=2
+    )
+    services.challenge_create(
+        challenger=carol, opponent=None, kind="maatatahay", options={"variant": "standard"}, days_per_move=5
+    )
     assert games.onitama.status == games.maatatahay.status == GameStatus.ACTIVE
     assert games.onitama_over.status == games.maatatahay_over.status == GameStatus.FINISHED
     return games

@@ -22,6 +22,7 @@ Fixtures:
 
 Every other test runs Celery tasks eagerly (in-process), whatever the environment.
 """
+
 from __future__ import annotations
 
 import email
@@ -52,6 +53,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 # --- Markers: skip locally, fail under CI -----------------------------------
+
 
 def services_missing() -> str | None:
     """Why the real services are not available, or None when they are configured."""
@@ -90,8 +92,11 @@ def pytest_runtest_setup(item):
 
 def pytest_terminal_summary(terminalreporter):
     for reason, count in sorted(_skipped_for.items()):
-        hint = ("set DATABASE_URL=postgres://... and CELERY_BROKER_URL=redis://... (README, Configuration)"
-                if reason.startswith("needs real services") else "install Debian's chromium")
+        hint = (
+            "set DATABASE_URL=postgres://... and CELERY_BROKER_URL=redis://... (README, Configuration)"
+            if reason.startswith("needs real services")
+            else "install Debian's chromium"
+        )
         terminalreporter.write_line(
             f"SKIPPED {count} test(s): {reason}. To run them, {hint}. Under CI=true they fail instead.",
             yellow=True,
@@ -165,6 +170,7 @@ def _fast_password_hashing(settings):
 
 
 # --- SMTP sink -----------------------------------------------------------------
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -247,6 +253,7 @@ def smtp_sink(smtp_sink_session, settings):
 
 
 # --- Celery worker and beat ----------------------------------------------------
+
 
 class LoggedProcess(subprocess.Popen[bytes]):
     """A Celery worker or beat subprocess that says where it logs (and, a worker, its node
@@ -339,13 +346,31 @@ def celery_worker_session(celery_services_env, tmp_path_factory):
     log = tmp_path_factory.mktemp("celery") / "worker.log"
     nodename = f"test-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
     command = [
-        sys.executable, "-m", "celery", "-A", "maatasite", "worker",
-        "--pool=solo", "-Q", _worker_queues(app), "--loglevel=info", "-n", nodename,
-        "--without-gossip", "--without-mingle",
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "maatasite",
+        "worker",
+        "--pool=solo",
+        "-Q",
+        _worker_queues(app),
+        "--loglevel=info",
+        "-n",
+        nodename,
+        "--without-gossip",
+        "--without-mingle",
     ]
     with open(log, "wb") as out:
-        process = LoggedProcess(command, cwd=ROOT, env=celery_services_env, stdout=out,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        process = LoggedProcess(
+            command,
+            cwd=ROOT,
+            env=celery_services_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -379,12 +404,26 @@ def celery_beat(celery_worker, celery_services_env, tmp_path):
     log = tmp_path / "beat.log"
     env = {**celery_services_env, "CELERY_BEAT_SWEEP_SECONDS": "1"}
     command = [
-        sys.executable, "-m", "celery", "-A", "maatasite", "beat", "--loglevel=info",
-        "--schedule", str(tmp_path / "beat-schedule"),
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "maatasite",
+        "beat",
+        "--loglevel=info",
+        "--schedule",
+        str(tmp_path / "beat-schedule"),
     ]
     with open(log, "wb") as out:
-        process = LoggedProcess(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+        process = LoggedProcess(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     process.log_path = log
     try:
         yield process
@@ -420,14 +459,33 @@ class PreforkWorker:
         self.starts += 1
         nodename = f"prefork-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
         command = [
-            sys.executable, "-m", "celery", "-A", "maatasite", "worker", "--pool=prefork",
-            f"--concurrency={concurrency}", "-Q", self.queues, "--loglevel=info", "-n", nodename,
-            "--without-gossip", "--without-mingle", "--without-heartbeat",
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "maatasite",
+            "worker",
+            "--pool=prefork",
+            f"--concurrency={concurrency}",
+            "-Q",
+            self.queues,
+            "--loglevel=info",
+            "-n",
+            nodename,
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
         ]
         with open(self.log_path, "wb") as out:
-            self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
         while not app.control.ping(destination=[nodename], timeout=1.0):
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -460,12 +518,27 @@ class PreforkWorker:
         """A real beat on the same broker prefix (e.g. ``CELERY_BEAT_SWEEP_SECONDS="1"``)."""
         assert self.beat is None or self.beat.poll() is not None, "beat already running"
         log = self.log_dir / f"beat-{self.starts}.log"
-        command = [sys.executable, "-m", "celery", "-A", "maatasite", "beat", "--loglevel=info",
-                   "--schedule", str(self.log_dir / "beat-schedule")]
+        command = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "maatasite",
+            "beat",
+            "--loglevel=info",
+            "--schedule",
+            str(self.log_dir / "beat-schedule"),
+        ]
         with open(log, "wb") as out:
-            self.beat = LoggedProcess(command, cwd=ROOT, env={**self.env, **extra_env}, stdout=out,
-                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                      start_new_session=True)
+            self.beat = LoggedProcess(
+                command,
+                cwd=ROOT,
+                env={**self.env, **extra_env},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         self.beat.log_path = log
         return self.beat
 
@@ -487,8 +560,7 @@ def prefork_worker(celery_services_env, transactional_db, tmp_path):
     from maatasite.celery import app
 
     def use_prefix(value: str) -> None:
-        app.conf.broker_transport_options = {**(app.conf.broker_transport_options or {}),
-                                             "global_keyprefix": value}
+        app.conf.broker_transport_options = {**(app.conf.broker_transport_options or {}), "global_keyprefix": value}
         app._pool = None
         app.amqp._producer_pool = None
 
@@ -496,8 +568,7 @@ def prefork_worker(celery_services_env, transactional_db, tmp_path):
     prefix = f"maatasite-test-{uuid.uuid4().hex[:12]}:"
     use_prefix(prefix)
     app.conf.task_always_eager = False  # restored by _celery_eager
-    worker = PreforkWorker({**celery_services_env, "CELERY_KEY_PREFIX": prefix}, tmp_path,
-                           _worker_queues(app))
+    worker = PreforkWorker({**celery_services_env, "CELERY_KEY_PREFIX": prefix}, tmp_path, _worker_queues(app))
     try:
         yield worker
     finally:
@@ -514,6 +585,7 @@ def prefork_worker(celery_services_env, transactional_db, tmp_path):
 
 # --- Browser (pytest-playwright with Debian's chromium) ------------------------
 
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {
@@ -526,21 +598,25 @@ def browser_type_launch_args(browser_type_launch_args):
 
 # --- Players shared by the apps' tests ---------------------------------------
 
+
 @pytest.fixture
 def alice(db):
     from tests.factories import make_user
+
     return make_user("alice")
 
 
 @pytest.fixture
 def bob(db):
     from tests.factories import make_user
+
     return make_user("bob")
 
 
 @pytest.fixture
 def carol(db):
     from tests.factories import make_user
+
     return make_user("carol")
 
 
@@ -548,6 +624,7 @@ def carol(db):
 def onitama_game(alice, bob):
     """A running Onitama game (base cards), alice on the first side."""
     from tests.factories import start_game
+
     return start_game(alice, bob, "onitama", {"cards": "base"})
 
 
@@ -555,5 +632,6 @@ def onitama_game(alice, bob):
 def staff_client(client, db):
     """The test client signed in as a superuser, ``root``."""
     from tests.factories import make_staff
+
     client.force_login(make_staff("root"))
     return client

@@ -4,6 +4,7 @@ The common players are fixtures in tests/conftest.py (``alice``, ``bob``,
 ``carol``, ``staff_client``); apps' conftests import from here for more: users and
 staff, games started through the challenge services, and moves played in them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -20,8 +21,8 @@ from games.models import Game, Seat
 def make_user(name: str, *, email: bool = True) -> User:
     """An active user ``name`` with the password ``pw-<name>-123456`` (and no email if asked)."""
     return get_user_model().objects.create_user(
-        username=name, email="%s@example.org" % name if email else "",
-        password="pw-" + name + "-123456")
+        username=name, email="%s@example.org" % name if email else "", password="pw-" + name + "-123456"
+    )
 
 
 def make_staff(name: str, *, superuser: bool = True) -> User:
@@ -33,16 +34,31 @@ def make_staff(name: str, *, superuser: bool = True) -> User:
     return user
 
 
-def start_game(challenger: User, opponent: User, kind: str = "onitama", options: Mapping[str, object] | None = None,
-               seat_choice: str | None = None, days_per_move: int = 3, rated: bool = True, *,
-               now: datetime | None = None) -> Game:
+def start_game(
+    challenger: User,
+    opponent: User,
+    kind: str = "onitama",
+    options: Mapping[str, object] | None = None,
+    seat_choice: str | None = None,
+    days_per_move: int = 3,
+    rated: bool = True,
+    *,
+    now: datetime | None = None,
+) -> Game:
     """A game between two users through the challenge services, started at ``now`` (by
     default the current time); the challenger takes the first side listed by the engine
     unless ``seat_choice`` says otherwise."""
     rules = engine.get_game(kind)
     challenge = services.challenge_create(
-        challenger=challenger, opponent=opponent, kind=kind, options=options,
-        days_per_move=days_per_move, rated=rated, seat_choice=seat_choice or rules.players[0], now=now)
+        challenger=challenger,
+        opponent=opponent,
+        kind=kind,
+        options=options,
+        days_per_move=days_per_move,
+        rated=rated,
+        seat_choice=seat_choice or rules.players[0],
+        now=now,
+    )
     return services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
 
 
@@ -84,7 +100,6 @@ def play(game: Game, decisions: int, *, pick: Callable[[Game], str] = first_lega
         game.refresh_from_db()
         if game.status != "active":
             break
-        services.move_submit(game_id=game.pk, user=to_move(game), move_text=pick(game),
-                             expected_ply=game.ply)
+        services.move_submit(game_id=game.pk, user=to_move(game), move_text=pick(game), expected_ply=game.ply)
     game.refresh_from_db()
     return game

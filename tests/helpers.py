@@ -2,6 +2,7 @@
 waiting for a positive signal, running functions at once in threads, reading what a real
 worker did, addresses and counts for the rate limits, signing in a browser page, settings
 loaded in a fresh interpreter."""
+
 from __future__ import annotations
 
 import os
@@ -95,8 +96,11 @@ def wait_for_task_runs(worker, task_name: str, *, more: int = 2, timeout: float 
     sweeps): at least ``more - 1`` of them started after this call, so whatever they would
     have done again is done when this returns."""
     start = task_runs_finished(worker, task_name)
-    wait_for(lambda: task_runs_finished(worker, task_name) >= start + more,
-             "%d more finished run(s) of %s in the worker's log" % (more, task_name), timeout=timeout)
+    wait_for(
+        lambda: task_runs_finished(worker, task_name) >= start + more,
+        "%d more finished run(s) of %s in the worker's log" % (more, task_name),
+        timeout=timeout,
+    )
 
 
 def rotated(i: int) -> dict:
@@ -132,5 +136,6 @@ def settings_in_subprocess(env: dict, *names: str) -> subprocess.CompletedProces
         f"print(json.dumps({{n: getattr(settings, n, None) for n in {list(names)!r}}}, default=str))"
     )
     base = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "maatasite.settings"}
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**base, **env},
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=60
+    )

@@ -7,6 +7,7 @@ in the page through the browser's DevTools protocol (not a <script> tag), so the
 Content-Security-Policy stays as strict as it is for users. Every square, piece and tile of the
 boards and the Tile Stream has a non-empty accessible name, as Playwright computes it.
 """
+
 import re
 from pathlib import Path
 
@@ -40,10 +41,15 @@ def axe_violations(page) -> list[dict]:
 def test_axe_finds_no_serious_violation_and_the_boards_have_names(live_server, browser, language):
     games = page_games()
     base = live_server.url
-    pages = {"home": "/", "lobby": "/lobby/", "settings": "/correspondence/settings/",
-             "onitama": "/games/%d/" % games.onitama.pk, "maatatahay": "/games/%d/" % games.maatatahay.pk,
-             "onitama over": "/games/%d/" % games.onitama_over.pk,
-             "maatatahay over": "/games/%d/" % games.maatatahay_over.pk}
+    pages = {
+        "home": "/",
+        "lobby": "/lobby/",
+        "settings": "/correspondence/settings/",
+        "onitama": "/games/%d/" % games.onitama.pk,
+        "maatatahay": "/games/%d/" % games.maatatahay.pk,
+        "onitama over": "/games/%d/" % games.onitama_over.pk,
+        "maatatahay over": "/games/%d/" % games.maatatahay_over.pk,
+    }
     page = signed_in_page(browser, base, language=language, viewport=DESKTOP)
     found = {}
     try:
@@ -59,8 +65,10 @@ def test_axe_finds_no_serious_violation_and_the_boards_have_names(live_server, b
         # The check does see violations: a control page (off the site, so with no policy against
         # its inline style) with an unnamed button and faint text.
         control_page = page.context.new_page()
-        control_page.set_content('<html lang="en"><head><title>control</title></head><body><main><button></button>'
-                                 '<p style="color:#bbb;background:#fff">faint</p></main></body></html>')
+        control_page.set_content(
+            '<html lang="en"><head><title>control</title></head><body><main><button></button>'
+            '<p style="color:#bbb;background:#fff">faint</p></main></body></html>'
+        )
         control = {v["id"] for v in axe_violations(control_page) if v["impact"] in BLOCKING}
         assert {"button-name", "color-contrast"} <= control, control
     finally:
@@ -69,9 +77,10 @@ def test_axe_finds_no_serious_violation_and_the_boards_have_names(live_server, b
 
 
 # What must have a name of its own, by game.
-BOARD_PARTS = {"onitama": [".board-wrap .space", ".board-wrap .piece", ".onitama-cards svg.card"],
-               "maatatahay": [".board-wrap .space", ".board-wrap .tile", ".tile-stream .mini-tile",
-                              ".tribe-line .crystal"]}
+BOARD_PARTS = {
+    "onitama": [".board-wrap .space", ".board-wrap .piece", ".onitama-cards svg.card"],
+    "maatatahay": [".board-wrap .space", ".board-wrap .tile", ".tile-stream .mini-tile", ".tribe-line .crystal"],
+}
 
 
 def check_board_names(page, kind: str, *, running: bool) -> None:

@@ -1,5 +1,6 @@
 """Staff pages show history, seats, members and audit rows but never let them be
 edited, added or deleted there: those rows change only through services."""
+
 from django.contrib.admin.sites import site
 from django.test import RequestFactory
 
@@ -8,8 +9,7 @@ from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 def test_every_inline_of_the_admin_is_read_only():
     request = RequestFactory().get("/")
-    inlines = [(model, inline) for model, model_admin in site._registry.items()
-               for inline in model_admin.inlines]
+    inlines = [(model, inline) for model, model_admin in site._registry.items() for inline in model_admin.inlines]
     assert len(inlines) >= 6
     for model, inline_class in inlines:
         inline = inline_class(model, site)
@@ -22,8 +22,7 @@ def test_every_inline_of_the_admin_is_read_only():
 
 def test_read_only_model_admins_offer_no_add_change_or_delete():
     request = RequestFactory().get("/")
-    admins = [model_admin for model_admin in site._registry.values()
-              if isinstance(model_admin, ReadOnlyModelAdmin)]
+    admins = [model_admin for model_admin in site._registry.values() if isinstance(model_admin, ReadOnlyModelAdmin)]
     assert len(admins) >= 6  # sweeps, outages, adjudications, suspensions, audit log, messages
     for model_admin in admins:
         assert model_admin.has_add_permission(request) is False, model_admin

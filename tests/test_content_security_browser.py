@@ -7,6 +7,7 @@ first shows that the listener does see a violation: an inline script injected in
 Then the game page's scripts are shown to still work under the policy: a move entered on the
 board (or typed) is pending until undone, and polling reloads the page when the opponent has moved.
 """
+
 import pytest
 from django.contrib import admin
 from django.urls import reverse
@@ -60,8 +61,7 @@ def turn_of(user, game, *, with_squares=False):
         moves = [move.text for move in legal]
         if game.to_move_user == user and (not with_squares or any(move.squares for move in legal)):
             return game
-        services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=moves[0],
-                             expected_ply=game.ply)
+        services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=moves[0], expected_ply=game.ply)
     raise AssertionError("no such position within 40 decisions")
 
 
@@ -96,11 +96,24 @@ def test_every_kind_of_page_loads_with_no_csp_violation_and_its_scripts_work(liv
         watch.clear()
 
         browser_login(page, base, "alice")
-        for path in ("/", "/lobby/", "/rules/", "/accounts/profile/", "/correspondence/settings/",
-                     "/players/alice/", "/blocks/", "/games/%d/" % onitama.pk, "/games/%d/" % maatatahay.pk,
-                     "/ratings/onitama/", "/ladders/", "/tournaments/",
-                     "/admin/", "/admin/games/game/%d/change/" % onitama.pk,
-                     "/admin/accounts/user/%d/change/" % bob.pk, "/admin/accounts/user/add/"):
+        for path in (
+            "/",
+            "/lobby/",
+            "/rules/",
+            "/accounts/profile/",
+            "/correspondence/settings/",
+            "/players/alice/",
+            "/blocks/",
+            "/games/%d/" % onitama.pk,
+            "/games/%d/" % maatatahay.pk,
+            "/ratings/onitama/",
+            "/ladders/",
+            "/tournaments/",
+            "/admin/",
+            "/admin/games/game/%d/change/" % onitama.pk,
+            "/admin/accounts/user/%d/change/" % bob.pk,
+            "/admin/accounts/user/add/",
+        ):
             visit(page, base + path)
         for model in admin.site._registry:  # every change list of the admin
             visit(page, base + reverse("admin:%s_%s_changelist" % (model._meta.app_label, model._meta.model_name)))
@@ -152,10 +165,12 @@ def test_every_kind_of_page_loads_with_no_csp_violation_and_its_scripts_work(liv
         # game.js: while alice waits, polling reloads the page once bob has moved.
         visit(page, base + "/games/%d/" % waiting.pk)
         assert page.locator(".game-page").get_attribute("data-poll") == "1"
-        services.move_submit(game_id=waiting.pk, user=bob, move_text=first_legal(waiting),
-                             expected_ply=waiting.ply)
-        page.wait_for_function("(ply) => document.querySelector('.game-page').dataset.ply === ply",
-                               arg=str(waiting.ply + 1), timeout=30_000)
+        services.move_submit(game_id=waiting.pk, user=bob, move_text=first_legal(waiting), expected_ply=waiting.ply)
+        page.wait_for_function(
+            "(ply) => document.querySelector('.game-page').dataset.ply === ply",
+            arg=str(waiting.ply + 1),
+            timeout=30_000,
+        )
 
         assert watch.violations == []
         assert watch.console_errors == []

@@ -1,5 +1,6 @@
 """The harness itself: settings from the environment, the real Celery worker,
 broker, PostgreSQL and SMTP sink, and a real browser against the live server."""
+
 import json
 import os
 import re
@@ -24,10 +25,21 @@ PASSWORD = "a-long-unusual-passphrase-9"
 
 # --- Settings --------------------------------------------------------------------
 
+
 def test_default_settings_are_local_development():
     result = settings_in_subprocess(
-        {}, "DEBUG", "DATABASES", "CELERY_TASK_ALWAYS_EAGER", "CELERY_TASK_EAGER_PROPAGATES", "EMAIL_BACKEND",
-        "SITE_URL", "TIME_ZONE", "USE_TZ", "AUTH_USER_MODEL", "CELERY_BEAT_SCHEDULE", "SESSION_COOKIE_SECURE",
+        {},
+        "DEBUG",
+        "DATABASES",
+        "CELERY_TASK_ALWAYS_EAGER",
+        "CELERY_TASK_EAGER_PROPAGATES",
+        "EMAIL_BACKEND",
+        "SITE_URL",
+        "TIME_ZONE",
+        "USE_TZ",
+        "AUTH_USER_MODEL",
+        "CELERY_BEAT_SCHEDULE",
+        "SESSION_COOKIE_SECURE",
     )
     assert result.returncode == 0, result.stderr
     values = json.loads(result.stdout.splitlines()[-1])
@@ -55,14 +67,26 @@ def test_settings_read_the_environment():
             "SITE_URL": "https://maata.example/",
             "ALLOWED_HOSTS": "maata.example,www.maata.example",
         },
-        "DATABASES", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER", "CELERY_RESULT_BACKEND", "EMAIL_BACKEND",
-        "EMAIL_HOST", "EMAIL_PORT", "DEFAULT_FROM_EMAIL", "SITE_URL", "ALLOWED_HOSTS",
+        "DATABASES",
+        "CELERY_BROKER_URL",
+        "CELERY_TASK_ALWAYS_EAGER",
+        "CELERY_RESULT_BACKEND",
+        "EMAIL_BACKEND",
+        "EMAIL_HOST",
+        "EMAIL_PORT",
+        "DEFAULT_FROM_EMAIL",
+        "SITE_URL",
+        "ALLOWED_HOSTS",
     )
     assert result.returncode == 0, result.stderr
     values = json.loads(result.stdout.splitlines()[-1])
     db = values["DATABASES"]["default"]
-    assert (db["ENGINE"], db["HOST"], db["PORT"], db["NAME"]) == ("django.db.backends.postgresql", "db.internal",
-                                                                  5433, "maata")
+    assert (db["ENGINE"], db["HOST"], db["PORT"], db["NAME"]) == (
+        "django.db.backends.postgresql",
+        "db.internal",
+        5433,
+        "maata",
+    )
     assert values["CELERY_BROKER_URL"] == "redis://redis.internal:6379/2"
     assert values["CELERY_TASK_ALWAYS_EAGER"] is False
     assert values["CELERY_RESULT_BACKEND"] == "redis://redis.internal:6379/3"
@@ -75,10 +99,12 @@ def test_settings_read_the_environment():
 
 def test_site_url_follows_host_and_port_unless_it_is_set():
     """`make run PORT=8101` mailed links to port 8000: the links' base follows HOST and PORT."""
-    cases = [({"PORT": "8101"}, "http://127.0.0.1:8101"),
-             ({"HOST": "localhost", "PORT": "8101"}, "http://localhost:8101"),
-             ({"HOST": "::1", "PORT": "8101"}, "http://[::1]:8101"),
-             ({"HOST": "localhost", "PORT": "8101", "SITE_URL": "https://maata.example/"}, "https://maata.example")]
+    cases = [
+        ({"PORT": "8101"}, "http://127.0.0.1:8101"),
+        ({"HOST": "localhost", "PORT": "8101"}, "http://localhost:8101"),
+        ({"HOST": "::1", "PORT": "8101"}, "http://[::1]:8101"),
+        ({"HOST": "localhost", "PORT": "8101", "SITE_URL": "https://maata.example/"}, "https://maata.example"),
+    ]
     for env, expected in cases:
         result = settings_in_subprocess(env, "SITE_URL")
         assert result.returncode == 0, result.stderr
@@ -90,11 +116,18 @@ def test_make_run_settings_sqlite_in_wal_mode_and_a_broker_kept_in_files(tmp_pat
     broker = tmp_path / "broker"
     result = settings_in_subprocess(
         {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "CELERY_BROKER_URL": f"filesystem://{broker}"},
-        "DATABASES", "CELERY_TASK_ALWAYS_EAGER", "CELERY_BROKER_URL", "CELERY_BROKER_TRANSPORT_OPTIONS")
+        "DATABASES",
+        "CELERY_TASK_ALWAYS_EAGER",
+        "CELERY_BROKER_URL",
+        "CELERY_BROKER_TRANSPORT_OPTIONS",
+    )
     assert result.returncode == 0, result.stderr
     values = json.loads(result.stdout.splitlines()[-1])
     assert values["DATABASES"]["default"]["OPTIONS"] == {
-        "init_command": "PRAGMA journal_mode=WAL;", "timeout": 20, "transaction_mode": "IMMEDIATE"}
+        "init_command": "PRAGMA journal_mode=WAL;",
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+    }
     assert values["CELERY_TASK_ALWAYS_EAGER"] is False
     assert values["CELERY_BROKER_URL"] == f"filesystem://localhost{broker}"
     options = values["CELERY_BROKER_TRANSPORT_OPTIONS"]
@@ -117,18 +150,33 @@ def test_production_settings_pass_the_deploy_check():
         "GAMES_SEAL_KEY": "a-long-random-games-seal-key-for-this-test-" + "z" * 20,
         "ALLOWED_HOSTS": "maata.example",
     }
-    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     # Only the two HSTS opt-ins that depend on the domain (subdomains, preload list) may remain.
     codes = set(re.findall(r"\((\w+\.[EW]\d+)\)", result.stdout + result.stderr))
     assert codes <= {"security.W005", "security.W021"}, result.stdout + result.stderr
-    values = json.loads(settings_in_subprocess(
-        {k: v for k, v in env.items() if k != "PATH"},
-        "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "SECURE_SSL_REDIRECT",
-    ).stdout.splitlines()[-1])
-    assert values == {"SESSION_COOKIE_SECURE": True, "CSRF_COOKIE_SECURE": True,
-                      "SECURE_HSTS_SECONDS": 2592000, "SECURE_SSL_REDIRECT": True}
+    values = json.loads(
+        settings_in_subprocess(
+            {k: v for k, v in env.items() if k != "PATH"},
+            "SESSION_COOKIE_SECURE",
+            "CSRF_COOKIE_SECURE",
+            "SECURE_HSTS_SECONDS",
+            "SECURE_SSL_REDIRECT",
+        ).stdout.splitlines()[-1]
+    )
+    assert values == {
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_HSTS_SECONDS": 2592000,
+        "SECURE_SSL_REDIRECT": True,
+    }
 
 
 def test_celery_app_is_configured_from_django_settings():
@@ -146,6 +194,7 @@ def test_tasks_run_in_process_without_a_broker():
 
 
 # --- Real services: PostgreSQL, Redis, the Celery worker, the SMTP sink ----------
+
 
 @pytest.mark.services
 def test_database_is_postgresql(db):
@@ -165,8 +214,10 @@ def test_worker_sends_mail_to_the_smtp_sink(celery_worker, smtp_sink):
     assert message["To"] == "sink@example.com"
     assert "/accounts/confirm/" in smtp_sink.body(message)  # the link was made by the worker
     # It was the worker subprocess that ran it, not this process.
-    wait_for(lambda: f"outbox_send[{result.id}] succeeded" in celery_worker.log_path.read_text(errors="replace"),
-          "the worker's log to show the task")
+    wait_for(
+        lambda: f"outbox_send[{result.id}] succeeded" in celery_worker.log_path.read_text(errors="replace"),
+        "the worker's log to show the task",
+    )
 
 
 @pytest.mark.services
@@ -176,17 +227,28 @@ def test_worker_writes_to_the_test_database(celery_worker):
     from django.utils import timezone
 
     User = get_user_model()
-    stale = User.objects.create_user(username="stale", email="stale@example.com", password=PASSWORD,
-                                     is_active=False, date_joined=timezone.now() - timedelta(days=30))
+    stale = User.objects.create_user(
+        username="stale",
+        email="stale@example.com",
+        password=PASSWORD,
+        is_active=False,
+        date_joined=timezone.now() - timedelta(days=30),
+    )
     unconfirmed_accounts_purge.delay()
     wait_for(lambda: not User.objects.filter(pk=stale.pk).exists(), "the worker to delete the stale account")
 
 
 @pytest.mark.services
 def test_signup_confirmation_mail_goes_through_the_worker(celery_worker, smtp_sink, client, settings):
-    response = client.post(reverse("accounts:signup"), {
-        "username": "wanda", "email": "wanda@example.com", "password1": PASSWORD, "password2": PASSWORD,
-    })
+    response = client.post(
+        reverse("accounts:signup"),
+        {
+            "username": "wanda",
+            "email": "wanda@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
     assert response.status_code == 302
     message = smtp_sink.wait_for(1)[0]
     # the worker rendered it (the outbox renders at send time), with the SITE_URL of its environment
@@ -199,8 +261,11 @@ def test_signup_confirmation_mail_goes_through_the_worker(celery_worker, smtp_si
 
 @pytest.mark.services
 def test_beat_schedules_the_timeout_sweep(celery_beat):
-    wait_for(lambda: "games.tasks.games_timeout_sweep" in celery_beat.log_path.read_text(errors="replace"),
-          "beat to send games.tasks.games_timeout_sweep", timeout=30)
+    wait_for(
+        lambda: "games.tasks.games_timeout_sweep" in celery_beat.log_path.read_text(errors="replace"),
+        "beat to send games.tasks.games_timeout_sweep",
+        timeout=30,
+    )
 
 
 @pytest.mark.services
@@ -214,12 +279,15 @@ def test_prefork_worker_dies_whole_and_starts_again(prefork_worker):
         os.killpg(pid, 0)
     prefork_worker.start()
     result = unconfirmed_accounts_purge.delay()
-    wait_for(lambda: f"[{result.id}] succeeded" in prefork_worker.log_path.read_text(errors="replace"),
-          "the restarted prefork worker to run a task")
+    wait_for(
+        lambda: f"[{result.id}] succeeded" in prefork_worker.log_path.read_text(errors="replace"),
+        "the restarted prefork worker to run a task",
+    )
     assert prefork_worker.unacked() == 0
 
 
 # --- Browser -------------------------------------------------------------------------
+
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)

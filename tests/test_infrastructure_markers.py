@@ -1,4 +1,5 @@
 """The `services` marker skips locally and fails under CI=true (checked in a nested pytest run)."""
+
 import os
 import subprocess
 import sys
@@ -9,10 +10,19 @@ NODE = "tests/test_infrastructure.py::test_database_is_postgresql"
 
 
 def run_pytest(**env):
-    base = {k: v for k, v in os.environ.items()
-            if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "CI", "PYTEST_XDIST_WORKER", "MAATASITE_TEST_RUN"}}
-    return subprocess.run([sys.executable, "-m", "pytest", NODE, "-p", "no:cacheprovider", "-q"],
-                          cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=300)
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "CI", "PYTEST_XDIST_WORKER", "MAATASITE_TEST_RUN"}
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", NODE, "-p", "no:cacheprovider", "-q"],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_services_tests_skip_without_services_and_say_why():

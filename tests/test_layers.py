@@ -6,6 +6,7 @@ import-linter sees function-body imports too, so the contract already forbids on
 up a layer; this test asks that one going down also carry its reason, as it hides an edge
 from a reader of the module's top: either it moves there, or it says why it cannot.
 """
+
 from __future__ import annotations
 
 import ast
@@ -55,17 +56,21 @@ def test_every_package_and_every_module_of_maatasite_is_in_exactly_one_layer():
         if (path.suffix == ".py" and path.name != "__init__.py") or (path / "__init__.py").is_file()
     }
     expected = (project_packages() - {"maatasite"}) | maatasite_children
-    assert set(named) == expected, (
-        "in no layer: %s; named but not a package or a module of maatasite: %s"
-        % (sorted(expected - set(named)), sorted(set(named) - expected)))
+    assert set(named) == expected, "in no layer: %s; named but not a package or a module of maatasite: %s" % (
+        sorted(expected - set(named)),
+        sorted(set(named) - expected),
+    )
 
 
 def test_the_maatasite_package_itself_imports_only_its_bottom_layer():
     """maatasite/__init__.py is in no layer (maatasite.urls, inside it, is on top): what it
     imports must be of the bottom maatasite layer, or the contract would not see the edge."""
-    [bottom] = [layer_modules(layer) for layer in layers_contract()["layers"]
-                if all(name.startswith("maatasite.") for name in layer_modules(layer))
-                and "maatasite.urls" not in layer_modules(layer)]
+    [bottom] = [
+        layer_modules(layer)
+        for layer in layers_contract()["layers"]
+        if all(name.startswith("maatasite.") for name in layer_modules(layer))
+        and "maatasite.urls" not in layer_modules(layer)
+    ]
     imported = {edge.imported for edge in module_imports(ROOT / "maatasite" / "__init__.py", "maatasite", True)}
     assert imported, "maatasite/__init__.py imports the Celery app, which makes `celery -A maatasite` work"
     for name in imported:
@@ -90,7 +95,7 @@ def module_imports(path: Path, module: str, is_package: bool, source: str | None
     found: list[Import] = []
 
     def has_reason(node: ast.stmt) -> bool:
-        own = lines[node.lineno - 1:(node.end_lineno or node.lineno)]
+        own = lines[node.lineno - 1 : (node.end_lineno or node.lineno)]
         above = []
         number = node.lineno - 2
         while number >= 0 and lines[number].strip().startswith("#"):
@@ -103,27 +108,39 @@ def module_imports(path: Path, module: str, is_package: bool, source: str | None
             if isinstance(child, ast.Import):
                 names = [alias.name for alias in child.names]
             elif isinstance(child, ast.ImportFrom):
-                base = package[:max(0, len(package) - child.level + 1)] if child.level else []
+                base = package[: max(0, len(package) - child.level + 1)] if child.level else []
                 names = [".".join(base + ([child.module] if child.module else []))]
             else:
                 visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
                 continue
             for name in names:
-                found.append(Import(str(path.relative_to(ROOT)) if path.is_absolute() else str(path),
-                                    child.lineno, name, in_function, has_reason(child)))
+                found.append(
+                    Import(
+                        str(path.relative_to(ROOT)) if path.is_absolute() else str(path),
+                        child.lineno,
+                        name,
+                        in_function,
+                        has_reason(child),
+                    )
+                )
 
     visit(ast.parse(text), False)
     return found
 
 
-def cross_app_function_imports_without_reason(path: Path, module: str, is_package: bool,
-                                              source: str | None = None) -> list[str]:
+def cross_app_function_imports_without_reason(
+    path: Path, module: str, is_package: bool, source: str | None = None
+) -> list[str]:
     app = module.split(".")[0]
     packages = project_packages()
-    return ["%s:%d imports %s" % (edge.path, edge.line, edge.imported)
-            for edge in module_imports(path, module, is_package, source)
-            if edge.in_function and not edge.has_reason
-            and edge.imported.split(".")[0] in packages and edge.imported.split(".")[0] != app]
+    return [
+        "%s:%d imports %s" % (edge.path, edge.line, edge.imported)
+        for edge in module_imports(path, module, is_package, source)
+        if edge.in_function
+        and not edge.has_reason
+        and edge.imported.split(".")[0] in packages
+        and edge.imported.split(".")[0] != app
+    ]
 
 
 def test_no_function_body_import_crosses_apps_without_a_reason():
@@ -138,11 +155,12 @@ def test_no_function_body_import_crosses_apps_without_a_reason():
             missing += cross_app_function_imports_without_reason(path, module, is_package)
     assert not missing, (
         "Move these imports to the module's top (when the layers allow it), replace them (a signal, "
-        "a registry), or write `# reason: ...` beside them:\n" + "\n".join(missing))
+        "a registry), or write `# reason: ...` beside them:\n" + "\n".join(missing)
+    )
 
 
 def test_the_scan_finds_a_cross_app_function_body_import_and_accepts_a_reason():
-    source = '''
+    source = """
 from games.models import Game  # the module's top: lint-imports alone judges it
 
 
@@ -164,13 +182,17 @@ class View:
         from games import signals
         from games import labels  # reason: games.labels imports this module
         from .errors import NotFound
-'''
+"""
     found = cross_app_function_imports_without_reason(Path("ladder/views.py"), "ladder.views", False, source)
     assert found == ["ladder/views.py:6 imports ratings.selectors", "ladder/views.py:18 imports accounts.services"]
     # Relative imports resolve from the module's package: ...errors in ladder.management.commands.x
     # is ladder.errors.
-    relative = module_imports(Path("ladder/management/commands/x.py"), "ladder.management.commands.x", False,
-                              "def f():\n    from . import y\n    from ...errors import NotFound\n")
+    relative = module_imports(
+        Path("ladder/management/commands/x.py"),
+        "ladder.management.commands.x",
+        False,
+        "def f():\n    from . import y\n    from ...errors import NotFound\n",
+    )
     assert [edge.imported for edge in relative] == ["ladder.management.commands", "ladder.errors"]
     package_init = module_imports(Path("ladder/__init__.py"), "ladder", True, "from .celery import app\n")
     assert [(edge.imported, edge.in_function) for edge in package_init] == [("ladder.celery", False)]

@@ -5,6 +5,7 @@ atomically (every process racing to make one gets the same), kept in gitignored 
 files; with DEBUG off both must come from the environment; the development key that
 was published in git is refused, and links signed with it do nothing.
 """
+
 import json
 import os
 import stat
@@ -27,14 +28,20 @@ PRODUCTION_KEY = "x" * 20 + "-a-long-random-production-secret-key-for-this-test-
 RACERS = 8
 
 
-RACER = ("import sys; from pathlib import Path; from maatasite.local_keys import local_key; "
-         "sys.stdin.read(); print(local_key(Path(sys.argv[1])))")
+RACER = (
+    "import sys; from pathlib import Path; from maatasite.local_keys import local_key; "
+    "sys.stdin.read(); print(local_key(Path(sys.argv[1])))"
+)
 
 
 def test_processes_racing_to_make_the_key_all_get_the_one_key(tmp_path):
     path = tmp_path / ".local-secret-key"
-    racers = [subprocess.Popen([sys.executable, "-c", RACER, str(path)], cwd=ROOT, stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True) for _ in range(RACERS)]
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACER, str(path)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(RACERS)
+    ]
     for racer in racers:  # every racer is started and waits on its stdin: let them all go at once
         assert racer.stdin is not None  # piped
         racer.stdin.close()
@@ -90,26 +97,38 @@ def test_with_debug_on_both_keys_are_the_machines_own_random_keys():
     assert json.loads(keys.stdout.splitlines()[-1]) == {"SECRET_KEY": "s" * 60, "GAMES_SEAL_KEY": "g" * 60}
 
 
-@pytest.mark.parametrize("env, missing", [
-    ({"GAMES_SEAL_KEY": PRODUCTION_KEY}, "SECRET_KEY"),
-    ({"SECRET_KEY": PRODUCTION_KEY}, "GAMES_SEAL_KEY"),
-])
+@pytest.mark.parametrize(
+    "env, missing",
+    [
+        ({"GAMES_SEAL_KEY": PRODUCTION_KEY}, "SECRET_KEY"),
+        ({"SECRET_KEY": PRODUCTION_KEY}, "GAMES_SEAL_KEY"),
+    ],
+)
 def test_with_debug_off_both_keys_are_required(env, missing):
     result = settings_in_subprocess({"DEBUG": "false", **env}, "SECRET_KEY")
     assert result.returncode != 0
     assert "%s must be set when DEBUG is off" % missing in result.stderr
-    both = settings_in_subprocess({"DEBUG": "false", "SECRET_KEY": PRODUCTION_KEY,
-                                   "GAMES_SEAL_KEY": "seal-" + PRODUCTION_KEY}, "SECRET_KEY", "GAMES_SEAL_KEY")
+    both = settings_in_subprocess(
+        {"DEBUG": "false", "SECRET_KEY": PRODUCTION_KEY, "GAMES_SEAL_KEY": "seal-" + PRODUCTION_KEY},
+        "SECRET_KEY",
+        "GAMES_SEAL_KEY",
+    )
     assert both.returncode == 0, both.stderr
-    assert json.loads(both.stdout.splitlines()[-1]) == {"SECRET_KEY": PRODUCTION_KEY,
-                                                        "GAMES_SEAL_KEY": "seal-" + PRODUCTION_KEY}
+    assert json.loads(both.stdout.splitlines()[-1]) == {
+        "SECRET_KEY": PRODUCTION_KEY,
+        "GAMES_SEAL_KEY": "seal-" + PRODUCTION_KEY,
+    }
 
 
 @pytest.mark.parametrize("debug", ["true", "false"])
 @pytest.mark.parametrize("name", ["SECRET_KEY", "GAMES_SEAL_KEY"])
 def test_the_published_development_key_is_refused(debug, name):
-    env = {"DEBUG": debug, "SECRET_KEY": PRODUCTION_KEY, "GAMES_SEAL_KEY": "seal-" + PRODUCTION_KEY,
-           name: PUBLISHED_DEVELOPMENT_KEY}
+    env = {
+        "DEBUG": debug,
+        "SECRET_KEY": PRODUCTION_KEY,
+        "GAMES_SEAL_KEY": "seal-" + PRODUCTION_KEY,
+        name: PUBLISHED_DEVELOPMENT_KEY,
+    }
     result = settings_in_subprocess(env, "SECRET_KEY")
     assert result.returncode != 0
     assert "%s is the development key that was published" % name in result.stderr
@@ -118,9 +137,11 @@ def test_the_published_development_key_is_refused(debug, name):
 @pytest.mark.django_db
 def test_an_email_change_link_forged_with_the_published_key_changes_nothing(client, settings):
     victim = make_user("victim")  # victim@example.org
-    forged = signing.dumps({"user": victim.pk, "email": "mallory@example.net", "old": victim.email,
-                            "n": victim.one_time_links_used},
-                           key=PUBLISHED_DEVELOPMENT_KEY, salt=account_tokens.EMAIL_CHANGE_SALT)
+    forged = signing.dumps(
+        {"user": victim.pk, "email": "mallory@example.net", "old": victim.email, "n": victim.one_time_links_used},
+        key=PUBLISHED_DEVELOPMENT_KEY,
+        salt=account_tokens.EMAIL_CHANGE_SALT,
+    )
     url = "/accounts/email/confirm/%s/" % forged
     client.get(url)  # a visitor without a session opens the forged link, then posts its form
     client.post(url)

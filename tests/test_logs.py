@@ -1,4 +1,5 @@
 """Structured logs: request ids on every response and log line, game ids bound, JSON format."""
+
 import io
 import json
 import logging
@@ -46,9 +47,11 @@ def test_a_move_request_logs_its_request_game_and_user_ids(client, alice, bob, j
     game = start_game(alice, bob)
     mover = to_move(game)
     client.force_login(mover)
-    response = client.post(reverse("games:move", args=[game.pk]),
-                           {"move": first_legal(game), "expected_ply": game.ply},
-                           HTTP_X_REQUEST_ID="req-move-000001")
+    response = client.post(
+        reverse("games:move", args=[game.pk]),
+        {"move": first_legal(game), "expected_ply": game.ply},
+        HTTP_X_REQUEST_ID="req-move-000001",
+    )
     assert response.status_code == 302
     lines = [e for e in json_log() if e["logger"] == "maatasite.requests"]
     assert lines, "the request was not logged"
@@ -63,10 +66,10 @@ def test_a_move_request_logs_its_request_game_and_user_ids(client, alice, bob, j
 
 @pytest.mark.django_db
 def test_a_task_run_in_process_logs_the_request_that_sent_it_and_its_game(
-        alice, json_log, django_capture_on_commit_callbacks):
+    alice, json_log, django_capture_on_commit_callbacks
+):
     # a solo game: the bot's turn is a Celery task (run in-process without a broker)
-    with logs.log_context(request_id="req-solo-000001"), \
-            django_capture_on_commit_callbacks(execute=True):
+    with logs.log_context(request_id="req-solo-000001"), django_capture_on_commit_callbacks(execute=True):
         game = _solo_game_with_a_bot_turn(alice)
     tasks = [e for e in json_log() if e["logger"] == "maatasite.tasks"]
     assert tasks, "the bot's task was not logged"
@@ -79,11 +82,9 @@ def test_a_task_run_in_process_logs_the_request_that_sent_it_and_its_game(
 
 def _solo_game_with_a_bot_turn(user):
     """A solo Onitama game where the bot has had a turn (the player moves first if they start)."""
-    game = services.game_create_solo(user=user, kind="onitama", bot_level=1,
-                                     options={"cards": "base"}, side="red")
+    game = services.game_create_solo(user=user, kind="onitama", bot_level=1, options={"cards": "base"}, side="red")
     if game.to_move_user_id == user.pk:
-        services.move_submit(game_id=game.pk, user=user, move_text=first_legal(game),
-                             expected_ply=game.ply)
+        services.move_submit(game_id=game.pk, user=user, move_text=first_legal(game), expected_ply=game.ply)
     return game
 
 
@@ -96,6 +97,7 @@ def test_json_lines_hold_the_fields_and_errors():
         raise ValueError("bad")
     except ValueError:
         import sys
+
         record.exc_info = sys.exc_info()
     entry = json.loads(formatter.format(record))
     assert entry["msg"] == "boom now" and entry["level"] == "ERROR"
@@ -107,6 +109,7 @@ def test_json_lines_hold_the_fields_and_errors():
 @pytest.mark.services
 def test_a_worker_logs_the_request_id_of_the_request_that_enqueued_its_task(celery_worker, alice):
     from games.models import Game, GameStatus
+
     with logs.log_context(request_id="req-worker-0001"):
         game = _solo_game_with_a_bot_turn(alice)
     deadline = time.monotonic() + 60

@@ -4,6 +4,7 @@ Pages, API JSON, the API docs and their init script, the admin, and errors (404,
 and no template has inline script, inline style or an on*= handler, which the policy would
 block (the browser test, test_content_security_browser.py, loads the pages themselves).
 """
+
 import re
 from pathlib import Path
 
@@ -15,8 +16,14 @@ from tests.factories import make_user
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 POLICY = {
-    "default-src": "'self'", "script-src": "'self'", "style-src": "'self'", "img-src": "'self' data:",
-    "object-src": "'none'", "base-uri": "'none'", "frame-ancestors": "'none'", "form-action": "'self'",
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "frame-ancestors": "'none'",
+    "form-action": "'self'",
 }
 
 
@@ -33,12 +40,26 @@ def assert_both_headers(response):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path, status", [
-    ("/", 200), ("/lobby/", 302), ("/rules/", 200), ("/accounts/login/", 200), ("/accounts/signup/", 200),
-    ("/api/v1/ping/", 200), ("/api/v1/games/", 200), ("/api/v1/docs/", 200), ("/api/v1/docs/?script=", 200),
-    ("/api/v1/schema/", 200), ("/admin/login/", 200), ("/admin/", 302),
-    ("/no-such-page/", 404), ("/api/v1/no-such-path/", 404), ("/games/999999/", 404),
-])
+@pytest.mark.parametrize(
+    "path, status",
+    [
+        ("/", 200),
+        ("/lobby/", 302),
+        ("/rules/", 200),
+        ("/accounts/login/", 200),
+        ("/accounts/signup/", 200),
+        ("/api/v1/ping/", 200),
+        ("/api/v1/games/", 200),
+        ("/api/v1/docs/", 200),
+        ("/api/v1/docs/?script=", 200),
+        ("/api/v1/schema/", 200),
+        ("/admin/login/", 200),
+        ("/admin/", 302),
+        ("/no-such-page/", 404),
+        ("/api/v1/no-such-path/", 404),
+        ("/games/999999/", 404),
+    ],
+)
 def test_anonymous_responses_carry_both_headers(client, path, status):
     response = client.get(path)
     assert response.status_code == status
@@ -51,8 +72,15 @@ def test_signed_in_pages_admin_and_refusals_carry_both_headers(client):
     staff.is_staff = staff.is_superuser = True
     staff.save()
     client.force_login(staff)
-    for path in ("/accounts/profile/", "/correspondence/settings/", "/admin/", "/admin/accounts/user/",
-                 "/admin/accounts/user/%d/change/" % staff.pk, "/admin/games/game/", "/api/v1/me/"):
+    for path in (
+        "/accounts/profile/",
+        "/correspondence/settings/",
+        "/admin/",
+        "/admin/accounts/user/",
+        "/admin/accounts/user/%d/change/" % staff.pk,
+        "/admin/games/game/",
+        "/api/v1/me/",
+    ):
         response = client.get(path)
         assert response.status_code == 200, path
         assert_both_headers(response)
@@ -68,7 +96,8 @@ def test_signed_in_pages_admin_and_refusals_carry_both_headers(client):
 INLINE_CODE = re.compile(
     r"<script(?![^>]*\bsrc=)[^>]*>"  # a script element without src
     r"|<style\b|\sstyle=|\son[a-z]+=|javascript:",  # inline style, handler attributes, javascript: URLs
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def test_no_template_has_inline_script_or_style():

@@ -1,6 +1,7 @@
 """No service name exists in two layers with different behaviour: the staff action
 (ops.services, which writes the audit row) has the name, the game-side building block
 another one that says what it changes (games.adjudication.game_result_void, ...)."""
+
 import ast
 import subprocess
 from collections import defaultdict
@@ -8,8 +9,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The modules that hold writes (services and the services split out of games').
-SERVICE_MODULES = ("/services.py", "games/adjudication.py", "games/outages.py", "accounts/outbox.py",
-                   "accounts/audit.py")
+SERVICE_MODULES = (
+    "/services.py",
+    "games/adjudication.py",
+    "games/outages.py",
+    "accounts/outbox.py",
+    "accounts/audit.py",
+)
 
 
 def _public_functions_by_name() -> dict[str, list[str]]:

@@ -1,5 +1,6 @@
 """Tasks are enqueued one way: ``task.delay_on_commit(...)`` (maatasite/task_policy.py), which
 publishes after the commit and logs a broker's refusal instead of raising it."""
+
 import ast
 import subprocess
 from pathlib import Path
@@ -37,8 +38,13 @@ def _calls(path: str, source: str | None = None) -> list[tuple[int, str, ast.Cal
 def test_no_module_enqueues_on_commit_by_hand():
     """No ``transaction.on_commit(...)`` outside the one wrapper: a hand-written one would
     skip the wrapper's handling of a refused publish."""
-    offenders = [f"{path}:{line}" for path in _project_sources() if path != THE_ONE_PATH
-                 for line, name, _ in _calls(path) if name == "on_commit"]
+    offenders = [
+        f"{path}:{line}"
+        for path in _project_sources()
+        if path != THE_ONE_PATH
+        for line, name, _ in _calls(path)
+        if name == "on_commit"
+    ]
     assert offenders == []
 
 
@@ -50,8 +56,9 @@ def test_services_publish_tasks_only_after_commit():
         if path == THE_ONE_PATH or path.endswith("/tasks.py"):
             continue
         for line, name, call in _calls(path):
-            by_name = (name == "getattr" and call.args and isinstance(call.args[0], ast.Name)
-                       and call.args[0].id == "tasks")
+            by_name = (
+                name == "getattr" and call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == "tasks"
+            )
             if name in ("delay", "apply_async", "send_task", "apply_async_on_commit") or by_name:
                 offenders.append(f"{path}:{line} {name}")
     assert offenders == []
@@ -59,9 +66,11 @@ def test_services_publish_tasks_only_after_commit():
 
 def test_the_scans_see_a_hand_written_enqueue():
     """The two scans above would see the helpers this replaced."""
-    source = ("from django.db import transaction\n"
-              "def _enqueue(tasks, name, *args):\n"
-              "    transaction.on_commit(lambda: getattr(tasks, name).delay(*args))\n")
+    source = (
+        "from django.db import transaction\n"
+        "def _enqueue(tasks, name, *args):\n"
+        "    transaction.on_commit(lambda: getattr(tasks, name).delay(*args))\n"
+    )
     names = [name for _, name, _ in _calls("old.py", source)]
     assert "on_commit" in names and "delay" in names and "getattr" in names
 

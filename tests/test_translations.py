@@ -3,6 +3,7 @@
 The .po files are the source of the translations (README "Layout", locale/): ``make messages`` adds
 new strings to them, a translator fills them in, ``make compilemessages`` writes the committed .mo.
 """
+
 from __future__ import annotations
 
 import gettext
@@ -111,9 +112,9 @@ def placeholder_problems(entries: list[polib.POEntry]) -> list[tuple[str, str, s
             else:
                 # A form for exactly one number (Arabic one, two) may spell the number out,
                 # but only named placeholders can be left out: "%d" always gets its argument.
-                ok = (positional(msgstr) == positional(plural)
-                      and (named(msgstr) == named(plural) if general
-                           else named(msgstr) <= named(msgid) | named(plural)))
+                ok = positional(msgstr) == positional(plural) and (
+                    named(msgstr) == named(plural) if general else named(msgstr) <= named(msgid) | named(plural)
+                )
             if not ok:
                 problems.append((msgid, msgstr, "placeholders"))
     return problems
@@ -133,17 +134,32 @@ def make_messages_in_a_copy(tmp_path: Path, extra_source: str | None = None) -> 
     """Run ``make messages`` (the developers' command, its ignore list included) on a copy of the
     project, with ``extra_source`` as one more module of it; return the copy."""
     copy = tmp_path / "site"
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache", "*.sqlite3",
-        "staticfiles", "test-results", "node_modules"))
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            ".venv",
+            "__pycache__",
+            ".pytest_cache",
+            ".hypothesis",
+            ".mypy_cache",
+            "*.sqlite3",
+            "staticfiles",
+            "test-results",
+            "node_modules",
+        ),
+    )
     if extra_source is not None:
         (copy / "games" / "planted_strings.py").write_text(extra_source, encoding="utf-8")
-    subprocess.run(["make", "--no-print-directory", "messages", f"PY={sys.executable}"],
-                   cwd=copy, check=True, capture_output=True)
+    subprocess.run(
+        ["make", "--no-print-directory", "messages", f"PY={sys.executable}"], cwd=copy, check=True, capture_output=True
+    )
     return copy
 
 
 # --- The catalogs -------------------------------------------------------------
+
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_msgid_has_a_translation_and_none_is_fuzzy(language):
@@ -164,24 +180,39 @@ def test_the_checks_catch_fuzzy_missing_forms_and_lost_placeholders():
     entries = [
         polib.POEntry(msgid="Password again", msgstr="Ulangi kata sandi", flags=["fuzzy"]),
         polib.POEntry(msgid="Standings", msgstr=""),
-        polib.POEntry(msgid="%d day", msgid_plural="%d days", flags=["python-format"],
-                      msgstr_plural={0: "%d يوم", 1: "يوم واحد", 2: "يومان", 3: "%d أيام", 4: "%d يومًا"}),
+        polib.POEntry(
+            msgid="%d day",
+            msgid_plural="%d days",
+            flags=["python-format"],
+            msgstr_plural={0: "%d يوم", 1: "يوم واحد", 2: "يومان", 3: "%d أيام", 4: "%d يومًا"},
+        ),
         polib.POEntry(msgid="Hello %(name)s", msgstr="Halo", flags=["python-format"]),
         polib.POEntry(msgid="Round {number}", msgstr="Babak"),
         polib.POEntry(msgid="<b>Bold</b>", msgstr="Tebal"),
     ]
     assert completeness_problems(entries, "ar") == [
-        ("Password again", "fuzzy"), ("Standings", "untranslated"), ("%d day", "5 plural forms, not 6")]
+        ("Password again", "fuzzy"),
+        ("Standings", "untranslated"),
+        ("%d day", "5 plural forms, not 6"),
+    ]
     assert [(msgid, what) for msgid, _msgstr, what in placeholder_problems(entries)] == [
-        ("%d day", "placeholders"), ("%d day", "placeholders"),
-        ("Hello %(name)s", "placeholders"), ("Round {number}", "{fields}"), ("<b>Bold</b>", "HTML")]
+        ("%d day", "placeholders"),
+        ("%d day", "placeholders"),
+        ("Hello %(name)s", "placeholders"),
+        ("Round {number}", "{fields}"),
+        ("<b>Bold</b>", "HTML"),
+    ]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_catalogs_compile_with_msgfmt_check(language, tmp_path):
     needs_gettext()
-    compiled = subprocess.run(["msgfmt", "--check", "-o", str(tmp_path / "django.mo"), str(po_path(language))],
-                              capture_output=True, text=True, check=False)
+    compiled = subprocess.run(
+        ["msgfmt", "--check", "-o", str(tmp_path / "django.mo"), str(po_path(language))],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert compiled.returncode == 0, compiled.stderr
 
 
@@ -213,7 +244,8 @@ def test_the_catalogs_hold_every_string_marked_in_the_source(tmp_path):
         committed = {key(e) for e in catalog(language)}
         found = {key(e) for e in catalog(language, copy)}
         assert sorted(found - committed, key=str) == [], (
-            "run `make messages`, translate the new entries in locale/id and locale/ar, then `make compilemessages`")
+            "run `make messages`, translate the new entries in locale/id and locale/ar, then `make compilemessages`"
+        )
 
 
 def test_a_new_string_in_the_source_is_caught_even_when_makemessages_guesses_it(tmp_path):
@@ -221,9 +253,9 @@ def test_a_new_string_in_the_source_is_caught_even_when_makemessages_guesses_it(
     its fuzzy guess (from a similar msgid) counts as untranslated."""
     needs_gettext()
     planted = "The two passwords differ!!"  # close to "The two passwords differ.", so msgmerge guesses
-    copy = make_messages_in_a_copy(tmp_path, extra_source=(
-        "from django.utils.translation import gettext_lazy as _\n\n"
-        f"PLANTED = _({planted!r})\n"))
+    copy = make_messages_in_a_copy(
+        tmp_path, extra_source=(f"from django.utils.translation import gettext_lazy as _\n\nPLANTED = _({planted!r})\n")
+    )
     for language in LANGUAGES:
         committed = {key(e) for e in catalog(language)}
         entries = catalog(language, copy)
@@ -240,8 +272,13 @@ def test_plural_forms_follow_each_language():
         assert ngettext(one, many, 7) % {"days": 7} == "7 hari per langkah"
     with translation.override("ar"):
         said = {n: ngettext(one, many, n) % {"days": n} for n in (1, 2, 3, 11, 100)}
-    assert said == {1: "يوم واحد لكل نقلة", 2: "يومان لكل نقلة", 3: "3 أيام لكل نقلة",
-                    11: "11 يومًا لكل نقلة", 100: "100 يوم لكل نقلة"}
+    assert said == {
+        1: "يوم واحد لكل نقلة",
+        2: "يومان لكل نقلة",
+        3: "3 أيام لكل نقلة",
+        11: "11 يومًا لكل نقلة",
+        100: "100 يوم لكل نقلة",
+    }
     with translation.override("ar"):
         assert ngettext("%d hour", "%d hours", 5) % 5 == "5 ساعات"
 
@@ -250,26 +287,39 @@ def test_game_and_tribe_names_stay_untranslated():
     for language in LANGUAGES:
         with translation.override(language):
             assert [_(name) for name in ("Onitama", "Maatatahay", "Balan", "Wazu")] == [
-                "Onitama", "Maatatahay", "Balan", "Wazu"]
+                "Onitama",
+                "Maatatahay",
+                "Balan",
+                "Wazu",
+            ]
 
 
 # --- Pages in Indonesian and Arabic -------------------------------------------
 
 # url name -> (English text, Indonesian, Arabic) that the page shows.
 EXPECTED = {
-    "home": [("Two abstract games, one move a day", "Dua permainan abstrak, satu langkah sehari",
-              "لعبتان تجريديتان، نقلة واحدة في اليوم"),
-             ("Provably fair", "Terbukti adil", "نزاهة قابلة للإثبات")],
-    "lobby": [("New challenge", "Tantangan baru", "تحدٍّ جديد"),
-              ("Play a bot", "Lawan bot", "العب ضد روبوت")],
-    "game": [("Fairness", "Keadilan", "النزاهة"),
-             ("No moves yet.", "Belum ada langkah.", "لا توجد نقلات بعد.")],
-    "correspondence": [("Mail, night and vacation", "Email, malam, dan cuti", "البريد والليل والإجازة"),
-                       ("Start a vacation", "Mulai cuti", "ابدأ إجازة")],
-    "tournament": [("Log in to register.", "Masuk untuk mendaftar.", "سجّل الدخول لتتمكن من التسجيل."),
-                   ("Standings", "Klasemen", "الترتيب")],
-    "ladder": [("Nobody has joined yet.", "Belum ada yang bergabung.", "لم ينضم أحد بعد."),
-               ("Log in to join", "Masuk untuk bergabung", "سجّل الدخول للانضمام")],
+    "home": [
+        (
+            "Two abstract games, one move a day",
+            "Dua permainan abstrak, satu langkah sehari",
+            "لعبتان تجريديتان، نقلة واحدة في اليوم",
+        ),
+        ("Provably fair", "Terbukti adil", "نزاهة قابلة للإثبات"),
+    ],
+    "lobby": [("New challenge", "Tantangan baru", "تحدٍّ جديد"), ("Play a bot", "Lawan bot", "العب ضد روبوت")],
+    "game": [("Fairness", "Keadilan", "النزاهة"), ("No moves yet.", "Belum ada langkah.", "لا توجد نقلات بعد.")],
+    "correspondence": [
+        ("Mail, night and vacation", "Email, malam, dan cuti", "البريد والليل والإجازة"),
+        ("Start a vacation", "Mulai cuti", "ابدأ إجازة"),
+    ],
+    "tournament": [
+        ("Log in to register.", "Masuk untuk mendaftar.", "سجّل الدخول لتتمكن من التسجيل."),
+        ("Standings", "Klasemen", "الترتيب"),
+    ],
+    "ladder": [
+        ("Nobody has joined yet.", "Belum ada yang bergabung.", "لم ينضم أحد بعد."),
+        ("Log in to join", "Masuk untuk bergabung", "سجّل الدخول للانضمام"),
+    ],
 }
 
 

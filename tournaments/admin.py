@@ -1,6 +1,7 @@
 """Staff run tournaments here. Every write goes through tournaments.services (which
 logs it in the staff audit log, accounts.StaffAction): creating and editing, the actions open registration,
 start, pause, resume and end early, and on participants add, withdraw and replace."""
+
 from __future__ import annotations
 
 from django import forms
@@ -53,8 +54,7 @@ def _run(modeladmin, request, queryset, action, done):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
-    list_display = ("id", "name", "kind", "format", "status", "players", "days_per_move",
-                    "rated", "created_at")
+    list_display = ("id", "name", "kind", "format", "status", "players", "days_per_move", "rated", "created_at")
     list_filter = ("status", "format", "kind")
     search_fields = ("name",)
     inlines = [ParticipantInline, StaffActionInline]  # the tournament's rows of the audit log
@@ -101,9 +101,15 @@ class TournamentAdmin(admin.ModelAdmin):
     def end_early(self, request, queryset):
         """Asks for confirmation first: ending early cannot be undone."""
         if "apply" not in request.POST:
-            return render(request, "tournaments/admin_end_early.html", {
-                **self.admin_site.each_context(request), "tournaments": list(queryset),
-                "title": _("End tournaments early")})
+            return render(
+                request,
+                "tournaments/admin_end_early.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "tournaments": list(queryset),
+                    "title": _("End tournaments early"),
+                },
+            )
         _run(self, request, queryset, services.tournament_end, _("ended"))
         return None
 
@@ -138,14 +144,16 @@ class ParticipantAdmin(admin.ModelAdmin):
         return super().get_form(request, obj, change=change, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
-        return () if obj is None else ("tournament", "user", "seed", "rating", "status",
-                                       "registered_at", "withdrawn_at")
+        return (
+            () if obj is None else ("tournament", "user", "seed", "rating", "status", "registered_at", "withdrawn_at")
+        )
 
     def save_model(self, request, obj, form, change):
         if change:
             return
-        created = services.participant_add(tournament_id=form.cleaned_data["tournament"].pk,
-                                           user=form.cleaned_data["user"], actor=request.user)
+        created = services.participant_add(
+            tournament_id=form.cleaned_data["tournament"].pk, user=form.cleaned_data["user"], actor=request.user
+        )
         obj.pk = created.pk
         obj._state.adding = False
 
@@ -171,17 +179,24 @@ class ParticipantAdmin(admin.ModelAdmin):
         form = ReplaceForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
             try:
-                services.participant_replace(participant_id=participant.pk,
-                                             new_user=form.cleaned_data["username"],
-                                             actor=request.user)
+                services.participant_replace(
+                    participant_id=participant.pk, new_user=form.cleaned_data["username"], actor=request.user
+                )
             except GameActionError as error:
                 self.message_user(request, error.message, messages.ERROR)
             else:
                 self.message_user(request, _("Replaced."), messages.SUCCESS)
             return None
-        return render(request, "tournaments/admin_replace.html", {
-            **self.admin_site.each_context(request), "participant": participant, "form": form,
-            "title": _("Replace a player")})
+        return render(
+            request,
+            "tournaments/admin_replace.html",
+            {
+                **self.admin_site.each_context(request),
+                "participant": participant,
+                "form": form,
+                "title": _("Replace a player"),
+            },
+        )
 
 
 @admin.register(Pairing)

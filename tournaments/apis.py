@@ -4,6 +4,7 @@ register and withdraw (signed in, before the start; an Idempotency-Key makes a r
 Drafts answer 404. Refusals are the tournament services' GameActionErrors (400/403/404/409
 with code and message) in the API's error shape; responses are shaped by
 tournaments/serializers.py."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,10 +24,25 @@ from .models import Tournament, TournamentStatus
 LIST_LIMIT = 200
 
 TOURNAMENT_EXAMPLE = {
-    "id": 7, "name": "Autumn Onitama Swiss", "game": "onitama", "format": "swiss", "status": "registration",
-    "days_per_move": 3, "rated": True, "vacation_allowed": True, "swiss_rounds": 5, "cycles": 1,
-    "registration_opens_at": None, "registration_closes_at": "2026-12-01T12:00:00Z", "min_players": 4,
-    "max_players": 32, "rating_min": None, "rating_max": 1800, "started_at": None, "finished_at": None}
+    "id": 7,
+    "name": "Autumn Onitama Swiss",
+    "game": "onitama",
+    "format": "swiss",
+    "status": "registration",
+    "days_per_move": 3,
+    "rated": True,
+    "vacation_allowed": True,
+    "swiss_rounds": 5,
+    "cycles": 1,
+    "registration_opens_at": None,
+    "registration_closes_at": "2026-12-01T12:00:00Z",
+    "min_players": 4,
+    "max_players": 32,
+    "rating_min": None,
+    "rating_max": 1800,
+    "started_at": None,
+    "finished_at": None,
+}
 
 
 def _visible(tournament_id: int) -> Tournament:
@@ -39,31 +55,62 @@ def _visible(tournament_id: int) -> Tournament:
 # The register and withdraw views are PublicReadViews too (a POST needs a signed-in user all
 # the same): the schema's description of each operation is that class's docstring.
 
+
 class TournamentListView(PublicReadView):
-    @extend_schema(tags=["tournaments"], parameters=CONDITIONAL, operation_id="tournaments_list",
-                   responses={200: s.TournamentListSerializer, **NOT_MODIFIED, **errors(401, 403, 429)},
-                   summary="Tournaments open for registration, running, paused or finished (newest first)",
-                   examples=[OpenApiExample("One tournament", response_only=True,
-                                            value={"results": [TOURNAMENT_EXAMPLE]})])
+    @extend_schema(
+        tags=["tournaments"],
+        parameters=CONDITIONAL,
+        operation_id="tournaments_list",
+        responses={200: s.TournamentListSerializer, **NOT_MODIFIED, **errors(401, 403, 429)},
+        summary="Tournaments open for registration, running, paused or finished (newest first)",
+        examples=[OpenApiExample("One tournament", response_only=True, value={"results": [TOURNAMENT_EXAMPLE]})],
+    )
     def get(self, request: Any) -> Response:
         listed = {"results": selectors.tournament_list()[:LIST_LIMIT]}
         return body_conditional_response(request, Response(s.TournamentListSerializer(listed).data))
 
 
 class TournamentDetailView(PublicReadView):
-    @extend_schema(tags=["tournaments"], parameters=CONDITIONAL,
-                   responses={200: s.TournamentDetailSerializer, **NOT_MODIFIED, **errors(401, 403, 404, 429)},
-                   summary="A tournament: settings, players, rounds and their pairings",
-                   examples=[OpenApiExample("A Swiss in its first round", response_only=True, value={
-                       **TOURNAMENT_EXAMPLE, "status": "running", "started_at": "2026-12-01T12:00:00Z",
-                       "planned_rounds": 5, "registration_open": False,
-                       "players": [{"username": "alice", "seed": 1, "status": "active"},
-                                   {"username": "bob", "seed": 2, "status": "active"},
-                                   {"username": "carol", "seed": 3, "status": "active"}],
-                       "rounds": [{"number": 1, "pairings": [
-                           {"board": 1, "replay": 0, "first": "alice", "second": "bob", "game": 42, "result": ""},
-                           {"board": 2, "replay": 0, "first": "carol", "second": None, "game": None,
-                            "result": "bye"}]}]})])
+    @extend_schema(
+        tags=["tournaments"],
+        parameters=CONDITIONAL,
+        responses={200: s.TournamentDetailSerializer, **NOT_MODIFIED, **errors(401, 403, 404, 429)},
+        summary="A tournament: settings, players, rounds and their pairings",
+        examples=[
+            OpenApiExample(
+                "A Swiss in its first round",
+                response_only=True,
+                value={
+                    **TOURNAMENT_EXAMPLE,
+                    "status": "running",
+                    "started_at": "2026-12-01T12:00:00Z",
+                    "planned_rounds": 5,
+                    "registration_open": False,
+                    "players": [
+                        {"username": "alice", "seed": 1, "status": "active"},
+                        {"username": "bob", "seed": 2, "status": "active"},
+                        {"username": "carol", "seed": 3, "status": "active"},
+                    ],
+                    "rounds": [
+                        {
+                            "number": 1,
+                            "pairings": [
+                                {"board": 1, "replay": 0, "first": "alice", "second": "bob", "game": 42, "result": ""},
+                                {
+                                    "board": 2,
+                                    "replay": 0,
+                                    "first": "carol",
+                                    "second": None,
+                                    "game": None,
+                                    "result": "bye",
+                                },
+                            ],
+                        }
+                    ],
+                },
+            )
+        ],
+    )
     def get(self, request: Any, tournament_id: int) -> Response:
         _visible(tournament_id)
         detail = selectors.tournament_detail(tournament_id=tournament_id)
@@ -71,56 +118,110 @@ class TournamentDetailView(PublicReadView):
 
 
 class TournamentStandingsView(PublicReadView):
-    @extend_schema(tags=["tournaments"], parameters=CONDITIONAL,
-                   responses={200: s.TournamentStandingsSerializer, **NOT_MODIFIED,
-                              **errors(401, 403, 404, 429)},
-                   summary="Standings with tie-breaks (Buchholz, Sonneborn-Berger, head to head); "
-                           "the bracket of a knockout",
-                   examples=[OpenApiExample("After one round", response_only=True, value={
-                       "id": 7, "name": "Autumn Onitama Swiss", "game": "onitama", "format": "swiss",
-                       "status": "running", "current_round": 1, "standings": [
-                           {"rank": 1, "player": "alice", "seed": 1, "points": 1.0, "buchholz": 0.0,
-                            "sonneborn_berger": 0.0, "head_to_head": 0.0, "games": 1, "wins": 1, "draws": 0,
-                            "losses": 0, "byes": 0, "withdrawn": False},
-                           {"rank": 2, "player": "bob", "seed": 2, "points": 0.0, "buchholz": 1.0,
-                            "sonneborn_berger": 0.0, "head_to_head": 0.0, "games": 1, "wins": 0, "draws": 0,
-                            "losses": 1, "byes": 0, "withdrawn": False}]})])
+    @extend_schema(
+        tags=["tournaments"],
+        parameters=CONDITIONAL,
+        responses={200: s.TournamentStandingsSerializer, **NOT_MODIFIED, **errors(401, 403, 404, 429)},
+        summary="Standings with tie-breaks (Buchholz, Sonneborn-Berger, head to head); the bracket of a knockout",
+        examples=[
+            OpenApiExample(
+                "After one round",
+                response_only=True,
+                value={
+                    "id": 7,
+                    "name": "Autumn Onitama Swiss",
+                    "game": "onitama",
+                    "format": "swiss",
+                    "status": "running",
+                    "current_round": 1,
+                    "standings": [
+                        {
+                            "rank": 1,
+                            "player": "alice",
+                            "seed": 1,
+                            "points": 1.0,
+                            "buchholz": 0.0,
+                            "sonneborn_berger": 0.0,
+                            "head_to_head": 0.0,
+                            "games": 1,
+                            "wins": 1,
+                            "draws": 0,
+                            "losses": 0,
+                            "byes": 0,
+                            "withdrawn": False,
+                        },
+                        {
+                            "rank": 2,
+                            "player": "bob",
+                            "seed": 2,
+                            "points": 0.0,
+                            "buchholz": 1.0,
+                            "sonneborn_berger": 0.0,
+                            "head_to_head": 0.0,
+                            "games": 1,
+                            "wins": 0,
+                            "draws": 0,
+                            "losses": 1,
+                            "byes": 0,
+                            "withdrawn": False,
+                        },
+                    ],
+                },
+            )
+        ],
+    )
     def get(self, request: Any, tournament_id: int) -> Response:
         _visible(tournament_id)
         return body_conditional_response(request, Response(s.tournament_standings_data(tournament_id=tournament_id)))
 
 
 class TournamentRegisterView(PublicReadView):
-    @extend_schema(tags=["tournaments"], request=None, parameters=[IDEMPOTENCY],
-                   responses={201: s.TournamentRegistrationSerializer,
-                              **errors(400, 401, 403, 404, 409, 422, 429)},
-                   summary="Register for a tournament while its registration is open "
-                           "(400: outside its rating limits; 409: closed, full or already registered)",
-                   examples=[OpenApiExample("Registered", response_only=True, status_codes=["201"],
-                                            value={"registered": True}),
-                             OpenApiExample("Full", response_only=True, status_codes=["409"], value={
-                                 "code": "tournament_full", "message": "This tournament is full (32 players).",
-                                 "details": {"max": 32}})])
+    @extend_schema(
+        tags=["tournaments"],
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.TournamentRegistrationSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        summary="Register for a tournament while its registration is open "
+        "(400: outside its rating limits; 409: closed, full or already registered)",
+        examples=[
+            OpenApiExample("Registered", response_only=True, status_codes=["201"], value={"registered": True}),
+            OpenApiExample(
+                "Full",
+                response_only=True,
+                status_codes=["409"],
+                value={
+                    "code": "tournament_full",
+                    "message": "This tournament is full (32 players).",
+                    "details": {"max": 32},
+                },
+            ),
+        ],
+    )
     def post(self, request: Any, tournament_id: int) -> Response:
         def register() -> Response:
             _visible(tournament_id)
             services.tournament_register(tournament_id=tournament_id, user=request.user)
-            return Response(s.TournamentRegistrationSerializer({"registered": True}).data,
-                            status=status.HTTP_201_CREATED)
+            return Response(
+                s.TournamentRegistrationSerializer({"registered": True}).data, status=status.HTTP_201_CREATED
+            )
+
         return idempotent(request, register)
 
 
 class TournamentWithdrawView(PublicReadView):
-    @extend_schema(tags=["tournaments"], request=None, parameters=[IDEMPOTENCY],
-                   responses={200: s.TournamentRegistrationSerializer,
-                              **errors(400, 401, 403, 404, 409, 422, 429)},
-                   summary="Take back your registration (only before the start; 409 after it, "
-                           "or when you are not registered; 400: a bad Idempotency-Key)",
-                   examples=[OpenApiExample("Withdrawn", response_only=True, status_codes=["200"],
-                                            value={"registered": False})])
+    @extend_schema(
+        tags=["tournaments"],
+        request=None,
+        parameters=[IDEMPOTENCY],
+        responses={200: s.TournamentRegistrationSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        summary="Take back your registration (only before the start; 409 after it, "
+        "or when you are not registered; 400: a bad Idempotency-Key)",
+        examples=[OpenApiExample("Withdrawn", response_only=True, status_codes=["200"], value={"registered": False})],
+    )
     def post(self, request: Any, tournament_id: int) -> Response:
         def withdraw() -> Response:
             _visible(tournament_id)
             services.tournament_withdraw(tournament_id=tournament_id, user=request.user)
             return Response(s.TournamentRegistrationSerializer({"registered": False}).data)
+
         return idempotent(request, withdraw)

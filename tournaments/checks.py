@@ -1,5 +1,6 @@
 """Invariants a finished (or running) tournament must satisfy, checked from the
 database; used by the simulate_tournament command and the tests."""
+
 from __future__ import annotations
 
 import itertools
@@ -17,8 +18,11 @@ def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
     errors: list[str] = []
     seeded = list(tournament.participants.filter(seed__isnull=False).order_by("seed"))
     ids = [p.pk for p in seeded]
-    pairings = list(Pairing.objects.filter(tournament=tournament).select_related("round", "game")
-                    .order_by("round__number", "board", "leg"))
+    pairings = list(
+        Pairing.objects.filter(tournament=tournament)
+        .select_related("round", "game")
+        .order_by("round__number", "board", "leg")
+    )
     games = [p.game_id for p in pairings if p.game_id is not None]
     if len(games) != len(set(games)):
         errors.append("a game belongs to two pairings")
@@ -27,8 +31,12 @@ def tournament_invariant_errors(*, tournament: Tournament) -> list[str]:
             errors.append("finished with a pairing still pending")
         if any(p.game is not None and p.game.status == GameStatus.ACTIVE for p in pairings):
             errors.append("finished with a game still running")
-    seats_ok = all(p.game is None or list(p.game.seats.order_by("position").values_list(
-        "user_id", flat=True)) == [p.first.user_id, p.second.user_id if p.second else None] for p in pairings)
+    seats_ok = all(
+        p.game is None
+        or list(p.game.seats.order_by("position").values_list("user_id", flat=True))
+        == [p.first.user_id, p.second.user_id if p.second else None]
+        for p in pairings
+    )
     if not seats_ok:
         errors.append("a game's seats differ from its pairing")
     rounds: dict[int, list[Pairing]] = {}
@@ -81,8 +89,8 @@ def _swiss_errors(rounds: dict[int, list[Pairing]]) -> list[str]:
                 errors.append("round %d: a second bye while others had none" % number)
         rematches = [p for p in current if p.second_id and p.second_id in state[p.first_id].opponents]
         if rematches and rules.rematch_avoidable(
-                [s for pid, s in state.items() if pid in players_in_round],
-                byes[0] if byes else None):
+            [s for pid, s in state.items() if pid in players_in_round], byes[0] if byes else None
+        ):
             errors.append("round %d: an avoidable rematch" % number)
         history += current
     return errors
@@ -118,9 +126,13 @@ def _knockout_errors(tournament: Tournament, rounds: dict[int, list[Pairing]], s
             for earlier, later in itertools.pairwise(legs):
                 if (later.first_id, later.second_id) != (earlier.second_id, earlier.first_id):
                     errors.append("knockout: a replay without swapped seats")
-            if tournament.status == TournamentStatus.FINISHED and not tournament.ended_early \
-                    and match_winner(legs, seed_of) is None and legs[0].second_id is not None \
-                    and not all(leg.result == Result.DOUBLE_FORFEIT for leg in legs):
+            if (
+                tournament.status == TournamentStatus.FINISHED
+                and not tournament.ended_early
+                and match_winner(legs, seed_of) is None
+                and legs[0].second_id is not None
+                and not all(leg.result == Result.DOUBLE_FORFEIT for leg in legs)
+            ):
                 errors.append("knockout: round %d board %d has no winner" % (number, board))
     if tournament.status == TournamentStatus.FINISHED and not tournament.ended_early and rounds:
         last = rounds[max(rounds)]

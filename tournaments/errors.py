@@ -3,6 +3,7 @@
 They subclass games' error classes so that views and the API answer them the
 same way (HTTP 400/403/404/409 with ``code`` and ``message``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -25,8 +26,10 @@ MESSAGES: dict[str, Any] = {
     "too_few_players": _("At least %(min)s players are needed; %(count)s registered."),
     "bad_status": _("This cannot be done while the tournament is %(status)s."),
     "bad_settings": _("These tournament settings are not valid: %(reason)s"),
-    "result_used": _("A later round was already paired from this game's result, or the "
-                     "tournament is over: the game cannot run again."),
+    "result_used": _(
+        "A later round was already paired from this game's result, or the "
+        "tournament is over: the game cannot run again."
+    ),
 }
 
 

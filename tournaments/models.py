@@ -7,6 +7,7 @@ a round; a drawn game is replayed as ``leg`` 1 and 2 with the seats swapped.
 Standings are computed from the pairings' results (tournaments.selectors),
 never stored, so they cannot drift from the games.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -33,19 +34,24 @@ class TournamentStatus(models.TextChoices):
 
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=100)
-    kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices,
-                            default=GameKind.ONITAMA)
+    kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices, default=GameKind.ONITAMA)
     options = models.JSONField(_("game options"), default=dict, blank=True)
-    format = models.CharField(_("format"), max_length=20, choices=TournamentFormat.choices,
-                              default=TournamentFormat.SWISS)
+    format = models.CharField(
+        _("format"), max_length=20, choices=TournamentFormat.choices, default=TournamentFormat.SWISS
+    )
     cycles = models.PositiveSmallIntegerField(
-        _("cycles"), default=1, choices=[(1, _("single")), (2, _("double"))],
-        help_text=_("Round robin: each pair meets once, or twice with the seats swapped."))
+        _("cycles"),
+        default=1,
+        choices=[(1, _("single")), (2, _("double"))],
+        help_text=_("Round robin: each pair meets once, or twice with the seats swapped."),
+    )
     swiss_rounds = models.PositiveSmallIntegerField(
-        _("Swiss rounds"), null=True, blank=True,
-        help_text=_("Swiss only. Empty: as many rounds as needed for a clear winner (log2 of the players)."))
-    days_per_move = models.PositiveSmallIntegerField(_("days per move"),
-                                                     choices=DAYS_PER_MOVE_CHOICES, default=3)
+        _("Swiss rounds"),
+        null=True,
+        blank=True,
+        help_text=_("Swiss only. Empty: as many rounds as needed for a clear winner (log2 of the players)."),
+    )
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), choices=DAYS_PER_MOVE_CHOICES, default=3)
     rated = models.BooleanField(_("rated"), default=True)
     vacation_allowed = models.BooleanField(_("vacation allowed"), default=True)
     registration_opens_at = models.DateTimeField(_("registration opens"), null=True, blank=True)
@@ -55,11 +61,13 @@ class Tournament(models.Model):
     rating_min = models.PositiveSmallIntegerField(_("minimum rating"), null=True, blank=True)
     rating_max = models.PositiveSmallIntegerField(_("maximum rating"), null=True, blank=True)
 
-    status = models.CharField(_("status"), max_length=20, choices=TournamentStatus.choices,
-                              default=TournamentStatus.DRAFT, db_index=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT, db_index=True
+    )
     ended_early = models.BooleanField(_("ended early"), default=False)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -74,6 +82,7 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         from django.urls import reverse
+
         return reverse("tournaments:detail", args=[self.pk])
 
 
@@ -84,13 +93,14 @@ class ParticipantStatus(models.TextChoices):
 
 class Participant(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="participants")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                             related_name="tournament_entries")
-    seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True,
-                                            help_text=_("1 is the best rated, set at the start."))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries")
+    seed = models.PositiveSmallIntegerField(
+        _("seed"), null=True, blank=True, help_text=_("1 is the best rated, set at the start.")
+    )
     rating = models.FloatField(_("rating at start"), null=True, blank=True)
-    status = models.CharField(_("status"), max_length=10, choices=ParticipantStatus.choices,
-                              default=ParticipantStatus.ACTIVE)
+    status = models.CharField(
+        _("status"), max_length=10, choices=ParticipantStatus.choices, default=ParticipantStatus.ACTIVE
+    )
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
 
@@ -98,8 +108,7 @@ class Participant(models.Model):
         ordering = ["tournament", "seed", "registered_at"]
         verbose_name = _("participant")
         verbose_name_plural = _("participants")
-        constraints = [models.UniqueConstraint(fields=["tournament", "user"],
-                                               name="tournaments_participant_once")]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="tournaments_participant_once")]
 
     def __str__(self) -> str:
         return "%s (%s)" % (self.user.get_username(), self.tournament)
@@ -119,8 +128,7 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["tournament", "number"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "number"],
-                                               name="tournaments_round_once")]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="tournaments_round_once")]
 
     def __str__(self) -> str:
         return "%s, round %s" % (self.tournament, self.number)
@@ -163,24 +171,25 @@ class Pairing(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
     board = models.PositiveSmallIntegerField(_("board"))
-    leg = models.PositiveSmallIntegerField(_("replay"), default=0,
-                                           help_text=_("Knockout: 1 and 2 replay a drawn game."))
-    first = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="+",
-                              verbose_name=_("first seat"))
-    second = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.PROTECT,
-                               related_name="+", verbose_name=_("second seat"))
-    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="tournament_pairing")
-    result = models.CharField(_("result"), max_length=10, choices=Result.choices, blank=True,
-                              default=Result.PENDING)
+    leg = models.PositiveSmallIntegerField(
+        _("replay"), default=0, help_text=_("Knockout: 1 and 2 replay a drawn game.")
+    )
+    first = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="+", verbose_name=_("first seat"))
+    second = models.ForeignKey(
+        Participant, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("second seat")
+    )
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_pairing"
+    )
+    result = models.CharField(_("result"), max_length=10, choices=Result.choices, blank=True, default=Result.PENDING)
 
     class Meta:
         ordering = ["round__number", "board", "leg"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "board", "leg"],
-                                    name="tournaments_pairing_once"),
-            models.CheckConstraint(condition=Q(second__isnull=False) | Q(result="bye"),
-                                   name="tournaments_pairing_bye_alone"),
+            models.UniqueConstraint(fields=["round", "board", "leg"], name="tournaments_pairing_once"),
+            models.CheckConstraint(
+                condition=Q(second__isnull=False) | Q(result="bye"), name="tournaments_pairing_bye_alone"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -201,8 +210,7 @@ class TournamentMail(models.Model):
     sent_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["round", "user"],
-                                               name="tournaments_mail_once")]
+        constraints = [models.UniqueConstraint(fields=["round", "user"], name="tournaments_mail_once")]
 
     def __str__(self) -> str:
         return "round %s, user %s" % (self.round_id, self.user_id)

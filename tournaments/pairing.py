@@ -11,6 +11,7 @@ Seats: in a pair ``(a, b)``, ``a`` takes the first side the engine lists
   balance (:func:`swiss_pair`).
 * Knockout: a seeded bracket with byes for the top seeds (:func:`knockout_first_round`).
 """
+
 from __future__ import annotations
 
 import math
@@ -60,9 +61,9 @@ def berger_schedule(players: Sequence[PlayerId], *, cycles: int = 1) -> list[lis
 
 # ---------------------------------------------------------------- Swiss
 
-REMATCH_PENALTY = 10 ** 15
-SCORE_PENALTY = 10 ** 6
-SEAT_PENALTY = 10 ** 3
+REMATCH_PENALTY = 10**15
+SCORE_PENALTY = 10**6
+SEAT_PENALTY = 10**3
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ def _has_rematch_free_matching(players: Sequence[SwissPlayer]) -> bool:
     graph = nx.Graph()
     graph.add_nodes_from(p.id for p in players)
     for i, a in enumerate(players):
-        for b in players[i + 1:]:
+        for b in players[i + 1 :]:
             if b.id not in a.opponents:
                 graph.add_edge(a.id, b.id)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
@@ -132,8 +133,8 @@ def _pair_weight(a: SwissPlayer, b: SwissPlayer) -> int:
     penalty += SCORE_PENALTY * (a.score - b.score) ** 2
     # Both due the same seat: one of them will not get it.
     if a.seat_balance * b.seat_balance > 0 or (
-            a.seat_balance == b.seat_balance == 0 and a.last_seat is not None
-            and a.last_seat == b.last_seat):
+        a.seat_balance == b.seat_balance == 0 and a.last_seat is not None and a.last_seat == b.last_seat
+    ):
         penalty += SEAT_PENALTY * (1 + min(abs(a.seat_balance), abs(b.seat_balance)))
     return REMATCH_PENALTY * 4 - penalty
 
@@ -158,7 +159,7 @@ def swiss_pair(players: Sequence[SwissPlayer]) -> SwissRound:
     by_id = {p.id: p for p in active}
     graph = nx.Graph()
     for i, a in enumerate(active):
-        for b in active[i + 1:]:
+        for b in active[i + 1 :]:
             graph.add_edge(a.id, b.id, weight=_pair_weight(a, b))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = []
@@ -216,8 +217,9 @@ def knockout_first_round(seeded: Sequence[PlayerId]) -> list[tuple[PlayerId, Pla
     return matches
 
 
-def knockout_next_round(winners: Sequence[PlayerId | None],
-                        seed_of: dict[PlayerId, int]) -> list[tuple[PlayerId | None, PlayerId | None]]:
+def knockout_next_round(
+    winners: Sequence[PlayerId | None], seed_of: dict[PlayerId, int]
+) -> list[tuple[PlayerId | None, PlayerId | None]]:
     """The next round from the previous round's winners in bracket order; the higher
     seed (smaller number) of each pair takes the first seat."""
     pairs = []
@@ -232,8 +234,9 @@ def knockout_next_round(winners: Sequence[PlayerId | None],
 KNOCKOUT_MAX_REPLAYS = 2
 
 
-def knockout_match_winner(results: Sequence[str], first: PlayerId, second: PlayerId,
-                          seed_of: dict[PlayerId, int]) -> PlayerId | None:
+def knockout_match_winner(
+    results: Sequence[str], first: PlayerId, second: PlayerId, seed_of: dict[PlayerId, int]
+) -> PlayerId | None:
     """The winner of a knockout match from its games' results, in order, seen from
     the match's ``first`` player (``"win"``, ``"loss"``, ``"draw"``, ``""`` unfinished).
 

@@ -3,6 +3,7 @@ in maatasite.personal_data; privacy runs it): their entries; on deletion they le
 tournament (after their games are resigned): an entry before the start is dropped, a
 running or paused tournament withdraws them. Pairings and results stay, showing a
 deleted player in the standings."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -19,11 +20,19 @@ if TYPE_CHECKING:
 
 def _tournaments(user: User) -> list[dict[str, Any]]:
     entries = Participant.objects.filter(user=user).select_related("tournament").order_by("tournament_id")
-    return [{"tournament": p.tournament_id, "name": p.tournament.name,
-             "kind": p.tournament.kind, "tournament_status": p.tournament.status,
-             "status": p.status, "seed": p.seed,
-             "registered_at": timestamp(p.registered_at),
-             "withdrawn_at": timestamp(p.withdrawn_at)} for p in entries]
+    return [
+        {
+            "tournament": p.tournament_id,
+            "name": p.tournament.name,
+            "kind": p.tournament.kind,
+            "tournament_status": p.tournament.status,
+            "status": p.status,
+            "seed": p.seed,
+            "registered_at": timestamp(p.registered_at),
+            "withdrawn_at": timestamp(p.withdrawn_at),
+        }
+        for p in entries
+    ]
 
 
 def _tournaments_leave(user: User, now: datetime) -> None:
@@ -31,11 +40,15 @@ def _tournaments_leave(user: User, now: datetime) -> None:
 
 
 def register() -> None:
-    registry.register(PersonalData(
-        app="tournaments",
-        models={"tournaments.Participant": "exported; dropped before the start, else withdrawn and kept",
+    registry.register(
+        PersonalData(
+            app="tournaments",
+            models={
+                "tournaments.Participant": "exported; dropped before the start, else withdrawn and kept",
                 "tournaments.Tournament": "kept: the staff member who made it",
-                "tournaments.TournamentMail": "kept: the round's mail goes at most once"},
-        export=(ExportSection(key="tournaments", position=70, build=_tournaments),),
-        erase=(EraseStep(name="tournaments.entries", phase=ErasePhase.COMPETITIONS, run=_tournaments_leave),),
-    ))
+                "tournaments.TournamentMail": "kept: the round's mail goes at most once",
+            },
+            export=(ExportSection(key="tournaments", position=70, build=_tournaments),),
+            erase=(EraseStep(name="tournaments.entries", phase=ErasePhase.COMPETITIONS, run=_tournaments_leave),),
+        )
+    )

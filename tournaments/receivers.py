@@ -1,5 +1,6 @@
 """The tournament's reactions to games: record a finished game's result, and follow a
 result staff changed later (games.signals.game_result_changed)."""
+
 from django.dispatch import receiver
 
 from games.models import Game

@@ -7,6 +7,7 @@ head-to-head score among the players still tied, then the seed. A pairing
 whose game was cancelled when the tournament ended early (Result.VOID) counts
 for nobody, as if never paired.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -33,8 +34,12 @@ from .models import (
     TournamentStatus,
 )
 
-LISTED_STATUSES = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING,
-                   TournamentStatus.PAUSED, TournamentStatus.FINISHED)
+LISTED_STATUSES = (
+    TournamentStatus.REGISTRATION,
+    TournamentStatus.RUNNING,
+    TournamentStatus.PAUSED,
+    TournamentStatus.FINISHED,
+)
 
 
 def player_name(user: Any) -> str:
@@ -70,9 +75,11 @@ def tournament_participants(*, tournament: Tournament) -> list[Participant]:
 
 
 def tournament_pairings(*, tournament: Tournament) -> list[Pairing]:
-    return list(Pairing.objects.filter(tournament=tournament)
-                .select_related("round", "first__user", "second__user", "game")
-                .order_by("round__number", "board", "leg"))
+    return list(
+        Pairing.objects.filter(tournament=tournament)
+        .select_related("round", "first__user", "second__user", "game")
+        .order_by("round__number", "board", "leg")
+    )
 
 
 def registration_is_open(tournament: Tournament, now: datetime | None = None) -> bool:
@@ -97,6 +104,7 @@ def planned_rounds(tournament: Tournament, player_count: int) -> int:
 
 
 # ---------------------------------------------------------------- standings
+
 
 @dataclass
 class StandingRow:
@@ -136,8 +144,10 @@ def _tallies(participants: list[Participant], pairings: list[Pairing]) -> dict[i
             tallies[pairing.first_id].half_points += first_pts
             tallies[pairing.first_id].byes += 1
             continue
-        for me, other, mine in ((pairing.first_id, pairing.second_id, first_pts),
-                                (pairing.second_id, pairing.first_id, second_pts)):
+        for me, other, mine in (
+            (pairing.first_id, pairing.second_id, first_pts),
+            (pairing.second_id, pairing.first_id, second_pts),
+        ):
             tally = tallies[me]
             tally.half_points += mine
             tally.against.append((other, mine))
@@ -174,23 +184,33 @@ def standings_compute(participants: list[Participant], pairings: list[Pairing]) 
         for r in rows[i:j]:
             h2h[r[0].pk] = sum(mine for o, mine in r[1].against if o in group) if len(group) > 1 else 0
         i = j
-    seed = {p.pk: (p.seed or 10 ** 6, p.pk) for p in participants}
+    seed = {p.pk: (p.seed or 10**6, p.pk) for p in participants}
     rows.sort(key=lambda r: (-r[2], -r[3], -r[4], -h2h[r[0].pk], seed[r[0].pk]))
     result = []
     for rank, (p, tally, half, bh, sb) in enumerate(rows, start=1):
-        result.append(StandingRow(
-            rank=rank, participant=p, points=half / 2, buchholz=bh / 2, sonneborn_berger=sb / 2,
-            head_to_head=h2h[p.pk] / 2, games=tally.games, wins=tally.wins, draws=tally.draws,
-            losses=tally.losses, byes=tally.byes,
-            withdrawn=p.status == ParticipantStatus.WITHDRAWN))
+        result.append(
+            StandingRow(
+                rank=rank,
+                participant=p,
+                points=half / 2,
+                buchholz=bh / 2,
+                sonneborn_berger=sb / 2,
+                head_to_head=h2h[p.pk] / 2,
+                games=tally.games,
+                wins=tally.wins,
+                draws=tally.draws,
+                losses=tally.losses,
+                byes=tally.byes,
+                withdrawn=p.status == ParticipantStatus.WITHDRAWN,
+            )
+        )
     return result
 
 
 def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
     """Standings of a tournament, best first. In a knockout the players who went
     further come first (the champion, the finalist, ...), then by the usual scores."""
-    rows = standings_compute(tournament_participants(tournament=tournament),
-                             tournament_pairings(tournament=tournament))
+    rows = standings_compute(tournament_participants(tournament=tournament), tournament_pairings(tournament=tournament))
     if tournament.format != TournamentFormat.KNOCKOUT:
         return rows
     reached: dict[int, int] = {}
@@ -222,9 +242,15 @@ def tournament_crosstable(*, tournament: Tournament) -> dict[str, Any]:
         cells.setdefault((pairing.second_id, pairing.first_id), []).append(_half(b) + forfeit)
     rows = []
     for row in standings:
-        rows.append({"row": row, "cells": [
-            None if other == row.participant.pk else " ".join(cells.get((row.participant.pk, other), []))
-            for other in order]})
+        rows.append(
+            {
+                "row": row,
+                "cells": [
+                    None if other == row.participant.pk else " ".join(cells.get((row.participant.pk, other), []))
+                    for other in order
+                ],
+            }
+        )
     return {"players": [row.participant for row in standings], "rows": rows}
 
 
@@ -268,13 +294,22 @@ def swiss_players(participants: list[Participant], pairings: list[Pairing]) -> l
                 me.balance += 1 if seat == 0 else -1
                 me.last = seat
     seeds = seeds_of(participants)
-    return [rules.SwissPlayer(id=p.pk, score=info[p.pk].score, seed=seeds[p.pk],
-                              opponents=frozenset(info[p.pk].opponents),
-                              had_bye=info[p.pk].bye, seat_balance=info[p.pk].balance,
-                              last_seat=info[p.pk].last) for p in participants]
+    return [
+        rules.SwissPlayer(
+            id=p.pk,
+            score=info[p.pk].score,
+            seed=seeds[p.pk],
+            opponents=frozenset(info[p.pk].opponents),
+            had_bye=info[p.pk].bye,
+            seat_balance=info[p.pk].balance,
+            last_seat=info[p.pk].last,
+        )
+        for p in participants
+    ]
 
 
 # ---------------------------------------------------------------- knockout
+
 
 @dataclass
 class BracketMatch:
@@ -304,13 +339,12 @@ def match_winner(legs: list[Pairing], seed_of: dict[int, int]) -> int | None:
     head = legs[0]
     if head.second_id is None:
         return head.first_id if head.result == Result.BYE else None
-    return rules.knockout_match_winner(match_results(legs, head.first_id), head.first_id,
-                                       head.second_id, seed_of)
+    return rules.knockout_match_winner(match_results(legs, head.first_id), head.first_id, head.second_id, seed_of)
 
 
 def seeds_of(participants: Iterable[Participant]) -> dict[int, int]:
     """Each participant's seed number, for knockout ties (unseeded ones last)."""
-    return {p.pk: p.seed or 10 ** 6 for p in participants}
+    return {p.pk: p.seed or 10**6 for p in participants}
 
 
 def tournament_bracket(*, tournament: Tournament) -> list[list[BracketMatch]]:
@@ -323,10 +357,16 @@ def tournament_bracket(*, tournament: Tournament) -> list[list[BracketMatch]]:
     rounds: dict[int, list[BracketMatch]] = {}
     for (number, board), legs in sorted(by_match.items()):
         winner = match_winner(legs, seed_of)
-        rounds.setdefault(number, []).append(BracketMatch(
-            round=number, board=board, first=participants.get(legs[0].first_id),
-            second=participants.get(legs[0].second_id) if legs[0].second_id else None,
-            games=legs, winner=participants.get(winner) if winner else None))
+        rounds.setdefault(number, []).append(
+            BracketMatch(
+                round=number,
+                board=board,
+                first=participants.get(legs[0].first_id),
+                second=participants.get(legs[0].second_id) if legs[0].second_id else None,
+                games=legs,
+                winner=participants.get(winner) if winner else None,
+            )
+        )
     return [rounds[n] for n in sorted(rounds)]
 
 
@@ -340,7 +380,8 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
     for pairing in pairings:
         rounds.setdefault(pairing.round.number, []).append(pairing)
     detail: dict[str, Any] = {
-        "tournament": tournament, "participants": participants,
+        "tournament": tournament,
+        "participants": participants,
         "rounds": sorted(rounds.items()),
         "standings": tournament_standings(tournament=tournament),
         "planned_rounds": planned_rounds(tournament, len(participants)) if participants else 0,
@@ -369,15 +410,19 @@ def tournament_standings_page(*, tournament_id: int) -> dict[str, Any]:
 
 
 def user_is_registered(*, tournament: Tournament, user: Any) -> bool:
-    return bool(getattr(user, "is_authenticated", False)) and \
-        tournament.participants.filter(user=user).exists()
+    return bool(getattr(user, "is_authenticated", False)) and tournament.participants.filter(user=user).exists()
 
 
 def knockout_replays_due(*, round_: Round) -> list[Pairing]:
     """The last legs of the round's knockout matches that ended without a winner (a draw):
     each is replayed with the seats swapped (tournaments.services.tournament_advance)."""
-    seed_of = {pk: seed for pk, seed in Participant.objects.filter(
-        tournament_id=round_.tournament_id, seed__isnull=False).values_list("pk", "seed") if seed is not None}
+    seed_of = {
+        pk: seed
+        for pk, seed in Participant.objects.filter(tournament_id=round_.tournament_id, seed__isnull=False).values_list(
+            "pk", "seed"
+        )
+        if seed is not None
+    }
     by_board: dict[int, list[Pairing]] = {}
     for pairing in round_.pairings.select_related("first__user", "second__user").order_by("board", "leg"):
         by_board.setdefault(pairing.board, []).append(pairing)
@@ -397,18 +442,31 @@ def tournaments_advance_due(*, before: datetime) -> list[int]:
     since ``before`` (no start, round or game end): the task doing it was lost with a killed
     worker. Running tournaments are few; each costs a few indexed reads."""
     rounds = Round.objects.filter(tournament=OuterRef("pk")).order_by("-number")
-    last_game_end = (Pairing.objects.filter(tournament=OuterRef("pk"), game__finished_at__isnull=False)
-                     .order_by("-game__finished_at").values("game__finished_at")[:1])
-    candidates = (Tournament.objects.filter(status=TournamentStatus.RUNNING, started_at__lt=before)
-                  .annotate(last_number=Subquery(rounds.values("number")[:1]),
-                            last_round_at=Subquery(rounds.values("created_at")[:1]),
-                            last_game_end=Subquery(last_game_end))
-                  .filter(Q(last_round_at__isnull=True) | Q(last_round_at__lt=before),
-                          Q(last_game_end__isnull=True) | Q(last_game_end__lt=before))
-                  .annotate(waiting=Exists(Pairing.objects.filter(
-                      tournament=OuterRef("pk"), round__number=OuterRef("last_number"),
-                      result=Result.PENDING)))
-                  .order_by("pk"))
+    last_game_end = (
+        Pairing.objects.filter(tournament=OuterRef("pk"), game__finished_at__isnull=False)
+        .order_by("-game__finished_at")
+        .values("game__finished_at")[:1]
+    )
+    candidates = (
+        Tournament.objects.filter(status=TournamentStatus.RUNNING, started_at__lt=before)
+        .annotate(
+            last_number=Subquery(rounds.values("number")[:1]),
+            last_round_at=Subquery(rounds.values("created_at")[:1]),
+            last_game_end=Subquery(last_game_end),
+        )
+        .filter(
+            Q(last_round_at__isnull=True) | Q(last_round_at__lt=before),
+            Q(last_game_end__isnull=True) | Q(last_game_end__lt=before),
+        )
+        .annotate(
+            waiting=Exists(
+                Pairing.objects.filter(
+                    tournament=OuterRef("pk"), round__number=OuterRef("last_number"), result=Result.PENDING
+                )
+            )
+        )
+        .order_by("pk")
+    )
     due = []
     for tournament in candidates.only("pk", "format"):
         if not tournament.waiting:

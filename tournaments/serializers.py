@@ -3,6 +3,7 @@ tournaments app's own objects (Tournament rows, the tournament_detail and
 tournament_standings_page reads of tournaments.selectors).
 
 Registering and withdrawing take no input but the tournament of the path."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,8 +18,10 @@ from .models import TournamentFormat
 
 # Drafts are never shown (the endpoints answer 404 for one): the statuses of the listed ones.
 TOURNAMENT_STATUSES = [status.value for status in selectors.LISTED_STATUSES]
-PAIRING_RESULT_HELP = ('From the first player\'s side: "" pending, "1-0", "0-1", "1/2-1/2", "bye", '
-                       'forfeits "1F-0F", "0F-1F", "0F-0F"; "void": not played (the tournament ended early).')
+PAIRING_RESULT_HELP = (
+    'From the first player\'s side: "" pending, "1-0", "0-1", "1/2-1/2", "bye", '
+    'forfeits "1F-0F", "0F-1F", "0F-0F"; "void": not played (the tournament ended early).'
+)
 
 
 class PlayerNameField(serializers.CharField):
@@ -36,8 +39,9 @@ class TournamentSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
     days_per_move = serializers.IntegerField()
     rated = serializers.BooleanField()
-    vacation_allowed = serializers.BooleanField(help_text="Whether a player's vacation stops the clock "
-                                                          "of their games here.")
+    vacation_allowed = serializers.BooleanField(
+        help_text="Whether a player's vacation stops the clock of their games here."
+    )
     swiss_rounds = serializers.IntegerField(allow_null=True, help_text="Swiss only; null: as many as needed.")
     cycles = serializers.IntegerField(help_text="Round robin: 1 single, 2 double (seats swapped).")
     registration_opens_at = serializers.DateTimeField(allow_null=True)
@@ -62,13 +66,15 @@ class TournamentPlayerSerializer(serializers.Serializer):
 
 class TournamentPairingSerializer(serializers.Serializer):
     board = serializers.IntegerField()
-    replay = serializers.IntegerField(source="leg",
-                                      help_text="Knockout: 0, then 1 and 2 for the replays of a drawn match.")
+    replay = serializers.IntegerField(
+        source="leg", help_text="Knockout: 0, then 1 and 2 for the replays of a drawn match."
+    )
     first = PlayerNameField(source="first.user")
     # A bye has no second participant: ``second.user`` is then missing, and null is shown.
     second = PlayerNameField(source="second.user", allow_null=True, help_text="null for a bye.")
-    game = serializers.IntegerField(source="game_id", allow_null=True,
-                                    help_text="The game's id; null for a bye or a forfeit.")
+    game = serializers.IntegerField(
+        source="game_id", allow_null=True, help_text="The game's id; null for a bye or a forfeit."
+    )
     result = serializers.CharField(allow_blank=True, help_text=PAIRING_RESULT_HELP)
 
 
@@ -134,8 +140,9 @@ class TournamentStandingsSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, source="tournament.status")
     current_round = serializers.IntegerField(help_text="Rounds started so far.")
     standings = TournamentStandingSerializer(many=True)
-    bracket = serializers.ListField(child=BracketMatchSerializer(many=True), required=False,
-                                    help_text="Knockout only: the matches of each round.")
+    bracket = serializers.ListField(
+        child=BracketMatchSerializer(many=True), required=False, help_text="Knockout only: the matches of each round."
+    )
 
 
 class TournamentRegistrationSerializer(serializers.Serializer):

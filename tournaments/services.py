@@ -16,6 +16,7 @@ Pausing holds the clocks of the running games (games.services.game_clock_pause)
 and pairs nothing; resuming releases them with the time each player had left.
 Ending early cancels the running games, which then count for nobody.
 """
+
 from __future__ import annotations
 
 import logging
@@ -56,9 +57,23 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EDITABLE_FIELDS = ("name", "kind", "options", "format", "cycles", "swiss_rounds", "days_per_move",
-                   "rated", "vacation_allowed", "registration_opens_at", "registration_closes_at",
-                   "min_players", "max_players", "rating_min", "rating_max")
+EDITABLE_FIELDS = (
+    "name",
+    "kind",
+    "options",
+    "format",
+    "cycles",
+    "swiss_rounds",
+    "days_per_move",
+    "rated",
+    "vacation_allowed",
+    "registration_opens_at",
+    "registration_closes_at",
+    "min_players",
+    "max_players",
+    "rating_min",
+    "rating_max",
+)
 BEFORE_START = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
 
 
@@ -73,13 +88,14 @@ def _lock(tournament_id: int) -> Tournament:
         raise NotFound("tournament_not_found") from None
 
 
-def _log(tournament: Tournament, actor: User | None, action: StaffActionKind, detail: str = "",
-         player: User | None = None) -> None:
+def _log(
+    tournament: Tournament, actor: User | None, action: StaffActionKind, detail: str = "", player: User | None = None
+) -> None:
     """One row of the staff audit log about ``tournament`` (``actor`` None: the site or the player)."""
-    staff_action_record(staff=actor, action=action, target=tournament, player=player,
-                        details={"detail": detail} if detail else {})
-    log.info("tournament=%s action=%s actor=%s %s", tournament.pk, action,
-             getattr(actor, "pk", None), detail)
+    staff_action_record(
+        staff=actor, action=action, target=tournament, player=player, details={"detail": detail} if detail else {}
+    )
+    log.info("tournament=%s action=%s actor=%s %s", tournament.pk, action, getattr(actor, "pk", None), detail)
 
 
 def _require_status(tournament: Tournament, *statuses: str) -> None:
@@ -92,9 +108,12 @@ def _running_game_ids(tournament_id: int) -> list[int]:
 
     Called before locking the tournament row (the lock order), and again after
     it to catch a game a pairing task created in between."""
-    return list(Game.objects.select_for_update(of=("self",)).filter(
-        tournament_pairing__tournament_id=tournament_id, status=GameStatus.ACTIVE)
-        .order_by("pk").values_list("pk", flat=True))
+    return list(
+        Game.objects.select_for_update(of=("self",))
+        .filter(tournament_pairing__tournament_id=tournament_id, status=GameStatus.ACTIVE)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 def tournaments_advance_requeue(*, now: datetime | None = None) -> int:
@@ -106,7 +125,8 @@ def tournaments_advance_requeue(*, now: datetime | None = None) -> int:
     never pairs a round that exists. Returns how many were enqueued."""
     now = now or _now()
     due = selectors.tournaments_advance_due(
-        before=now - timedelta(seconds=django_settings.TOURNAMENTS_ADVANCE_OVERDUE_SECONDS))
+        before=now - timedelta(seconds=django_settings.TOURNAMENTS_ADVANCE_OVERDUE_SECONDS)
+    )
     for tournament_id in due:
         log.warning("tournament=%s left waiting for its pairing: enqueued again", tournament_id)
         tasks.tournament_advance.delay_on_commit(tournament_id)
@@ -128,15 +148,17 @@ def tournament_settings_check(values: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidInput("bad_settings", reason="minimum players")
     if values.get("max_players") is not None and values["max_players"] < values["min_players"]:
         raise InvalidInput("bad_settings", reason="maximum players")
-    if values.get("rating_min") is not None and values.get("rating_max") is not None \
-            and values["rating_max"] < values["rating_min"]:
+    if (
+        values.get("rating_min") is not None
+        and values.get("rating_max") is not None
+        and values["rating_max"] < values["rating_min"]
+    ):
         raise InvalidInput("bad_settings", reason="rating limits")
     opens, closes = values.get("registration_opens_at"), values.get("registration_closes_at")
     if opens and closes and closes <= opens:
         raise InvalidInput("bad_settings", reason="registration times")
     try:
-        values["options"] = game_rules.rules_for(values["kind"]).normalize_options(
-            dict(values.get("options") or {}))
+        values["options"] = game_rules.rules_for(values["kind"]).normalize_options(dict(values.get("options") or {}))
     except Exception as error:  # engine OptionsError
         raise InvalidInput("bad_settings", str(error), reason="game options") from error
     return values
@@ -144,27 +166,28 @@ def tournament_settings_check(values: Mapping[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- staff: setting up
 
-def tournament_create(*, actor: User | None, name: str, kind: str, format: str,
-                      days_per_move: int = 3, **settings: Any) -> Tournament:
+
+def tournament_create(
+    *, actor: User | None, name: str, kind: str, format: str, days_per_move: int = 3, **settings: Any
+) -> Tournament:
     """Create a tournament (status draft); ``settings`` are other EDITABLE_FIELDS."""
     unknown = set(settings) - set(EDITABLE_FIELDS)
     if unknown:
         raise InvalidInput("bad_settings", reason=", ".join(sorted(unknown)))
-    values = tournament_settings_check({"name": name, "kind": kind, "format": format,
-                              "days_per_move": days_per_move, "min_players": 2, **settings})
+    values = tournament_settings_check(
+        {"name": name, "kind": kind, "format": format, "days_per_move": days_per_move, "min_players": 2, **settings}
+    )
     with transaction.atomic():
         tournament = Tournament.objects.create(created_by=actor, **values)
         _log(tournament, actor, StaffActionKind.TOURNAMENT_CREATE, "%s, %s" % (tournament.format, tournament.kind))
         return tournament
 
 
-def tournament_update(*, tournament_id: int, actor: User | None,
-                      changes: Mapping[str, Any]) -> Tournament:
+def tournament_update(*, tournament_id: int, actor: User | None, changes: Mapping[str, Any]) -> Tournament:
     """Change settings before the start (the name may change at any time)."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
-        changes = {k: v for k, v in changes.items()
-                   if k in EDITABLE_FIELDS and getattr(tournament, k) != v}
+        changes = {k: v for k, v in changes.items() if k in EDITABLE_FIELDS and getattr(tournament, k) != v}
         if not changes:
             return tournament
         if set(changes) - {"name"}:
@@ -189,8 +212,8 @@ def tournament_open_registration(*, tournament_id: int, actor: User | None) -> T
 
 # ---------------------------------------------------------------- players: registering
 
-def tournament_register(*, tournament_id: int, user: User,
-                        now: datetime | None = None) -> Participant:
+
+def tournament_register(*, tournament_id: int, user: User, now: datetime | None = None) -> Participant:
     """Register ``user`` while registration is open, within the player and rating limits."""
     now = now or _now()
     with transaction.atomic():
@@ -201,17 +224,17 @@ def tournament_register(*, tournament_id: int, user: User,
             raise InvalidInput("inactive_user")
         if tournament.participants.filter(user=user).exists():
             raise Conflict("already_registered")
-        if tournament.max_players is not None and tournament.participants.filter(
-                status=ParticipantStatus.ACTIVE).count() >= tournament.max_players:
+        if (
+            tournament.max_players is not None
+            and tournament.participants.filter(status=ParticipantStatus.ACTIVE).count() >= tournament.max_players
+        ):
             raise Conflict("tournament_full", max=tournament.max_players)
         if tournament.rating_min is not None or tournament.rating_max is not None:
             rating = round(selectors.player_rating(user=user, kind=tournament.kind))
             if tournament.rating_min is not None and rating < tournament.rating_min:
-                raise InvalidInput("rating_too_low", rating=rating,
-                                   min=tournament.rating_min)
+                raise InvalidInput("rating_too_low", rating=rating, min=tournament.rating_min)
             if tournament.rating_max is not None and rating > tournament.rating_max:
-                raise InvalidInput("rating_too_high", rating=rating,
-                                   max=tournament.rating_max)
+                raise InvalidInput("rating_too_high", rating=rating, max=tournament.rating_max)
         return Participant.objects.create(tournament=tournament, user=user)
 
 
@@ -238,8 +261,7 @@ def participant_add(*, tournament_id: int, user: User, actor: User | None) -> Pa
         return participant
 
 
-def participant_replace(*, participant_id: int, new_user: User,
-                        actor: User | None) -> Participant:
+def participant_replace(*, participant_id: int, new_user: User, actor: User | None) -> Participant:
     """Staff put ``new_user`` in a participant's place before round 1."""
     participant = Participant.objects.filter(pk=participant_id).first()
     if participant is None:
@@ -256,8 +278,13 @@ def participant_replace(*, participant_id: int, new_user: User,
         old = participant.user.get_username()
         participant.user = new_user
         participant.save(update_fields=["user"])
-        _log(tournament, actor, StaffActionKind.TOURNAMENT_REPLACE_PLAYER,
-             "%s -> %s" % (old, new_user.get_username()), player=new_user)
+        _log(
+            tournament,
+            actor,
+            StaffActionKind.TOURNAMENT_REPLACE_PLAYER,
+            "%s -> %s" % (old, new_user.get_username()),
+            player=new_user,
+        )
         return participant
 
 
@@ -269,10 +296,16 @@ def participant_withdraw(*, participant_id: int, actor: User | None) -> Particip
     if participant is None:
         raise NotFound("not_registered")
     with transaction.atomic():
-        running = list(Game.objects.select_for_update().filter(
-            tournament_pairing__tournament_id=participant.tournament_id,
-            status=GameStatus.ACTIVE, seats__user=participant.user).order_by("pk")
-            .values_list("pk", flat=True))
+        running = list(
+            Game.objects.select_for_update()
+            .filter(
+                tournament_pairing__tournament_id=participant.tournament_id,
+                status=GameStatus.ACTIVE,
+                seats__user=participant.user,
+            )
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
         tournament = _lock(participant.tournament_id)
         participant = Participant.objects.select_for_update().get(pk=participant_id)
         if participant.status == ParticipantStatus.WITHDRAWN:
@@ -281,9 +314,13 @@ def participant_withdraw(*, participant_id: int, actor: User | None) -> Particip
         participant.status = ParticipantStatus.WITHDRAWN
         participant.withdrawn_at = _now()
         participant.save(update_fields=["status", "withdrawn_at"])
-        _log(tournament, actor, StaffActionKind.TOURNAMENT_WITHDRAW_PLAYER,
-             "%s, %d running game(s) forfeited" % (participant.user.get_username(), len(running)),
-             player=participant.user)
+        _log(
+            tournament,
+            actor,
+            StaffActionKind.TOURNAMENT_WITHDRAW_PLAYER,
+            "%s, %d running game(s) forfeited" % (participant.user.get_username(), len(running)),
+            player=participant.user,
+        )
         for game_id in running:
             game_services.game_resign(game_id=game_id, user=participant.user)
         if tournament.status == TournamentStatus.RUNNING:
@@ -298,8 +335,11 @@ def user_tournaments_leave(*, user: User, actor: User | None) -> list[int]:
     staff member, None for the player). Returns the tournaments left. Call after their
     games are resolved: games are locked before tournament rows."""
     left = []
-    for entry in list(Participant.objects.filter(user=user, status=ParticipantStatus.ACTIVE)
-                      .select_related("tournament").order_by("tournament_id")):
+    for entry in list(
+        Participant.objects.filter(user=user, status=ParticipantStatus.ACTIVE)
+        .select_related("tournament")
+        .order_by("tournament_id")
+    ):
         status = entry.tournament.status
         if status in BEFORE_START:
             tournament_withdraw(tournament_id=entry.tournament_id, user=user)
@@ -313,6 +353,7 @@ def user_tournaments_leave(*, user: User, actor: User | None) -> list[int]:
 
 # ---------------------------------------------------------------- staff: running
 
+
 @dataclass
 class StartResult:
     tournament: Tournament
@@ -325,11 +366,15 @@ def tournament_start(*, tournament_id: int, actor: User | None) -> StartResult:
     A Swiss with more rounds than the players allow without rematches starts,
     with a warning for staff (also in the staff log)."""
     from django.utils.translation import gettext as _
+
     with transaction.atomic():
         tournament = _lock(tournament_id)
         _require_status(tournament, *BEFORE_START)
-        players = list(tournament.participants.select_related("user").filter(
-            status=ParticipantStatus.ACTIVE).order_by("registered_at", "pk"))
+        players = list(
+            tournament.participants.select_related("user")
+            .filter(status=ParticipantStatus.ACTIVE)
+            .order_by("registered_at", "pk")
+        )
         needed = max(2, tournament.min_players)
         if len(players) < needed:
             raise Conflict("too_few_players", min=needed, count=len(players))
@@ -345,11 +390,13 @@ def tournament_start(*, tournament_id: int, actor: User | None) -> StartResult:
                 tournament.swiss_rounds = selectors.planned_rounds(tournament, len(players))
             limit = rules.swiss_round_limit(len(players))
             if tournament.swiss_rounds > limit:
-                warnings.append(_(
-                    "%(rounds)s Swiss rounds with %(players)s players: from round %(from)s on, "
-                    "players must meet again (at most %(limit)s rounds without rematches).") % {
-                        "rounds": tournament.swiss_rounds, "players": len(players),
-                        "from": limit + 1, "limit": limit})
+                warnings.append(
+                    _(
+                        "%(rounds)s Swiss rounds with %(players)s players: from round %(from)s on, "
+                        "players must meet again (at most %(limit)s rounds without rematches)."
+                    )
+                    % {"rounds": tournament.swiss_rounds, "players": len(players), "from": limit + 1, "limit": limit}
+                )
         tournament.status = TournamentStatus.RUNNING
         tournament.started_at = _now()
         tournament.save()
@@ -371,8 +418,7 @@ def tournament_pause(*, tournament_id: int, actor: User | None, now: datetime | 
         tournament.save(update_fields=["status"])
         held = _running_game_ids(tournament_id)
         for game_id in held:
-            game_services.game_clock_pause(game_id=game_id, now=now,
-                                           reason="tournament %d paused" % tournament.pk)
+            game_services.game_clock_pause(game_id=game_id, now=now, reason="tournament %d paused" % tournament.pk)
         _log(tournament, actor, StaffActionKind.TOURNAMENT_PAUSE, "%d game clock(s) stopped" % len(held))
         return tournament
 
@@ -417,8 +463,7 @@ def tournament_end(*, tournament_id: int, actor: User | None) -> Tournament:
         cancelled = _running_game_ids(tournament_id)
         for game_id in cancelled:
             # Its result is recorded as VOID by tournament_game_record (the tournament is over).
-            game_services.game_cancel(game_id=game_id,
-                                      reason="tournament %d ended early" % tournament.pk)
+            game_services.game_cancel(game_id=game_id, reason="tournament %d ended early" % tournament.pk)
         _log(tournament, actor, StaffActionKind.TOURNAMENT_END_EARLY, "%d running game(s) cancelled" % len(cancelled))
         _mail_ended_early(tournament)
         return tournament
@@ -433,6 +478,7 @@ def _mail_ended_early(tournament: Tournament) -> None:
 
 
 # ---------------------------------------------------------------- results
+
 
 def _result_of_game(game: Game, tournament: Tournament) -> str:
     """The pairing's result from its finished or aborted game (first player = first side).
@@ -476,10 +522,10 @@ def tournament_game_record(*, game: Game) -> Pairing | None:
             return pairing
         pairing.result = _result_of_game(game, tournament)
         pairing.save(update_fields=["result"])
-        round_done = not Pairing.objects.filter(round_id=pairing.round_id,
-                                                result=Result.PENDING).exists()
+        round_done = not Pairing.objects.filter(round_id=pairing.round_id, result=Result.PENDING).exists()
         if tournament.status == TournamentStatus.RUNNING and (
-                round_done or tournament.format == TournamentFormat.KNOCKOUT):
+            round_done or tournament.format == TournamentFormat.KNOCKOUT
+        ):
             tasks.tournament_advance.delay_on_commit(tournament.pk)  # paused: tournament_resume enqueues it
         return pairing
 
@@ -499,10 +545,10 @@ def tournament_game_result_rewrite(*, game: Game, previous: Mapping[str, Any]) -
         pairing = Pairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
         old = pairing.result
         if game.status == GameStatus.ACTIVE:
-            later = (Round.objects.filter(tournament=tournament, number__gt=pairing.round.number)
-                     .exists() or Pairing.objects.filter(round_id=pairing.round_id,
-                                                         board=pairing.board,
-                                                         leg__gt=pairing.leg).exists())
+            later = (
+                Round.objects.filter(tournament=tournament, number__gt=pairing.round.number).exists()
+                or Pairing.objects.filter(round_id=pairing.round_id, board=pairing.board, leg__gt=pairing.leg).exists()
+            )
             if later or tournament.status == TournamentStatus.FINISHED:
                 raise Conflict("result_used")
             pairing.result = Result.PENDING
@@ -511,16 +557,21 @@ def tournament_game_result_rewrite(*, game: Game, previous: Mapping[str, Any]) -
         else:
             pairing.result = _played_result(game)
         pairing.save(update_fields=["result"])
-        _log(tournament, None, StaffActionKind.TOURNAMENT_RESULT_CHANGED, "game %d: %s -> %s (was %s)" % (
-            game.pk, old or "pending", pairing.result or "pending", previous.get("reason")))
+        _log(
+            tournament,
+            None,
+            StaffActionKind.TOURNAMENT_RESULT_CHANGED,
+            "game %d: %s -> %s (was %s)"
+            % (game.pk, old or "pending", pairing.result or "pending", previous.get("reason")),
+        )
         return pairing
 
 
 # ---------------------------------------------------------------- pairing rounds
 
+
 def _seeded(tournament: Tournament) -> list[Participant]:
-    return list(tournament.participants.select_related("user").filter(seed__isnull=False)
-                .order_by("seed"))
+    return list(tournament.participants.select_related("user").filter(seed__isnull=False).order_by("seed"))
 
 
 def _matches(pairings: list[Pairing]) -> dict[int, list[Pairing]]:
@@ -541,8 +592,7 @@ def _round_pairs(tournament: Tournament, number: int) -> list[tuple[Participant 
     if tournament.format == TournamentFormat.SWISS:
         active = [p for p in seeded if p.is_active]
         paired = rules.swiss_pair(selectors.swiss_players(active, previous))
-        pairs: list[tuple[Participant | None, Participant | None]] = [
-            (by_id[a], by_id[b]) for a, b in paired.pairs]
+        pairs: list[tuple[Participant | None, Participant | None]] = [(by_id[a], by_id[b]) for a, b in paired.pairs]
         if paired.bye is not None:
             pairs.append((by_id[paired.bye], None))
         return pairs
@@ -561,32 +611,44 @@ def _round_pairs(tournament: Tournament, number: int) -> list[tuple[Participant 
             winner = selectors.match_winner(legs, seed_of) if legs else None
             winners.append(winner if winner is not None and by_id[winner].is_active else None)
         firsts = rules.knockout_next_round(winners, seed_of)
-    return [(by_id.get(a) if a is not None else None, by_id.get(b) if b is not None else None)
-            for a, b in firsts]
+    return [(by_id.get(a) if a is not None else None, by_id.get(b) if b is not None else None) for a, b in firsts]
 
 
 def _is_last_round(tournament: Tournament, number: int) -> bool:
     return number >= selectors.planned_rounds(tournament, len(_seeded(tournament)))
 
 
-def _create_pairing(tournament: Tournament, round_: Round, board: int, leg: int,
-                    first: Participant, second: Participant | None) -> Pairing:
+def _create_pairing(
+    tournament: Tournament, round_: Round, board: int, leg: int, first: Participant, second: Participant | None
+) -> Pairing:
     """One pairing: a bye, a forfeit against a withdrawn player, or a new game."""
     if second is None:
-        return Pairing.objects.create(tournament=tournament, round=round_, board=board, leg=leg,
-                                      first=first, result=Result.BYE)
+        return Pairing.objects.create(
+            tournament=tournament, round=round_, board=board, leg=leg, first=first, result=Result.BYE
+        )
     if not first.is_active or not second.is_active:
-        result = (Result.DOUBLE_FORFEIT if not first.is_active and not second.is_active
-                  else Result.FIRST_WINS_FORFEIT if first.is_active else Result.SECOND_WINS_FORFEIT)
-        return Pairing.objects.create(tournament=tournament, round=round_, board=board, leg=leg,
-                                      first=first, second=second, result=result)
+        result = (
+            Result.DOUBLE_FORFEIT
+            if not first.is_active and not second.is_active
+            else Result.FIRST_WINS_FORFEIT
+            if first.is_active
+            else Result.SECOND_WINS_FORFEIT
+        )
+        return Pairing.objects.create(
+            tournament=tournament, round=round_, board=board, leg=leg, first=first, second=second, result=result
+        )
     sides = game_rules.rules_for(tournament.kind).players
     game = game_services.game_create(
-        kind=tournament.kind, seats={sides[0]: first.user, sides[1]: second.user},
-        options=tournament.options, days_per_move=tournament.days_per_move, rated=tournament.rated,
-        vacation_allowed=tournament.vacation_allowed)
-    pairing = Pairing.objects.create(tournament=tournament, round=round_, board=board, leg=leg,
-                                     first=first, second=second, game=game)
+        kind=tournament.kind,
+        seats={sides[0]: first.user, sides[1]: second.user},
+        options=tournament.options,
+        days_per_move=tournament.days_per_move,
+        rated=tournament.rated,
+        vacation_allowed=tournament.vacation_allowed,
+    )
+    pairing = Pairing.objects.create(
+        tournament=tournament, round=round_, board=board, leg=leg, first=first, second=second, game=game
+    )
     for me in (first, second):
         _mail_round(round_, me, pairing)
     return pairing

@@ -1,6 +1,7 @@
 """Tournament pages: the list, one tournament (standings, crosstable or bracket,
 rounds), registering and withdrawing (POST, then back to the page), and the
 standings as JSON. A refused action shows its message with the error's status."""
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -17,8 +18,7 @@ from .serializers import tournament_standings_data
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/list.html",
-                  {"tournaments": selectors.tournament_list()})
+    return render(request, "tournaments/list.html", {"tournaments": selectors.tournament_list()})
 
 
 def _detail(request: HttpRequest, tournament_id: int, status: int = 200) -> HttpResponse:
@@ -28,8 +28,7 @@ def _detail(request: HttpRequest, tournament_id: int, status: int = 200) -> Http
         return render(request, "tournaments/error.html", {"error": error}, status=error.status)
     if detail["tournament"].status == TournamentStatus.DRAFT and not request.user.is_staff:
         return render(request, "tournaments/error.html", status=404)
-    detail["registered"] = selectors.user_is_registered(tournament=detail["tournament"],
-                                                        user=request.user)
+    detail["registered"] = selectors.user_is_registered(tournament=detail["tournament"], user=request.user)
     return render(request, "tournaments/detail.html", detail, status=status)
 
 
@@ -51,6 +50,7 @@ def _act(request: HttpRequest, tournament_id: int, action, done: str) -> HttpRes
 @require_POST
 def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     from django.utils.translation import gettext as _
+
     return _act(request, tournament_id, services.tournament_register, _("You are registered."))
 
 
@@ -58,17 +58,18 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
 @require_POST
 def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     from django.utils.translation import gettext as _
-    return _act(request, tournament_id, services.tournament_withdraw,
-                _("Your registration is withdrawn."))
+
+    return _act(request, tournament_id, services.tournament_withdraw, _("Your registration is withdrawn."))
 
 
 def tournament_standings_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         data = tournament_standings_data(tournament_id=tournament_id)
     except GameActionError as error:
-        return JsonResponse({"error": {"code": error.code, "message": error.message}},
-                            status=error.status)
+        return JsonResponse({"error": {"code": error.code, "message": error.message}}, status=error.status)
     if data["status"] == "draft":
-        return JsonResponse({"error": {"code": "tournament_not_found",
-                                       "message": str(errors.MESSAGES["tournament_not_found"])}}, status=404)
+        return JsonResponse(
+            {"error": {"code": "tournament_not_found", "message": str(errors.MESSAGES["tournament_not_found"])}},
+            status=404,
+        )
     return JsonResponse(data)

@@ -8,46 +8,118 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('auth', '0012_alter_user_first_name_max_length'),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='User',
+            name="User",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('password', models.CharField(max_length=128, verbose_name='password')),
-                ('last_login', models.DateTimeField(blank=True, null=True, verbose_name='last login')),
-                ('is_superuser', models.BooleanField(default=False, help_text='Designates that this user has all permissions without explicitly assigning them.', verbose_name='superuser status')),
-                ('first_name', models.CharField(blank=True, max_length=150, verbose_name='first name')),
-                ('last_name', models.CharField(blank=True, max_length=150, verbose_name='last name')),
-                ('is_staff', models.BooleanField(default=False, help_text='Designates whether the user can log into this admin site.', verbose_name='staff status')),
-                ('is_active', models.BooleanField(default=True, help_text='Designates whether this user should be treated as active. Unselect this instead of deleting accounts.', verbose_name='active')),
-                ('date_joined', models.DateTimeField(default=django.utils.timezone.now, verbose_name='date joined')),
-                ('username', models.CharField(error_messages={'unique': 'A user with that username already exists.'}, help_text="3 to 30 letters, digits, hyphens or underscores. It appears in your public page's address.", max_length=30, unique=True, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9_-]{3,30}$', 'Use 3 to 30 letters (a-z, A-Z), digits, hyphens or underscores.')], verbose_name='username')),
-                ('email', models.EmailField(max_length=254, verbose_name='email address')),
-                ('email_confirmed', models.BooleanField(default=False, verbose_name='email confirmed')),
-                ('display_name', models.CharField(blank=True, max_length=50, verbose_name='display name')),
-                ('language', models.CharField(blank=True, help_text='Leave empty to follow your browser.', max_length=10, verbose_name='language')),
-                ('time_zone', models.CharField(blank=True, max_length=64, verbose_name='time zone')),
-                ('email_on_your_turn', models.BooleanField(default=True, verbose_name='mail me when it is my turn')),
-                ('email_on_game_over', models.BooleanField(default=True, verbose_name='mail me when a game ends')),
-                ('groups', models.ManyToManyField(blank=True, help_text='The groups this user belongs to. A user will get all permissions granted to each of their groups.', related_name='user_set', related_query_name='user', to='auth.group', verbose_name='groups')),
-                ('user_permissions', models.ManyToManyField(blank=True, help_text='Specific permissions for this user.', related_name='user_set', related_query_name='user', to='auth.permission', verbose_name='user permissions')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("password", models.CharField(max_length=128, verbose_name="password")),
+                ("last_login", models.DateTimeField(blank=True, null=True, verbose_name="last login")),
+                (
+                    "is_superuser",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Designates that this user has all permissions without explicitly assigning them.",
+                        verbose_name="superuser status",
+                    ),
+                ),
+                ("first_name", models.CharField(blank=True, max_length=150, verbose_name="first name")),
+                ("last_name", models.CharField(blank=True, max_length=150, verbose_name="last name")),
+                (
+                    "is_staff",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Designates whether the user can log into this admin site.",
+                        verbose_name="staff status",
+                    ),
+                ),
+                (
+                    "is_active",
+                    models.BooleanField(
+                        default=True,
+                        help_text="Designates whether this user should be treated as active. Unselect this instead of deleting accounts.",
+                        verbose_name="active",
+                    ),
+                ),
+                ("date_joined", models.DateTimeField(default=django.utils.timezone.now, verbose_name="date joined")),
+                (
+                    "username",
+                    models.CharField(
+                        error_messages={"unique": "A user with that username already exists."},
+                        help_text="3 to 30 letters, digits, hyphens or underscores. It appears in your public page's address.",
+                        max_length=30,
+                        unique=True,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[A-Za-z0-9_-]{3,30}$",
+                                "Use 3 to 30 letters (a-z, A-Z), digits, hyphens or underscores.",
+                            )
+                        ],
+                        verbose_name="username",
+                    ),
+                ),
+                ("email", models.EmailField(max_length=254, verbose_name="email address")),
+                ("email_confirmed", models.BooleanField(default=False, verbose_name="email confirmed")),
+                ("display_name", models.CharField(blank=True, max_length=50, verbose_name="display name")),
+                (
+                    "language",
+                    models.CharField(
+                        blank=True,
+                        help_text="Leave empty to follow your browser.",
+                        max_length=10,
+                        verbose_name="language",
+                    ),
+                ),
+                ("time_zone", models.CharField(blank=True, max_length=64, verbose_name="time zone")),
+                ("email_on_your_turn", models.BooleanField(default=True, verbose_name="mail me when it is my turn")),
+                ("email_on_game_over", models.BooleanField(default=True, verbose_name="mail me when a game ends")),
+                (
+                    "groups",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="The groups this user belongs to. A user will get all permissions granted to each of their groups.",
+                        related_name="user_set",
+                        related_query_name="user",
+                        to="auth.group",
+                        verbose_name="groups",
+                    ),
+                ),
+                (
+                    "user_permissions",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="Specific permissions for this user.",
+                        related_name="user_set",
+                        related_query_name="user",
+                        to="auth.permission",
+                        verbose_name="user permissions",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'user',
-                'verbose_name_plural': 'users',
-                'abstract': False,
-                'swappable': 'AUTH_USER_MODEL',
-                'constraints': [models.UniqueConstraint(django.db.models.functions.text.Lower('username'), name='accounts_user_username_ci_unique'), models.UniqueConstraint(django.db.models.functions.text.Lower('email'), condition=models.Q(('email', ''), _negated=True), name='accounts_user_email_ci_unique')],
+                "verbose_name": "user",
+                "verbose_name_plural": "users",
+                "abstract": False,
+                "swappable": "AUTH_USER_MODEL",
+                "constraints": [
+                    models.UniqueConstraint(
+                        django.db.models.functions.text.Lower("username"), name="accounts_user_username_ci_unique"
+                    ),
+                    models.UniqueConstraint(
+                        django.db.models.functions.text.Lower("email"),
+                        condition=models.Q(("email", ""), _negated=True),
+                        name="accounts_user_email_ci_unique",
+                    ),
+                ],
             },
             managers=[
-                ('objects', django.contrib.auth.models.UserManager()),
+                ("objects", django.contrib.auth.models.UserManager()),
             ],
         ),
     ]

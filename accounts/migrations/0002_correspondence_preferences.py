@@ -5,40 +5,66 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='digest_hour',
-            field=models.PositiveSmallIntegerField(default=8, help_text='The hour of the day (your time zone) at which the digest goes out.', validators=[django.core.validators.MaxValueValidator(23)], verbose_name='digest hour'),
+            model_name="user",
+            name="digest_hour",
+            field=models.PositiveSmallIntegerField(
+                default=8,
+                help_text="The hour of the day (your time zone) at which the digest goes out.",
+                validators=[django.core.validators.MaxValueValidator(23)],
+                verbose_name="digest hour",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='email_reminders',
-            field=models.BooleanField(default=True, verbose_name='remind me when my time runs short'),
+            model_name="user",
+            name="email_reminders",
+            field=models.BooleanField(default=True, verbose_name="remind me when my time runs short"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='quiet_hours_end',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MaxValueValidator(23)], verbose_name='night ends at'),
+            model_name="user",
+            name="quiet_hours_end",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                null=True,
+                validators=[django.core.validators.MaxValueValidator(23)],
+                verbose_name="night ends at",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='quiet_hours_start',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='A deadline falling in your night moves to its end. Leave empty for none.', null=True, validators=[django.core.validators.MaxValueValidator(23)], verbose_name='night starts at'),
+            model_name="user",
+            name="quiet_hours_start",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                help_text="A deadline falling in your night moves to its end. Leave empty for none.",
+                null=True,
+                validators=[django.core.validators.MaxValueValidator(23)],
+                verbose_name="night starts at",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='turn_mail',
-            field=models.CharField(choices=[('each', 'One mail per turn'), ('digest', 'One daily digest')], default='each', max_length=10, verbose_name='turn mail'),
+            model_name="user",
+            name="turn_mail",
+            field=models.CharField(
+                choices=[("each", "One mail per turn"), ("digest", "One daily digest")],
+                default="each",
+                max_length=10,
+                verbose_name="turn mail",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='vacation_since',
-            field=models.DateTimeField(blank=True, editable=False, help_text='Set by correspondence.services while a vacation runs.', null=True, verbose_name='on vacation since'),
+            model_name="user",
+            name="vacation_since",
+            field=models.DateTimeField(
+                blank=True,
+                editable=False,
+                help_text="Set by correspondence.services while a vacation runs.",
+                null=True,
+                verbose_name="on vacation since",
+            ),
         ),
     ]

@@ -4,40 +4,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0003_block'),
+        ("accounts", "0003_block"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='deleted_at',
-            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name='deleted'),
+            model_name="user",
+            name="deleted_at",
+            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name="deleted"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='email_failing_since',
-            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name='address failing since'),
+            model_name="user",
+            name="email_failing_since",
+            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name="address failing since"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='email_failure',
-            field=models.CharField(blank=True, choices=[('bounce', 'Hard bounce'), ('complaint', 'Spam complaint')], editable=False, max_length=20, verbose_name='why the address fails'),
+            model_name="user",
+            name="email_failure",
+            field=models.CharField(
+                blank=True,
+                choices=[("bounce", "Hard bounce"), ("complaint", "Spam complaint")],
+                editable=False,
+                max_length=20,
+                verbose_name="why the address fails",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='email_failure_detail',
-            field=models.CharField(blank=True, editable=False, max_length=300, verbose_name='failure detail'),
+            model_name="user",
+            name="email_failure_detail",
+            field=models.CharField(blank=True, editable=False, max_length=300, verbose_name="failure detail"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='suspended_at',
-            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name='suspended since'),
+            model_name="user",
+            name="suspended_at",
+            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name="suspended since"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='suspension_reason',
-            field=models.CharField(blank=True, editable=False, max_length=300, verbose_name='suspension reason'),
+            model_name="user",
+            name="suspension_reason",
+            field=models.CharField(blank=True, editable=False, max_length=300, verbose_name="suspension reason"),
         ),
     ]

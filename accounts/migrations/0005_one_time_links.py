@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0004_deliverability_deletion_suspension'),
+        ("accounts", "0004_deliverability_deletion_suspension"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='one_time_links_used',
-            field=models.PositiveIntegerField(default=0, editable=False, verbose_name='one-time links used'),
+            model_name="user",
+            name="one_time_links_used",
+            field=models.PositiveIntegerField(default=0, editable=False, verbose_name="one-time links used"),
         ),
     ]

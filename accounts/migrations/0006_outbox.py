@@ -6,32 +6,47 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0005_one_time_links'),
+        ("accounts", "0005_one_time_links"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='OutgoingMail',
+            name="OutgoingMail",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=40)),
-                ('object_id', models.PositiveBigIntegerField(blank=True, null=True)),
-                ('params', models.JSONField(blank=True, default=dict)),
-                ('to', models.EmailField(blank=True, max_length=254)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('due_at', models.DateTimeField()),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('claim', models.CharField(blank=True, max_length=32)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('last_error', models.CharField(blank=True, max_length=300)),
-                ('done_at', models.DateTimeField(blank=True, null=True)),
-                ('outcome', models.CharField(blank=True, max_length=20)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("kind", models.CharField(max_length=40)),
+                ("object_id", models.PositiveBigIntegerField(blank=True, null=True)),
+                ("params", models.JSONField(blank=True, default=dict)),
+                ("to", models.EmailField(blank=True, max_length=254)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("due_at", models.DateTimeField()),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("claim", models.CharField(blank=True, max_length=32)),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("last_error", models.CharField(blank=True, max_length=300)),
+                ("done_at", models.DateTimeField(blank=True, null=True)),
+                ("outcome", models.CharField(blank=True, max_length=20)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(condition=models.Q(('done_at__isnull', True)), fields=['due_at'], name='accounts_outgoingmail_due'), models.Index(condition=models.Q(('done_at__isnull', False)), fields=['done_at'], name='accounts_outgoingmail_done')],
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("done_at__isnull", True)),
+                        fields=["due_at"],
+                        name="accounts_outgoingmail_due",
+                    ),
+                    models.Index(
+                        condition=models.Q(("done_at__isnull", False)),
+                        fields=["done_at"],
+                        name="accounts_outgoingmail_done",
+                    ),
+                ],
             },
         ),
     ]

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,38 +14,58 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='ApiToken',
+            name="ApiToken",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('key_hash', models.CharField(editable=False, max_length=64, unique=True)),
-                ('prefix', models.CharField(editable=False, help_text='The first characters of the token, to recognise it.', max_length=12, verbose_name='prefix')),
-                ('scopes', models.JSONField(default=list, verbose_name='scopes')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('last_used_at', models.DateTimeField(blank=True, null=True, verbose_name='last used')),
-                ('revoked_at', models.DateTimeField(blank=True, null=True, verbose_name='revoked')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                ("key_hash", models.CharField(editable=False, max_length=64, unique=True)),
+                (
+                    "prefix",
+                    models.CharField(
+                        editable=False,
+                        help_text="The first characters of the token, to recognise it.",
+                        max_length=12,
+                        verbose_name="prefix",
+                    ),
+                ),
+                ("scopes", models.JSONField(default=list, verbose_name="scopes")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                ("last_used_at", models.DateTimeField(blank=True, null=True, verbose_name="last used")),
+                ("revoked_at", models.DateTimeField(blank=True, null=True, verbose_name="revoked")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="api_tokens",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'API token',
-                'verbose_name_plural': 'API tokens',
-                'ordering': ['-created_at'],
+                "verbose_name": "API token",
+                "verbose_name_plural": "API tokens",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='IdempotencyRecord',
+            name="IdempotencyRecord",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=255)),
-                ('request_hash', models.CharField(max_length=64)),
-                ('status_code', models.PositiveSmallIntegerField(default=0)),
-                ('response_body', models.JSONField(null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('expires_at', models.DateTimeField(db_index=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=255)),
+                ("request_hash", models.CharField(max_length=64)),
+                ("status_code", models.PositiveSmallIntegerField(default=0)),
+                ("response_body", models.JSONField(null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("expires_at", models.DateTimeField(db_index=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('user', 'key'), name='api_idempotency_unique_key')],
+                "constraints": [models.UniqueConstraint(fields=("user", "key"), name="api_idempotency_unique_key")],
             },
         ),
     ]

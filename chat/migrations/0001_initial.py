@@ -7,30 +7,48 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0004_clock_held_by_staff'),
+        ("games", "0004_clock_held_by_staff"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Message',
+            name="Message",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.TextField(max_length=500, verbose_name='message')),
-                ('ply', models.PositiveIntegerField(verbose_name='written at ply')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='written at')),
-                ('author', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='game_messages', to=settings.AUTH_USER_MODEL, verbose_name='author')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='messages', to='games.game', verbose_name='game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("text", models.TextField(max_length=500, verbose_name="message")),
+                ("ply", models.PositiveIntegerField(verbose_name="written at ply")),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now, verbose_name="written at")),
+                (
+                    "author",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="game_messages",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="author",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="messages",
+                        to="games.game",
+                        verbose_name="game",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game message',
-                'verbose_name_plural': 'game messages',
-                'ordering': ['created_at', 'pk'],
-                'indexes': [models.Index(fields=['game', 'created_at'], name='chat_messag_game_id_6f0672_idx'), models.Index(fields=['author', 'game', 'created_at'], name='chat_messag_author__00533a_idx')],
+                "verbose_name": "game message",
+                "verbose_name_plural": "game messages",
+                "ordering": ["created_at", "pk"],
+                "indexes": [
+                    models.Index(fields=["game", "created_at"], name="chat_messag_game_id_6f0672_idx"),
+                    models.Index(fields=["author", "game", "created_at"], name="chat_messag_author__00533a_idx"),
+                ],
             },
         ),
     ]

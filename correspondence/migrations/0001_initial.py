@@ -6,72 +6,115 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0003_alarms_and_clock'),
+        ("games", "0003_alarms_and_clock"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CalendarFeed',
+            name="CalendarFeed",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('secret', models.CharField(max_length=64, unique=True)),
-                ('created_at', models.DateTimeField(auto_now=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='calendar_feed', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("secret", models.CharField(max_length=64, unique=True)),
+                ("created_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="calendar_feed",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='DigestAlarm',
+            name="DigestAlarm",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('due_at', models.DateTimeField(db_index=True)),
-                ('hour', models.PositiveSmallIntegerField()),
-                ('time_zone', models.CharField(blank=True, max_length=64)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('last_sent_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='digest_alarm', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("due_at", models.DateTimeField(db_index=True)),
+                ("hour", models.PositiveSmallIntegerField()),
+                ("time_zone", models.CharField(blank=True, max_length=64)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("last_sent_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="digest_alarm",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='VacationAccount',
+            name="VacationAccount",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('balance_hours', models.PositiveIntegerField(default=0, verbose_name='vacation left (hours)')),
-                ('accrued_month', models.DateField(help_text='First day of the last month credited.')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='vacation_account', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("balance_hours", models.PositiveIntegerField(default=0, verbose_name="vacation left (hours)")),
+                ("accrued_month", models.DateField(help_text="First day of the last month credited.")),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="vacation_account",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='ReplyAddressUse',
+            name="ReplyAddressUse",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ply', models.PositiveIntegerField()),
-                ('attempt', models.PositiveIntegerField(default=0)),
-                ('used_at', models.DateTimeField(auto_now_add=True)),
-                ('result', models.CharField(max_length=30)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("ply", models.PositiveIntegerField()),
+                ("attempt", models.PositiveIntegerField(default=0)),
+                ("used_at", models.DateTimeField(auto_now_add=True)),
+                ("result", models.CharField(max_length=30)),
+                (
+                    "game",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.game"),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('game', 'user', 'ply', 'attempt'), name='correspondence_reply_once')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "user", "ply", "attempt"), name="correspondence_reply_once")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Vacation',
+            name="Vacation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('started_at', models.DateTimeField()),
-                ('planned_end', models.DateTimeField()),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='vacations', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("started_at", models.DateTimeField()),
+                ("planned_end", models.DateTimeField()),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="vacations",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-started_at'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('ended_at__isnull', True)), fields=('user',), name='correspondence_one_running_vacation')],
+                "ordering": ["-started_at"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("ended_at__isnull", True)),
+                        fields=("user",),
+                        name="correspondence_one_running_vacation",
+                    )
+                ],
             },
         ),
     ]

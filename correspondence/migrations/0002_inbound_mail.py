@@ -6,29 +6,44 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('correspondence', '0001_initial'),
+        ("correspondence", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='InboundMail',
+            name="InboundMail",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('raw', models.BinaryField()),
-                ('recipient', models.CharField(blank=True, max_length=320)),
-                ('received_at', models.DateTimeField()),
-                ('processed_at', models.DateTimeField(blank=True, null=True)),
-                ('outcome', models.CharField(blank=True, max_length=30)),
-                ('attempts', models.PositiveIntegerField(default=1)),
-                ('sweep_at', models.DateTimeField()),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("raw", models.BinaryField()),
+                ("recipient", models.CharField(blank=True, max_length=320)),
+                ("received_at", models.DateTimeField()),
+                ("processed_at", models.DateTimeField(blank=True, null=True)),
+                ("outcome", models.CharField(blank=True, max_length=30)),
+                ("attempts", models.PositiveIntegerField(default=1)),
+                ("sweep_at", models.DateTimeField()),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-received_at'],
-                'indexes': [models.Index(condition=models.Q(('processed_at__isnull', True)), fields=['sweep_at'], name='correspondence_inbound_due'), models.Index(fields=['processed_at'], name='correspondence_inbound_done')],
+                "ordering": ["-received_at"],
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("processed_at__isnull", True)),
+                        fields=["sweep_at"],
+                        name="correspondence_inbound_due",
+                    ),
+                    models.Index(fields=["processed_at"], name="correspondence_inbound_done"),
+                ],
             },
         ),
     ]

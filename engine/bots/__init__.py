@@ -34,6 +34,7 @@ moves within twice its size of the best; a win in one is always taken and a
 move that loses at once is never chosen when another does not.
 Draws by repetition are ignored: a view carries no history.
 """
+
 from __future__ import annotations
 
 import json
@@ -58,8 +59,7 @@ LEVEL_RANGE = range(1, 6)
 
 def _check_level(level: Any) -> int:
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVEL_RANGE:
-        raise OptionsError("bad_level", "The bot level is a whole number from 1 to 5",
-                           level=str(level))
+        raise OptionsError("bad_level", "The bot level is a whole number from 1 to 5", level=str(level))
     return level
 
 
@@ -67,13 +67,11 @@ def _check_seconds(seconds: Any) -> float | None:
     if seconds is None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
-        raise OptionsError("bad_seconds", "The time cap is a positive number of seconds",
-                           seconds=str(seconds))
+        raise OptionsError("bad_seconds", "The time cap is a positive number of seconds", seconds=str(seconds))
     return float(seconds)
 
 
-def choose_move(game: str, view: Mapping[str, Any], *, level: int, seed: int,
-                seconds: float | None = None) -> str:
+def choose_move(game: str, view: Mapping[str, Any], *, level: int, seed: int, seconds: float | None = None) -> str:
     """The bot's move text for the player whose turn it is in ``view``.
 
     ``view`` is what ``rules.view(state, player)`` returned (JSON data); a full
@@ -81,6 +79,7 @@ def choose_move(game: str, view: Mapping[str, Any], *, level: int, seed: int,
     level, seed or time cap, StateFormatError on a malformed view or a finished game.
     """
     from ..fair import check_seed
+
     level = _check_level(level)
     seed = check_seed(seed)
     seconds = _check_seconds(seconds)
@@ -88,15 +87,16 @@ def choose_move(game: str, view: Mapping[str, Any], *, level: int, seed: int,
         raise StateFormatError("bad_view", "A bot needs a player's view (a JSON object)")
     if game == "onitama":
         from .onitama import choose_onitama
+
         return choose_onitama(view, level=level, seed=seed, seconds=seconds)
     if game == "maatatahay":
         from .maatatahay import choose_maatatahay
+
         return choose_maatatahay(view, level=level, seed=seed, seconds=seconds)
     raise OptionsError("unknown_game", "Unknown game %r" % (game,), game=str(game))
 
 
-def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int,
-                      seconds: float | None) -> str:
+def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int, seconds: float | None) -> str:
     """``python -m engine bot-move``: read ``--position`` and return the move text.
 
     Onitama: position text, or a file holding position text or an Onitama view
@@ -109,8 +109,9 @@ def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int,
             with open(position_arg, encoding="utf-8") as handle:
                 text = handle.read()
         except OSError as error:
-            raise StateFormatError("bad_view", "Cannot read %s: %s" % (position_arg, error),
-                                   file=position_arg) from None
+            raise StateFormatError(
+                "bad_view", "Cannot read %s: %s" % (position_arg, error), file=position_arg
+            ) from None
     stripped = text.strip()
     if game == "onitama" and not stripped.startswith("{"):
         view: Any = {"game": "onitama", "position": stripped}
@@ -119,8 +120,10 @@ def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int,
             view = json.loads(stripped)
         except ValueError:
             raise StateFormatError(
-                "bad_view", "The position must be a file holding a player's view as JSON "
-                "(the engine's view output)", position=position_arg[:80]) from None
+                "bad_view",
+                "The position must be a file holding a player's view as JSON (the engine's view output)",
+                position=position_arg[:80],
+            ) from None
     return choose_move(game, view, level=level, seed=seed, seconds=seconds)
 
 

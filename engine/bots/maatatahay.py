@@ -34,6 +34,7 @@ sensible moves first. The move played is the most visited root move.
 Budgets are counts of iterations, so a move is deterministic for a given view,
 level and seed; ``seconds`` may cut the search short.
 """
+
 from __future__ import annotations
 
 import math
@@ -60,8 +61,8 @@ class MLevel:
     explore: float = 0.7
     widen_base: int = 3
     widen_rate: float = 1.0
-    noise: float = 0.0      # weight of seeded noise on the root's heuristic ranking
-    prior: float = 3.0      # virtual visits given to a root move at its one-ply heuristic value
+    noise: float = 0.0  # weight of seeded noise on the root's heuristic ranking
+    prior: float = 3.0  # virtual visits given to a root move at its one-ply heuristic value
 
 
 LEVELS: dict[int, MLevel] = {
@@ -77,15 +78,18 @@ of 40 decisions reaches the end of the game)."""
 
 # --- the engine's Maatatahay functions (imported when first needed) -------------------------
 
+
 def _engine() -> tuple[ModuleType, MaatatahayRules, Callable[[Move], str]]:
     """(rules module, the game's RULES object, move_text): the engine's own functions."""
     from ..maatatahay import RULES
     from ..maatatahay import rules as R
     from ..maatatahay.moves import move_text
+
     return R, RULES, move_text
 
 
 # --- heuristic -------------------------------------------------------------------------------
+
 
 def evaluate(state: Any) -> float:
     """Heuristic margin of player 0 (Balan) over player 1 (Wazu), in points."""
@@ -115,7 +119,7 @@ def evaluate(state: Any) -> float:
             worth = t.sanity[c[1]] + c[5]
             foes = orth & enemy_live
             if free == 0:
-                continue      # survived its settlement; can still die later, rarely
+                continue  # survived its settlement; can still die later, rarely
             mine = R.strength(t, cells, own, i)
             against = 0
             f = foes
@@ -145,6 +149,7 @@ def _result_value(state: Any) -> float:
 
 # --- the search ------------------------------------------------------------------------------
 
+
 class _Node:
     __slots__ = ("children", "visits", "reward", "avail")
 
@@ -168,18 +173,21 @@ class MResult:
 def check_view(view: Mapping[str, Any]) -> None:
     """Refuse anything but a Maatatahay view: above all a full state (hidden order)."""
     from ..maatatahay.serial import VIEW_SCHEMA
+
     if "piles" in view or isinstance(view.get("bag"), list):
-        raise StateFormatError("full_state", "A bot takes a player's view, not the full state "
-                               "(it must not see the hidden order of piles and bag)")
+        raise StateFormatError(
+            "full_state",
+            "A bot takes a player's view, not the full state (it must not see the hidden order of piles and bag)",
+        )
     if view.get("schema") != VIEW_SCHEMA:
-        raise StateFormatError("bad_view", "A Maatatahay bot needs a view with schema %r"
-                               % VIEW_SCHEMA, schema=str(view.get("schema")))
+        raise StateFormatError(
+            "bad_view", "A Maatatahay bot needs a view with schema %r" % VIEW_SCHEMA, schema=str(view.get("schema"))
+        )
     if view.get("to_move") is None or view.get("outcome") is not None:
         raise StateFormatError("game_over", "The game is over: there is no move to choose")
 
 
-def root_ranking(sample: Any, moves: list[Any], stream: SeedStream, noise: float
-                 ) -> tuple[list[Any], dict[Any, float]]:
+def root_ranking(sample: Any, moves: list[Any], stream: SeedStream, noise: float) -> tuple[list[Any], dict[Any, float]]:
     """Root moves best first by a one-ply heuristic look (plus seeded noise), and each
     move's heuristic value for the mover as a probability-like number in [0, 1]."""
     R, _, _ = _engine()
@@ -198,8 +206,7 @@ def root_ranking(sample: Any, moves: list[Any], stream: SeedStream, noise: float
     return [moves[i] for _, i in keyed], prior
 
 
-def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
-                seconds: float | None = None) -> MResult:
+def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int, seconds: float | None = None) -> MResult:
     """Choose a move for the player to move in ``view`` (already checked)."""
     R, S, move_text = _engine()
     start = time.monotonic()
@@ -211,7 +218,7 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
         raise StateFormatError("game_over", "The game is over: there is no move to choose")
     if len(moves) == 1:
         return MResult(moves[0], move_text(moves[0]), 0, time.monotonic() - start, {})
-    stream.shuffle(moves)    # seeded tie-break for the ranking below
+    stream.shuffle(moves)  # seeded tie-break for the ranking below
     ranked, prior = root_ranking(first, moves, stream, level.noise)
     if level.iterations <= 0:
         return MResult(ranked[0], move_text(ranked[0]), 0, time.monotonic() - start, {})
@@ -265,16 +272,13 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int,
         for n, mover in path:
             n.visits += 1
             n.reward += value if mover == 0 else 1.0 - value
-    visits = {m: (c.visits, c.reward / c.visits if c.visits else 0.0)
-              for m, c in root.children.items()}
+    visits = {m: (c.visits, c.reward / c.visits if c.visits else 0.0) for m, c in root.children.items()}
     order = {m: i for i, m in enumerate(ranked)}
-    best_move = max(root.children, key=lambda m: (root.children[m].visits,
-                                                  visits[m][1], -order[m]))
+    best_move = max(root.children, key=lambda m: (root.children[m].visits, visits[m][1], -order[m]))
     return MResult(best_move, move_text(best_move), done, time.monotonic() - start, visits)
 
 
-def choose_maatatahay(view: Mapping[str, Any], *, level: int, seed: int,
-                      seconds: float | None = None) -> str:
+def choose_maatatahay(view: Mapping[str, Any], *, level: int, seed: int, seconds: float | None = None) -> str:
     """Move text for the player to move in a Maatatahay view (checked legal by the engine)."""
     R, S, move_text = _engine()
     check_view(view)
@@ -282,31 +286,39 @@ def choose_maatatahay(view: Mapping[str, Any], *, level: int, seed: int,
     # The move must be legal in the game the view shows: every sample has exactly the real
     # state's legal moves, so check it against a fresh sample.
     sample = S.sample_state(view, SeedStream(seed, "bot/maatatahay/check"))
-    S.parse_move(sample, result.text)     # raises IllegalMoveError if it were not legal
+    S.parse_move(sample, result.text)  # raises IllegalMoveError if it were not legal
     return result.text
 
 
 # --- bench players ---------------------------------------------------------------------------
 
+
 def scaled_levels(scale: float) -> dict[int, MLevel]:
     from dataclasses import replace
-    return {k: (v if v.iterations == 0 else replace(v, iterations=max(4, int(v.iterations * scale))))
-            for k, v in LEVELS.items()}
+
+    return {
+        k: (v if v.iterations == 0 else replace(v, iterations=max(4, int(v.iterations * scale))))
+        for k, v in LEVELS.items()
+    }
 
 
 def budget_text(scale: float) -> str:
-    return ", ".join("L%d %d iterations (rollout %d)" % (k, v.iterations, v.rollout)
-                     for k, v in scaled_levels(scale).items())
+    return ", ".join(
+        "L%d %d iterations (rollout %d)" % (k, v.iterations, v.rollout) for k, v in scaled_levels(scale).items()
+    )
 
 
 def bench_player(name: str, scale: float) -> Callable[[Any, int], str]:
     """A player for bench/bots.py: (full state, seed) -> move text, seeing only the view."""
     R, S, move_text = _engine()
     if name == "random":
+
         def random_player(state: Any, seed: int) -> str:
             return move_text(R.random_move(state, SeedStream(seed, "bench/random")))
+
         return random_player
     if name == "greedy":
+
         def greedy(state: Any, seed: int) -> str:
             view = S.view(state, S.to_move(state))
             stream = SeedStream(seed, "bench/greedy")
@@ -315,6 +327,7 @@ def bench_player(name: str, scale: float) -> Callable[[Any, int], str]:
             stream.shuffle(moves)
             ranked, _ = root_ranking(sample, moves, stream, 0.0)
             return move_text(ranked[0])
+
         return greedy
     level = scaled_levels(scale)[int(name)]
 
@@ -322,4 +335,5 @@ def bench_player(name: str, scale: float) -> Callable[[Any, int], str]:
         view = S.view(state, S.to_move(state))
         check_view(view)
         return search_view(view, level=level, seed=seed).text
+
     return bot

@@ -30,6 +30,7 @@ threefold repetition is ignored: a view carries no history.
 Cards: the search reads ``engine.onitama.cards.DEST`` (destination masks per
 colour, card and square); squares are ``file + 5 * rank`` (a1 = 0).
 """
+
 from __future__ import annotations
 
 import time
@@ -48,10 +49,10 @@ MATE_BOUND = WIN - 1000
 """Scores beyond +-MATE_BOUND are proven wins or losses."""
 
 RED, BLUE = 0, 1
-ARCH = (2, 22)            # c1 (Red's own arch), c5 (Blue's own arch)
-ENEMY_ARCH = (22, 2)      # where the master of colour c wins
-PASS = 31                 # src/dst code of a pass
-QS_CHECK_LIMIT = 4        # forced replies in a row inside the quiescence search
+ARCH = (2, 22)  # c1 (Red's own arch), c5 (Blue's own arch)
+ENEMY_ARCH = (22, 2)  # where the master of colour c wins
+PASS = 31  # src/dst code of a pass
+QS_CHECK_LIMIT = 4  # forced replies in a row inside the quiescence search
 NCARDS = len(CARD_NAMES)
 
 
@@ -65,17 +66,23 @@ class SearchAborted(Exception):
 # the precomputed differences below to update it incrementally.
 Z_BLUE = Z_BLUE_TO_MOVE
 # Hash change of a piece of colour c moving src -> dst, and of a master doing so.
-Z_MOVE = tuple(tuple(tuple(Z_PIECE[c][s] ^ Z_PIECE[c][d] for d in range(25)) for s in range(25))
-               for c in (RED, BLUE))
-Z_MMOVE = tuple(tuple(tuple(Z_MASTER[c][s] ^ Z_MASTER[c][d] for d in range(25))
-                      for s in range(25)) for c in (RED, BLUE))
+Z_MOVE = tuple(tuple(tuple(Z_PIECE[c][s] ^ Z_PIECE[c][d] for d in range(25)) for s in range(25)) for c in (RED, BLUE))
+Z_MMOVE = tuple(
+    tuple(tuple(Z_MASTER[c][s] ^ Z_MASTER[c][d] for d in range(25)) for s in range(25)) for c in (RED, BLUE)
+)
 # Hash change when colour c plays card k while card s lies aside (k goes aside, c takes s),
 # with the side to move flipped too.
-Z_CARDS = tuple(tuple(tuple(Z_CARD[c][k] ^ Z_CARD[2][k] ^ Z_CARD[2][s] ^ Z_CARD[c][s] ^ Z_BLUE
-                            for s in range(NCARDS)) for k in range(NCARDS)) for c in (RED, BLUE))
+Z_CARDS = tuple(
+    tuple(
+        tuple(Z_CARD[c][k] ^ Z_CARD[2][k] ^ Z_CARD[2][s] ^ Z_CARD[c][s] ^ Z_BLUE for s in range(NCARDS))
+        for k in range(NCARDS)
+    )
+    for c in (RED, BLUE)
+)
 
 
 # --- evaluation ----------------------------------------------------------------------------
+
 
 def _dist(a: int, b: int) -> int:
     return max(abs(a % 5 - b % 5), abs(a // 5 - b // 5))
@@ -91,18 +98,17 @@ class Weights:
     """Evaluation weights (a student is worth ``student``)."""
 
     student: int = 100
-    mobility: int = 3        # per reachable square with the two cards in hand
-    side_mobility: int = 1   # per reachable square with the side card (side to move only)
-    attack: int = 8          # per enemy piece one's cards attack
-    advance: int = 10        # per step the enemy master is farther from its goal than ours
-    danger: int = 12         # per enemy piece next to one's own master
-    centre: int = 4          # per student on the nine centre squares
-    tempo: int = 10          # the side to move's bonus
+    mobility: int = 3  # per reachable square with the two cards in hand
+    side_mobility: int = 1  # per reachable square with the side card (side to move only)
+    attack: int = 8  # per enemy piece one's cards attack
+    advance: int = 10  # per step the enemy master is farther from its goal than ours
+    danger: int = 12  # per enemy piece next to one's own master
+    centre: int = 4  # per student on the nine centre squares
+    tempo: int = 10  # the side to move's bonus
 
 
 DEFAULT_WEIGHTS = Weights()
-MATERIAL_ONLY = Weights(mobility=0, side_mobility=0, attack=0, advance=4, danger=0, centre=0,
-                        tempo=0)
+MATERIAL_ONLY = Weights(mobility=0, side_mobility=0, attack=0, advance=4, danger=0, centre=0, tempo=0)
 
 
 # (own, opp, om, pm, c1, c2, p1, p2, side, col) -> score for the side to move.
@@ -113,12 +119,19 @@ Node = tuple[int, int, int, int, int, int, int, int, int, int, int]
 
 def make_evaluator(w: Weights) -> Evaluator:
     """An evaluation function (side to move's point of view) with the given weights."""
-    st, mob, smob, att, adv, dng, cen, tempo = (w.student, w.mobility, w.side_mobility, w.attack,
-                                                w.advance, w.danger, w.centre, w.tempo)
+    st, mob, smob, att, adv, dng, cen, tempo = (
+        w.student,
+        w.mobility,
+        w.side_mobility,
+        w.attack,
+        w.advance,
+        w.danger,
+        w.centre,
+        w.tempo,
+    )
     dist, near, centre = DIST, NEAR, CENTRE
 
-    def evaluate(own: int, opp: int, om: int, pm: int, c1: int, c2: int, p1: int, p2: int,
-                 side: int, col: int) -> int:
+    def evaluate(own: int, opp: int, om: int, pm: int, c1: int, c2: int, p1: int, p2: int, side: int, col: int) -> int:
         oc = own.bit_count()
         pc = opp.bit_count()
         score = st * (oc - pc) + tempo
@@ -154,14 +167,14 @@ def make_evaluator(w: Weights) -> Evaluator:
         if dng:
             score += dng * ((near[pm] & own).bit_count() - (near[om] & opp).bit_count())
         if cen:
-            score += cen * (((own & centre) & ~(1 << om)).bit_count()
-                            - ((opp & centre) & ~(1 << pm)).bit_count())
+            score += cen * (((own & centre) & ~(1 << om)).bit_count() - ((opp & centre) & ~(1 << pm)).bit_count())
         return score
 
     return evaluate
 
 
 # --- the search ----------------------------------------------------------------------------
+
 
 def encode(card: int, src: int, dst: int) -> int:
     """A move as an int: card << 10 | src << 5 | dst (a pass has src = dst = 31)."""
@@ -179,8 +192,9 @@ def move_text(move: int) -> str:
 class Searcher:
     """One search: a fresh table, history and counters, a node budget and an optional time cap."""
 
-    def __init__(self, *, max_nodes: int, max_depth: int = 64, deadline: float | None = None,
-                 weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(
+        self, *, max_nodes: int, max_depth: int = 64, deadline: float | None = None, weights: Weights = DEFAULT_WEIGHTS
+    ) -> None:
         self.max_nodes = max_nodes
         self.max_depth = max_depth
         self.deadline = deadline
@@ -188,7 +202,7 @@ class Searcher:
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.history = [[0] * 1024 for _ in range(2)]
         self.nodes = 0
-        self.limit = 1 << 62     # nodes at which to abort; off during the depth-1 iteration
+        self.limit = 1 << 62  # nodes at which to abort; off during the depth-1 iteration
         self.depth_reached = 0
 
     # Flags of the table entries.
@@ -256,8 +270,24 @@ class Searcher:
                     out.append(encode(k, s, ENEMY_ARCH[col]))
         return out
 
-    def search(self, own: int, opp: int, om: int, pm: int, c1: int, c2: int, p1: int, p2: int,
-               side: int, col: int, h: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def search(
+        self,
+        own: int,
+        opp: int,
+        om: int,
+        pm: int,
+        c1: int,
+        c2: int,
+        p1: int,
+        p2: int,
+        side: int,
+        col: int,
+        h: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+    ) -> int:
         """Negamax value of the node, from the side to move (fail-soft)."""
         if depth <= 0:
             return self.qsearch(own, opp, om, pm, c1, c2, p1, p2, side, col, alpha, beta, ply, 0)
@@ -330,15 +360,18 @@ class Searcher:
                     nom = dst
                     ch ^= zmmove[src][dst]
             if first:
-                score = -self.search(nopp, nown, pm, nom, p1, p2, other, side, card, nxt, ch,
-                                     depth - 1, -beta, -alpha, ply + 1)
+                score = -self.search(
+                    nopp, nown, pm, nom, p1, p2, other, side, card, nxt, ch, depth - 1, -beta, -alpha, ply + 1
+                )
                 first = False
             else:
-                score = -self.search(nopp, nown, pm, nom, p1, p2, other, side, card, nxt, ch,
-                                     depth - 1, -alpha - 1, -alpha, ply + 1)
+                score = -self.search(
+                    nopp, nown, pm, nom, p1, p2, other, side, card, nxt, ch, depth - 1, -alpha - 1, -alpha, ply + 1
+                )
                 if alpha < score < beta:
-                    score = -self.search(nopp, nown, pm, nom, p1, p2, other, side, card, nxt, ch,
-                                         depth - 1, -beta, -score, ply + 1)
+                    score = -self.search(
+                        nopp, nown, pm, nom, p1, p2, other, side, card, nxt, ch, depth - 1, -beta, -score, ply + 1
+                    )
             if score > best:
                 best = score
                 best_move = m
@@ -357,8 +390,23 @@ class Searcher:
         self.tt[h] = (depth, flag, stored, best_move)
         return best
 
-    def qsearch(self, own: int, opp: int, om: int, pm: int, c1: int, c2: int, p1: int, p2: int,
-                side: int, col: int, alpha: int, beta: int, ply: int, checks: int) -> int:
+    def qsearch(
+        self,
+        own: int,
+        opp: int,
+        om: int,
+        pm: int,
+        c1: int,
+        c2: int,
+        p1: int,
+        p2: int,
+        side: int,
+        col: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        checks: int,
+    ) -> int:
         """Quiescence: forced replies to a winning threat, else stand pat or capture."""
         self.nodes += 1
         if self.nodes >= self.limit or not self.nodes & 1023:
@@ -374,8 +422,7 @@ class Searcher:
         threatened = bool((d[p1][om] | d[p2][om]) & opp)
         if not threatened:
             my_arch = ENEMY_ARCH[1 - col]
-            threatened = bool((back[p1][pm] | back[p2][pm]) >> my_arch & 1
-                              and not opp >> my_arch & 1)
+            threatened = bool((back[p1][pm] | back[p2][pm]) >> my_arch & 1 and not opp >> my_arch & 1)
         nxt = 1 - col
         if threatened:
             if checks >= QS_CHECK_LIMIT:
@@ -419,8 +466,9 @@ class Searcher:
                 nown = own ^ (1 << src) ^ bit
                 nopp = opp & ~bit
                 nom = dst if src == om else om
-            score = -self.qsearch(nopp, nown, pm, nom, p1, p2, other, side, card, nxt,
-                                  -beta, -alpha, ply + 1, checks + threatened)
+            score = -self.qsearch(
+                nopp, nown, pm, nom, p1, p2, other, side, card, nxt, -beta, -alpha, ply + 1, checks + threatened
+            )
             if score > best:
                 best = score
                 if score > alpha:
@@ -430,8 +478,9 @@ class Searcher:
         return best
 
 
-def play(own: int, opp: int, om: int, pm: int, c1: int, c2: int, p1: int, p2: int, side: int,
-         col: int, h: int, m: int) -> Node:
+def play(
+    own: int, opp: int, om: int, pm: int, c1: int, c2: int, p1: int, p2: int, side: int, col: int, h: int, m: int
+) -> Node:
     """The child node (same argument order as ``Searcher.search``) after encoded move ``m``."""
     card = m >> 10
     other = c2 if card == c1 else c1
@@ -481,9 +530,20 @@ class SearchResult:
         return move_text(self.move)
 
 
-def search_position(red: int, blue: int, red_master: int, blue_master: int,
-                    red_hand: Sequence[int], blue_hand: Sequence[int], side: int, turn: int, *,
-                    level: Level, seed: int, seconds: float | None = None) -> SearchResult:
+def search_position(
+    red: int,
+    blue: int,
+    red_master: int,
+    blue_master: int,
+    red_hand: Sequence[int],
+    blue_hand: Sequence[int],
+    side: int,
+    turn: int,
+    *,
+    level: Level,
+    seed: int,
+    seconds: float | None = None,
+) -> SearchResult:
     """Choose a move for the side to move of a running position.
 
     Deterministic in (position, level, seed) unless ``seconds`` cuts the search short.
@@ -498,8 +558,12 @@ def search_position(red: int, blue: int, red_master: int, blue_master: int,
         own, opp, om, pm, hand, ohand = blue, red, blue_master, red_master, blue_hand, red_hand
     c1, c2 = sorted(hand)
     p1, p2 = sorted(ohand)
-    s = Searcher(max_nodes=level.nodes, max_depth=level.max_depth,
-                 deadline=None if seconds is None else start + seconds, weights=level.weights)
+    s = Searcher(
+        max_nodes=level.nodes,
+        max_depth=level.max_depth,
+        deadline=None if seconds is None else start + seconds,
+        weights=level.weights,
+    )
     stream = SeedStream(seed, "bot/onitama")
 
     wins = s.winning_moves(own, om, pm, c1, c2, col)
@@ -509,17 +573,16 @@ def search_position(red: int, blue: int, red_master: int, blue_master: int,
 
     red_first, red_second = red_hand
     blue_first, blue_second = blue_hand
-    h = zobrist_of(red, blue, red_master, blue_master, (red_first, red_second), (blue_first, blue_second),
-                   side, turn)
+    h = zobrist_of(red, blue, red_master, blue_master, (red_first, red_second), (blue_first, blue_second), side, turn)
     root = s.moves(own, c1, c2, col)
     # Seeded order: decides between equally good moves and the noise of the low levels.
     stream.shuffle(root)
-    noise = {m: (stream.below(2 * level.noise + 1) - level.noise if level.noise else 0)
-             for m in root}
+    noise = {m: (stream.below(2 * level.noise + 1) - level.noise if level.noise else 0) for m in root}
     margin = 2 * level.noise
 
     scores: dict[int, int] = {}
     best_move, best_score, depth_done = root[0], -INF, 0
+
     def child(m: int) -> Node:
         return play(own, opp, om, pm, c1, c2, p1, p2, side, col, h, m)
 
@@ -557,15 +620,14 @@ def search_position(red: int, blue: int, red_master: int, blue_master: int,
         # Put the best move first for the next iteration (stable for the rest).
         root.sort(key=lambda m: m != best_move)
         if abs(best_score) > MATE_BOUND and WIN - abs(best_score) <= depth + 1:
-            break    # a proven result within the full-width horizon: the shortest win
+            break  # a proven result within the full-width horizon: the shortest win
         if s.nodes >= level.nodes:
             break
     if margin and scores:
         # Noise only among moves whose exact scores lie within reach of the best one;
         # a proven loss is never preferred to a move that is not lost.
         top = max(scores.values())
-        pool = [m for m in root if m in scores and scores[m] > top - margin
-                and not (scores[m] < -MATE_BOUND < top)]
+        pool = [m for m in root if m in scores and scores[m] > top - margin and not (scores[m] < -MATE_BOUND < top)]
         if abs(top) > MATE_BOUND:
             # A proven result: the shortest win, or the longest resistance, without noise.
             pool = [m for m in pool if scores[m] == top]
@@ -582,17 +644,26 @@ def choose_onitama(view: Mapping[str, Any], *, level: int, seed: int, seconds: f
     from ..errors import StateFormatError
     from ..onitama import RULES, position_from_text
     from . import ONITAMA_LEVELS
+
     position = view.get("position")
     if view.get("game", "onitama") != "onitama" or not isinstance(position, str):
-        raise StateFormatError("bad_view", "An Onitama view holds the position text under "
-                               "'position'")
+        raise StateFormatError("bad_view", "An Onitama view holds the position text under 'position'")
     state = position_from_text(position)
     if RULES.outcome(state) is not None or view.get("outcome") is not None:
-        raise StateFormatError("game_over", "The game is over: there is no move to choose",
-                               position=position)
-    result = search_position(state.red, state.blue, state.red_master, state.blue_master,
-                             state.red_hand, state.blue_hand, state.side, state.turn,
-                             level=ONITAMA_LEVELS[level], seed=seed, seconds=seconds)
+        raise StateFormatError("game_over", "The game is over: there is no move to choose", position=position)
+    result = search_position(
+        state.red,
+        state.blue,
+        state.red_master,
+        state.blue_master,
+        state.red_hand,
+        state.blue_hand,
+        state.side,
+        state.turn,
+        level=ONITAMA_LEVELS[level],
+        seed=seed,
+        seconds=seconds,
+    )
     text = result.text
-    RULES.parse_move(state, text)   # raises IllegalMoveError if the search were ever wrong
+    RULES.parse_move(state, text)  # raises IllegalMoveError if the search were ever wrong
     return text

@@ -61,6 +61,7 @@ Open cases (what the rulings leave open, decided here, each in one place):
     every Spirit Crystal on it (moved or looted) go to the supply; the
     placer's storage keeps what was not moved.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -90,8 +91,9 @@ class MaatatahayRules:
         """``{"variant": "first"|"standard", "opening": 1..4|None}``; OptionsError otherwise."""
         return _setup.normalize_options(options)
 
-    def new_game(self, seed: int, options: Mapping[str, Any] | None = None, *,
-                 data_version: str | None = None) -> State:
+    def new_game(
+        self, seed: int, options: Mapping[str, Any] | None = None, *, data_version: str | None = None
+    ) -> State:
         """The state before the first decision (see ``setup`` for the draws)."""
         return _setup.new_game(seed, options, data_version=data_version)
 
@@ -141,13 +143,15 @@ class MaatatahayRules:
         t = state.t
         for sq in _squares_of(move):
             if sq not in t.index:
-                raise MoveSyntaxError("bad_move_text", "There is no square %s on the map" % sq,
-                                      text=text, reason="square", square=sq)
+                raise MoveSyntaxError(
+                    "bad_move_text", "There is no square %s on the map" % sq, text=text, reason="square", square=sq
+                )
         if isinstance(move, Pick):
             for tile in (move.wazu, move.balan):
                 if tile not in t.kind_index:
-                    raise MoveSyntaxError("bad_move_text", "There is no warrior called %s" % tile,
-                                          text=text, reason="tile", tile=tile)
+                    raise MoveSyntaxError(
+                        "bad_move_text", "There is no warrior called %s" % tile, text=text, reason="tile", tile=tile
+                    )
         move = _r.normalize(state, move)
         _r.apply(state, move)
         return move
@@ -173,8 +177,7 @@ class MaatatahayRules:
             w, reason = state.ended
         else:
             w, reason, _ = _r.winner(state)
-        return Outcome(None if w is None else PLAYERS[w], reason,
-                       {PLAYERS[0]: sc[0], PLAYERS[1]: sc[1]})
+        return Outcome(None if w is None else PLAYERS[w], reason, {PLAYERS[0]: sc[0], PLAYERS[1]: sc[1]})
 
     def terminate(self, state: GameState, *, reason: str, winner: str | None) -> State:
         """End a running game by a site decision (resign, timeout, agreement)."""
@@ -184,8 +187,7 @@ class MaatatahayRules:
         if not isinstance(reason, str) or not reason:
             raise IllegalMoveError("bad_reason", "An ending needs a reason", reason=str(reason))
         if winner is not None and winner not in PLAYERS:
-            raise IllegalMoveError("no_such_player", "There is no player %s" % winner,
-                                   player=str(winner))
+            raise IllegalMoveError("no_such_player", "There is no player %s" % winner, player=str(winner))
         new = state.copy()
         new.phase = "over"
         new.turn = None
@@ -278,5 +280,18 @@ def _squares_of(move: Move) -> list[str]:
 RULES = MaatatahayRules()
 _CONTRACT: GameRules = RULES  # the type checker proves here that Maatatahay implements the contract
 
-__all__ = ["RULES", "MaatatahayRules", "State", "Move", "Pick", "First", "Draft", "Place",
-           "Shrine", "Finish", "CURRENT", "VERSIONS", "tables"]
+__all__ = [
+    "RULES",
+    "MaatatahayRules",
+    "State",
+    "Move",
+    "Pick",
+    "First",
+    "Draft",
+    "Place",
+    "Shrine",
+    "Finish",
+    "CURRENT",
+    "VERSIONS",
+    "tables",
+]

@@ -14,6 +14,7 @@ rank step); rank 5 is "up". A rotation turns a tile a quarter turn clockwise
 >>> t.rotations[t.kind_index["berserk"]], t.rotations[t.kind_index["rookie"]]
 ((0,), (0, 1, 2, 3))
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -22,13 +23,19 @@ from typing import Any
 from .data import table
 
 DIRECTIONS: dict[str, tuple[int, int]] = {
-    "N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1),
-    "S": (0, -1), "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1),
+    "N": (0, 1),
+    "NE": (1, 1),
+    "E": (1, 0),
+    "SE": (1, -1),
+    "S": (0, -1),
+    "SW": (-1, -1),
+    "W": (-1, 0),
+    "NW": (-1, 1),
 }
 
 BALAN, WAZU = 0, 1
 PLAYERS = ("balan", "wazu")
-CRYSTALS = ("energy", "spirit")   # crystal codes: 0 energy, 1 spirit
+CRYSTALS = ("energy", "spirit")  # crystal codes: 0 energy, 1 spirit
 
 # Positions inside a cell tuple (owner, kind, rotation, alive, energy, spirit).
 OWNER, KIND, ROT, ALIVE, EN, SP = 0, 1, 2, 3, 4, 5
@@ -113,8 +120,7 @@ class Tables:
                 per_sq = []
                 for i in range(self.size):
                     x, y = coords[i]
-                    per_sq.append(_mask(j for j in (at(x + dx, y + dy) for dx, dy in layouts[r])
-                                        if j is not None))
+                    per_sq.append(_mask(j for j in (at(x + dx, y + dy) for dx, dy in layouts[r]) if j is not None))
                 per_rot.append(tuple(per_sq))
             targets.append(tuple(per_rot))
         self.canonical_rotation = tuple(canon)
@@ -139,8 +145,9 @@ class Tables:
         found = self._puts.get(key)
         if found is None:
             limit = self.storage_limit
-            found = tuple((e, s) for e in range(energy + 1) for s in range(spirit + 1)
-                          if (energy - e) + (spirit - s) <= limit)
+            found = tuple(
+                (e, s) for e in range(energy + 1) for s in range(spirit + 1) if (energy - e) + (spirit - s) <= limit
+            )
             self._puts[key] = found
         return found
 

@@ -16,6 +16,7 @@ Directions are in the tile's own frame (``N`` = the tile's top); see
 >>> CURRENT in VERSIONS
 True
 """
+
 from __future__ import annotations
 
 import copy
@@ -23,8 +24,7 @@ from typing import Any
 
 from ..errors import OptionsError
 
-_PERIPHERY = ["a1", "a2", "a3", "a4", "a5", "b1", "b5", "c1", "c5", "d1", "d5",
-              "e1", "e2", "e3", "e4", "e5"]
+_PERIPHERY = ["a1", "a2", "a3", "a4", "a5", "b1", "b5", "c1", "c5", "d1", "d5", "e1", "e2", "e3", "e4", "e5"]
 
 V2026_11: dict[str, Any] = {
     "version": "2026-11",
@@ -42,24 +42,30 @@ V2026_11: dict[str, Any] = {
     # Both tribes use the same tiles [P]. Order here is the canonical order
     # of the tile list (used by the documented shuffles of the setup).
     "tiles": {
-        "bravery": {"title": "Aba", "count": 3, "claws": 2, "sanity": 2, "arrows": ["NW"],
-                    "ability": None},
-        "rookie": {"title": "Abuk", "count": 2, "claws": 1, "sanity": 2, "arrows": ["N", "E"],
-                   "ability": None},
-        "elite": {"title": "Abasan", "count": 2, "claws": 3, "sanity": 1, "arrows": ["S"],
-                  "ability": None},
-        "champion": {"title": "Gizem", "count": 1, "claws": 4, "sanity": 1, "arrows": ["N"],
-                     "ability": None},
-        "berserk": {"title": "Magizem", "count": 1, "claws": 5, "sanity": 1, "arrows": [],
-                    "ability": None},
-        "support": {"title": "Maapa", "count": 1, "claws": 0, "sanity": 3,
-                    "arrows": ["W", "NW", "S"], "ability": None},
+        "bravery": {"title": "Aba", "count": 3, "claws": 2, "sanity": 2, "arrows": ["NW"], "ability": None},
+        "rookie": {"title": "Abuk", "count": 2, "claws": 1, "sanity": 2, "arrows": ["N", "E"], "ability": None},
+        "elite": {"title": "Abasan", "count": 2, "claws": 3, "sanity": 1, "arrows": ["S"], "ability": None},
+        "champion": {"title": "Gizem", "count": 1, "claws": 4, "sanity": 1, "arrows": ["N"], "ability": None},
+        "berserk": {"title": "Magizem", "count": 1, "claws": 5, "sanity": 1, "arrows": [], "ability": None},
+        "support": {"title": "Maapa", "count": 1, "claws": 0, "sanity": 3, "arrows": ["W", "NW", "S"], "ability": None},
         # Elder: +1 Strength per orthogonally adjacent ally, alive or dead.
-        "elder": {"title": "Punu", "count": 1, "claws": 0, "sanity": 4, "arrows": [],
-                  "ability": {"counts": "ally", "adjacency": "orthogonal", "max": 4}},
+        "elder": {
+            "title": "Punu",
+            "count": 1,
+            "claws": 0,
+            "sanity": 4,
+            "arrows": [],
+            "ability": {"counts": "ally", "adjacency": "orthogonal", "max": 4},
+        },
         # Convert: +1 Strength per diagonally adjacent enemy, alive or dead.
-        "convert": {"title": "Papalizi", "count": 1, "claws": 0, "sanity": 4, "arrows": [],
-                    "ability": {"counts": "enemy", "adjacency": "diagonal", "max": 4}},
+        "convert": {
+            "title": "Papalizi",
+            "count": 1,
+            "claws": 0,
+            "sanity": 4,
+            "arrows": [],
+            "ability": {"counts": "enemy", "adjacency": "diagonal", "max": 4},
+        },
     },
     "storage_limit": 4,
     "spirit_track": 6,
@@ -102,8 +108,7 @@ def table(version: str | None = None) -> dict[str, Any]:
     """
     name = CURRENT if version is None else version
     if name not in VERSIONS:
-        raise OptionsError("unknown_data_version", "Unknown component data version %r" % name,
-                           data_version=str(name))
+        raise OptionsError("unknown_data_version", "Unknown component data version %r" % name, data_version=str(name))
     return copy.deepcopy(VERSIONS[name])
 
 

@@ -11,6 +11,7 @@ True
 >>> move_text(read_move("shrine d4 pay 2e1s")), move_text(Finish(0, 0, 1))
 ('shrine d4 pay 2e1s', 'finish r0 put 1s')
 """
+
 from __future__ import annotations
 
 import re
@@ -25,6 +26,7 @@ _PLAYER_NAMES = ("balan", "wazu")
 @dataclass(frozen=True, order=True, slots=True)
 class Pick:
     """The active player takes the pair (Wazu tile, Balan tile) from the stream."""
+
     wazu: str
     balan: str
 
@@ -32,18 +34,21 @@ class Pick:
 @dataclass(frozen=True, order=True, slots=True)
 class First:
     """The chooser names the player who places first this round."""
+
     player: str
 
 
 @dataclass(frozen=True, order=True, slots=True)
 class Draft:
     """Standard Game: place one relic of the draft on ``square``."""
+
     square: str
 
 
 @dataclass(frozen=True, order=True, slots=True)
 class Place:
     """Place on a free space: rotation, crystals moved onto the Hot Tile, settlement order."""
+
     square: str
     rotation: int
     put_energy: int = 0
@@ -54,6 +59,7 @@ class Place:
 @dataclass(frozen=True, order=True, slots=True)
 class Shrine:
     """First half of a Shrine placement: the space and the payment."""
+
     square: str
     pay_energy: int
     pay_spirit: int
@@ -62,6 +68,7 @@ class Shrine:
 @dataclass(frozen=True, order=True, slots=True)
 class Finish:
     """Second half of a Shrine placement (after the favour is drawn)."""
+
     rotation: int
     put_energy: int = 0
     put_spirit: int = 0
@@ -93,8 +100,9 @@ def move_parts(move: Move) -> MoveParts:
     else:
         if isinstance(move, Place):
             parts.update(square=move.square)
-        parts.update(rotation=move.rotation, put_energy=move.put_energy, put_spirit=move.put_spirit,
-                     order=list(move.order))
+        parts.update(
+            rotation=move.rotation, put_energy=move.put_energy, put_spirit=move.put_spirit, order=list(move.order)
+        )
     return parts
 
 
@@ -115,8 +123,7 @@ def _tail(put_e: int, put_s: int, order: tuple[str, ...]) -> str:
 def move_text(move: Move) -> str:
     """The move text of ``move`` (canonical when ``move`` is a legal move)."""
     if isinstance(move, Place):
-        return "place %s r%d%s" % (move.square, move.rotation,
-                                   _tail(move.put_energy, move.put_spirit, move.order))
+        return "place %s r%d%s" % (move.square, move.rotation, _tail(move.put_energy, move.put_spirit, move.order))
     if isinstance(move, Pick):
         return "pick %s/%s" % (move.wazu, move.balan)
     if isinstance(move, First):
@@ -136,8 +143,7 @@ _ROT = re.compile(r"^r([0-3])$")
 
 
 def _bad(text: str, why: str) -> MoveSyntaxError:
-    return MoveSyntaxError("bad_move_text", "Cannot read the move %r: %s" % (text, why),
-                           text=text, reason=why)
+    return MoveSyntaxError("bad_move_text", "Cannot read the move %r: %s" % (text, why), text=text, reason=why)
 
 
 def _square(text: str, word: str) -> str:
@@ -227,6 +233,17 @@ def read_move(text: str) -> Move:
     raise _bad(text, "unknown word %r" % verb)
 
 
-__all__ = ["Pick", "First", "Draft", "Place", "Shrine", "Finish", "Move", "MOVE_TYPES", "move_parts",
-           "move_text",
-           "read_move", "counts_text"]
+__all__ = [
+    "Pick",
+    "First",
+    "Draft",
+    "Place",
+    "Shrine",
+    "Finish",
+    "Move",
+    "MOVE_TYPES",
+    "move_parts",
+    "move_text",
+    "read_move",
+    "counts_text",
+]

@@ -42,6 +42,7 @@ read them, do not change them. Moves other than placements are previewed by
 ``apply`` itself on the blinded state, read only where it shows public results
 (the Shrine's favour drawn there is the blinded bag's, and is never shown).
 """
+
 from __future__ import annotations
 
 from ..core import JSONObject, JSONValue
@@ -118,8 +119,7 @@ class _Placements:
         self.kind = tile_of(state, self.p)
         self.scores = scores(state)
         self.settlements: dict[tuple[int, int], Settlement] = {}
-        self.by_order: dict[tuple[int, int, tuple[str, ...]], tuple[int, bool, int, list[int],
-                                                                    list[JSONValue]]] = {}
+        self.by_order: dict[tuple[int, int, tuple[str, ...]], tuple[int, bool, int, list[int], list[JSONValue]]] = {}
         self.by_result: dict[tuple[int, int, int, tuple[str, ...]], JSONObject] = {}
         self.support: dict[int, int] = {}
 
@@ -147,8 +147,7 @@ class _Placements:
             found = self.settlements[(s, put_e)] = settlement(self.state, s, put_e)
         return found
 
-    def _settled(self, s: int, put_e: int, order: tuple[str, ...]
-                 ) -> tuple[int, bool, int, list[int], list[JSONValue]]:
+    def _settled(self, s: int, put_e: int, order: tuple[str, ...]) -> tuple[int, bool, int, list[int], list[JSONValue]]:
         """(dead mask, Hot Tile dies, loot, score change by the deaths, deaths) of one order."""
         key = (s, put_e, order)
         found = self.by_order.get(key)
@@ -197,8 +196,13 @@ class _Placements:
             "tile": t.kinds[self.kind],
             "put": _crystals(put_e, put_s),
             "collected": _crystals(ground_e, ground_s),
-            "strength": {"claws": claws, "support": support, "put": put_e,
-                         "ability": st.hot_str - claws - support - put_e, "total": st.hot_str},
+            "strength": {
+                "claws": claws,
+                "support": support,
+                "put": put_e,
+                "ability": st.hot_str - claws - support - put_e,
+                "total": st.hot_str,
+            },
             "settled": [t.names[c] for c in st.cands],
             "order": list(move.order),
             "deaths": list(deaths),
@@ -248,12 +252,15 @@ def _other(state: State, move: Move) -> JSONObject:
         assert drafter is not None
         ground_e, ground_s = state.ground[t.index[move.square]]
         held_e, held_s = after.storage[drafter]
-        return {"type": "draft", "square": move.square, "collected": _crystals(ground_e, ground_s),
-                "storage": _crystals(held_e, held_s)}
+        return {
+            "type": "draft",
+            "square": move.square,
+            "collected": _crystals(ground_e, ground_s),
+            "storage": _crystals(held_e, held_s),
+        }
     if isinstance(move, Pick):
         assert after.turn is not None
-        return {"type": "pick", "wazu": move.wazu, "balan": move.balan,
-                "chooser": PLAYERS[after.turn]}
+        return {"type": "pick", "wazu": move.wazu, "balan": move.balan, "chooser": PLAYERS[after.turn]}
     if isinstance(move, First):
         first = PLAYERS.index(move.player)
         return {"type": "first", "player": move.player, "second": PLAYERS[1 - first]}

@@ -26,6 +26,7 @@ lexicographically smallest one reaching it (greedy: at each step the smallest
 candidate from which the target is still reachable). The Hot Tile, when
 surrounded, is settled last against its living enemy neighbours.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -40,8 +41,9 @@ from .state import Cell, State
 # ---------------------------------------------------------------- strength
 
 
-def strength(t: Tables, cells: tuple[Cell | None, ...] | list[Cell | None],
-             own: tuple[int, int] | list[int], i: int) -> int:
+def strength(
+    t: Tables, cells: tuple[Cell | None, ...] | list[Cell | None], own: tuple[int, int] | list[int], i: int
+) -> int:
     """Strength of the warrior on square ``i`` (0 when dead).
 
     Claws + Energy Crystals on it + ability (Elder: allies orthogonally
@@ -122,12 +124,34 @@ class Settlement:
     order does, ``hot_dies(dead)`` whether the Hot Tile then dies.
     """
 
-    __slots__ = ("t", "cands", "cmask", "str", "base", "nbrs", "comps", "comp_of",
-                 "fixed_dead", "n", "hot", "hot_str", "hot_enemies", "hot_surrounded")
+    __slots__ = (
+        "t",
+        "cands",
+        "cmask",
+        "str",
+        "base",
+        "nbrs",
+        "comps",
+        "comp_of",
+        "fixed_dead",
+        "n",
+        "hot",
+        "hot_str",
+        "hot_enemies",
+        "hot_surrounded",
+    )
 
-    def __init__(self, t: Tables, cells: tuple[Cell | None, ...], own2: tuple[int, int],
-                 live2: tuple[int, int], hot: int, player: int, hot_str: int,
-                 cands: list[int]) -> None:
+    def __init__(
+        self,
+        t: Tables,
+        cells: tuple[Cell | None, ...],
+        own2: tuple[int, int],
+        live2: tuple[int, int],
+        hot: int,
+        player: int,
+        hot_str: int,
+        cands: list[int],
+    ) -> None:
         self.t = t
         self.cands = cands
         self.hot = hot
@@ -272,8 +296,9 @@ def with_hot(state: State, player: int, square: int) -> tuple[tuple[int, int], t
     return (own[0], own[1] | bit), (live[0], live[1] | bit)
 
 
-def candidates(t: Tables, cells: tuple[Cell | None, ...], own2: tuple[int, int],
-               live2: tuple[int, int], hot: int) -> list[int]:
+def candidates(
+    t: Tables, cells: tuple[Cell | None, ...], own2: tuple[int, int], live2: tuple[int, int], hot: int
+) -> list[int]:
     """Living surrounded warriors other than ``hot`` with a living enemy neighbour."""
     occ2 = own2[0] | own2[1]
     out = []
@@ -305,18 +330,23 @@ def _expect(state: State, phase: str, move: Move) -> None:
     if state.phase != phase:
         if state.phase == "over":
             raise _illegal("game_over", "The game is over", phase=state.phase)
-        raise _illegal("wrong_phase", "Now is not the time to %s (%s)" % (
-            type(move).__name__.lower(), _phase_words(state)), phase=state.phase)
+        raise _illegal(
+            "wrong_phase",
+            "Now is not the time to %s (%s)" % (type(move).__name__.lower(), _phase_words(state)),
+            phase=state.phase,
+        )
 
 
 def _phase_words(state: State) -> str:
     who = PLAYERS[state.turn] if state.turn is not None else "nobody"
-    return {"draft": "%s places a relic of the draft" % who,
-            "pick": "%s picks a pair" % who,
-            "first": "%s names who places first" % who,
-            "place": "%s places a warrior" % who,
-            "finish": "%s finishes the Shrine placement" % who,
-            "over": "the game is over"}.get(state.phase, state.phase)
+    return {
+        "draft": "%s places a relic of the draft" % who,
+        "pick": "%s picks a pair" % who,
+        "first": "%s names who places first" % who,
+        "place": "%s places a warrior" % who,
+        "finish": "%s finishes the Shrine placement" % who,
+        "over": "the game is over",
+    }.get(state.phase, state.phase)
 
 
 def _square_index(t: Tables, name: str) -> int:
@@ -416,8 +446,7 @@ def _plan(state: State) -> list[Spot]:
     return spots
 
 
-def _hot_base(t: Tables, cells: tuple[Cell | None, ...], own2: tuple[int, int], p: int,
-              k: int, s: int) -> int:
+def _hot_base(t: Tables, cells: tuple[Cell | None, ...], own2: tuple[int, int], p: int, k: int, s: int) -> int:
     """Hot Tile Strength before crystals moved from storage: claws, arrows, ability."""
     value = t.claws[k] + arrow_bonus(t, cells, p, s)
     ability = t.ability[k]
@@ -585,12 +614,12 @@ def apply(state: State, move: Move) -> State:
     """The state after ``move``; IllegalMoveError when it is not legal now."""
     if isinstance(move, Place):
         _expect(state, "place", move)
-        return _place(state, _free_square(state, move.square), move.rotation, move.put_energy,
-                      move.put_spirit, move.order)
+        return _place(
+            state, _free_square(state, move.square), move.rotation, move.put_energy, move.put_spirit, move.order
+        )
     if isinstance(move, Finish):
         _expect(state, "finish", move)
-        return _place(state, state.pending, move.rotation, move.put_energy, move.put_spirit,
-                      move.order)
+        return _place(state, state.pending, move.rotation, move.put_energy, move.put_spirit, move.order)
     if isinstance(move, Pick):
         return _apply_pick(state, move)
     if isinstance(move, First):
@@ -608,9 +637,9 @@ def _free_square(state: State, name: str) -> int:
     if (state.own[0] | state.own[1]) >> s & 1:
         raise _illegal("occupied", "%s already holds a warrior" % name, square=name)
     if state.relics >> s & 1:
-        raise _illegal("shrine_needs_payment",
-                       "%s is a Shrine: enter it with shrine %s pay <crystals>" % (name, name),
-                       square=name)
+        raise _illegal(
+            "shrine_needs_payment", "%s is a Shrine: enter it with shrine %s pay <crystals>" % (name, name), square=name
+        )
     return s
 
 
@@ -632,8 +661,12 @@ def _apply_pick(state: State, move: Pick) -> State:
     w, b = _kind_index(t, move.wazu), _kind_index(t, move.balan)
     stream = list(state.stream)
     if (w, b) not in stream:
-        raise _illegal("pair_not_in_stream", "The stream has no pair %s/%s (Wazu/Balan)" % (
-            move.wazu, move.balan), wazu=move.wazu, balan=move.balan)
+        raise _illegal(
+            "pair_not_in_stream",
+            "The stream has no pair %s/%s (Wazu/Balan)" % (move.wazu, move.balan),
+            wazu=move.wazu,
+            balan=move.balan,
+        )
     stream.remove((w, b))
     new = state.copy()
     new.stream = tuple(stream)
@@ -657,23 +690,42 @@ def _apply_shrine(state: State, move: Shrine) -> State:
     pay_e, pay_s = move.pay_energy, move.pay_spirit
     if held_e + held_s < cost or held_s < t.shrine_min_spirit:
         if held_s < t.shrine_min_spirit and held_e + held_s >= cost:
-            raise _illegal("shrine_needs_spirit",
-                           "Shrine at %s needs at least %d Spirit Crystal, you hold %d" % (
-                               move.square, t.shrine_min_spirit, held_s),
-                           square=move.square, spirit=held_s)
-        raise _illegal("shrine_cost", "Shrine at %s costs %d crystals, you hold %d" % (
-            move.square, cost, held_e + held_s), square=move.square, cost=cost,
-            held=held_e + held_s)
+            raise _illegal(
+                "shrine_needs_spirit",
+                "Shrine at %s needs at least %d Spirit Crystal, you hold %d"
+                % (move.square, t.shrine_min_spirit, held_s),
+                square=move.square,
+                spirit=held_s,
+            )
+        raise _illegal(
+            "shrine_cost",
+            "Shrine at %s costs %d crystals, you hold %d" % (move.square, cost, held_e + held_s),
+            square=move.square,
+            cost=cost,
+            held=held_e + held_s,
+        )
     if pay_e + pay_s != cost:
-        raise _illegal("shrine_wrong_payment", "Shrine at %s costs exactly %d crystals, not %d" % (
-            move.square, cost, pay_e + pay_s), square=move.square, cost=cost, paid=pay_e + pay_s)
+        raise _illegal(
+            "shrine_wrong_payment",
+            "Shrine at %s costs exactly %d crystals, not %d" % (move.square, cost, pay_e + pay_s),
+            square=move.square,
+            cost=cost,
+            paid=pay_e + pay_s,
+        )
     if pay_s < t.shrine_min_spirit:
-        raise _illegal("shrine_needs_spirit", "The offering at %s must include a Spirit Crystal" %
-                       move.square, square=move.square, spirit=pay_s)
+        raise _illegal(
+            "shrine_needs_spirit",
+            "The offering at %s must include a Spirit Crystal" % move.square,
+            square=move.square,
+            spirit=pay_s,
+        )
     if pay_e > held_e or pay_s > held_s:
-        raise _illegal("not_enough_crystals", "You cannot pay %s: you hold %s" % (
-            counts_text(pay_e, pay_s), counts_text(held_e, held_s) or "nothing"),
-            pay=counts_text(pay_e, pay_s), held=counts_text(held_e, held_s))
+        raise _illegal(
+            "not_enough_crystals",
+            "You cannot pay %s: you hold %s" % (counts_text(pay_e, pay_s), counts_text(held_e, held_s) or "nothing"),
+            pay=counts_text(pay_e, pay_s),
+            held=counts_text(held_e, held_s),
+        )
     new = state.copy()
     n = min(t.favour, len(state.bag))
     drawn = state.bag[:n]
@@ -699,15 +751,23 @@ def _apply_draft(state: State, move: Draft) -> State:
     if state.relics >> s & 1:
         raise _illegal("draft_taken", "%s already holds a relic" % move.square, square=move.square)
     if t.orth[s] & state.relics:
-        raise _illegal("draft_adjacent", "Relics may not be orthogonally adjacent: %s touches one" %
-                       move.square, square=move.square)
+        raise _illegal(
+            "draft_adjacent",
+            "Relics may not be orthogonally adjacent: %s touches one" % move.square,
+            square=move.square,
+        )
     ge, gs = state.ground[s]
     cap = int(t.data["standard"]["draft_crystal_cap"])
     got = state.draft_got[p]
     if got + ge + gs > cap:
-        raise _illegal("draft_crystal_cap",
-                       "In the draft you may take at most %d crystals: you hold %d and %s has %d" % (
-                           cap, got, move.square, ge + gs), square=move.square, cap=cap, held=got)
+        raise _illegal(
+            "draft_crystal_cap",
+            "In the draft you may take at most %d crystals: you hold %d and %s has %d"
+            % (cap, got, move.square, ge + gs),
+            square=move.square,
+            cap=cap,
+            held=got,
+        )
     new = state.copy()
     new.relics = state.relics | 1 << s
     ground = list(state.ground)
@@ -740,8 +800,9 @@ class _Resolved(NamedTuple):
     order: tuple[str, ...]
 
 
-def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
-             order: tuple[str, ...], *, strict: bool) -> _Resolved:
+def _resolve(
+    state: State, s: int, rot: int, put_e: int, put_s: int, order: tuple[str, ...], *, strict: bool
+) -> _Resolved:
     """Check a placement of the placer's tile on ``s`` and work out its settlement.
 
     ``strict`` (apply): the order must be exactly the canonical one. Otherwise
@@ -755,24 +816,33 @@ def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
         raise _illegal("bad_rotation", "Rotations are r0 to r3", rotation=rot)
     canon_rot = t.canonical_rotation[k][rot]
     if canon_rot != rot and strict:
-        raise _illegal("rotation_not_canonical",
-                       "%s at r%d has the same arrows as at r%d: write r%d" % (
-                           t.kinds[k].capitalize(), rot, canon_rot, canon_rot),
-                       rotation=rot, canonical=canon_rot)
+        raise _illegal(
+            "rotation_not_canonical",
+            "%s at r%d has the same arrows as at r%d: write r%d" % (t.kinds[k].capitalize(), rot, canon_rot, canon_rot),
+            rotation=rot,
+            canonical=canon_rot,
+        )
     ge, gs = state.ground[s]
     held_e, held_s = state.storage[p]
     held_e += ge
     held_s += gs
     if put_e < 0 or put_s < 0 or put_e > held_e or put_s > held_s:
-        raise _illegal("put_more_than_held", "You cannot move %s onto the Hot Tile: you hold %s" % (
-            counts_text(put_e, put_s), counts_text(held_e, held_s) or "nothing"),
-            put=counts_text(put_e, put_s), held=counts_text(held_e, held_s))
+        raise _illegal(
+            "put_more_than_held",
+            "You cannot move %s onto the Hot Tile: you hold %s"
+            % (counts_text(put_e, put_s), counts_text(held_e, held_s) or "nothing"),
+            put=counts_text(put_e, put_s),
+            held=counts_text(held_e, held_s),
+        )
     left = held_e - put_e + held_s - put_s
     if left > t.storage_limit:
-        raise _illegal("storage_over_limit",
-                       "Your storage may keep at most %d crystals: move at least %d more onto the Hot Tile" % (
-                           t.storage_limit, left - t.storage_limit),
-                       limit=t.storage_limit, keep=left)
+        raise _illegal(
+            "storage_over_limit",
+            "Your storage may keep at most %d crystals: move at least %d more onto the Hot Tile"
+            % (t.storage_limit, left - t.storage_limit),
+            limit=t.storage_limit,
+            keep=left,
+        )
     cells = state.cells
     st = settlement(state, s, put_e)
     names = [t.names[c] for c in st.cands]
@@ -780,26 +850,31 @@ def _resolve(state: State, s: int, rot: int, put_e: int, put_s: int,
     if st.n == 1:
         if order:
             if strict:
-                raise _illegal("order_not_needed",
-                               "Every settlement order gives the same result here: leave the order out",
-                               order=",".join(order))
+                raise _illegal(
+                    "order_not_needed",
+                    "Every settlement order gives the same result here: leave the order out",
+                    order=",".join(order),
+                )
             _check_order(order, names)
         dead = st.result(0)
     else:
         if not order:
-            raise _illegal("order_needed",
-                           "The settlement order changes the result here: give the order of %s" %
-                           ",".join(names), candidates=",".join(names))
+            raise _illegal(
+                "order_needed",
+                "The settlement order changes the result here: give the order of %s" % ",".join(names),
+                candidates=",".join(names),
+            )
         _check_order(order, names)
         dead = st.dead_of_order(t.index[x] for x in order)
         canon = tuple(t.names[c] for c in st.order_for(dead))
         if strict and canon != tuple(order):
-            raise _illegal("order_not_canonical",
-                           "Order %s gives the same result as %s: write %s" % (
-                               ",".join(order), ",".join(canon), ",".join(canon)),
-                           order=",".join(order), canonical=",".join(canon))
-    return _Resolved((held_e, held_s), arrow_bonus(t, cells, p, s) + put_e, dead,
-                     st.hot_dies(dead), canon)
+            raise _illegal(
+                "order_not_canonical",
+                "Order %s gives the same result as %s: write %s" % (",".join(order), ",".join(canon), ",".join(canon)),
+                order=",".join(order),
+                canonical=",".join(canon),
+            )
+    return _Resolved((held_e, held_s), arrow_bonus(t, cells, p, s) + put_e, dead, st.hot_dies(dead), canon)
 
 
 def settlement(state: State, s: int, put_e: int) -> Settlement:
@@ -813,8 +888,7 @@ def settlement(state: State, s: int, put_e: int) -> Settlement:
     return Settlement(t, cells, own2, live2, s, p, hot_str, candidates(t, cells, own2, live2, s))
 
 
-def _place(state: State, s: int, rot: int, put_e: int, put_s: int,
-           order: tuple[str, ...]) -> State:
+def _place(state: State, s: int, rot: int, put_e: int, put_s: int, order: tuple[str, ...]) -> State:
     """The state after the placer's tile goes on ``s`` (a canonical placement) and settles."""
     r = _resolve(state, s, rot, put_e, put_s, order, strict=True)
     p = state.placer
@@ -868,12 +942,18 @@ def _check_order(order: tuple[str, ...] | list[str], names: list[str]) -> None:
     listed = list(order)
     for x in listed:
         if x not in names:
-            raise _illegal("not_a_candidate",
-                           "%s is not settled in this placement (candidates: %s)" % (
-                               x, ",".join(names) or "none"), square=x, candidates=",".join(names))
+            raise _illegal(
+                "not_a_candidate",
+                "%s is not settled in this placement (candidates: %s)" % (x, ",".join(names) or "none"),
+                square=x,
+                candidates=",".join(names),
+            )
     if len(set(listed)) != len(listed) or len(listed) != len(names):
-        raise _illegal("order_incomplete", "The order must list each of %s exactly once" %
-                       ",".join(names), candidates=",".join(names))
+        raise _illegal(
+            "order_incomplete",
+            "The order must list each of %s exactly once" % ",".join(names),
+            candidates=",".join(names),
+        )
 
 
 def _end_round(new: State) -> None:
@@ -883,8 +963,7 @@ def _end_round(new: State) -> None:
     occ = own[0] | own[1]
     new.track = occ.bit_count() - (live[0] | live[1]).bit_count()
     free = t.full & ~occ & ~new.relics
-    if (new.track >= t.spirit_track or free.bit_count() <= 1
-            or occ.bit_count() >= 2 * t.tiles_per_tribe):
+    if new.track >= t.spirit_track or free.bit_count() <= 1 or occ.bit_count() >= 2 * t.tiles_per_tribe:
         new.phase = "over"
         new.turn = None
         new.pair = None
@@ -977,6 +1056,21 @@ def winner(state: State) -> tuple[int | None, str, tuple[int, int]]:
     return None, tie, sc
 
 
-__all__ = ["ENGINE_REASONS", "legal_moves", "apply", "move_count", "move_at", "random_move", "normalize",
-           "scores", "winner", "relic_points", "strength", "arrow_bonus", "Settlement",
-           "candidates", "tile_of", "settlement"]
+__all__ = [
+    "ENGINE_REASONS",
+    "legal_moves",
+    "apply",
+    "move_count",
+    "move_at",
+    "random_move",
+    "normalize",
+    "scores",
+    "winner",
+    "relic_points",
+    "strength",
+    "arrow_bonus",
+    "Settlement",
+    "candidates",
+    "tile_of",
+    "settlement",
+]

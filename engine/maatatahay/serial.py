@@ -38,6 +38,7 @@ the upper segment; then the upper and lower segments are shuffled; otherwise
 the unseen tiles in table order are shuffled), then the bag (energy first,
 shuffled).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -62,9 +63,14 @@ def _public(state: State) -> dict[str, Any]:
     board = {}
     for i, c in enumerate(state.cells):
         if c is not None:
-            board[t.names[i]] = {"tribe": PLAYERS[c[OWNER]], "tile": t.kinds[c[KIND]],
-                                 "rotation": c[ROT], "alive": c[ALIVE], "energy": c[EN],
-                                 "spirit": c[SP]}
+            board[t.names[i]] = {
+                "tribe": PLAYERS[c[OWNER]],
+                "tile": t.kinds[c[KIND]],
+                "rotation": c[ROT],
+                "alive": c[ALIVE],
+                "energy": c[EN],
+                "spirit": c[SP],
+            }
     return {
         "data_version": state.data_version,
         "variant": state.variant,
@@ -75,24 +81,19 @@ def _public(state: State) -> dict[str, Any]:
         "round": state.round,
         "active": PLAYERS[state.active],
         "board": board,
-        "ground": {t.names[i]: {"energy": e, "spirit": s}
-                   for i, (e, s) in enumerate(state.ground) if e or s},
+        "ground": {t.names[i]: {"energy": e, "spirit": s} for i, (e, s) in enumerate(state.ground) if e or s},
         "relics": [t.names[i] for i in bits(state.relics)],
-        "storage": {PLAYERS[p]: {"energy": state.storage[p][0], "spirit": state.storage[p][1]}
-                    for p in (0, 1)},
+        "storage": {PLAYERS[p]: {"energy": state.storage[p][0], "spirit": state.storage[p][1]} for p in (0, 1)},
         "taken": [{"tribe": PLAYERS[p], "square": t.names[s]} for p, s in state.taken],
         "track": state.track,
         "stream": [{"wazu": t.kinds[w], "balan": t.kinds[b]} for w, b in state.stream],
-        "pair": None if state.pair is None else {"wazu": t.kinds[state.pair[0]],
-                                                  "balan": t.kinds[state.pair[1]]},
+        "pair": None if state.pair is None else {"wazu": t.kinds[state.pair[0]], "balan": t.kinds[state.pair[1]]},
         "first": _player(state.first),
         "placed": state.placed,
         "pending": None if state.pending < 0 else t.names[state.pending],
         "favour": [CRYSTALS[c] for c in state.favour],
-        "draft": {"step": state.draft,
-                  "taken": {PLAYERS[p]: state.draft_got[p] for p in (0, 1)}},
-        "ended": None if state.ended is None else {"winner": _player(state.ended[0]),
-                                                    "reason": state.ended[1]},
+        "draft": {"step": state.draft, "taken": {PLAYERS[p]: state.draft_got[p] for p in (0, 1)}},
+        "ended": None if state.ended is None else {"winner": _player(state.ended[0]), "reason": state.ended[1]},
     }
 
 
@@ -153,17 +154,16 @@ def unseen(state: State) -> dict[str, Any]:
     for p in (0, 1):
         left = [t.counts[k] - seen[p][k] for k in range(len(t.kinds))]
         count = sum(left)
-        info: dict[str, Any] = {"count": count,
-                                "tiles": {t.kinds[k]: n for k, n in enumerate(left) if n}}
+        info: dict[str, Any] = {"count": count, "tiles": {t.kinds[k]: n for k, n in enumerate(left) if n}}
         if state.variant == "first":
             lower_n, upper_set, lower_set = _lower_size(t)
             up = max(0, count - lower_n)
             if up:
-                info["upper"] = {"count": up, "includes": {t.kinds[k]: left[k] for k in sorted(upper_set)
-                                                           if left[k]}}
-                info["lower"] = {"count": count - up,
-                                 "includes": {t.kinds[k]: left[k] for k in sorted(lower_set)
-                                              if left[k]}}
+                info["upper"] = {"count": up, "includes": {t.kinds[k]: left[k] for k in sorted(upper_set) if left[k]}}
+                info["lower"] = {
+                    "count": count - up,
+                    "includes": {t.kinds[k]: left[k] for k in sorted(lower_set) if left[k]},
+                }
             else:
                 info["upper"] = {"count": 0, "includes": {}}
                 info["lower"] = {"count": count, "includes": dict(info["tiles"])}
@@ -188,8 +188,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             w, reason = state.ended
         else:
             w, reason, _ = winner(state)
-        data["outcome"] = {"winner": _player(w), "reason": reason,
-                           "scores": dict(data["scores"])}
+        data["outcome"] = {"winner": _player(w), "reason": reason, "scores": dict(data["scores"])}
     else:
         data["outcome"] = None
     return data
@@ -212,7 +211,7 @@ def _pl_or_none(value: Any) -> int | None:
     return None if value is None else _pl(value)
 
 
-def _int(value: Any, lo: int = 0, hi: int = 10 ** 6) -> int:
+def _int(value: Any, lo: int = 0, hi: int = 10**6) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise _fail("%r is not a whole number in %d..%d" % (value, lo, hi))
     return value
@@ -277,12 +276,13 @@ def _read_public(data: Mapping[str, Any], schema: str) -> State:
             raise _fail("a relic lies under a warrior")
         st.relics = relics
         sto = data["storage"]
-        st.storage = ((_int(sto["balan"]["energy"]), _int(sto["balan"]["spirit"])),
-                      (_int(sto["wazu"]["energy"]), _int(sto["wazu"]["spirit"])))
+        st.storage = (
+            (_int(sto["balan"]["energy"]), _int(sto["balan"]["spirit"])),
+            (_int(sto["wazu"]["energy"]), _int(sto["wazu"]["spirit"])),
+        )
         st.taken = tuple((_pl(x["tribe"]), t.index[x["square"]]) for x in data["taken"])
         st.track = _int(data["track"], 0, 2 * t.tiles_per_tribe)
-        st.stream = tuple(sorted((t.kind_index[x["wazu"]], t.kind_index[x["balan"]])
-                                 for x in data["stream"]))
+        st.stream = tuple(sorted((t.kind_index[x["wazu"]], t.kind_index[x["balan"]]) for x in data["stream"]))
         pair = data["pair"]
         st.pair = None if pair is None else (t.kind_index[pair["wazu"]], t.kind_index[pair["balan"]])
         st.first = _pl_or_none(data["first"])
@@ -293,8 +293,7 @@ def _read_public(data: Mapping[str, Any], schema: str) -> State:
         st.draft = _int(d["step"], 0, len(t.data["standard"]["draft"]))
         st.draft_got = (_int(d["taken"]["balan"]), _int(d["taken"]["wazu"]))
         ended = data["ended"]
-        st.ended = None if ended is None else (_pl_or_none(ended["winner"]),
-                                               str(ended["reason"]))
+        st.ended = None if ended is None else (_pl_or_none(ended["winner"]), str(ended["reason"]))
     except StateFormatError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -314,8 +313,7 @@ def from_json(data: Mapping[str, Any]) -> State:
     t = st.t
     try:
         piles = data["piles"]
-        st.piles = (tuple(t.kind_index[k] for k in piles["balan"]),
-                    tuple(t.kind_index[k] for k in piles["wazu"]))
+        st.piles = (tuple(t.kind_index[k] for k in piles["balan"]), tuple(t.kind_index[k] for k in piles["wazu"]))
         st.bag = tuple(CRYSTALS.index(c) for c in data["bag"])
     except (KeyError, TypeError, ValueError) as error:
         raise _fail("%s: %s" % (type(error).__name__, error)) from error
@@ -370,11 +368,20 @@ def sample_state(data: Mapping[str, Any], stream: SeedStream) -> State:
 def summary(state: State) -> str:
     """A short picture of the table (Balan below, rank 1 at the bottom)."""
     t = state.t
-    lines = ["maatatahay %s game%s, data %s, round %d, %s" % (
-        state.variant, "" if state.opening is None else " (opening %d)" % state.opening,
-        state.data_version, state.round,
-        "over" if state.phase == "over" else "%s: %s" % (PLAYERS[state.turn], state.phase)
-        if state.turn is not None else state.phase)]
+    lines = [
+        "maatatahay %s game%s, data %s, round %d, %s"
+        % (
+            state.variant,
+            "" if state.opening is None else " (opening %d)" % state.opening,
+            state.data_version,
+            state.round,
+            "over"
+            if state.phase == "over"
+            else "%s: %s" % (PLAYERS[state.turn], state.phase)
+            if state.turn is not None
+            else state.phase,
+        )
+    ]
     lines.append(("    " + "".join("%-15s" % f for f in t.files)).rstrip())
     for r in range(t.ranks, 0, -1):
         row = []
@@ -382,9 +389,11 @@ def summary(state: State) -> str:
             i = t.index[f + str(r)]
             c = state.cells[i]
             if c is not None:
-                mark = ("%s%s r%d" % ("B" if c[OWNER] == 0 else "W", t.kinds[c[KIND]][:4], c[ROT])
-                        if c[ALIVE] else "(%s %s)" % ("b" if c[OWNER] == 0 else "w",
-                                                      t.kinds[c[KIND]][:4]))
+                mark = (
+                    "%s%s r%d" % ("B" if c[OWNER] == 0 else "W", t.kinds[c[KIND]][:4], c[ROT])
+                    if c[ALIVE]
+                    else "(%s %s)" % ("b" if c[OWNER] == 0 else "w", t.kinds[c[KIND]][:4])
+                )
                 if c[EN] or c[SP]:
                     mark += " " + ("%de" % c[EN] if c[EN] else "") + ("%ds" % c[SP] if c[SP] else "")
             elif state.relics >> i & 1:
@@ -398,9 +407,13 @@ def summary(state: State) -> str:
     for p in (0, 1):
         e, s = state.storage[p]
         relics = [t.names[sq] for q, sq in state.taken if q == p]
-        lines.append("%s: storage %de %ds, relics %s, score %d" % (
-            PLAYERS[p], e, s, ",".join(relics) or "none", sc[p]))
-    lines.append("spirit track %d/%d, stream: %s" % (
-        state.track, t.spirit_track,
-        ", ".join("%s/%s" % (t.kinds[w], t.kinds[b]) for w, b in state.stream) or "empty"))
+        lines.append("%s: storage %de %ds, relics %s, score %d" % (PLAYERS[p], e, s, ",".join(relics) or "none", sc[p]))
+    lines.append(
+        "spirit track %d/%d, stream: %s"
+        % (
+            state.track,
+            t.spirit_track,
+            ", ".join("%s/%s" % (t.kinds[w], t.kinds[b]) for w, b in state.stream) or "empty",
+        )
+    )
     return "\n".join(lines)

@@ -31,6 +31,7 @@ All setup randomness reads ONE stream, ``SeedStream(seed, "maatatahay/setup")``
 >>> r["opening"], r["relics"], len(r["piles"]["balan"]), len(r["bag"])
 (2, ['a3', 'c1', 'c3', 'c5', 'e3'], 12, 14)
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -58,23 +59,22 @@ def normalize_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
         raise OptionsError("bad_options", "Options must be a mapping", value=repr(options))
     unknown = sorted(set(options) - {"variant", "opening"})
     if unknown:
-        raise OptionsError("unknown_option", "Maatatahay has no option %r" % unknown[0],
-                           option=str(unknown[0]))
+        raise OptionsError("unknown_option", "Maatatahay has no option %r" % unknown[0], option=str(unknown[0]))
     variant = options.get("variant", "first")
     if variant is None:
         variant = "first"
     if variant not in VARIANTS:
-        raise OptionsError("bad_variant", "The variant must be 'first' or 'standard'",
-                           variant=str(variant))
+        raise OptionsError("bad_variant", "The variant must be 'first' or 'standard'", variant=str(variant))
     opening = options.get("opening")
     if opening is not None:
         if variant != "first":
-            raise OptionsError("opening_in_standard",
-                               "Openings belong to the First Game; the Standard Game drafts its Shrines",
-                               opening=str(opening))
+            raise OptionsError(
+                "opening_in_standard",
+                "Openings belong to the First Game; the Standard Game drafts its Shrines",
+                opening=str(opening),
+            )
         if isinstance(opening, bool) or not isinstance(opening, int) or not 1 <= opening <= 4:
-            raise OptionsError("bad_opening", "The opening must be 1, 2, 3 or 4",
-                               opening=str(opening))
+            raise OptionsError("bad_opening", "The opening must be 1, 2, 3 or 4", opening=str(opening))
     return {"variant": variant, "opening": opening}
 
 
@@ -121,9 +121,14 @@ def _deal(t: Tables, seed: int, options: dict[str, Any]) -> dict[str, Any]:
             continue
         ground[i] = (1, 0) if bag[pos] == 0 else (0, 1)
         pos += 1
-    return {"start": start, "opening": opening if variant == "first" else None,
-            "bag": tuple(bag[pos:]), "piles": tuple(piles), "relics": relics,
-            "ground": tuple(ground)}
+    return {
+        "start": start,
+        "opening": opening if variant == "first" else None,
+        "bag": tuple(bag[pos:]),
+        "piles": tuple(piles),
+        "relics": relics,
+        "ground": tuple(ground),
+    }
 
 
 def turn_up(state: State, count: int) -> None:
@@ -136,8 +141,7 @@ def turn_up(state: State, count: int) -> None:
     state.piles = (balan[n:], wazu[n:])
 
 
-def new_game(seed: int, options: Mapping[str, Any] | None = None, *,
-             data_version: str | None = None) -> State:
+def new_game(seed: int, options: Mapping[str, Any] | None = None, *, data_version: str | None = None) -> State:
     """The state before the first decision.
 
     >>> s = new_game(7, {"variant": "standard"})
@@ -193,8 +197,7 @@ def draft_player(state: State, step: int) -> int:
     return state.start if who == "start" else 1 - state.start
 
 
-def reveal(seed: int, options: Mapping[str, Any] | None = None, *,
-           data_version: str | None = None) -> dict[str, Any]:
+def reveal(seed: int, options: Mapping[str, Any] | None = None, *, data_version: str | None = None) -> dict[str, Any]:
     """Everything the seed decides, as JSON data (see the module docstring)."""
     opts = normalize_options(options)
     t = tables(data_version or CURRENT)
@@ -204,8 +207,7 @@ def reveal(seed: int, options: Mapping[str, Any] | None = None, *,
         "opening": deal["opening"],
         "start": PLAYERS[deal["start"]],
         "relics": [t.names[i] for i in range(t.size) if deal["relics"] >> i & 1],
-        "niches": {t.names[i]: ("energy" if e else "spirit")
-                   for i, (e, s) in enumerate(deal["ground"]) if e or s},
+        "niches": {t.names[i]: ("energy" if e else "spirit") for i, (e, s) in enumerate(deal["ground"]) if e or s},
         "piles": {PLAYERS[p]: [t.kinds[k] for k in deal["piles"][p]] for p in (0, 1)},
         "bag": [CRYSTALS[c] for c in deal["bag"]],
         "data_version": t.version,

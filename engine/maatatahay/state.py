@@ -30,6 +30,7 @@ face-down piles and the bag) and must never be shown to players as is: use
   ``bag``: crystal kinds left in the bag in draw order (HIDDEN).
 - ``ended``: None, or (winner or None, reason) for a game ended by the site.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -39,9 +40,35 @@ from .board import Tables
 
 Cell = tuple[int, int, int, bool, int, int]
 
-FIELDS = ("t", "variant", "opening", "start", "phase", "turn", "round", "active", "cells",
-          "own", "live", "ground", "relics", "storage", "taken", "track", "stream", "pair",
-          "first", "placed", "pending", "favour", "draft", "draft_got", "piles", "bag", "ended")
+FIELDS = (
+    "t",
+    "variant",
+    "opening",
+    "start",
+    "phase",
+    "turn",
+    "round",
+    "active",
+    "cells",
+    "own",
+    "live",
+    "ground",
+    "relics",
+    "storage",
+    "taken",
+    "track",
+    "stream",
+    "pair",
+    "first",
+    "placed",
+    "pending",
+    "favour",
+    "draft",
+    "draft_got",
+    "piles",
+    "bag",
+    "ended",
+)
 _VALUE_FIELDS = FIELDS[1:]
 
 

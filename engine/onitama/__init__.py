@@ -57,6 +57,7 @@ Perft
 captured or on the enemy arch) is one leaf; a pass node has two children;
 repetition is not applied and the side to move is the one the position names.
 """
+
 from __future__ import annotations
 
 from ..core import GameRules
@@ -82,6 +83,19 @@ def perft(position: OnitamaState, depth: int) -> int:
     return perft_node(node_of(position), depth)
 
 
-__all__ = ["RULES", "OnitamaRules", "OnitamaState", "Move", "perft", "position_from_text",
-           "position_text", "CARD_NAMES", "POOLS", "DATA_VERSION", "node_of", "node_moves",
-           "node_play", "zobrist_of"]
+__all__ = [
+    "RULES",
+    "OnitamaRules",
+    "OnitamaState",
+    "Move",
+    "perft",
+    "position_from_text",
+    "position_text",
+    "CARD_NAMES",
+    "POOLS",
+    "DATA_VERSION",
+    "node_of",
+    "node_moves",
+    "node_play",
+    "zobrist_of",
+]

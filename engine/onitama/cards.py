@@ -20,6 +20,7 @@ removed. Blue's offsets are Red's rotated by 180 degrees.
 >>> sorted(square_name(s) for s in squares_of(DEST[BLUE][CARD_ID["tiger"]][square_index("c5")]))
 ['c3']
 """
+
 from __future__ import annotations
 
 import json
@@ -34,11 +35,11 @@ RED, BLUE = 0, 1
 COLOURS = ("red", "blue")
 SIZE = 5
 FULL = (1 << 25) - 1
-RED_ARCH = 2          # c1: Red's master starts here; Blue's master wins on it
-BLUE_ARCH = 22        # c5: Blue's master starts here; Red's master wins on it
-CENTRE = 12           # c3
+RED_ARCH = 2  # c1: Red's master starts here; Blue's master wins on it
+BLUE_ARCH = 22  # c5: Blue's master starts here; Red's master wins on it
+CENTRE = 12  # c3
 ARCH = (RED_ARCH, BLUE_ARCH)
-ENEMY_ARCH = (BLUE_ARCH, RED_ARCH)   # indexed by the colour of the moving master
+ENEMY_ARCH = (BLUE_ARCH, RED_ARCH)  # indexed by the colour of the moving master
 
 FILES = "abcde"
 SQUARE_NAMES = tuple(FILES[i % 5] + str(i // 5 + 1) for i in range(25))
@@ -81,7 +82,8 @@ CARD_NAMES: tuple[str, ...] = POOLS["mixed"]
 CARD_ID: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 _ALL = {**_DATA["base"], **_DATA["senseis_path"]}
 OFFSETS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((int(dx), int(dy)) for dx, dy in _ALL[name]["moves"]) for name in CARD_NAMES)
+    tuple((int(dx), int(dy)) for dx, dy in _ALL[name]["moves"]) for name in CARD_NAMES
+)
 """Per card id: its (dx, dy) offsets from the holder's point of view, as in the card file."""
 STAMP: tuple[int, ...] = tuple(COLOURS.index(_ALL[name]["stamp"]) for name in CARD_NAMES)
 """Per card id: the colour (0 red, 1 blue) of its stamp."""
@@ -99,6 +101,6 @@ def _destinations(colour: int, card: int, square: int) -> int:
 
 
 DEST: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(_destinations(colour, card, sq) for sq in range(25))
-          for card in range(len(CARD_NAMES)))
-    for colour in (RED, BLUE))
+    tuple(tuple(_destinations(colour, card, sq) for sq in range(25)) for card in range(len(CARD_NAMES)))
+    for colour in (RED, BLUE)
+)

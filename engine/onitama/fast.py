@@ -27,6 +27,7 @@ incrementally. Neither checks legality nor knows about repetition.
 >>> won, child[8] == after.zobrist, node_of(after)[:4] == child[:4]
 (False, True, True)
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -49,15 +50,21 @@ Z_PIECE = tuple(tuple(_key("piece/%d/%d" % (c, sq)) for sq in range(25)) for c i
 """Zobrist key of any piece of colour c on a square (student or master)."""
 Z_MASTER = tuple(tuple(_key("master/%d/%d" % (c, sq)) for sq in range(25)) for c in (RED, BLUE))
 """Extra key of colour c's master on a square."""
-Z_CARD = tuple(tuple(_key("card/%d/%d" % (h, card)) for card in range(len(CARD_NAMES)))
-               for h in range(3))
+Z_CARD = tuple(tuple(_key("card/%d/%d" % (h, card)) for card in range(len(CARD_NAMES))) for h in range(3))
 """Key of a card held by red (0), blue (1) or lying aside (2); a hand hashes as a set."""
 Z_BLUE_TO_MOVE = _key("blue-to-move")
 
 
-def zobrist_of(red: int, blue: int, red_master: int, blue_master: int,
-               red_hand: tuple[int, int], blue_hand: tuple[int, int], side: int,
-               colour: int) -> int:
+def zobrist_of(
+    red: int,
+    blue: int,
+    red_master: int,
+    blue_master: int,
+    red_hand: tuple[int, int],
+    blue_hand: tuple[int, int],
+    side: int,
+    colour: int,
+) -> int:
     """The 64-bit hash of a position (absolute colours), computed from scratch.
 
     Equal for equal positions (hands compared as sets); XOR of the keys above.
@@ -80,10 +87,28 @@ def zobrist_of(red: int, blue: int, red_master: int, blue_master: int,
 def node_of(state: OnitamaState) -> Node:
     """The node of a state (seen from its side to move)."""
     if state.turn == RED:
-        return (state.red, state.blue, state.red_master, state.blue_master, state.red_hand,
-                state.blue_hand, state.side, RED, state.zobrist)
-    return (state.blue, state.red, state.blue_master, state.red_master, state.blue_hand,
-            state.red_hand, state.side, BLUE, state.zobrist)
+        return (
+            state.red,
+            state.blue,
+            state.red_master,
+            state.blue_master,
+            state.red_hand,
+            state.blue_hand,
+            state.side,
+            RED,
+            state.zobrist,
+        )
+    return (
+        state.blue,
+        state.red,
+        state.blue_master,
+        state.red_master,
+        state.blue_hand,
+        state.red_hand,
+        state.side,
+        BLUE,
+        state.zobrist,
+    )
 
 
 def node_moves(node: Node) -> list[FastMove]:
@@ -147,8 +172,9 @@ def perft_node(node: Node, depth: int) -> int:
     return _perft(own, opp, om, pm, oh[0], oh[1], ph, side, colour, depth)
 
 
-def _perft(own: int, opp: int, om: int, pm: int, c1: int, c2: int, ph: tuple[int, int],
-           side: int, colour: int, depth: int) -> int:
+def _perft(
+    own: int, opp: int, om: int, pm: int, c1: int, c2: int, ph: tuple[int, int], side: int, colour: int, depth: int
+) -> int:
     """Perft of a running game's node, ``depth >= 1``, bulk-counting the last ply."""
     table = DEST[colour]
     t1 = table[c1]
@@ -191,12 +217,11 @@ def _perft(own: int, opp: int, om: int, pm: int, c1: int, c2: int, ph: tuple[int
                     if dst == arch:
                         total += 1
                     else:
-                        total += _perft(opp & ~dlow, rest | dlow, pm, dst, p1, p2, (other, side),
-                                        card, nxt, depth)
+                        total += _perft(opp & ~dlow, rest | dlow, pm, dst, p1, p2, (other, side), card, nxt, depth)
                 else:
-                    total += _perft(opp & ~dlow, rest | dlow, pm, om, p1, p2, (other, side),
-                                    card, nxt, depth)
+                    total += _perft(opp & ~dlow, rest | dlow, pm, om, p1, p2, (other, side), card, nxt, depth)
     if not moved:
-        total = (_perft(opp, own, pm, om, p1, p2, (c2, side), c1, nxt, depth)
-                 + _perft(opp, own, pm, om, p1, p2, (c1, side), c2, nxt, depth))
+        total = _perft(opp, own, pm, om, p1, p2, (c2, side), c1, nxt, depth) + _perft(
+            opp, own, pm, om, p1, p2, (c1, side), c2, nxt, depth
+        )
     return total

@@ -15,6 +15,7 @@ alphabetical on output). Side card: one name. To move: r or b.
 >>> s.turn, s.red_master, s.outcome
 (1, 2, None)
 """
+
 from __future__ import annotations
 
 import re
@@ -64,8 +65,16 @@ class OnitamaState(GameState):
     @property
     def key(self) -> Key:
         """What the repetition rule compares: pieces, both hands (sorted), side card, turn."""
-        return (self.red, self.blue, self.red_master, self.blue_master, self.red_hand,
-                self.blue_hand, self.side, self.turn)
+        return (
+            self.red,
+            self.blue,
+            self.red_master,
+            self.blue_master,
+            self.red_hand,
+            self.blue_hand,
+            self.side,
+            self.turn,
+        )
 
     @property
     def to_play(self) -> str:
@@ -81,18 +90,42 @@ class OnitamaState(GameState):
         return [CARD_NAMES[c] for c in self.hand(colour)]
 
 
-def make_state(red: int, blue: int, red_master: int, blue_master: int, red_hand: tuple[int, int],
-               blue_hand: tuple[int, int], side: int, turn: int, *, ply: int = 0,
-               history: tuple[Key, ...] | None = None, outcome: Outcome | None = None,
-               cards: str = "base", data_version: str = DATA_VERSION) -> OnitamaState:
+def make_state(
+    red: int,
+    blue: int,
+    red_master: int,
+    blue_master: int,
+    red_hand: tuple[int, int],
+    blue_hand: tuple[int, int],
+    side: int,
+    turn: int,
+    *,
+    ply: int = 0,
+    history: tuple[Key, ...] | None = None,
+    outcome: Outcome | None = None,
+    cards: str = "base",
+    data_version: str = DATA_VERSION,
+) -> OnitamaState:
     """Build a state, sorting hands, computing the hash and (by default) a fresh history."""
     red_hand = tuple(sorted(red_hand))  # type: ignore[assignment]
     blue_hand = tuple(sorted(blue_hand))  # type: ignore[assignment]
     key = (red, blue, red_master, blue_master, red_hand, blue_hand, side, turn)
-    return OnitamaState(red, blue, red_master, blue_master, red_hand, blue_hand, side, turn,
-                        ply, zobrist_of(red, blue, red_master, blue_master, red_hand, blue_hand,
-                                        side, turn),
-                        (key,) if history is None else history, outcome, cards, data_version)
+    return OnitamaState(
+        red,
+        blue,
+        red_master,
+        blue_master,
+        red_hand,
+        blue_hand,
+        side,
+        turn,
+        ply,
+        zobrist_of(red, blue, red_master, blue_master, red_hand, blue_hand, side, turn),
+        (key,) if history is None else history,
+        outcome,
+        cards,
+        data_version,
+    )
 
 
 def board_outcome(red_master: int, blue_master: int) -> Outcome | None:
@@ -130,27 +163,26 @@ def _card(name: str, text: str) -> int:
 def _hand(word: str, who: str, text: str) -> tuple[int, int]:
     names = word.split(",")
     if len(names) != 2:
-        raise _bad("%s's hand must be two card names joined by ',' (got %r)" % (who, word),
-                   position=text)
+        raise _bad("%s's hand must be two card names joined by ',' (got %r)" % (who, word), position=text)
     a, b = (_card(n, text) for n in names)
     return (a, b) if a < b else (b, a)
 
 
-def parse_position(text: str) -> tuple[int, int, int, int, tuple[int, int], tuple[int, int],
-                                       int, int]:
+def parse_position(text: str) -> tuple[int, int, int, int, tuple[int, int], tuple[int, int], int, int]:
     """Read position text into (red, blue, red_master, blue_master, red_hand, blue_hand,
     side, turn); StateFormatError with a readable message when it is malformed."""
     if not isinstance(text, str):
         raise _bad("A position must be text", position=repr(text))
     words = text.split()
     if len(words) != 5:
-        raise _bad("A position has five parts: board, red hand, blue hand, side card, "
-                   "r or b (got %d)" % len(words), position=text)
+        raise _bad(
+            "A position has five parts: board, red hand, blue hand, side card, r or b (got %d)" % len(words),
+            position=text,
+        )
     board, red_word, blue_word, side_word, turn_word = words
     ranks = board.split("/")
     if len(ranks) != 5:
-        raise _bad("The board has five ranks separated by '/' (got %d)" % len(ranks),
-                   position=text)
+        raise _bad("The board has five ranks separated by '/' (got %d)" % len(ranks), position=text)
     red = blue = 0
     red_master = blue_master = -1
     red_count = blue_count = 0
@@ -162,11 +194,9 @@ def parse_position(text: str) -> tuple[int, int, int, int, tuple[int, int], tupl
                 file += int(ch)
                 continue
             if ch not in "rRbB":
-                raise _bad("Unexpected %r on rank %d: use R r B b or digits 1-5" % (ch, rank + 1),
-                           position=text)
+                raise _bad("Unexpected %r on rank %d: use R r B b or digits 1-5" % (ch, rank + 1), position=text)
             if file >= 5:
-                raise _bad("Rank %d has more than five squares (%r)" % (rank + 1, rank_text),
-                           position=text)
+                raise _bad("Rank %d has more than five squares (%r)" % (rank + 1, rank_text), position=text)
             bit = 1 << (file + 5 * rank)
             if ch in "rR":
                 red |= bit
@@ -184,11 +214,9 @@ def parse_position(text: str) -> tuple[int, int, int, int, tuple[int, int], tupl
                     blue_master = file + 5 * rank
             file += 1
         if file != 5:
-            raise _bad("Rank %d does not hold exactly five squares (%r)" % (rank + 1, rank_text),
-                       position=text)
+            raise _bad("Rank %d does not hold exactly five squares (%r)" % (rank + 1, rank_text), position=text)
     if red_count > 5 or blue_count > 5:
-        raise _bad("A side has at most five pieces (four students and the master)",
-                   position=text)
+        raise _bad("A side has at most five pieces (four students and the master)", position=text)
     if red_count - (red_master >= 0) > 4 or blue_count - (blue_master >= 0) > 4:
         raise _bad("A side has at most four students", position=text)
     if red_master < 0 and blue_master < 0:
@@ -207,8 +235,9 @@ def parse_position(text: str) -> tuple[int, int, int, int, tuple[int, int], tupl
         raise _bad("The board shows a win for both sides", position=text)
     won = board_outcome(red_master, blue_master)
     if won is not None and won.winner == COLOURS[turn]:
-        raise _bad("%s has already won, so it cannot be %s's turn" % (won.winner.capitalize(),
-                                                                     won.winner), position=text)
+        raise _bad(
+            "%s has already won, so it cannot be %s's turn" % (won.winner.capitalize(), won.winner), position=text
+        )
     return red, blue, red_master, blue_master, red_hand, blue_hand, side, turn
 
 
@@ -220,8 +249,9 @@ def position_from_text(text: str) -> OnitamaState:
     finished state.
     """
     red, blue, rm, bm, rh, bh, side, turn = parse_position(text)
-    return make_state(red, blue, rm, bm, rh, bh, side, turn, outcome=board_outcome(rm, bm),
-                      cards=pool_of([*rh, *bh, side]))
+    return make_state(
+        red, blue, rm, bm, rh, bh, side, turn, outcome=board_outcome(rm, bm), cards=pool_of([*rh, *bh, side])
+    )
 
 
 def board_rows(red: int, blue: int, red_master: int, blue_master: int) -> list[str]:
@@ -230,8 +260,13 @@ def board_rows(red: int, blue: int, red_master: int, blue_master: int) -> list[s
     for rank in range(4, -1, -1):
         row = ""
         for sq in range(5 * rank, 5 * rank + 5):
-            row += ("R" if sq == red_master else "r") if red >> sq & 1 else \
-                ("B" if sq == blue_master else "b") if blue >> sq & 1 else "."
+            row += (
+                ("R" if sq == red_master else "r")
+                if red >> sq & 1
+                else ("B" if sq == blue_master else "b")
+                if blue >> sq & 1
+                else "."
+            )
         rows.append(row)
     return rows
 
@@ -240,16 +275,21 @@ _EMPTY_RUN = re.compile(r"\.+")
 
 
 def _board_text(red: int, blue: int, red_master: int, blue_master: int) -> str:
-    return "/".join(_EMPTY_RUN.sub(lambda m: str(len(m.group())), row)
-                    for row in board_rows(red, blue, red_master, blue_master))
+    return "/".join(
+        _EMPTY_RUN.sub(lambda m: str(len(m.group())), row) for row in board_rows(red, blue, red_master, blue_master)
+    )
 
 
 def key_text(key: Key) -> str:
     """Position text of a history key."""
     red, blue, rm, bm, rh, bh, side, turn = key
-    return "%s %s %s %s %s" % (_board_text(red, blue, rm, bm), ",".join(CARD_NAMES[c] for c in rh),
-                               ",".join(CARD_NAMES[c] for c in bh), CARD_NAMES[side],
-                               "rb"[turn])
+    return "%s %s %s %s %s" % (
+        _board_text(red, blue, rm, bm),
+        ",".join(CARD_NAMES[c] for c in rh),
+        ",".join(CARD_NAMES[c] for c in bh),
+        CARD_NAMES[side],
+        "rb"[turn],
+    )
 
 
 def position_text(state: OnitamaState) -> str:

@@ -7,81 +7,151 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0004_clock_held_by_staff'),
+        ("games", "0004_clock_held_by_staff"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='FairPlayCheck',
+            name="FairPlayCheck",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('onitama', 'Onitama'), ('maatatahay', 'Maatatahay')], max_length=20, verbose_name='game')),
-                ('games_limit', models.PositiveSmallIntegerField(verbose_name='recent games')),
-                ('bot_level', models.PositiveSmallIntegerField(verbose_name='bot level')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], db_index=True, default='queued', max_length=10, verbose_name='status')),
-                ('requested_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='requested')),
-                ('started_at', models.DateTimeField(blank=True, null=True, verbose_name='started')),
-                ('finished_at', models.DateTimeField(blank=True, null=True, verbose_name='finished')),
-                ('player_rating', models.FloatField(blank=True, null=True, verbose_name="player's rating")),
-                ('decisions', models.PositiveIntegerField(default=0, verbose_name='decisions considered')),
-                ('matches', models.PositiveIntegerField(default=0, verbose_name="bot's first choice")),
-                ('reference_players', models.PositiveIntegerField(default=0, verbose_name='reference players')),
-                ('reference_decisions', models.PositiveIntegerField(default=0, verbose_name='reference decisions')),
-                ('reference_matches', models.PositiveIntegerField(default=0, verbose_name='reference matches')),
-                ('error', models.TextField(blank=True, verbose_name='why it failed')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='player')),
-                ('requested_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='requested by')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("onitama", "Onitama"), ("maatatahay", "Maatatahay")],
+                        max_length=20,
+                        verbose_name="game",
+                    ),
+                ),
+                ("games_limit", models.PositiveSmallIntegerField(verbose_name="recent games")),
+                ("bot_level", models.PositiveSmallIntegerField(verbose_name="bot level")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("queued", "Queued"), ("running", "Running"), ("done", "Done"), ("failed", "Failed")],
+                        db_index=True,
+                        default="queued",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("requested_at", models.DateTimeField(default=django.utils.timezone.now, verbose_name="requested")),
+                ("started_at", models.DateTimeField(blank=True, null=True, verbose_name="started")),
+                ("finished_at", models.DateTimeField(blank=True, null=True, verbose_name="finished")),
+                ("player_rating", models.FloatField(blank=True, null=True, verbose_name="player's rating")),
+                ("decisions", models.PositiveIntegerField(default=0, verbose_name="decisions considered")),
+                ("matches", models.PositiveIntegerField(default=0, verbose_name="bot's first choice")),
+                ("reference_players", models.PositiveIntegerField(default=0, verbose_name="reference players")),
+                ("reference_decisions", models.PositiveIntegerField(default=0, verbose_name="reference decisions")),
+                ("reference_matches", models.PositiveIntegerField(default=0, verbose_name="reference matches")),
+                ("error", models.TextField(blank=True, verbose_name="why it failed")),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="requested by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'fair-play check',
-                'verbose_name_plural': 'fair-play checks',
-                'ordering': ['-requested_at', '-pk'],
+                "verbose_name": "fair-play check",
+                "verbose_name_plural": "fair-play checks",
+                "ordering": ["-requested_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='FairPlayCheckGame',
+            name="FairPlayCheckGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(max_length=20, verbose_name='side')),
-                ('reference', models.BooleanField(default=False, verbose_name='reference player')),
-                ('rating_before', models.FloatField(blank=True, null=True, verbose_name='rating before')),
-                ('decisions', models.PositiveIntegerField(verbose_name='decisions considered')),
-                ('matches', models.PositiveIntegerField(verbose_name="bot's first choice")),
-                ('fairplay_check', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rows', to='fairplay.fairplaycheck', verbose_name='fair-play check')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game', verbose_name='game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("side", models.CharField(max_length=20, verbose_name="side")),
+                ("reference", models.BooleanField(default=False, verbose_name="reference player")),
+                ("rating_before", models.FloatField(blank=True, null=True, verbose_name="rating before")),
+                ("decisions", models.PositiveIntegerField(verbose_name="decisions considered")),
+                ("matches", models.PositiveIntegerField(verbose_name="bot's first choice")),
+                (
+                    "fairplay_check",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rows",
+                        to="fairplay.fairplaycheck",
+                        verbose_name="fair-play check",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="games.game",
+                        verbose_name="game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game of a check',
-                'verbose_name_plural': 'games of a check',
-                'ordering': ['reference', 'player_id', '-game__finished_at', '-game_id'],
-                'constraints': [models.UniqueConstraint(fields=('fairplay_check', 'game', 'player'), name='fairplay_check_game_once')],
+                "verbose_name": "game of a check",
+                "verbose_name_plural": "games of a check",
+                "ordering": ["reference", "player_id", "-game__finished_at", "-game_id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("fairplay_check", "game", "player"), name="fairplay_check_game_once"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='GameAgreement',
+            name="GameAgreement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(max_length=20, verbose_name='side')),
-                ('bot_level', models.PositiveSmallIntegerField(verbose_name='bot level')),
-                ('bot_seconds', models.FloatField(verbose_name='time cap per decision (seconds)')),
-                ('skip_opening', models.PositiveSmallIntegerField(verbose_name='opening decisions skipped')),
-                ('game_ply', models.PositiveIntegerField(verbose_name='decisions played')),
-                ('decisions', models.PositiveIntegerField(verbose_name='decisions considered')),
-                ('matches', models.PositiveIntegerField(verbose_name="bot's first choice")),
-                ('computed_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='computed')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("side", models.CharField(max_length=20, verbose_name="side")),
+                ("bot_level", models.PositiveSmallIntegerField(verbose_name="bot level")),
+                ("bot_seconds", models.FloatField(verbose_name="time cap per decision (seconds)")),
+                ("skip_opening", models.PositiveSmallIntegerField(verbose_name="opening decisions skipped")),
+                ("game_ply", models.PositiveIntegerField(verbose_name="decisions played")),
+                ("decisions", models.PositiveIntegerField(verbose_name="decisions considered")),
+                ("matches", models.PositiveIntegerField(verbose_name="bot's first choice")),
+                ("computed_at", models.DateTimeField(default=django.utils.timezone.now, verbose_name="computed")),
+                (
+                    "game",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.game"),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'agreement with the bot',
-                'verbose_name_plural': 'agreements with the bot',
-                'constraints': [models.UniqueConstraint(fields=('game', 'side', 'bot_level'), name='fairplay_agreement_once')],
+                "verbose_name": "agreement with the bot",
+                "verbose_name_plural": "agreements with the bot",
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "side", "bot_level"), name="fairplay_agreement_once")
+                ],
             },
         ),
     ]

@@ -4,6 +4,7 @@
 carries ``data-square="c3"``, the ``space`` class and a name for screen readers,
 so the game page's scripts (static/games/board.js) can offer the legal moves on it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -14,8 +15,7 @@ from django.utils.safestring import SafeString
 from . import maatatahay, onitama
 
 
-def board_svg(kind: str, view: dict[str, Any], *, flip: bool = False,
-              last: Sequence[str] = ()) -> SafeString:
+def board_svg(kind: str, view: dict[str, Any], *, flip: bool = False, last: Sequence[str] = ()) -> SafeString:
     """The board of ``kind``; the squares in ``last`` (the last move's) are highlighted."""
     if kind == "onitama":
         return onitama.board_svg(view, flip=flip, last=last)

@@ -11,6 +11,7 @@ Rotation (rulings): at rotation 0 a tile's top faces rank 5; rotation r turns
 it r quarter turns clockwise as seen with rank 5 at the top. Wazu sits above
 the map, so a Wazu player sees the board turned by 180 degrees (``flip``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -32,8 +33,16 @@ TRIBE = {BALAN: ("#8c3b1f", "#f1d3c3"), WAZU: ("#1f6b6b", "#c8ebe8")}
 REGION = {"woods": "#b9d3a0", "grassland": "#dcebb5", "barren": "#e8dcc0"}
 ENERGY, SPIRIT = "#e0a100", "#7b4bc4"
 # Arrow directions in the tile's own frame, as (dx, dy) in SVG coordinates (y grows down).
-DIRS = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1),
-        "W": (-1, 0), "NW": (-1, -1)}
+DIRS = {
+    "N": (0, -1),
+    "NE": (1, -1),
+    "E": (1, 0),
+    "SE": (1, 1),
+    "S": (0, 1),
+    "SW": (-1, 1),
+    "W": (-1, 0),
+    "NW": (-1, -1),
+}
 
 
 def component_table(view: dict[str, Any]) -> dict[str, Any]:
@@ -45,9 +54,16 @@ def component_table(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def tile_label(name: str) -> str:
-    return {"bravery": _("Bravery"), "rookie": _("Rookie"), "elite": _("Elite"),
-            "champion": _("Champion"), "berserk": _("Berserk"), "support": _("Support"),
-            "elder": _("Elder"), "convert": _("Convert")}.get(name, name)
+    return {
+        "bravery": _("Bravery"),
+        "rookie": _("Rookie"),
+        "elite": _("Elite"),
+        "champion": _("Champion"),
+        "berserk": _("Berserk"),
+        "support": _("Support"),
+        "elder": _("Elder"),
+        "convert": _("Convert"),
+    }.get(name, name)
 
 
 def tribe_label(tribe: str) -> str:
@@ -71,13 +87,14 @@ def _crystals(x: float, y: float, energy: int, spirit: int, size: int = 7) -> st
             continue
         shown = min(count, 3)
         for _i in range(shown):
-            out.append('<path d="M%.1f %.1f l%d %d l-%d %d l-%d -%d z" fill="%s" stroke="#333" '
-                       'stroke-width="0.8"><title>%s: %d</title></path>'
-                       % (cx, y - size, size, size, size, size, size, size, colour, escape(label), count))
+            out.append(
+                '<path d="M%.1f %.1f l%d %d l-%d %d l-%d -%d z" fill="%s" stroke="#333" '
+                'stroke-width="0.8"><title>%s: %d</title></path>'
+                % (cx, y - size, size, size, size, size, size, size, colour, escape(label), count)
+            )
             cx += step * 0.7
         if count > 3:
-            out.append('<text x="%.1f" y="%.1f" font-size="15" fill="#222">%d</text>'
-                       % (cx - 2, y + 5, count))
+            out.append('<text x="%.1f" y="%.1f" font-size="15" fill="#222">%d</text>' % (cx - 2, y + 5, count))
             cx += 12
         cx += 3
     return "".join(out)
@@ -95,14 +112,32 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
     title = "%s %s (%s)" % (tribe_label(tribe), tile_label(name), square)
     if not cell.get("alive", True):
         dead = "%s: %s" % (title, _("dead"))
-        return ('<g class="tile dead %s" data-square="%s" pointer-events="none" role="img" aria-label="%s">'
-                '<title>%s</title>'
-                '<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="#8d8478" stroke="%s" '
-                'stroke-width="3"/><path d="M%d %d L%d %d M%d %d L%d %d" stroke="#5b544b" '
-                'stroke-width="3"/></g>'
-                % (tribe, square, escape(dead), escape(dead), x + m, y + m, size, size, stroke,
-                   x + 20, y + 20, x + CELL - 20, y + CELL - 20, x + CELL - 20, y + 20, x + 20,
-                   y + CELL - 20))
+        return (
+            '<g class="tile dead %s" data-square="%s" pointer-events="none" role="img" aria-label="%s">'
+            "<title>%s</title>"
+            '<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="#8d8478" stroke="%s" '
+            'stroke-width="3"/><path d="M%d %d L%d %d M%d %d L%d %d" stroke="#5b544b" '
+            'stroke-width="3"/></g>'
+            % (
+                tribe,
+                square,
+                escape(dead),
+                escape(dead),
+                x + m,
+                y + m,
+                size,
+                size,
+                stroke,
+                x + 20,
+                y + 20,
+                x + CELL - 20,
+                y + CELL - 20,
+                x + CELL - 20,
+                y + 20,
+                x + 20,
+                y + CELL - 20,
+            )
+        )
     angle = (int(cell.get("rotation", 0)) * 90 + (180 if flip else 0)) % 360
     claws = info.get("claws", 0)
     gems = info.get("sanity", 0)
@@ -110,13 +145,15 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
     for crystal, count in ((_("Energy"), cell.get("energy", 0)), (_("Spirit"), cell.get("spirit", 0))):
         if count:
             spoken += ", %s %d" % (crystal, count)
-    parts = ['<g class="tile %s" data-square="%s" pointer-events="none" role="img" aria-label="%s">'
-             '<title>%s</title>' % (tribe, square, escape(spoken), escape(spoken)),
-             '<g transform="rotate(%d %.1f %.1f)">' % (angle, cx, cy),
-             '<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="%s" stroke="%s" '
-             'stroke-width="3"/>' % (x + m, y + m, size, size, fill, stroke),
-             # a notch marks the tile's top
-             '<rect x="%.1f" y="%d" width="12" height="4" fill="%s"/>' % (cx - 6, y + m, stroke)]
+    parts = [
+        '<g class="tile %s" data-square="%s" pointer-events="none" role="img" aria-label="%s">'
+        "<title>%s</title>" % (tribe, square, escape(spoken), escape(spoken)),
+        '<g transform="rotate(%d %.1f %.1f)">' % (angle, cx, cy),
+        '<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="%s" stroke="%s" '
+        'stroke-width="3"/>' % (x + m, y + m, size, size, fill, stroke),
+        # a notch marks the tile's top
+        '<rect x="%.1f" y="%d" width="12" height="4" fill="%s"/>' % (cx - 6, y + m, stroke),
+    ]
     for direction in info.get("arrows", []):
         dx, dy = DIRS.get(direction, (0, 0))
         reach = size / 2 - 3
@@ -124,21 +161,28 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
         # a small triangle pointing outwards
         bx, by = cx + dx * (reach - 10), cy + dy * (reach - 10)
         px, py = -dy * 5, dx * 5
-        parts.append('<path d="M%.1f %.1f L%.1f %.1f L%.1f %.1f z" fill="%s"/>'
-                     % (tx, ty, bx + px, by + py, bx - px, by - py, stroke))
+        parts.append(
+            '<path d="M%.1f %.1f L%.1f %.1f L%.1f %.1f z" fill="%s"/>'
+            % (tx, ty, bx + px, by + py, bx - px, by - py, stroke)
+        )
     parts.append("</g>")
     # Text and crystals stay upright.
     label = tile_label(name)
     # 15 units stay 12 px on a 390 px phone; a long name is narrowed to fit the tile.
     fit = ' textLength="%d" lengthAdjust="spacingAndGlyphs"' % (size - 8) if len(label) * 8.4 > size - 8 else ""
-    parts.append('<text x="%.1f" y="%.1f" font-size="15" text-anchor="middle" fill="#222"%s>%s</text>'
-                 % (cx, y + 29, fit, escape(label)))
-    parts.append('<text x="%.1f" y="%.1f" font-size="17" font-weight="bold" text-anchor="middle" '
-                 'fill="%s">%s</text>' % (cx - 10, cy + 10, stroke, claws))
+    parts.append(
+        '<text x="%.1f" y="%.1f" font-size="15" text-anchor="middle" fill="#222"%s>%s</text>'
+        % (cx, y + 29, fit, escape(label))
+    )
+    parts.append(
+        '<text x="%.1f" y="%.1f" font-size="17" font-weight="bold" text-anchor="middle" '
+        'fill="%s">%s</text>' % (cx - 10, cy + 10, stroke, claws)
+    )
     for i in range(gems):
-        parts.append('<circle cx="%.1f" cy="%.1f" r="3" fill="#2a9d8f" stroke="#114"><title>%s</title>'
-                     '</circle>' % (cx + 6 + (i % 2) * 8, cy + 2 + (i // 2) * 8,
-                                    escape(_("sanity %(n)s") % {"n": gems})))
+        parts.append(
+            '<circle cx="%.1f" cy="%.1f" r="3" fill="#2a9d8f" stroke="#114"><title>%s</title>'
+            "</circle>" % (cx + 6 + (i % 2) * 8, cy + 2 + (i // 2) * 8, escape(_("sanity %(n)s") % {"n": gems}))
+        )
     parts.append(_crystals(x + 16, y + CELL - 16, cell.get("energy", 0), cell.get("spirit", 0), 5))
     parts.append("</g>")
     return "".join(parts)
@@ -160,10 +204,11 @@ def board_svg(view: dict[str, Any], *, flip: bool = False, last: Sequence[str] =
     size = 5 * CELL
     pad = 18
     # A group, not one image: each space and warrior is an image with a name of its own.
-    parts = ['<svg class="board maatatahay-board" viewBox="%d %d %d %d" role="group" '
-             'xmlns="http://www.w3.org/2000/svg" aria-label="%s"><title>%s</title>'
-             % (-pad, -4, size + pad + 4, size + pad + 10, escape(_("Maatatahay map")),
-                escape(_("Maatatahay map")))]
+    parts = [
+        '<svg class="board maatatahay-board" viewBox="%d %d %d %d" role="group" '
+        'xmlns="http://www.w3.org/2000/svg" aria-label="%s"><title>%s</title>'
+        % (-pad, -4, size + pad + 4, size + pad + 10, escape(_("Maatatahay map")), escape(_("Maatatahay map")))
+    ]
     region_names = {"woods": _("Woods"), "grassland": _("Grassland"), "barren": _("Barren area")}
     for rank in range(1, 6):
         for file in FILES:
@@ -185,48 +230,59 @@ def board_svg(view: dict[str, Any], *, flip: bool = False, last: Sequence[str] =
             name = ", ".join(spoken)
             if sq in last:
                 name = _("%(square)s, last move") % {"square": name}
-            parts.append('<rect class="space%s" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
-                         'fill="%s" stroke="#7a6a4f" stroke-width="1" role="img" aria-label="%s">'
-                         '<title>%s</title></rect>'
-                         % (" last-move" if sq in last else "", sq, x, y, CELL, CELL, REGION[kind],
-                            escape(name), escape(name)))
+            parts.append(
+                '<rect class="space%s" data-square="%s" x="%d" y="%d" width="%d" height="%d" '
+                'fill="%s" stroke="#7a6a4f" stroke-width="1" role="img" aria-label="%s">'
+                "<title>%s</title></rect>"
+                % (" last-move" if sq in last else "", sq, x, y, CELL, CELL, REGION[kind], escape(name), escape(name))
+            )
             if sq in niches:
-                parts.append('<circle cx="%d" cy="%d" r="9" fill="none" stroke="#7a6a4f" '
-                             'stroke-dasharray="3 2" pointer-events="none"><title>%s</title></circle>'
-                             % (x + CELL - 13, y + 13, escape(_("Crystal Niche"))))
+                parts.append(
+                    '<circle cx="%d" cy="%d" r="9" fill="none" stroke="#7a6a4f" '
+                    'stroke-dasharray="3 2" pointer-events="none"><title>%s</title></circle>'
+                    % (x + CELL - 13, y + 13, escape(_("Crystal Niche")))
+                )
             if sq in map_arrows:
-                parts.append('<g pointer-events="none"><title>%s</title>'
-                             '<path d="M%d %d l10 6 l-10 6 z" fill="#b5651d"/></g>'
-                             % (escape(_("Map arrow: +%(n)s crystal") % {"n": map_arrows[sq]}),
-                                x + 4, y + 4))
+                parts.append(
+                    '<g pointer-events="none"><title>%s</title>'
+                    '<path d="M%d %d l10 6 l-10 6 z" fill="#b5651d"/></g>'
+                    % (escape(_("Map arrow: +%(n)s crystal") % {"n": map_arrows[sq]}), x + 4, y + 4)
+                )
             if sq in relics:
                 colour = "#c9a227" if sq != pending else "#e76f51"
-                parts.append('<g class="shrine" pointer-events="none"><title>%s</title>'
-                             '<path d="M%d %d l18 -14 l18 14 z M%d %d h28 v16 h-28 z" fill="%s" '
-                             'stroke="#5a4a1a"/></g>'
-                             % (escape(_("Shrine with its relic")), x + 22, y + 36, x + 26, y + 36,
-                                colour))
+                parts.append(
+                    '<g class="shrine" pointer-events="none"><title>%s</title>'
+                    '<path d="M%d %d l18 -14 l18 14 z M%d %d h28 v16 h-28 z" fill="%s" '
+                    'stroke="#5a4a1a"/></g>'
+                    % (escape(_("Shrine with its relic")), x + 22, y + 36, x + 26, y + 36, colour)
+                )
     for sq, crystals in view.get("ground", {}).items():
         x, y = _xy(sq, flip)
         if sq not in view.get("board", {}):
-            parts.append('<g pointer-events="none">%s</g>'
-                         % _crystals(x + 12, y + CELL - 14, crystals.get("energy", 0),
-                                     crystals.get("spirit", 0)))
+            parts.append(
+                '<g pointer-events="none">%s</g>'
+                % _crystals(x + 12, y + CELL - 14, crystals.get("energy", 0), crystals.get("spirit", 0))
+            )
     for sq, cell in sorted(view.get("board", {}).items()):
         parts.append(_tile(sq, cell, data, flip))
     if pending:
         x, y = _xy(pending, flip)
-        parts.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#e76f51" '
-                     'stroke-width="4" stroke-dasharray="6 4" pointer-events="none"/>'
-                     % (x + 2, y + 2, CELL - 4, CELL - 4))
+        parts.append(
+            '<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#e76f51" '
+            'stroke-width="4" stroke-dasharray="6 4" pointer-events="none"/>' % (x + 2, y + 2, CELL - 4, CELL - 4)
+        )
     for file in FILES:
         x, _y = _xy("%s1" % file, flip)
-        parts.append('<text x="%d" y="%d" font-size="15" text-anchor="middle" fill="#555" aria-hidden="true">%s</text>'
-                     % (x + CELL // 2, size + 16, file))
+        parts.append(
+            '<text x="%d" y="%d" font-size="15" text-anchor="middle" fill="#555" aria-hidden="true">%s</text>'
+            % (x + CELL // 2, size + 16, file)
+        )
     for rank in range(1, 6):
         _x, y = _xy("a%d" % rank, flip)
-        parts.append('<text x="%d" y="%d" font-size="15" text-anchor="middle" fill="#555" aria-hidden="true">%d</text>'
-                     % (-9, y + CELL // 2 + 5, rank))
+        parts.append(
+            '<text x="%d" y="%d" font-size="15" text-anchor="middle" fill="#555" aria-hidden="true">%d</text>'
+            % (-9, y + CELL // 2 + 5, rank)
+        )
     parts.append("</svg>")
     return mark_safe("".join(parts))
 
@@ -234,14 +290,17 @@ def board_svg(view: dict[str, Any], *, flip: bool = False, last: Sequence[str] =
 def _crystal_icons(energy: int, spirit: int) -> str:
     """Crystals beside the map as HTML: a small diamond per kind with its count, and a text name."""
     out = []
-    for kind, colour, count, label in (("energy", ENERGY, energy, _("Energy")),
-                                       ("spirit", SPIRIT, spirit, _("Spirit"))):
+    for kind, colour, count, label in (
+        ("energy", ENERGY, energy, _("Energy")),
+        ("spirit", SPIRIT, spirit, _("Spirit")),
+    ):
         name = "%s: %d" % (label, count)
-        out.append('<span class="crystal crystal-%s" role="img" aria-label="%s" title="%s">'
-                   '<svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">'
-                   '<path d="M6 0 L12 6 L6 12 L0 6 z" fill="%s" stroke="#333" stroke-width="0.8"/></svg>'
-                   '<span aria-hidden="true">%d</span></span>'
-                   % (kind, escape(name), escape(name), colour, count))
+        out.append(
+            '<span class="crystal crystal-%s" role="img" aria-label="%s" title="%s">'
+            '<svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">'
+            '<path d="M6 0 L12 6 L6 12 L0 6 z" fill="%s" stroke="#333" stroke-width="0.8"/></svg>'
+            '<span aria-hidden="true">%d</span></span>' % (kind, escape(name), escape(name), colour, count)
+        )
     return "".join(out)
 
 
@@ -249,12 +308,13 @@ def _mini_tile(name: str, tribe: str, data: dict[str, Any]) -> str:
     """A tile of the stream: its name, claws and sanity, in the tribe's colours, named for screen readers."""
     info = data.get("tiles", {}).get(name, {})
     claws, sanity = info.get("claws", 0), info.get("sanity", 0)
-    title = "%s %s: %s %s, %s %s" % (tribe_label(tribe), tile_label(name), claws, _("claws"), sanity,
-                                     _("sanity"))
-    return ('<span class="mini-tile tribe-%s" role="img" aria-label="%s" title="%s">'
-            '<span class="mini-name" aria-hidden="true">%s</span>'
-            '<span class="mini-stats" aria-hidden="true">⚔%s ◆%s</span></span>'
-            % (escape(tribe), escape(title), escape(title), escape(tile_label(name)), claws, sanity))
+    title = "%s %s: %s %s, %s %s" % (tribe_label(tribe), tile_label(name), claws, _("claws"), sanity, _("sanity"))
+    return (
+        '<span class="mini-tile tribe-%s" role="img" aria-label="%s" title="%s">'
+        '<span class="mini-name" aria-hidden="true">%s</span>'
+        '<span class="mini-stats" aria-hidden="true">⚔%s ◆%s</span></span>'
+        % (escape(tribe), escape(title), escape(title), escape(tile_label(name)), claws, sanity)
+    )
 
 
 def extras_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
@@ -270,10 +330,11 @@ def extras_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
     parts = ['<div class="maatatahay-extras">']
 
     # Spirit Track
-    parts.append('<section class="spirit-track" aria-label="%s"><h2 class="panel-label">%s</h2>'
-                 '<ol class="track-steps">'
-                 % (escape(_("Spirit Track: %(n)s of %(limit)s") % {"n": track, "limit": limit}),
-                    escape(_("Spirit Track"))))
+    parts.append(
+        '<section class="spirit-track" aria-label="%s"><h2 class="panel-label">%s</h2>'
+        '<ol class="track-steps">'
+        % (escape(_("Spirit Track: %(n)s of %(limit)s") % {"n": track, "limit": limit}), escape(_("Spirit Track")))
+    )
     for i in range(max(limit, track)):
         parts.append('<li class="track-step%s">%d</li>' % (" filled" if i < track else "", i + 1))
     parts.append("</ol></section>")
@@ -285,44 +346,59 @@ def extras_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
         storage = view.get("storage", {}).get(tribe, {})
         mine = [(i + 1, t["square"]) for i, t in enumerate(taken) if t.get("tribe") == tribe]
         to_move = view.get("to_move") == tribe
-        parts.append('<section class="tribe-line tribe-%s%s" aria-label="%s">'
-                     '<span class="tribe-name">%s</span>'
-                     % (tribe, " to-move" if to_move else "", escape(tribe_label(tribe)),
-                        escape(tribe_label(tribe))))
+        parts.append(
+            '<section class="tribe-line tribe-%s%s" aria-label="%s">'
+            '<span class="tribe-name">%s</span>'
+            % (tribe, " to-move" if to_move else "", escape(tribe_label(tribe)), escape(tribe_label(tribe)))
+        )
         if tribe in scores:
             parts.append('<span class="tribe-score">%s</span>' % escape(_("score %(n)s") % {"n": scores[tribe]}))
-        parts.append('<span class="tribe-storage"><span class="panel-word">%s</span> %s</span>'
-                     % (escape(_("storage")), _crystal_icons(storage.get("energy", 0), storage.get("spirit", 0))))
+        parts.append(
+            '<span class="tribe-storage"><span class="panel-word">%s</span> %s</span>'
+            % (escape(_("storage")), _crystal_icons(storage.get("energy", 0), storage.get("spirit", 0)))
+        )
         parts.append('<span class="tribe-relics"><span class="panel-word">%s</span>' % escape(_("relics")))
         for order, square in mine:
             name = _("relic from %(square)s, taken %(n)s.") % {"square": square, "n": order}
-            parts.append('<span class="relic" role="img" aria-label="%s" title="%s">'
-                         '<svg viewBox="0 0 20 14" width="20" height="14" aria-hidden="true" focusable="false">'
-                         '<path d="M0 14 L10 2 L20 14 z" fill="#c9a227" stroke="#5a4a1a"/></svg>'
-                         '<span aria-hidden="true">%d</span></span>' % (escape(name), escape(name), order))
+            parts.append(
+                '<span class="relic" role="img" aria-label="%s" title="%s">'
+                '<svg viewBox="0 0 20 14" width="20" height="14" aria-hidden="true" focusable="false">'
+                '<path d="M0 14 L10 2 L20 14 z" fill="#c9a227" stroke="#5a4a1a"/></svg>'
+                '<span aria-hidden="true">%d</span></span>' % (escape(name), escape(name), order)
+            )
         parts.append("</span></section>")
 
     # Tile Stream, picked pair, bag
     stream = view.get("stream", [])
     pair = view.get("pair")
-    parts.append('<section class="tile-stream" aria-label="%s"><h2 class="panel-label">%s</h2>'
-                 % (escape(_("Tile Stream")), escape(_("Tile Stream"))))
+    parts.append(
+        '<section class="tile-stream" aria-label="%s"><h2 class="panel-label">%s</h2>'
+        % (escape(_("Tile Stream")), escape(_("Tile Stream")))
+    )
     if stream:
         parts.append('<ol class="stream-pairs">')
         for p in stream:
-            parts.append('<li class="stream-pair">%s%s</li>'
-                         % (_mini_tile(p.get(WAZU, ""), WAZU, data), _mini_tile(p.get(BALAN, ""), BALAN, data)))
+            parts.append(
+                '<li class="stream-pair">%s%s</li>'
+                % (_mini_tile(p.get(WAZU, ""), WAZU, data), _mini_tile(p.get(BALAN, ""), BALAN, data))
+            )
         parts.append("</ol>")
     if pair:
-        parts.append('<p class="stream-pair picked"><span class="panel-word">%s</span>%s%s</p>'
-                     % (escape(_("picked")), _mini_tile(pair.get(WAZU, ""), WAZU, data),
-                        _mini_tile(pair.get(BALAN, ""), BALAN, data)))
+        parts.append(
+            '<p class="stream-pair picked"><span class="panel-word">%s</span>%s%s</p>'
+            % (
+                escape(_("picked")),
+                _mini_tile(pair.get(WAZU, ""), WAZU, data),
+                _mini_tile(pair.get(BALAN, ""), BALAN, data),
+            )
+        )
     bag = view.get("bag") or {}
     favour = view.get("favour") or []
     text = _("bag: %(e)s energy, %(s)s spirit") % {"e": bag.get("energy", 0), "s": bag.get("spirit", 0)}
     if favour:
         text += " · " + _("favour drawn: %(list)s") % {"list": ", ".join(favour)}
-    parts.append('<p class="bag-line">%s · %s</p>'
-                 % (escape(text), escape(_("round %(n)s") % {"n": view.get("round", 1)})))
+    parts.append(
+        '<p class="bag-line">%s · %s</p>' % (escape(text), escape(_("round %(n)s") % {"n": view.get("round", 1)}))
+    )
     parts.append("</section></div>")
     return mark_safe("".join(parts))

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,140 +14,309 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('onitama', 'Onitama'), ('maatatahay', 'Maatatahay')], max_length=20, verbose_name='game')),
-                ('options', models.JSONField(blank=True, default=dict, verbose_name='options')),
-                ('status', models.CharField(choices=[('active', 'In progress'), ('finished', 'Finished'), ('aborted', 'Aborted')], db_index=True, default='active', max_length=10, verbose_name='status')),
-                ('days_per_move', models.PositiveSmallIntegerField(choices=[(1, 1), (2, 2), (3, 3), (5, 5), (7, 7), (10, 10), (14, 14)], default=3, verbose_name='days per move')),
-                ('rated', models.BooleanField(default=False, verbose_name='rated')),
-                ('bot_level', models.PositiveSmallIntegerField(blank=True, help_text='Set for a game against a bot.', null=True, verbose_name='bot level')),
-                ('state', models.JSONField(default=dict, editable=False)),
-                ('data_version', models.CharField(blank=True, max_length=40, verbose_name='component data version')),
-                ('ply', models.PositiveIntegerField(default=0, verbose_name='decisions played')),
-                ('turn', models.PositiveIntegerField(default=1, verbose_name='turn')),
-                ('to_move_side', models.CharField(blank=True, max_length=20, verbose_name='side to move')),
-                ('turn_started_at', models.DateTimeField(blank=True, null=True, verbose_name='turn started')),
-                ('deadline', models.DateTimeField(blank=True, db_index=True, null=True, verbose_name='deadline')),
-                ('seed_commitment', models.CharField(max_length=64, verbose_name='seed commitment')),
-                ('sealed_seed', models.TextField(editable=False)),
-                ('revealed_salt', models.CharField(blank=True, max_length=32, verbose_name='salt')),
-                ('revealed_seed', models.CharField(blank=True, max_length=80, verbose_name='seed')),
-                ('winner_side', models.CharField(blank=True, max_length=20, verbose_name='winner')),
-                ('result_reason', models.CharField(blank=True, max_length=30, verbose_name='termination')),
-                ('scores', models.JSONField(blank=True, null=True, verbose_name='scores')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('finished_at', models.DateTimeField(blank=True, null=True, verbose_name='finished')),
-                ('to_move_user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='player to move')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("onitama", "Onitama"), ("maatatahay", "Maatatahay")],
+                        max_length=20,
+                        verbose_name="game",
+                    ),
+                ),
+                ("options", models.JSONField(blank=True, default=dict, verbose_name="options")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("active", "In progress"), ("finished", "Finished"), ("aborted", "Aborted")],
+                        db_index=True,
+                        default="active",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "days_per_move",
+                    models.PositiveSmallIntegerField(
+                        choices=[(1, 1), (2, 2), (3, 3), (5, 5), (7, 7), (10, 10), (14, 14)],
+                        default=3,
+                        verbose_name="days per move",
+                    ),
+                ),
+                ("rated", models.BooleanField(default=False, verbose_name="rated")),
+                (
+                    "bot_level",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="Set for a game against a bot.", null=True, verbose_name="bot level"
+                    ),
+                ),
+                ("state", models.JSONField(default=dict, editable=False)),
+                ("data_version", models.CharField(blank=True, max_length=40, verbose_name="component data version")),
+                ("ply", models.PositiveIntegerField(default=0, verbose_name="decisions played")),
+                ("turn", models.PositiveIntegerField(default=1, verbose_name="turn")),
+                ("to_move_side", models.CharField(blank=True, max_length=20, verbose_name="side to move")),
+                ("turn_started_at", models.DateTimeField(blank=True, null=True, verbose_name="turn started")),
+                ("deadline", models.DateTimeField(blank=True, db_index=True, null=True, verbose_name="deadline")),
+                ("seed_commitment", models.CharField(max_length=64, verbose_name="seed commitment")),
+                ("sealed_seed", models.TextField(editable=False)),
+                ("revealed_salt", models.CharField(blank=True, max_length=32, verbose_name="salt")),
+                ("revealed_seed", models.CharField(blank=True, max_length=80, verbose_name="seed")),
+                ("winner_side", models.CharField(blank=True, max_length=20, verbose_name="winner")),
+                ("result_reason", models.CharField(blank=True, max_length=30, verbose_name="termination")),
+                ("scores", models.JSONField(blank=True, null=True, verbose_name="scores")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                ("finished_at", models.DateTimeField(blank=True, null=True, verbose_name="finished")),
+                (
+                    "to_move_user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player to move",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game',
-                'verbose_name_plural': 'games',
-                'ordering': ['-created_at'],
+                "verbose_name": "game",
+                "verbose_name_plural": "games",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Challenge',
+            name="Challenge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('onitama', 'Onitama'), ('maatatahay', 'Maatatahay')], max_length=20, verbose_name='game')),
-                ('options', models.JSONField(blank=True, default=dict, verbose_name='options')),
-                ('days_per_move', models.PositiveSmallIntegerField(choices=[(1, 1), (2, 2), (3, 3), (5, 5), (7, 7), (10, 10), (14, 14)], default=3, verbose_name='days per move')),
-                ('rated', models.BooleanField(default=False, verbose_name='rated')),
-                ('seat_choice', models.CharField(default='random', max_length=20, verbose_name='challenger plays')),
-                ('status', models.CharField(choices=[('open', 'Open'), ('accepted', 'Accepted'), ('declined', 'Declined'), ('cancelled', 'Cancelled'), ('expired', 'Expired')], db_index=True, default='open', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('expires_at', models.DateTimeField(verbose_name='expires')),
-                ('responded_at', models.DateTimeField(blank=True, null=True)),
-                ('accepted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('challenger', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='challenges_sent', to=settings.AUTH_USER_MODEL)),
-                ('opponent', models.ForeignKey(blank=True, help_text='Empty for an open challenge anyone may accept.', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='challenges_received', to=settings.AUTH_USER_MODEL)),
-                ('game', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='challenge', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("onitama", "Onitama"), ("maatatahay", "Maatatahay")],
+                        max_length=20,
+                        verbose_name="game",
+                    ),
+                ),
+                ("options", models.JSONField(blank=True, default=dict, verbose_name="options")),
+                (
+                    "days_per_move",
+                    models.PositiveSmallIntegerField(
+                        choices=[(1, 1), (2, 2), (3, 3), (5, 5), (7, 7), (10, 10), (14, 14)],
+                        default=3,
+                        verbose_name="days per move",
+                    ),
+                ),
+                ("rated", models.BooleanField(default=False, verbose_name="rated")),
+                ("seat_choice", models.CharField(default="random", max_length=20, verbose_name="challenger plays")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Open"),
+                            ("accepted", "Accepted"),
+                            ("declined", "Declined"),
+                            ("cancelled", "Cancelled"),
+                            ("expired", "Expired"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("expires_at", models.DateTimeField(verbose_name="expires")),
+                ("responded_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "accepted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "challenger",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="challenges_sent",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "opponent",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Empty for an open challenge anyone may accept.",
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="challenges_received",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="challenge",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(max_length=20, verbose_name='side')),
-                ('position', models.PositiveSmallIntegerField(verbose_name='position')),
-                ('bot_level', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.game')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='game_seats', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("side", models.CharField(max_length=20, verbose_name="side")),
+                ("position", models.PositiveSmallIntegerField(verbose_name="position")),
+                ("bot_level", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="games.game"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="game_seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'position'],
+                "ordering": ["game", "position"],
             },
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ply', models.PositiveIntegerField(verbose_name='ply')),
-                ('turn', models.PositiveIntegerField(verbose_name='turn')),
-                ('text', models.CharField(max_length=200, verbose_name='move')),
-                ('bot_seed', models.PositiveBigIntegerField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.game')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('seat', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='moves', to='games.seat')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("ply", models.PositiveIntegerField(verbose_name="ply")),
+                ("turn", models.PositiveIntegerField(verbose_name="turn")),
+                ("text", models.CharField(max_length=200, verbose_name="move")),
+                ("bot_seed", models.PositiveBigIntegerField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="moves", to="games.game"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="moves", to="games.seat"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'ply'],
+                "ordering": ["game", "ply"],
             },
         ),
         migrations.CreateModel(
-            name='DrawOffer',
+            name="DrawOffer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ply', models.PositiveIntegerField()),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('accepted', 'Accepted'), ('declined', 'Declined')], default='pending', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('responded_at', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='draw_offers', to='games.game')),
-                ('seat', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.seat')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("ply", models.PositiveIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "Pending"), ("accepted", "Accepted"), ("declined", "Declined")],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("responded_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="draw_offers", to="games.game"
+                    ),
+                ),
+                (
+                    "seat",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.seat"),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='SentMail',
+            name="SentMail",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('your_turn', 'Your turn'), ('game_over', 'Game over')], max_length=20)),
-                ('turn', models.PositiveIntegerField()),
-                ('sent_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(choices=[("your_turn", "Your turn"), ("game_over", "Game over")], max_length=20),
+                ),
+                ("turn", models.PositiveIntegerField()),
+                ("sent_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.game"),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status', 'deadline'], name='games_game_status_040d39_idx'),
+            model_name="game",
+            index=models.Index(fields=["status", "deadline"], name="games_game_status_040d39_idx"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'side'), name='games_seat_unique_side'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("game", "side"), name="games_seat_unique_side"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('bot_level__isnull', True), ('user__isnull', False)), models.Q(('bot_level__isnull', False), ('user__isnull', True)), _connector='OR'), name='games_seat_user_xor_bot'),
+            model_name="seat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("bot_level__isnull", True), ("user__isnull", False)),
+                    models.Q(("bot_level__isnull", False), ("user__isnull", True)),
+                    _connector="OR",
+                ),
+                name="games_seat_user_xor_bot",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(fields=('game', 'ply'), name='games_move_unique_ply'),
+            model_name="move",
+            constraint=models.UniqueConstraint(fields=("game", "ply"), name="games_move_unique_ply"),
         ),
         migrations.AddConstraint(
-            model_name='drawoffer',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'pending')), fields=('game',), name='games_one_pending_draw_offer'),
+            model_name="drawoffer",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "pending")), fields=("game",), name="games_one_pending_draw_offer"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sentmail',
-            constraint=models.UniqueConstraint(fields=('game', 'user', 'kind', 'turn'), name='games_sentmail_once'),
+            model_name="sentmail",
+            constraint=models.UniqueConstraint(fields=("game", "user", "kind", "turn"), name="games_sentmail_once"),
         ),
     ]

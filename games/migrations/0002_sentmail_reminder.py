@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='sentmail',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'Your turn'), ('reminder', 'Time is running out'), ('game_over', 'Game over')], max_length=20),
+            model_name="sentmail",
+            name="kind",
+            field=models.CharField(
+                choices=[("your_turn", "Your turn"), ("reminder", "Time is running out"), ("game_over", "Game over")],
+                max_length=20,
+            ),
         ),
     ]

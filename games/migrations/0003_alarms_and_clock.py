@@ -8,54 +8,85 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_sentmail_reminder'),
+        ("games", "0002_sentmail_reminder"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='clock_paused_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='clock stopped since'),
+            model_name="game",
+            name="clock_paused_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="clock stopped since"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='turn_paused',
-            field=models.DurationField(default=datetime.timedelta(0), verbose_name='time stopped this turn'),
+            model_name="game",
+            name="turn_paused",
+            field=models.DurationField(default=datetime.timedelta(0), verbose_name="time stopped this turn"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='vacation_allowed',
-            field=models.BooleanField(default=True, help_text="Whether a player's vacation stops this game's clock (tournaments may forbid it).", verbose_name='vacation allowed'),
+            model_name="game",
+            name="vacation_allowed",
+            field=models.BooleanField(
+                default=True,
+                help_text="Whether a player's vacation stops this game's clock (tournaments may forbid it).",
+                verbose_name="vacation allowed",
+            ),
         ),
         migrations.CreateModel(
-            name='Alarm',
+            name="Alarm",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('your_turn', 'Your turn'), ('reminder', 'Time is running out'), ('last_call', 'Last hours to move'), ('game_over', 'Game over')], max_length=20)),
-                ('turn', models.PositiveIntegerField()),
-                ('due_at', models.DateTimeField()),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('outcome', models.CharField(blank=True, help_text='sent, or why nothing was sent (stale, off, digest).', max_length=20)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='alarms', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("your_turn", "Your turn"),
+                            ("reminder", "Time is running out"),
+                            ("last_call", "Last hours to move"),
+                            ("game_over", "Game over"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("turn", models.PositiveIntegerField()),
+                ("due_at", models.DateTimeField()),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "outcome",
+                    models.CharField(
+                        blank=True, help_text="sent, or why nothing was sent (stale, off, digest).", max_length=20
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="alarms", to="games.game"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['due_at'],
+                "ordering": ["due_at"],
             },
         ),
         migrations.DeleteModel(
-            name='SentMail',
+            name="SentMail",
         ),
         migrations.AddIndex(
-            model_name='alarm',
-            index=models.Index(condition=models.Q(('sent_at__isnull', True)), fields=['due_at'], name='games_alarm_due'),
+            model_name="alarm",
+            index=models.Index(
+                condition=models.Q(("sent_at__isnull", True)), fields=["due_at"], name="games_alarm_due"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='alarm',
-            constraint=models.UniqueConstraint(fields=('game', 'user', 'kind', 'turn'), name='games_alarm_once'),
+            model_name="alarm",
+            constraint=models.UniqueConstraint(fields=("game", "user", "kind", "turn"), name="games_alarm_once"),
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_alarms_and_clock'),
+        ("games", "0003_alarms_and_clock"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='clock_held_since',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='clock held by staff since'),
+            model_name="game",
+            name="clock_held_since",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="clock held by staff since"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='clock_hold_reason',
-            field=models.CharField(blank=True, max_length=200, verbose_name='why staff hold the clock'),
+            model_name="game",
+            name="clock_hold_reason",
+            field=models.CharField(blank=True, max_length=200, verbose_name="why staff hold the clock"),
         ),
     ]

@@ -6,80 +6,134 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_clock_held_by_staff'),
+        ("games", "0004_clock_held_by_staff"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ClockSweep',
+            name="ClockSweep",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('swept_at', models.DateTimeField(blank=True, null=True, verbose_name='last sweep judged deadlines at')),
-                ('finished_at', models.DateTimeField(blank=True, null=True, verbose_name='last sweep finished')),
-                ('games_timed_out', models.PositiveIntegerField(default=0, verbose_name='games timed out')),
-                ('games_extended', models.PositiveIntegerField(default=0, verbose_name='games extended')),
-                ('games_held', models.PositiveIntegerField(default=0, verbose_name='games held')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "swept_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="last sweep judged deadlines at"),
+                ),
+                ("finished_at", models.DateTimeField(blank=True, null=True, verbose_name="last sweep finished")),
+                ("games_timed_out", models.PositiveIntegerField(default=0, verbose_name="games timed out")),
+                ("games_extended", models.PositiveIntegerField(default=0, verbose_name="games extended")),
+                ("games_held", models.PositiveIntegerField(default=0, verbose_name="games held")),
             ],
             options={
-                'verbose_name': 'timeout sweep',
-                'verbose_name_plural': 'timeout sweeps',
+                "verbose_name": "timeout sweep",
+                "verbose_name_plural": "timeout sweeps",
             },
         ),
         migrations.CreateModel(
-            name='ClockOutage',
+            name="ClockOutage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('started_at', models.DateTimeField(verbose_name='outage started')),
-                ('ended_at', models.DateTimeField(verbose_name='outage ended')),
-                ('games', models.ManyToManyField(blank=True, related_name='clock_outages', to='games.game', verbose_name='games extended')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("started_at", models.DateTimeField(verbose_name="outage started")),
+                ("ended_at", models.DateTimeField(verbose_name="outage ended")),
+                (
+                    "games",
+                    models.ManyToManyField(
+                        blank=True, related_name="clock_outages", to="games.game", verbose_name="games extended"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'clock outage',
-                'verbose_name_plural': 'clock outages',
-                'ordering': ['-started_at'],
+                "verbose_name": "clock outage",
+                "verbose_name_plural": "clock outages",
+                "ordering": ["-started_at"],
             },
         ),
         migrations.CreateModel(
-            name='TimeoutBatch',
+            name="TimeoutBatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('pending', 'Waiting for staff'), ('confirmed', 'Timed out by staff'), ('extended', 'Extended by staff')], default='pending', max_length=10, verbose_name='status')),
-                ('created_at', models.DateTimeField(verbose_name='held at')),
-                ('since', models.DateTimeField(help_text='The sweep before the batch; extending gives back the time since then.', verbose_name='clocks last judged normally')),
-                ('active_games', models.PositiveIntegerField(verbose_name='games running when held')),
-                ('decided_at', models.DateTimeField(blank=True, null=True, verbose_name='decided')),
-                ('reason', models.TextField(blank=True, verbose_name='why')),
-                ('games_changed', models.PositiveIntegerField(default=0, help_text='Games timed out or extended by the decision (games moved on are left alone).', verbose_name='games changed')),
-                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='decided by')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for staff"),
+                            ("confirmed", "Timed out by staff"),
+                            ("extended", "Extended by staff"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(verbose_name="held at")),
+                (
+                    "since",
+                    models.DateTimeField(
+                        help_text="The sweep before the batch; extending gives back the time since then.",
+                        verbose_name="clocks last judged normally",
+                    ),
+                ),
+                ("active_games", models.PositiveIntegerField(verbose_name="games running when held")),
+                ("decided_at", models.DateTimeField(blank=True, null=True, verbose_name="decided")),
+                ("reason", models.TextField(blank=True, verbose_name="why")),
+                (
+                    "games_changed",
+                    models.PositiveIntegerField(
+                        default=0,
+                        help_text="Games timed out or extended by the decision (games moved on are left alone).",
+                        verbose_name="games changed",
+                    ),
+                ),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="decided by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'held timeout batch',
-                'verbose_name_plural': 'held timeout batches',
-                'ordering': ['-created_at'],
+                "verbose_name": "held timeout batch",
+                "verbose_name_plural": "held timeout batches",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='TimeoutHold',
+            name="TimeoutHold",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('turn', models.PositiveIntegerField(verbose_name='turn')),
-                ('deadline', models.DateTimeField(verbose_name='deadline')),
-                ('batch', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='holds', to='games.timeoutbatch')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='timeout_holds', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("turn", models.PositiveIntegerField(verbose_name="turn")),
+                ("deadline", models.DateTimeField(verbose_name="deadline")),
+                (
+                    "batch",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="holds", to="games.timeoutbatch"
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="timeout_holds", to="games.game"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['deadline'],
+                "ordering": ["deadline"],
             },
         ),
         migrations.AddConstraint(
-            model_name='timeoutbatch',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'pending')), fields=('status',), name='games_one_pending_timeout_batch'),
+            model_name="timeoutbatch",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "pending")), fields=("status",), name="games_one_pending_timeout_batch"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='timeouthold',
-            constraint=models.UniqueConstraint(fields=('batch', 'game', 'turn'), name='games_timeout_hold_once'),
+            model_name="timeouthold",
+            constraint=models.UniqueConstraint(fields=("batch", "game", "turn"), name="games_timeout_hold_once"),
         ),
     ]

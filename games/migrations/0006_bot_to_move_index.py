@@ -5,15 +5,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_clock_outages'),
+        ("games", "0005_clock_outages"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(condition=models.Q(('bot_level__isnull', False), ('status', 'active'), ('to_move_user__isnull', True)), fields=['turn_started_at'], name='games_bot_to_move'),
+            model_name="game",
+            index=models.Index(
+                condition=models.Q(("bot_level__isnull", False), ("status", "active"), ("to_move_user__isnull", True)),
+                fields=["turn_started_at"],
+                name="games_bot_to_move",
+            ),
         ),
     ]

@@ -17,6 +17,7 @@ and changes nothing. Rows already sealed are left alone (re-running is harmless)
 Reversing unseals the state back into ``state`` and seals the seeds in the v1 format with
 ``SECRET_KEY``, the key the previous version read.
 """
+
 import hashlib
 import hmac
 import json
@@ -33,8 +34,10 @@ BATCH = 500
 
 def _v1_keys(base: str) -> tuple[bytes, bytes]:
     root = hashlib.sha256(("maatasite-games-seal:" + str(base)).encode("utf-8")).digest()
-    return (hmac.new(root, b"encrypt", hashlib.sha256).digest(),
-            hmac.new(root, b"authenticate", hashlib.sha256).digest())
+    return (
+        hmac.new(root, b"encrypt", hashlib.sha256).digest(),
+        hmac.new(root, b"authenticate", hashlib.sha256).digest(),
+    )
 
 
 def _v1_keystream(key: bytes, nonce: bytes, length: int) -> bytes:
@@ -91,8 +94,11 @@ def seal_games(apps, schema_editor):
     Game = apps.get_model("games", "Game")
     games = Game.objects.using(schema_editor.connection.alias)
     unreadable, batch = [], []
-    for game in games.only("pk", "state", "sealed_state", "sealed_seed", "revealed_salt",
-                           "revealed_seed").order_by("pk").iterator(chunk_size=BATCH):
+    for game in (
+        games.only("pk", "state", "sealed_state", "sealed_seed", "revealed_salt", "revealed_seed")
+        .order_by("pk")
+        .iterator(chunk_size=BATCH)
+    ):
         if not _is_v2(game.sealed_seed, "seed"):
             text = _seed_text(game)
             if text is None:
@@ -109,7 +115,8 @@ def seal_games(apps, schema_editor):
         raise RuntimeError(
             "The sealed seeds of the running games %s open neither with GAMES_SEAL_KEY nor with the "
             "old development key: set GAMES_SEAL_KEY to the SECRET_KEY these games were made with "
-            "(see README, Configuration) and migrate again." % ", ".join(map(str, unreadable[:20])))
+            "(see README, Configuration) and migrate again." % ", ".join(map(str, unreadable[:20]))
+        )
     games.bulk_update(batch, ["sealed_seed", "sealed_state"])
 
 
@@ -117,8 +124,7 @@ def unseal_games(apps, schema_editor):
     Game = apps.get_model("games", "Game")
     games = Game.objects.using(schema_editor.connection.alias)
     batch = []
-    for game in games.only("pk", "state", "sealed_state", "sealed_seed").order_by("pk").iterator(
-            chunk_size=BATCH):
+    for game in games.only("pk", "state", "sealed_state", "sealed_seed").order_by("pk").iterator(chunk_size=BATCH):
         if game.sealed_state:
             game.state = json.loads(unseal(game.sealed_state, purpose="state"))
         if _is_v2(game.sealed_seed, "seed"):
@@ -131,7 +137,6 @@ def unseal_games(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0006_bot_to_move_index"),
     ]

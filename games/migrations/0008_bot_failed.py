@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0007_seal_state'),
+        ("games", "0007_seal_state"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='bot_failed_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='bot failed since'),
+            model_name="game",
+            name="bot_failed_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="bot failed since"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='bot_failure',
-            field=models.CharField(blank=True, max_length=300, verbose_name='bot failure'),
+            model_name="game",
+            name="bot_failure",
+            field=models.CharField(blank=True, max_length=300, verbose_name="bot failure"),
         ),
     ]

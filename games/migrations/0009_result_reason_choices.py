@@ -4,15 +4,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_bot_failed'),
+        ("games", "0008_bot_failed"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='game',
-            name='result_reason',
-            field=models.CharField(blank=True, choices=[('master_captured', 'master captured'), ('temple_reached', 'temple reached'), ('repetition', 'threefold repetition'), ('score', 'score'), ('more_warriors', 'more surviving warriors'), ('latest_relic', 'most recent relic'), ('tie', 'tie'), ('agreement', 'draw by agreement'), ('resign', 'resignation'), ('timeout', 'out of time'), ('aborted', 'aborted'), ('aborted_timeout', 'aborted: no first move in time'), ('void', 'Voided by staff'), ('adjudicated', 'adjudicated by staff'), ('forfeit', 'forfeit')], max_length=30, verbose_name='termination'),
+            model_name="game",
+            name="result_reason",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("master_captured", "master captured"),
+                    ("temple_reached", "temple reached"),
+                    ("repetition", "threefold repetition"),
+                    ("score", "score"),
+                    ("more_warriors", "more surviving warriors"),
+                    ("latest_relic", "most recent relic"),
+                    ("tie", "tie"),
+                    ("agreement", "draw by agreement"),
+                    ("resign", "resignation"),
+                    ("timeout", "out of time"),
+                    ("aborted", "aborted"),
+                    ("aborted_timeout", "aborted: no first move in time"),
+                    ("void", "Voided by staff"),
+                    ("adjudicated", "adjudicated by staff"),
+                    ("forfeit", "forfeit"),
+                ],
+                max_length=30,
+                verbose_name="termination",
+            ),
         ),
     ]

@@ -5,20 +5,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0009_result_reason_choices'),
+        ("games", "0009_result_reason_choices"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='challenge',
-            name='rematch_of',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematch_offer', to='games.game', verbose_name='rematch of'),
+            model_name="challenge",
+            name="rematch_of",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="rematch_offer",
+                to="games.game",
+                verbose_name="rematch of",
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='rematch_of',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematch', to='games.game', verbose_name='rematch of'),
+            model_name="game",
+            name="rematch_of",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="rematch",
+                to="games.game",
+                verbose_name="rematch of",
+            ),
         ),
     ]

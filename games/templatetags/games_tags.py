@@ -28,7 +28,8 @@ def timeleft(value: timedelta | None) -> str:
     if days:
         return _("%(days)s, %(hours)s") % {
             "days": ngettext("%d day", "%d days", days) % days,
-            "hours": ngettext("%d hour", "%d hours", hours) % hours}
+            "hours": ngettext("%d hour", "%d hours", hours) % hours,
+        }
     if hours:
         return ngettext("%d hour", "%d hours", hours) % hours
     return ngettext("%d minute", "%d minutes", max(minutes, 1)) % max(minutes, 1)

@@ -1,6 +1,7 @@
 """``{% live_socket_path game %}``: the path of the game page's WebSocket (games/consumers.py),
 or nothing when push is off or nobody is signed in (the socket would refuse them), so that
 the page opens no socket and polls (static/games/live.js, game.js)."""
+
 from typing import Any
 
 from django import template

@@ -6,97 +6,232 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_sentmail_reminder'),
+        ("games", "0002_sentmail_reminder"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Ladder',
+            name="Ladder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, verbose_name='name')),
-                ('kind', models.CharField(choices=[('onitama', 'Onitama'), ('maatatahay', 'Maatatahay')], max_length=20, verbose_name='game')),
-                ('days_per_move', models.PositiveSmallIntegerField(choices=[(1, 1), (2, 2), (3, 3), (5, 5), (7, 7), (10, 10), (14, 14)], default=3, verbose_name='days per move')),
-                ('max_places_up', models.PositiveSmallIntegerField(default=5, help_text='A player may challenge at most this many places above them.', verbose_name='places up')),
-                ('is_open', models.BooleanField(default=True, help_text='Players may join and challenge.', verbose_name='open')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=80, verbose_name="name")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("onitama", "Onitama"), ("maatatahay", "Maatatahay")],
+                        max_length=20,
+                        verbose_name="game",
+                    ),
+                ),
+                (
+                    "days_per_move",
+                    models.PositiveSmallIntegerField(
+                        choices=[(1, 1), (2, 2), (3, 3), (5, 5), (7, 7), (10, 10), (14, 14)],
+                        default=3,
+                        verbose_name="days per move",
+                    ),
+                ),
+                (
+                    "max_places_up",
+                    models.PositiveSmallIntegerField(
+                        default=5,
+                        help_text="A player may challenge at most this many places above them.",
+                        verbose_name="places up",
+                    ),
+                ),
+                (
+                    "is_open",
+                    models.BooleanField(default=True, help_text="Players may join and challenge.", verbose_name="open"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': 'ladder',
-                'verbose_name_plural': 'ladders',
-                'ordering': ['kind', 'pk'],
+                "verbose_name": "ladder",
+                "verbose_name_plural": "ladders",
+                "ordering": ["kind", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='LadderChallenge',
+            name="LadderChallenge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('challenger_position', models.PositiveIntegerField()),
-                ('defender_position', models.PositiveIntegerField()),
-                ('state', models.CharField(choices=[('playing', 'Playing'), ('done', 'Done')], db_index=True, default='playing', max_length=10)),
-                ('outcome', models.CharField(blank=True, choices=[('climbed', "The challenger took the defender's place"), ('defended', 'The defender won'), ('drawn', 'Draw'), ('unplayed', 'Won because the opponent never moved: nobody moves'), ('unchanged', 'Nobody moves'), ('aborted', 'Aborted')], max_length=10)),
-                ('created_at', models.DateTimeField()),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('challenger', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ladder_challenges_made', to=settings.AUTH_USER_MODEL)),
-                ('defender', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ladder_challenges_received', to=settings.AUTH_USER_MODEL)),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='ladder_challenge', to='games.game')),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='challenges', to='ladder.ladder')),
-                ('timed_out', models.ForeignKey(blank=True, help_text='The player who ran out of time, if one did.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("challenger_position", models.PositiveIntegerField()),
+                ("defender_position", models.PositiveIntegerField()),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[("playing", "Playing"), ("done", "Done")],
+                        db_index=True,
+                        default="playing",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "outcome",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("climbed", "The challenger took the defender's place"),
+                            ("defended", "The defender won"),
+                            ("drawn", "Draw"),
+                            ("unplayed", "Won because the opponent never moved: nobody moves"),
+                            ("unchanged", "Nobody moves"),
+                            ("aborted", "Aborted"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField()),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "challenger",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ladder_challenges_made",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "defender",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ladder_challenges_received",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="ladder_challenge", to="games.game"
+                    ),
+                ),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="challenges", to="ladder.ladder"
+                    ),
+                ),
+                (
+                    "timed_out",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The player who ran out of time, if one did.",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='LadderEvent',
+            name="LadderEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('joined', 'joined'), ('left', 'left'), ('removed', 'removed after too many timeouts'), ('climbed', 'climbed')], max_length=10)),
-                ('position_before', models.PositiveIntegerField(blank=True, null=True)),
-                ('position_after', models.PositiveIntegerField(blank=True, null=True)),
-                ('created_at', models.DateTimeField()),
-                ('challenge', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='ladder.ladderchallenge')),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='ladder.ladder')),
-                ('other', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("joined", "joined"),
+                            ("left", "left"),
+                            ("removed", "removed after too many timeouts"),
+                            ("climbed", "climbed"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("position_before", models.PositiveIntegerField(blank=True, null=True)),
+                ("position_after", models.PositiveIntegerField(blank=True, null=True)),
+                ("created_at", models.DateTimeField()),
+                (
+                    "challenge",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="ladder.ladderchallenge",
+                    ),
+                ),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="events", to="ladder.ladder"
+                    ),
+                ),
+                (
+                    "other",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-pk'],
+                "ordering": ["-pk"],
             },
         ),
         migrations.CreateModel(
-            name='LadderMember',
+            name="LadderMember",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField(blank=True, null=True, verbose_name='position')),
-                ('joined_at', models.DateTimeField(verbose_name='joined')),
-                ('left_at', models.DateTimeField(blank=True, null=True, verbose_name='left')),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='ladder.ladder')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ladder_memberships', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveIntegerField(blank=True, null=True, verbose_name="position")),
+                ("joined_at", models.DateTimeField(verbose_name="joined")),
+                ("left_at", models.DateTimeField(blank=True, null=True, verbose_name="left")),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="members", to="ladder.ladder"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ladder_memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['ladder', 'position'],
+                "ordering": ["ladder", "position"],
             },
         ),
         migrations.AddIndex(
-            model_name='ladderchallenge',
-            index=models.Index(fields=['ladder', 'challenger', 'defender', 'created_at'], name='ladder_ladd_ladder__6c8961_idx'),
+            model_name="ladderchallenge",
+            index=models.Index(
+                fields=["ladder", "challenger", "defender", "created_at"], name="ladder_ladd_ladder__6c8961_idx"
+            ),
         ),
         migrations.AddIndex(
-            model_name='laddermember',
-            index=models.Index(fields=['ladder', 'position'], name='ladder_ladd_ladder__527c04_idx'),
+            model_name="laddermember",
+            index=models.Index(fields=["ladder", "position"], name="ladder_ladd_ladder__527c04_idx"),
         ),
         migrations.AddConstraint(
-            model_name='laddermember',
-            constraint=models.UniqueConstraint(fields=('ladder', 'user'), name='ladder_member_once'),
+            model_name="laddermember",
+            constraint=models.UniqueConstraint(fields=("ladder", "user"), name="ladder_member_once"),
         ),
         migrations.AddConstraint(
-            model_name='laddermember',
-            constraint=models.CheckConstraint(condition=models.Q(('position__isnull', True), ('position__gte', 1), _connector='OR'), name='ladder_position_from_one'),
+            model_name="laddermember",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("position__isnull", True), ("position__gte", 1), _connector="OR"),
+                name="ladder_position_from_one",
+            ),
         ),
     ]

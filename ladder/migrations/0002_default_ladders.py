@@ -1,4 +1,5 @@
 """One ladder per game to start with; staff add more in the admin."""
+
 from django.db import migrations
 
 DEFAULTS = (("onitama", "Onitama ladder"), ("maatatahay", "Maatatahay ladder"))

@@ -7,59 +7,125 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0004_clock_held_by_staff'),
+        ("games", "0004_clock_held_by_staff"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Heartbeat',
+            name="Heartbeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, unique=True)),
-                ('seen_at', models.DateTimeField()),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100, unique=True)),
+                ("seen_at", models.DateTimeField()),
             ],
         ),
         migrations.CreateModel(
-            name='Report',
+            name="Report",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('abuse', 'Abuse'), ('engine', 'Suspected engine help'), ('stalling', 'Stalling'), ('other', 'Other')], max_length=16, verbose_name='kind')),
-                ('reason', models.TextField(max_length=2000, verbose_name='reason')),
-                ('status', models.CharField(choices=[('open', 'Open'), ('reviewed', 'Reviewed'), ('dismissed', 'Dismissed')], default='open', max_length=16, verbose_name='status')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='reported at')),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='games.game', verbose_name='reported game')),
-                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='reports_received', to=settings.AUTH_USER_MODEL, verbose_name='reported player')),
-                ('reporter', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports_made', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("abuse", "Abuse"),
+                            ("engine", "Suspected engine help"),
+                            ("stalling", "Stalling"),
+                            ("other", "Other"),
+                        ],
+                        max_length=16,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("reason", models.TextField(max_length=2000, verbose_name="reason")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("reviewed", "Reviewed"), ("dismissed", "Dismissed")],
+                        default="open",
+                        max_length=16,
+                        verbose_name="status",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now, verbose_name="reported at")),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports",
+                        to="games.game",
+                        verbose_name="reported game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports_received",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="reported player",
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports_made",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='ReportAction',
+            name="ReportAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('open', 'Open'), ('reviewed', 'Reviewed'), ('dismissed', 'Dismissed')], max_length=16, verbose_name='new status')),
-                ('note', models.TextField(blank=True, verbose_name='why')),
-                ('acted_at', models.DateTimeField(auto_now_add=True, verbose_name='at')),
-                ('report', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='ops.report')),
-                ('staff', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("reviewed", "Reviewed"), ("dismissed", "Dismissed")],
+                        max_length=16,
+                        verbose_name="new status",
+                    ),
+                ),
+                ("note", models.TextField(blank=True, verbose_name="why")),
+                ("acted_at", models.DateTimeField(auto_now_add=True, verbose_name="at")),
+                (
+                    "report",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="actions", to="ops.report"
+                    ),
+                ),
+                (
+                    "staff",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-acted_at', '-pk'],
+                "ordering": ["-acted_at", "-pk"],
             },
         ),
         migrations.AddIndex(
-            model_name='report',
-            index=models.Index(fields=['reporter', 'created_at'], name='ops_report_reporte_4583a1_idx'),
+            model_name="report",
+            index=models.Index(fields=["reporter", "created_at"], name="ops_report_reporte_4583a1_idx"),
         ),
         migrations.AddConstraint(
-            model_name='report',
-            constraint=models.CheckConstraint(condition=models.Q(('player__isnull', False), ('game__isnull', False), _connector='OR'), name='ops_report_has_target'),
+            model_name="report",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("player__isnull", False), ("game__isnull", False), _connector="OR"),
+                name="ops_report_has_target",
+            ),
         ),
     ]

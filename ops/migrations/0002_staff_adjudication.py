@@ -8,61 +8,103 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0004_deliverability_deletion_suspension'),
-        ('games', '0004_clock_held_by_staff'),
-        ('ops', '0001_initial'),
+        ("accounts", "0004_deliverability_deletion_suspension"),
+        ("games", "0004_clock_held_by_staff"),
+        ("ops", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='GameAdjudication',
-            fields=[
-            ],
+            name="GameAdjudication",
+            fields=[],
             options={
-                'verbose_name': 'game adjudication',
-                'verbose_name_plural': 'game adjudications',
-                'proxy': True,
-                'indexes': [],
-                'constraints': [],
+                "verbose_name": "game adjudication",
+                "verbose_name_plural": "game adjudications",
+                "proxy": True,
+                "indexes": [],
+                "constraints": [],
             },
-            bases=('games.game',),
+            bases=("games.game",),
         ),
         migrations.CreateModel(
-            name='PlayerSuspension',
-            fields=[
-            ],
+            name="PlayerSuspension",
+            fields=[],
             options={
-                'verbose_name': 'player suspension',
-                'verbose_name_plural': 'player suspensions',
-                'proxy': True,
-                'indexes': [],
-                'constraints': [],
+                "verbose_name": "player suspension",
+                "verbose_name_plural": "player suspensions",
+                "proxy": True,
+                "indexes": [],
+                "constraints": [],
             },
-            bases=('accounts.user',),
+            bases=("accounts.user",),
             managers=[
-                ('objects', django.contrib.auth.models.UserManager()),
+                ("objects", django.contrib.auth.models.UserManager()),
             ],
         ),
         migrations.CreateModel(
-            name='StaffAction',
+            name="StaffAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(choices=[('void', 'Void a game'), ('award', 'Award a game'), ('timeout_reverse', 'Reverse a timeout'), ('suspend', 'Suspend a player'), ('unsuspend', 'Lift a suspension')], max_length=20, verbose_name='action')),
-                ('reason', models.TextField(verbose_name='why')),
-                ('details', models.JSONField(blank=True, default=dict, verbose_name='details')),
-                ('at', models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='at')),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='staff_adjudications', to='games.game', verbose_name='game')),
-                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='player')),
-                ('staff', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='staff member')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("void", "Void a game"),
+                            ("award", "Award a game"),
+                            ("timeout_reverse", "Reverse a timeout"),
+                            ("suspend", "Suspend a player"),
+                            ("unsuspend", "Lift a suspension"),
+                        ],
+                        max_length=20,
+                        verbose_name="action",
+                    ),
+                ),
+                ("reason", models.TextField(verbose_name="why")),
+                ("details", models.JSONField(blank=True, default=dict, verbose_name="details")),
+                ("at", models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name="at")),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="staff_adjudications",
+                        to="games.game",
+                        verbose_name="game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "staff",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="staff member",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'staff adjudication',
-                'verbose_name_plural': 'staff adjudications',
-                'ordering': ['-at', '-pk'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('reason', ''), _negated=True), name='ops_staff_action_has_reason')],
+                "verbose_name": "staff adjudication",
+                "verbose_name_plural": "staff adjudications",
+                "ordering": ["-at", "-pk"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("reason", ""), _negated=True), name="ops_staff_action_has_reason"
+                    )
+                ],
             },
         ),
     ]

@@ -12,11 +12,20 @@ def report_actions_to_audit_log(apps, schema_editor):
     """Copy every ReportAction row into the staff audit log (StaffAction)."""
     ReportAction = apps.get_model("ops", "ReportAction")
     StaffAction = apps.get_model("ops", "StaffAction")
-    StaffAction.objects.bulk_create([
-        StaffAction(staff_id=row.staff_id, action=ACTIONS[row.status], report_id=row.report_id,
-                    player_id=row.report.player_id, game_id=row.report.game_id,
-                    reason=row.note.strip() or NO_REASON, at=row.acted_at)
-        for row in ReportAction.objects.select_related("report").order_by("pk").iterator()])
+    StaffAction.objects.bulk_create(
+        [
+            StaffAction(
+                staff_id=row.staff_id,
+                action=ACTIONS[row.status],
+                report_id=row.report_id,
+                player_id=row.report.player_id,
+                game_id=row.report.game_id,
+                reason=row.note.strip() or NO_REASON,
+                at=row.acted_at,
+            )
+            for row in ReportAction.objects.select_related("report").order_by("pk").iterator()
+        ]
+    )
 
 
 def audit_log_to_report_actions(apps, schema_editor):
@@ -26,36 +35,64 @@ def audit_log_to_report_actions(apps, schema_editor):
     statuses = {action: status for status, action in ACTIONS.items()}
     rows = StaffAction.objects.filter(action__in=statuses, report__isnull=False).order_by("pk")
     for row in rows.iterator():
-        copy = ReportAction.objects.create(report_id=row.report_id, staff_id=row.staff_id,
-                                           status=statuses[row.action],
-                                           note="" if row.reason == NO_REASON else row.reason)
+        copy = ReportAction.objects.create(
+            report_id=row.report_id,
+            staff_id=row.staff_id,
+            status=statuses[row.action],
+            note="" if row.reason == NO_REASON else row.reason,
+        )
         ReportAction.objects.filter(pk=copy.pk).update(acted_at=row.at)  # auto_now_add
     rows.delete()
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ops', '0002_staff_adjudication'),
+        ("ops", "0002_staff_adjudication"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='staffaction',
-            options={'ordering': ['-at', '-pk'], 'verbose_name': 'staff action', 'verbose_name_plural': 'staff audit log'},
+            name="staffaction",
+            options={
+                "ordering": ["-at", "-pk"],
+                "verbose_name": "staff action",
+                "verbose_name_plural": "staff audit log",
+            },
         ),
         migrations.AddField(
-            model_name='staffaction',
-            name='report',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='staff_actions', to='ops.report', verbose_name='report'),
+            model_name="staffaction",
+            name="report",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="staff_actions",
+                to="ops.report",
+                verbose_name="report",
+            ),
         ),
         migrations.AlterField(
-            model_name='staffaction',
-            name='action',
-            field=models.CharField(choices=[('void', 'Void a game'), ('award', 'Award a game'), ('timeout_reverse', 'Reverse a timeout'), ('suspend', 'Suspend a player'), ('unsuspend', 'Lift a suspension'), ('report_reviewed', 'Mark a report reviewed'), ('report_dismissed', 'Dismiss a report'), ('timeouts_confirmed', 'Time held games out'), ('timeouts_extended', 'Extend held games'), ('fairplay_check', 'Request a fair-play check')], max_length=20, verbose_name='action'),
+            model_name="staffaction",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("void", "Void a game"),
+                    ("award", "Award a game"),
+                    ("timeout_reverse", "Reverse a timeout"),
+                    ("suspend", "Suspend a player"),
+                    ("unsuspend", "Lift a suspension"),
+                    ("report_reviewed", "Mark a report reviewed"),
+                    ("report_dismissed", "Dismiss a report"),
+                    ("timeouts_confirmed", "Time held games out"),
+                    ("timeouts_extended", "Extend held games"),
+                    ("fairplay_check", "Request a fair-play check"),
+                ],
+                max_length=20,
+                verbose_name="action",
+            ),
         ),
         migrations.RunPython(report_actions_to_audit_log, audit_log_to_report_actions),
         migrations.DeleteModel(
-            name='ReportAction',
+            name="ReportAction",
         ),
     ]

@@ -4,15 +4,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ops', '0003_staff_audit_log'),
+        ("ops", "0003_staff_audit_log"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='staffaction',
-            name='action',
-            field=models.CharField(choices=[('void', 'Void a game'), ('award', 'Award a game'), ('timeout_reverse', 'Reverse a timeout'), ('suspend', 'Suspend a player'), ('unsuspend', 'Lift a suspension'), ('report_reviewed', 'Mark a report reviewed'), ('report_dismissed', 'Dismiss a report'), ('timeouts_confirmed', 'Time held games out'), ('timeouts_extended', 'Extend held games'), ('fairplay_check', 'Request a fair-play check'), ('bot_release', 'Let a failed bot play again')], max_length=20, verbose_name='action'),
+            model_name="staffaction",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("void", "Void a game"),
+                    ("award", "Award a game"),
+                    ("timeout_reverse", "Reverse a timeout"),
+                    ("suspend", "Suspend a player"),
+                    ("unsuspend", "Lift a suspension"),
+                    ("report_reviewed", "Mark a report reviewed"),
+                    ("report_dismissed", "Dismiss a report"),
+                    ("timeouts_confirmed", "Time held games out"),
+                    ("timeouts_extended", "Extend held games"),
+                    ("fairplay_check", "Request a fair-play check"),
+                    ("bot_release", "Let a failed bot play again"),
+                ],
+                max_length=20,
+                verbose_name="action",
+            ),
         ),
     ]

@@ -5,6 +5,7 @@ a game's row the game, a held time-out's row its batch and a fair-play check's r
 
 Data only: on PostgreSQL a table whose rows changed cannot be altered in the same
 transaction, so the fields come (ops 0005) and go (ops 0007) in migrations of their own."""
+
 from django.db import migrations
 
 
@@ -49,9 +50,8 @@ def target_to_foreign_keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ops', '0005_staff_action_target_fields'),
+        ("ops", "0005_staff_action_target_fields"),
     ]
 
     operations = [

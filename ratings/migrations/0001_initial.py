@@ -6,57 +6,94 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_sentmail_reminder'),
+        ("games", "0002_sentmail_reminder"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('onitama', 'Onitama'), ('maatatahay', 'Maatatahay')], max_length=20, verbose_name='game')),
-                ('rating', models.FloatField(default=1500.0, verbose_name='rating')),
-                ('deviation', models.FloatField(default=350.0, verbose_name='rating deviation')),
-                ('volatility', models.FloatField(default=0.06, verbose_name='volatility')),
-                ('games_played', models.PositiveIntegerField(default=0, verbose_name='rated games')),
-                ('last_played_at', models.DateTimeField(blank=True, null=True, verbose_name='last rated game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("onitama", "Onitama"), ("maatatahay", "Maatatahay")],
+                        max_length=20,
+                        verbose_name="game",
+                    ),
+                ),
+                ("rating", models.FloatField(default=1500.0, verbose_name="rating")),
+                ("deviation", models.FloatField(default=350.0, verbose_name="rating deviation")),
+                ("volatility", models.FloatField(default=0.06, verbose_name="volatility")),
+                ("games_played", models.PositiveIntegerField(default=0, verbose_name="rated games")),
+                ("last_played_at", models.DateTimeField(blank=True, null=True, verbose_name="last rated game")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="ratings", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rating',
-                'verbose_name_plural': 'ratings',
-                'indexes': [models.Index(fields=['kind', '-rating'], name='ratings_rat_kind_b31564_idx')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'kind'), name='ratings_one_rating_per_game')],
+                "verbose_name": "rating",
+                "verbose_name_plural": "ratings",
+                "indexes": [models.Index(fields=["kind", "-rating"], name="ratings_rat_kind_b31564_idx")],
+                "constraints": [models.UniqueConstraint(fields=("user", "kind"), name="ratings_one_rating_per_game")],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('onitama', 'Onitama'), ('maatatahay', 'Maatatahay')], max_length=20, verbose_name='game')),
-                ('score', models.FloatField(verbose_name='score')),
-                ('rating_before', models.FloatField(verbose_name='rating before')),
-                ('rating_after', models.FloatField(verbose_name='rating after')),
-                ('deviation_before', models.FloatField(verbose_name='deviation before')),
-                ('deviation_after', models.FloatField(verbose_name='deviation after')),
-                ('volatility_after', models.FloatField(verbose_name='volatility after')),
-                ('opponent_rating', models.FloatField(verbose_name="opponent's rating")),
-                ('created_at', models.DateTimeField(verbose_name='rated at')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.game')),
-                ('opponent', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("onitama", "Onitama"), ("maatatahay", "Maatatahay")],
+                        max_length=20,
+                        verbose_name="game",
+                    ),
+                ),
+                ("score", models.FloatField(verbose_name="score")),
+                ("rating_before", models.FloatField(verbose_name="rating before")),
+                ("rating_after", models.FloatField(verbose_name="rating after")),
+                ("deviation_before", models.FloatField(verbose_name="deviation before")),
+                ("deviation_after", models.FloatField(verbose_name="deviation after")),
+                ("volatility_after", models.FloatField(verbose_name="volatility after")),
+                ("opponent_rating", models.FloatField(verbose_name="opponent's rating")),
+                ("created_at", models.DateTimeField(verbose_name="rated at")),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="rating_changes", to="games.game"
+                    ),
+                ),
+                (
+                    "opponent",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rating change',
-                'verbose_name_plural': 'rating changes',
-                'ordering': ['created_at', 'pk'],
-                'indexes': [models.Index(fields=['user', 'kind', 'created_at'], name='ratings_rat_user_id_4c648b_idx')],
-                'constraints': [models.UniqueConstraint(fields=('game', 'user'), name='ratings_one_change_per_player_and_game')],
+                "verbose_name": "rating change",
+                "verbose_name_plural": "rating changes",
+                "ordering": ["created_at", "pk"],
+                "indexes": [models.Index(fields=["user", "kind", "created_at"], name="ratings_rat_user_id_4c648b_idx")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "user"), name="ratings_one_change_per_player_and_game")
+                ],
             },
         ),
     ]

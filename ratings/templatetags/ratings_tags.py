@@ -1,4 +1,5 @@
 """Template tags that put ratings on other apps' pages with a one-line include."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,8 +26,7 @@ def ratings_of_player(player: Any) -> dict[str, Any]:
     for shown in selectors.ratings_for_player(user=player):
         history = selectors.rating_history(user=player, kind=shown.kind)
         title = _("%(game)s rating history") % {"game": shown.kind_label}
-        rows.append({"rating": shown, "chart": rating_history_svg(history, title=title),
-                     "recent": history[-5:][::-1]})
+        rows.append({"rating": shown, "chart": rating_history_svg(history, title=title), "recent": history[-5:][::-1]})
     return {"player": player, "rows": rows}
 
 
@@ -38,7 +38,14 @@ def ratings_of_game(game: Any, viewer: Any = None) -> dict[str, Any]:
     rows = []
     for change in selectors.game_rating_changes(game_id=game.pk):
         before, after = round(change.rating_before), round(change.rating_after)
-        rows.append({"mine": change.user_id == viewer_id, "name": change.user.public_name,
-                     "before": before, "after": after, "delta": "%+d" % (after - before)})
+        rows.append(
+            {
+                "mine": change.user_id == viewer_id,
+                "name": change.user.public_name,
+                "before": before,
+                "after": after,
+                "delta": "%+d" % (after - before),
+            }
+        )
     rows.sort(key=lambda row: not row["mine"])
     return {"rows": rows}

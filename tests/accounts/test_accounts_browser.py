@@ -1,5 +1,6 @@
 """In a real browser: the confirmation link's page and its button, then the same link in a
 fresh browser, which only says the address is confirmed and signs nobody in."""
+
 import pytest
 from django.urls import reverse
 
@@ -12,8 +13,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_the_confirm_button_confirms_once(live_server, browser, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     user = services.user_signup(username="carol", email="carol@example.com", password="a-long-passphrase-9")
-    link = live_server.url + reverse("accounts:confirm",
-                                     kwargs={"token": services.email_confirmation_token_make(user=user)})
+    link = live_server.url + reverse(
+        "accounts:confirm", kwargs={"token": services.email_confirmation_token_make(user=user)}
+    )
 
     owner = browser.new_context().new_page()
     owner.goto(link)

@@ -30,8 +30,9 @@ def test_switching_to_indonesian_translates_the_page(client):
 
 
 def test_signed_in_users_choice_is_remembered(client):
-    user = get_user_model().objects.create_user(username="budi", email="budi@example.com", password="x",
-                                                email_confirmed=True)
+    user = get_user_model().objects.create_user(
+        username="budi", email="budi@example.com", password="x", email_confirmed=True
+    )
     client.force_login(user)
     switch(client, "id")
     user.refresh_from_db()

@@ -4,6 +4,7 @@ A GET only shows the link's page with a button (mail scanners open links); the b
 POST acts, once. A second use, from a fresh browser, changes nothing, signs nobody in
 and says so. The one-click unsubscribe link is the exception: it keeps working.
 """
+
 import re
 
 import pytest
@@ -58,6 +59,7 @@ def fresh(user: User) -> User:
 
 
 # ---------------------------------------------------------------- sign-up confirmation
+
 
 def test_a_scanner_opening_the_link_neither_confirms_nor_signs_in():
     user, path = signed_up()
@@ -146,6 +148,7 @@ def test_two_simultaneous_uses_of_one_link_confirm_once():
 
 # ---------------------------------------------------------------- the API's confirmation
 
+
 def test_the_api_confirmation_works_once_and_says_why_afterwards():
     user, path = signed_up()
     token = path.split("/")[-2]
@@ -162,6 +165,7 @@ def test_the_api_confirmation_works_once_and_says_why_afterwards():
 
 
 # ---------------------------------------------------------------- address change
+
 
 def change_requested(user: User, new_email: str) -> str:
     """Ask for a new address (as the signed-in owner does) and return the mailed link's path."""
@@ -217,6 +221,7 @@ def test_a_bad_address_change_link_is_a_clear_400():
 
 # ---------------------------------------------------------------- the password reset (already one-time)
 
+
 def test_a_password_reset_link_works_once(alice):
     Client().post(reverse("accounts:password_reset"), {"email": alice.email})
     uid, token = matched(r"/accounts/password/reset/([^/\s]+)/([^/\s]+)/", mail.outbox[-1].body).groups()
@@ -224,22 +229,29 @@ def test_a_password_reset_link_works_once(alice):
     owner = Client()
     form_page = owner.get(link, follow=True)
     assert form_page.status_code == 200 and "new_password1" in form_page.content.decode()
-    done = owner.post(form_page.redirect_chain[-1][0],
-                      {"new_password1": "the new long secret 77", "new_password2": "the new long secret 77"})
+    done = owner.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "the new long secret 77", "new_password2": "the new long secret 77"},
+    )
     assert done.status_code == 302
     again = Client().get(link, follow=True)
     assert "new_password1" not in again.content.decode() and "not valid any more" in again.content.decode()
-    api = APIClient().post("/api/v1/auth/password/reset/confirm/",
-                           {"uid": uid, "token": token, "new_password": "an attacker's secret 88"}, format="json")
+    api = APIClient().post(
+        "/api/v1/auth/password/reset/confirm/",
+        {"uid": uid, "token": token, "new_password": "an attacker's secret 88"},
+        format="json",
+    )
     assert api.status_code == 400 and api.json()["code"] == "bad_reset_link"
     assert get_user_model().objects.get(pk=alice.pk).check_password("the new long secret 77")
 
 
 # ---------------------------------------------------------------- the exception: unsubscribe
 
+
 def test_the_one_click_unsubscribe_link_keeps_working(alice):
-    path = reverse("correspondence:unsubscribe",
-                   args=[correspondence_tokens.unsubscribe_token(user_id=alice.pk, kind="turn")])
+    path = reverse(
+        "correspondence:unsubscribe", args=[correspondence_tokens.unsubscribe_token(user_id=alice.pk, kind="turn")]
+    )
     for _ in range(2):
         response = Client().post(path)  # RFC 8058: a mail client's one-click POST, no cookies
         assert response.status_code == 200

@@ -13,7 +13,10 @@ PASSWORD = "a-long-unusual-passphrase-9"
 @pytest.fixture
 def player():
     return get_user_model().objects.create_user(
-        username="alice", email="alice@example.com", password=PASSWORD, email_confirmed=True,
+        username="alice",
+        email="alice@example.com",
+        password=PASSWORD,
+        email_confirmed=True,
     )
 
 
@@ -37,8 +40,10 @@ def test_login_with_a_wrong_password_fails(client, player):
 
 
 def test_login_follows_next(client, player):
-    response = client.post(reverse("accounts:login") + "?next=/accounts/profile/",
-                           {"username": "alice", "password": PASSWORD, "next": "/accounts/profile/"})
+    response = client.post(
+        reverse("accounts:login") + "?next=/accounts/profile/",
+        {"username": "alice", "password": PASSWORD, "next": "/accounts/profile/"},
+    )
     assert response["Location"] == "/accounts/profile/"
 
 
@@ -74,10 +79,15 @@ def test_profile_needs_login(client):
 
 def test_profile_update(client, player):
     client.force_login(player)
-    response = client.post(reverse("accounts:profile"), {
-        "display_name": "Alice A.", "language": "id", "time_zone": "Asia/Jakarta",
-        "email_on_your_turn": "on",
-    })
+    response = client.post(
+        reverse("accounts:profile"),
+        {
+            "display_name": "Alice A.",
+            "language": "id",
+            "time_zone": "Asia/Jakarta",
+            "email_on_your_turn": "on",
+        },
+    )
     assert response.status_code == 302
     player.refresh_from_db()
     assert (player.display_name, player.language, player.time_zone) == ("Alice A.", "id", "Asia/Jakarta")
@@ -87,8 +97,9 @@ def test_profile_update(client, player):
 
 def test_profile_refuses_unknown_time_zone(client, player):
     client.force_login(player)
-    response = client.post(reverse("accounts:profile"),
-                           {"display_name": "", "language": "", "time_zone": "Mars/Olympus"})
+    response = client.post(
+        reverse("accounts:profile"), {"display_name": "", "language": "", "time_zone": "Mars/Olympus"}
+    )
     assert response.status_code == 200
     player.refresh_from_db()
     assert player.time_zone == ""
@@ -116,8 +127,9 @@ def test_public_player_page(client, player):
 
 
 def test_unconfirmed_players_have_no_public_page(client):
-    get_user_model().objects.create_user(username="ghost", email="ghost@example.com", password=PASSWORD,
-                                         is_active=False)
+    get_user_model().objects.create_user(
+        username="ghost", email="ghost@example.com", password=PASSWORD, is_active=False
+    )
     assert client.get("/players/ghost/").status_code == 404
 
 

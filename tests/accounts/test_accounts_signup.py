@@ -18,9 +18,15 @@ def confirm_link(message) -> str:
 
 
 def signup(client, username="carol", email="carol@example.com", password=PASSWORD):
-    return client.post(reverse("accounts:signup"), {
-        "username": username, "email": email, "password1": password, "password2": password,
-    })
+    return client.post(
+        reverse("accounts:signup"),
+        {
+            "username": username,
+            "email": email,
+            "password1": password,
+            "password2": password,
+        },
+    )
 
 
 def test_signup_creates_an_inactive_account_and_mails_a_link(client, settings):
@@ -74,8 +80,7 @@ def test_resend_mails_a_new_link_without_revealing_addresses(client):
 def test_bad_link_is_refused(client, kind):
     # Built inside the test: a signed value carries a timestamp, and parameters that
     # change between collections break pytest-xdist.
-    token = "garbage" if kind == "garbage" else signing.dumps(
-        {"user": 1, "email": "x@example.com"}, salt="other")
+    token = "garbage" if kind == "garbage" else signing.dumps({"user": 1, "email": "x@example.com"}, salt="other")
     response = client.get(reverse("accounts:confirm", kwargs={"token": token}))
     assert response.status_code == 400
 
@@ -156,8 +161,7 @@ def test_the_purge_keeps_an_unconfirmed_account_that_the_staff_audit_log_names()
     staff.save()
     for name in ("spammer", "stale"):
         services.user_signup(username=name, email="%s@example.com" % name, password=PASSWORD)
-    User.objects.filter(username__in=["spammer", "stale"]).update(
-        date_joined=timezone.now() - timedelta(days=4))
+    User.objects.filter(username__in=["spammer", "stale"]).update(date_joined=timezone.now() - timedelta(days=4))
     spammer = User.objects.get(username="spammer")
     ops_services.player_suspend(player_id=spammer.pk, staff=staff, reason="Spam sign-ups.")
     assert services.unconfirmed_accounts_purge() == 1

@@ -1,4 +1,5 @@
 """Accounts and tokens through the API alone: sign up, confirm, reset, tokens and scopes."""
+
 import re
 
 import pytest
@@ -21,16 +22,23 @@ def mailed_link(mailoutbox, pattern):
 
 def test_an_app_signs_up_confirms_and_gets_a_token(anon, mailoutbox, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        signed = anon.post("/api/v1/auth/signup/", {"username": "dora", "email": "dora@example.org",
-                                                     "password": PASSWORD}, format="json")
+        signed = anon.post(
+            "/api/v1/auth/signup/",
+            {"username": "dora", "email": "dora@example.org", "password": PASSWORD},
+            format="json",
+        )
     assert signed.status_code == 201 and signed.json()["username"] == "dora"
-    refused = anon.post("/api/v1/auth/token/", {"username": "dora", "password": PASSWORD, "name": "phone"},
-                        format="json")
+    refused = anon.post(
+        "/api/v1/auth/token/", {"username": "dora", "password": PASSWORD, "name": "phone"}, format="json"
+    )
     assert refused.status_code == 403 and refused.json()["code"] == "account_inactive"
     token = mailed_link(mailoutbox, r"/accounts/confirm/([^/\s]+)/").group(1)
     assert anon.post("/api/v1/auth/confirm/", {"token": token}, format="json").status_code == 200
-    made = anon.post("/api/v1/auth/token/", {"username": "dora", "password": PASSWORD, "name": "phone",
-                                             "scopes": ["read", "play"]}, format="json")
+    made = anon.post(
+        "/api/v1/auth/token/",
+        {"username": "dora", "password": PASSWORD, "name": "phone", "scopes": ["read", "play"]},
+        format="json",
+    )
     assert made.status_code == 201
     body = made.json()
     assert body["token"].startswith("mta_") and body["scopes"] == ["play", "read"]
@@ -43,11 +51,13 @@ def test_an_app_signs_up_confirms_and_gets_a_token(anon, mailoutbox, django_capt
 
 
 def test_signup_refusals_are_400_with_a_code(anon, alice):
-    taken = anon.post("/api/v1/auth/signup/", {"username": "alice", "email": "new@example.org",
-                                                "password": PASSWORD}, format="json")
+    taken = anon.post(
+        "/api/v1/auth/signup/", {"username": "alice", "email": "new@example.org", "password": PASSWORD}, format="json"
+    )
     assert taken.status_code == 400 and taken.json()["code"] == "username_taken"
-    weak = anon.post("/api/v1/auth/signup/", {"username": "eve", "email": "eve@example.org",
-                                               "password": "123"}, format="json")
+    weak = anon.post(
+        "/api/v1/auth/signup/", {"username": "eve", "email": "eve@example.org", "password": "123"}, format="json"
+    )
     assert weak.status_code == 400 and weak.json()["message"]
     missing = anon.post("/api/v1/auth/signup/", {"username": "eve"}, format="json")
     assert missing.status_code == 400
@@ -64,8 +74,7 @@ def test_resend_confirmation_mails_an_unconfirmed_account(anon, mailoutbox, djan
     assert "/accounts/confirm/" in mailoutbox[0].body
 
 
-def test_password_reset_through_the_api_revokes_tokens(anon, alice, mailoutbox,
-                                                      django_capture_on_commit_callbacks):
+def test_password_reset_through_the_api_revokes_tokens(anon, alice, mailoutbox, django_capture_on_commit_callbacks):
     old = token_client(alice)
     with django_capture_on_commit_callbacks(execute=True):
         asked = anon.post("/api/v1/auth/password/reset/", {"email": "alice@example.org"}, format="json")
@@ -73,21 +82,29 @@ def test_password_reset_through_the_api_revokes_tokens(anon, alice, mailoutbox,
     assert asked.status_code == unknown.status_code == 202
     assert len(mailoutbox) == 1
     uid, token = mailed_link(mailoutbox, r"/accounts/password/reset/([^/]+)/([^/\s]+)/").groups()
-    wrong = anon.post("/api/v1/auth/password/reset/confirm/",
-                      {"uid": uid, "token": "1-bad", "new_password": "another long secret 7"}, format="json")
+    wrong = anon.post(
+        "/api/v1/auth/password/reset/confirm/",
+        {"uid": uid, "token": "1-bad", "new_password": "another long secret 7"},
+        format="json",
+    )
     assert wrong.status_code == 400 and wrong.json()["code"] == "bad_reset_link"
-    done = anon.post("/api/v1/auth/password/reset/confirm/",
-                     {"uid": uid, "token": token, "new_password": "another long secret 7"}, format="json")
+    done = anon.post(
+        "/api/v1/auth/password/reset/confirm/",
+        {"uid": uid, "token": token, "new_password": "another long secret 7"},
+        format="json",
+    )
     assert done.status_code == 200
     assert old.get("/api/v1/me/").status_code == 401
-    made = anon.post("/api/v1/auth/token/", {"username": "alice@example.org",
-                                             "password": "another long secret 7", "name": "x"}, format="json")
+    made = anon.post(
+        "/api/v1/auth/token/",
+        {"username": "alice@example.org", "password": "another long secret 7", "name": "x"},
+        format="json",
+    )
     assert made.status_code == 201
 
 
 def test_wrong_credentials(anon, alice):
-    answer = anon.post("/api/v1/auth/token/", {"username": "alice", "password": "nope", "name": "x"},
-                       format="json")
+    answer = anon.post("/api/v1/auth/token/", {"username": "alice", "password": "nope", "name": "x"}, format="json")
     assert answer.status_code == 400 and answer.json()["code"] == "bad_credentials"
     assert answer.json()["message"]
 

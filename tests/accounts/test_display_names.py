@@ -1,6 +1,7 @@
 """Display names that disguise text or pose as a bot or as staff are refused (accounts.names),
 on the profile page and through the API alike; names saved before the rule are kept and
 listed for staff."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -12,23 +13,77 @@ from tests.api_clients import token_client
 from tests.factories import make_user
 
 INVISIBLE = [
-    "\u202eevil", "left\u202aright", "a\u202bb", "a\u202cb", "a\u202db",  # embeddings and overrides
-    "x\u2066y\u2069", "x\u2067y", "x\u2068y",  # isolates
-    "mark\u200e", "mark\u200f", "\u061cname",  # direction marks
-    "zero\u200bwidth", "join\u200dme", "soft\u00adhyphen", "\ufeffbom",  # other format characters
-    "tab\tname", "new\nline",  # controls
+    "\u202eevil",
+    "left\u202aright",
+    "a\u202bb",
+    "a\u202cb",
+    "a\u202db",  # embeddings and overrides
+    "x\u2066y\u2069",
+    "x\u2067y",
+    "x\u2068y",  # isolates
+    "mark\u200e",
+    "mark\u200f",
+    "\u061cname",  # direction marks
+    "zero\u200bwidth",
+    "join\u200dme",
+    "soft\u00adhyphen",
+    "\ufeffbom",  # other format characters
+    "tab\tname",
+    "new\nline",  # controls
 ]
 POSING = [
     # the bot's label, as each language writes it, and tricks on it
-    "Bot (level 5)", "bot (LEVEL 1)", "Bot(level3)", "B o t  (level 5)", "Ｂｏｔ (level 5)", "Botlevel5",
-    "Bot (tingkat 5)", "روبوت (المستوى 5)", "روبوت (المستوى ٥)", "روبوت(المستوى5)",
+    "Bot (level 5)",
+    "bot (LEVEL 1)",
+    "Bot(level3)",
+    "B o t  (level 5)",
+    "Ｂｏｔ (level 5)",
+    "Botlevel5",
+    "Bot (tingkat 5)",
+    "روبوت (المستوى 5)",
+    "روبوت (المستوى ٥)",
+    "روبوت(المستوى5)",
     # staff words, spelled plainly or with tricks NFKC, casefolding and the marks undo
-    "Admin", "admin2", "A.D.M.I.N", "a d m i n", "ａｄｍｉｎ", "𝐚𝐝𝐦𝐢𝐧", "Âdmín", "The Moderator",
-    "Maatasite", "Maatasite Team", "xXmaatasiteXx", "Official Support", "staff", "SYSTEM",
-    "Staf Resmi", "Petugas", "Tim Dukungan", "المشرف", "مشرف", "مـشـرف", "الإدارة", "ادارة", "فريق الدعم",
+    "Admin",
+    "admin2",
+    "A.D.M.I.N",
+    "a d m i n",
+    "ａｄｍｉｎ",
+    "𝐚𝐝𝐦𝐢𝐧",
+    "Âdmín",
+    "The Moderator",
+    "Maatasite",
+    "Maatasite Team",
+    "xXmaatasiteXx",
+    "Official Support",
+    "staff",
+    "SYSTEM",
+    "Staf Resmi",
+    "Petugas",
+    "Tim Dukungan",
+    "المشرف",
+    "مشرف",
+    "مـشـرف",
+    "الإدارة",
+    "ادارة",
+    "فريق الدعم",
 ]
-FINE = ["Alice", "Alice A.", "Badminton Fan", "Robotnik", "Supporters", "Level 5 Boss", "Émilie", "Budi Santoso",
-        "محمد", "عبد الله", "Nguyễn Văn A", "李小龍", "👍 Thumbs", ""]
+FINE = [
+    "Alice",
+    "Alice A.",
+    "Badminton Fan",
+    "Robotnik",
+    "Supporters",
+    "Level 5 Boss",
+    "Émilie",
+    "Budi Santoso",
+    "محمد",
+    "عبد الله",
+    "Nguyễn Văn A",
+    "李小龍",
+    "👍 Thumbs",
+    "",
+]
 
 
 @pytest.mark.parametrize("name", INVISIBLE)
@@ -79,17 +134,23 @@ def test_the_profile_form_says_so_in_the_players_language(client):
     player.language = "ar"
     player.save()
     client.force_login(player)
-    response = client.post(reverse("accounts:profile"), {"display_name": "روبوت (المستوى 5)", "language": "ar",
-                                                          "time_zone": ""})
+    response = client.post(
+        reverse("accounts:profile"), {"display_name": "روبوت (المستوى 5)", "language": "ar", "time_zone": ""}
+    )
     assert response.status_code == 200
     message = response.context["form"].errors["display_name"][0]
     assert "display name" not in message and message.strip()
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name, code", [("Bot (level 5)", "display_name_reserved"),
-                                        ("\u202eevil", "display_name_invisible"),
-                                        ("ａｄｍｉｎ", "display_name_reserved")])
+@pytest.mark.parametrize(
+    "name, code",
+    [
+        ("Bot (level 5)", "display_name_reserved"),
+        ("\u202eevil", "display_name_invisible"),
+        ("ａｄｍｉｎ", "display_name_reserved"),
+    ],
+)
 def test_the_api_refuses_them_with_a_clear_400(name, code):
     player = make_user("alice")
     answer = token_client(player).patch("/api/v1/me/", {"display_name": name}, format="json")

@@ -7,6 +7,7 @@ sends all once it is back; a 550 marks the address failing and is not retried. I
 a task run again sends nothing, tasks carry only a row id, rows hold no signed link or
 reply address, done rows are purged, and the outbox imports no app above accounts.
 """
+
 from __future__ import annotations
 
 import ast
@@ -44,6 +45,7 @@ def use_smtp(settings, port: int) -> None:
 
 
 # ---------------------------------------------------------------- real SMTP servers
+
 
 class SlowSink(SmtpSink):
     """The SMTP sink, answering each message a few ms late (like a real server writing it
@@ -115,6 +117,7 @@ def moody_smtp(settings):
 
 # ---------------------------------------------------------------- due alarms in bulk
 
+
 def due_your_turn_alarms(count: int) -> list[str]:
     """``count`` players, each with a game waiting for their move and a due "your turn"
     alarm; returns their addresses."""
@@ -123,40 +126,70 @@ def due_your_turn_alarms(count: int) -> list[str]:
 
     User = get_user_model()
     host = make_user("host")
-    User.objects.bulk_create([User(username="p%04d" % i, email="p%04d@example.org" % i, is_active=True,
-                                   email_confirmed=True) for i in range(count)])
+    User.objects.bulk_create(
+        [
+            User(username="p%04d" % i, email="p%04d@example.org" % i, is_active=True, email_confirmed=True)
+            for i in range(count)
+        ]
+    )
     players = list(User.objects.filter(username__startswith="p").order_by("username"))
-    template = games_services.game_create(kind="onitama", seats={"red": host, "blue": players[0]},
-                                          options={"cards": "base"})
+    template = games_services.game_create(
+        kind="onitama", seats={"red": host, "blue": players[0]}, options={"cards": "base"}
+    )
     now = timezone.now()
-    games = Game.objects.bulk_create([
-        Game(kind=template.kind, options=template.options, sealed_state=template.sealed_state,
-             data_version=template.data_version, days_per_move=3, seed_commitment=template.seed_commitment,
-             sealed_seed=template.sealed_seed, to_move_side="blue", to_move_user=user, turn=1, ply=0,
-             turn_started_at=now, deadline=now + timedelta(days=3))
-        for user in players])
-    Seat.objects.bulk_create([seat for game, user in zip(games, players, strict=True)
-                              for seat in (Seat(game=game, side="red", position=0, user=host),
-                                           Seat(game=game, side="blue", position=1, user=user))])
+    games = Game.objects.bulk_create(
+        [
+            Game(
+                kind=template.kind,
+                options=template.options,
+                sealed_state=template.sealed_state,
+                data_version=template.data_version,
+                days_per_move=3,
+                seed_commitment=template.seed_commitment,
+                sealed_seed=template.sealed_seed,
+                to_move_side="blue",
+                to_move_user=user,
+                turn=1,
+                ply=0,
+                turn_started_at=now,
+                deadline=now + timedelta(days=3),
+            )
+            for user in players
+        ]
+    )
+    Seat.objects.bulk_create(
+        [
+            seat
+            for game, user in zip(games, players, strict=True)
+            for seat in (
+                Seat(game=game, side="red", position=0, user=host),
+                Seat(game=game, side="blue", position=1, user=user),
+            )
+        ]
+    )
     Alarm.objects.all().delete()
-    Alarm.objects.bulk_create([Alarm(game=game, user=user, kind=Alarm.Kind.YOUR_TURN, turn=1,
-                                     due_at=now - timedelta(minutes=1))
-                               for game, user in zip(games, players, strict=True)])
+    Alarm.objects.bulk_create(
+        [
+            Alarm(game=game, user=user, kind=Alarm.Kind.YOUR_TURN, turn=1, due_at=now - timedelta(minutes=1))
+            for game, user in zip(games, players, strict=True)
+        ]
+    )
     return [user.email for user in players]
 
 
 # ---------------------------------------------------------------- kill -9 of the whole worker
 
+
 @pytest.mark.services
 def test_three_whole_worker_kills_while_sending_lose_no_mail_and_double_at_most_one_per_process(
-        prefork_worker, slow_sink):
+    prefork_worker, slow_sink
+):
     from games.models import Alarm
 
     count, kills, processes = 500, 3, 2
     addresses = due_your_turn_alarms(count)
     slow_sink.clear()
-    prefork_worker.env.update({"EMAIL_URL": slow_sink.url, "OUTBOX_CLAIM_LEASE_SECONDS": "6",
-                               "OUTBOX_BATCH": "50"})
+    prefork_worker.env.update({"EMAIL_URL": slow_sink.url, "OUTBOX_CLAIM_LEASE_SECONDS": "6", "OUTBOX_BATCH": "50"})
     prefork_worker.start(concurrency=processes)
     prefork_worker.beat_start(CORRESPONDENCE_SWEEP_SECONDS="1", OUTBOX_SWEEP_SECONDS="1")
     kill_figures = []
@@ -168,22 +201,31 @@ def test_three_whole_worker_kills_while_sending_lose_no_mail_and_double_at_most_
         prefork_worker.kill()
         claimed_unsent = OutgoingMail.objects.filter(done_at__isnull=True, claimed_at__isnull=False).count()
         unacked = prefork_worker.unacked()
-        kill_figures.append({"received_at_kill": len(slow_sink.messages), "claimed_unsent": claimed_unsent,
-                             "unacked_tasks": unacked})
+        kill_figures.append(
+            {"received_at_kill": len(slow_sink.messages), "claimed_unsent": claimed_unsent, "unacked_tasks": unacked}
+        )
         # the kill really left work claimed and undone: rows claimed by the dead worker, not
         # sent, and its tasks unacknowledged in the broker
         assert claimed_unsent > 0 and unacked > 0, kill_figures
         assert len(slow_sink.messages) < count
         prefork_worker.start(concurrency=processes)
-    wait_for(lambda: not Alarm.objects.filter(sent_at__isnull=True).exists()
-               and not OutgoingMail.objects.filter(done_at__isnull=True).exists(),
-               "every alarm queued and every outbox row done", timeout=90, interval=0.2)
+    wait_for(
+        lambda: (
+            not Alarm.objects.filter(sent_at__isnull=True).exists()
+            and not OutgoingMail.objects.filter(done_at__isnull=True).exists()
+        ),
+        "every alarm queued and every outbox row done",
+        timeout=90,
+        interval=0.2,
+    )
     received = Counter(message["To"] for message in slow_sink.messages)
     lost = [address for address in addresses if received[address] == 0]
     doubled = sum(n - 1 for n in received.values() if n > 1)
-    print("\noutbox under %d whole-worker kills (%d processes): %d mails due, %d received, %d distinct, "
-          "lost %d, doubled %d; at each kill: %s"
-          % (kills, processes, count, len(slow_sink.messages), len(received), len(lost), doubled, kill_figures))
+    print(
+        "\noutbox under %d whole-worker kills (%d processes): %d mails due, %d received, %d distinct, "
+        "lost %d, doubled %d; at each kill: %s"
+        % (kills, processes, count, len(slow_sink.messages), len(received), len(lost), doubled, kill_figures)
+    )
     assert set(received) == set(addresses)
     assert lost == []
     assert doubled <= kills * processes
@@ -191,6 +233,7 @@ def test_three_whole_worker_kills_while_sending_lose_no_mail_and_double_at_most_
 
 
 # ---------------------------------------------------------------- SMTP outages and refusals
+
 
 @pytest.mark.services
 def test_an_smtp_outage_loses_nothing_and_a_550_is_not_retried(moody_smtp, settings, alice, bob, carol):
@@ -292,6 +335,7 @@ def test_a_server_that_drops_the_kept_open_connection_is_reconnected_once(moody_
 
 # ---------------------------------------------------------------- tasks run again send nothing
 
+
 def test_a_task_carries_only_the_row_id(alice, monkeypatch, django_capture_on_commit_callbacks):
     calls = []
     monkeypatch.setattr(outbox_send, "delay", lambda *args, **kwargs: calls.append((args, kwargs)))
@@ -385,16 +429,23 @@ SIGNED = re.compile(r"http://testserver(/\S+?)(?=[\s>\"']|$)")
 
 def _secrets_of(message) -> set[str]:
     """The signed parts of a sent mail: each long segment of its links, its reply address."""
-    text = "\n".join([message.body, *[part for part, _type in getattr(message, "alternatives", [])],
-                      json.dumps(message.extra_headers), " ".join(message.reply_to)])
+    text = "\n".join(
+        [
+            message.body,
+            *[part for part, _type in getattr(message, "alternatives", [])],
+            json.dumps(message.extra_headers),
+            " ".join(message.reply_to),
+        ]
+    )
     found = set(re.findall(r"play-[\w-]+@[\w.]+", text))
     for path in SIGNED.findall(text):
         found.update(segment for segment in path.split("/") if len(segment) >= 20)
     return found
 
 
-def test_rows_hold_no_signed_link_or_reply_address(client, alice, bob, carol,
-                                                    django_capture_on_commit_callbacks, settings):
+def test_rows_hold_no_signed_link_or_reply_address(
+    client, alice, bob, carol, django_capture_on_commit_callbacks, settings
+):
     from correspondence import services as correspondence_services
     from tests.correspondence.test_reply_by_mail import address_for, reply
     from tests.games.conftest import start_game
@@ -404,27 +455,43 @@ def test_rows_hold_no_signed_link_or_reply_address(client, alice, bob, carol,
     settings.CORRESPONDENCE_REPLY_DOMAIN = "reply.example.org"
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("accounts:signup"), {"username": "dora", "email": "dora@example.org",
-                                                 "password1": "pw-dora-123456!", "password2": "pw-dora-123456!"})
+        client.post(
+            reverse("accounts:signup"),
+            {
+                "username": "dora",
+                "email": "dora@example.org",
+                "password1": "pw-dora-123456!",
+                "password2": "pw-dora-123456!",
+            },
+        )
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("accounts:password_reset"), {"email": alice.email})
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("accounts:email_change"), {"new_email": "alice@new.example.org",
-                                                       "password": "pw-alice-123456"})
+        client.post(
+            reverse("accounts:email_change"), {"new_email": "alice@new.example.org", "password": "pw-alice-123456"}
+        )
     game = start_game(alice, bob)
     correspondence_services.alarms_send_due(now=timezone.now())
     mover = to_move(game)
     with django_capture_on_commit_callbacks(execute=True):
-        correspondence_services.mail_reply_receive(raw=reply(sender=mover.email, address=address_for(game, mover),
-                                                             lines=["nonsense"]))
+        correspondence_services.mail_reply_receive(
+            raw=reply(sender=mover.email, address=address_for(game, mover), lines=["nonsense"])
+        )
     with django_capture_on_commit_callbacks(execute=True):
         correspondence_services.vacation_start(user=bob, days=2)
     with django_capture_on_commit_callbacks(execute=True):
         started([make_user("t1"), make_user("t2")])
     kinds = set(OutgoingMail.objects.values_list("kind", flat=True))
-    assert kinds >= {"signup_confirmation", "password_reset", "email_change", "alarm", "reply_answer",
-                     "vacation_notice", "tournament_round_paired"}
+    assert kinds >= {
+        "signup_confirmation",
+        "password_reset",
+        "email_change",
+        "alarm",
+        "reply_answer",
+        "vacation_notice",
+        "tournament_round_paired",
+    }
     assert set(OutgoingMail.objects.values_list("outcome", flat=True)) == {"sent"}
     assert len(mail.outbox) == OutgoingMail.objects.count()
     secrets = set().union(*(_secrets_of(message) for message in mail.outbox))
@@ -438,11 +505,13 @@ def test_rows_hold_no_signed_link_or_reply_address(client, alice, bob, carol,
 
 # ---------------------------------------------------------------- purge
 
+
 def test_done_rows_are_purged_after_the_documented_time_and_unsent_rows_never(alice, bob, settings):
     settings.OUTBOX_KEEP_DAYS = 7
     now = timezone.now()
     old, recent, unsent = outbox.outbox_add_many(
-        [{"kind": "signup_confirmation", "user": user} for user in (alice, bob, alice)], now=now - timedelta(days=30))
+        [{"kind": "signup_confirmation", "user": user} for user in (alice, bob, alice)], now=now - timedelta(days=30)
+    )
     OutgoingMail.objects.filter(pk=old.pk).update(done_at=now - timedelta(days=8), outcome="sent")
     OutgoingMail.objects.filter(pk=recent.pk).update(done_at=now - timedelta(days=6), outcome="sent")
     from accounts.tasks import outbox_purge
@@ -461,12 +530,21 @@ def test_a_deleted_account_leaves_no_outbox_row(alice):
 
 # ---------------------------------------------------------------- the registry and the layers
 
+
 def test_an_unknown_kind_is_refused_and_every_app_registers_its_kinds(alice):
     with pytest.raises(ValueError):
         outbox.outbox_add(kind="no_such_mail", user=alice)
     assert set(outbox.mail_kinds()) == {
-        "signup_confirmation", "email_change", "password_reset", "alarm", "digest", "vacation_notice",
-        "reply_answer", "tournament_round_paired", "tournament_ended_early"}
+        "signup_confirmation",
+        "email_change",
+        "password_reset",
+        "alarm",
+        "digest",
+        "vacation_notice",
+        "reply_answer",
+        "tournament_round_paired",
+        "tournament_ended_early",
+    }
 
 
 def test_the_outbox_imports_no_app_above_accounts():
@@ -474,8 +552,23 @@ def test_the_outbox_imports_no_app_above_accounts():
         tree = ast.parse((ROOT / "accounts" / name).read_text())
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
         imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-        above = {m for m in imported if m.split(".")[0] in {"correspondence", "games", "tournaments", "ladder",
-                                                          "api", "privacy", "ops", "chat", "ratings", "fairplay"}}
+        above = {
+            m
+            for m in imported
+            if m.split(".")[0]
+            in {
+                "correspondence",
+                "games",
+                "tournaments",
+                "ladder",
+                "api",
+                "privacy",
+                "ops",
+                "chat",
+                "ratings",
+                "fairplay",
+            }
+        }
         assert above == set(), (name, above)
 
 

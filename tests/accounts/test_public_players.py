@@ -1,6 +1,7 @@
 """Which players are public: one rule (accounts.selectors.users_public) that the player
 page, the history page, the API's player endpoints, the leaderboards and finding an
 opponent by name all follow."""
+
 from __future__ import annotations
 
 import pytest
@@ -42,15 +43,18 @@ def _rated(user):
     return user
 
 
-@pytest.mark.parametrize("state, public", [
-    ("active", True),
-    ("unconfirmed", False),
-    ("suspended", False),
-    ("deleted", False),
-    # inconsistent rows (e.g. reactivated by hand): still hidden, the stricter copy wins
-    ("active_but_suspended", False),
-    ("active_but_deleted", False),
-])
+@pytest.mark.parametrize(
+    "state, public",
+    [
+        ("active", True),
+        ("unconfirmed", False),
+        ("suspended", False),
+        ("deleted", False),
+        # inconsistent rows (e.g. reactivated by hand): still hidden, the stricter copy wins
+        ("active_but_suspended", False),
+        ("active_but_deleted", False),
+    ],
+)
 def test_every_public_place_follows_one_rule(client, state, public):
     user = _rated(make_user("someone"))
     now = timezone.now()

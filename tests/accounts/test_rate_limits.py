@@ -1,6 +1,7 @@
 """The HTML forms' budgets (accounts/ratelimits.py): per client address, per account and
 address pair for failed sign-ins, per target address for mails. A client that writes a new
 X-Forwarded-For on every request still gets a 429, and the real owner still signs in."""
+
 from __future__ import annotations
 
 import pytest
@@ -43,7 +44,8 @@ def test_login_page_refuses_a_rotated_forwarded_for_after_its_budget(client, rat
     then the right one signed in. Now the 11th is a 429, and so is the right password."""
     login = reverse("accounts:login")
     count, refused = through_before_429(
-        lambda i: client.post(login, {"username": "alice", "password": "guess-%d" % i}, **rotated(i)), 40)
+        lambda i: client.post(login, {"username": "alice", "password": "guess-%d" % i}, **rotated(i)), 40
+    )
     assert count == 10
     assert_refusal_page(refused, "username")
     assert 'value="alice"' in refused.content.decode()  # the typed name is shown again, the password not
@@ -58,13 +60,19 @@ def test_behind_one_proxy_only_the_proxys_entry_counts(client, rates, alice, set
 
     def send(i):
         forged = "10.0.%d.%d" % (i // 256, i % 256)
-        return client.post(login, {"username": "alice", "password": "x"}, REMOTE_ADDR="10.0.0.2",
-                           HTTP_X_FORWARDED_FOR="%s, 198.51.100.7" % forged)
+        return client.post(
+            login,
+            {"username": "alice", "password": "x"},
+            REMOTE_ADDR="10.0.0.2",
+            HTTP_X_FORWARDED_FOR="%s, 198.51.100.7" % forged,
+        )
+
     count, refused = through_before_429(send, 20)
     assert count == 5 and refused is not None
     # Another client behind the same proxy has its own budget.
-    other = client.post(login, {"username": "alice", "password": "x"}, REMOTE_ADDR="10.0.0.2",
-                        HTTP_X_FORWARDED_FOR="198.51.100.8")
+    other = client.post(
+        login, {"username": "alice", "password": "x"}, REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="198.51.100.8"
+    )
     assert other.status_code == 200
 
 
@@ -74,13 +82,17 @@ def test_a_stranger_hammering_an_account_does_not_lock_its_owner_out(client, rat
     rates["page_auth"] = HIGH
     login = reverse("accounts:login")
     count, refused = through_before_429(
-        lambda i: client.post(login, {"username": "ALICE", "password": "guess-%d" % i},
-                              REMOTE_ADDR=STRANGER, **rotated(i)), 40)
+        lambda i: client.post(
+            login, {"username": "ALICE", "password": "guess-%d" % i}, REMOTE_ADDR=STRANGER, **rotated(i)
+        ),
+        40,
+    )
     assert count == 10
     assert_refusal_page(refused, "username")
     assert "failed sign-ins" in refused.content.decode()
-    assert client.post(login, {"username": "alice", "password": ALICE_PASSWORD},
-                       REMOTE_ADDR=STRANGER).status_code == 429
+    assert (
+        client.post(login, {"username": "alice", "password": ALICE_PASSWORD}, REMOTE_ADDR=STRANGER).status_code == 429
+    )
     # The stranger's address may still try another account (its own budget).
     make_user("bob")
     assert client.post(login, {"username": "bob", "password": "nope"}, REMOTE_ADDR=STRANGER).status_code == 200
@@ -132,7 +144,8 @@ def test_admin_login_refuses_a_rotated_forwarded_for(client, rates, db):
     User.objects.create_superuser("root", "root@example.org", "root-pass-123456")
     admin_login = "/admin/login/"
     count, refused = through_before_429(
-        lambda i: client.post(admin_login, {"username": "root", "password": "guess-%d" % i}, **rotated(i)), 40)
+        lambda i: client.post(admin_login, {"username": "root", "password": "guess-%d" % i}, **rotated(i)), 40
+    )
     assert count == 10
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert 'name="username"' in refused.content.decode() and "try again in" in refused.content.decode()
@@ -142,20 +155,34 @@ def test_admin_login_counts_failures_per_account_and_address(client, rates, db):
     rates["page_auth"] = HIGH
     User.objects.create_superuser("root", "root@example.org", "root-pass-123456")
     count, refused = through_before_429(
-        lambda i: client.post("/admin/login/", {"username": "root", "password": "guess-%d" % i},
-                              REMOTE_ADDR=STRANGER, **rotated(i)), 40)
+        lambda i: client.post(
+            "/admin/login/", {"username": "root", "password": "guess-%d" % i}, REMOTE_ADDR=STRANGER, **rotated(i)
+        ),
+        40,
+    )
     assert count == 10 and refused is not None
     owner = client.__class__()
-    signed_in = owner.post("/admin/login/?next=/admin/", {"username": "root", "password": "root-pass-123456",
-                                                          "next": "/admin/"}, REMOTE_ADDR=OWNER)
+    signed_in = owner.post(
+        "/admin/login/?next=/admin/",
+        {"username": "root", "password": "root-pass-123456", "next": "/admin/"},
+        REMOTE_ADDR=OWNER,
+    )
     assert signed_in.status_code == 302
 
 
 def test_signup_refuses_a_rotated_forwarded_for(client, rates, db):
     def send(i):
-        return client.post(reverse("accounts:signup"), {
-            "username": "newbie%d" % i, "email": "newbie%d@example.org" % i,
-            "password1": "a-long-unusual-passphrase-9", "password2": "a-long-unusual-passphrase-9"}, **rotated(i))
+        return client.post(
+            reverse("accounts:signup"),
+            {
+                "username": "newbie%d" % i,
+                "email": "newbie%d@example.org" % i,
+                "password1": "a-long-unusual-passphrase-9",
+                "password2": "a-long-unusual-passphrase-9",
+            },
+            **rotated(i),
+        )
+
     count, refused = through_before_429(send, 30)
     assert count == 10
     assert_refusal_page(refused, "email")
@@ -164,15 +191,16 @@ def test_signup_refuses_a_rotated_forwarded_for(client, rates, db):
 
 def test_resend_refuses_a_rotated_forwarded_for(client, rates, db):
     count, refused = through_before_429(
-        lambda i: client.post(reverse("accounts:resend"), {"email": "who%d@example.org" % i}, **rotated(i)), 30)
+        lambda i: client.post(reverse("accounts:resend"), {"email": "who%d@example.org" % i}, **rotated(i)), 30
+    )
     assert count == 10
     assert_refusal_page(refused, "email")
 
 
 def test_reset_page_refuses_a_rotated_forwarded_for(client, rates, db):
     count, refused = through_before_429(
-        lambda i: client.post(reverse("accounts:password_reset"), {"email": "who%d@example.org" % i},
-                              **rotated(i)), 30)
+        lambda i: client.post(reverse("accounts:password_reset"), {"email": "who%d@example.org" % i}, **rotated(i)), 30
+    )
     assert count == 10
     assert_refusal_page(refused, "email")
 
@@ -183,8 +211,14 @@ def test_one_address_gets_at_most_its_share_of_reset_mails_from_any_number_of_ad
     (the hostile tester's victim got 25)."""
     make_user("victim")
     count, refused = through_before_429(
-        lambda i: client.post(reverse("accounts:password_reset"), {"email": "Victim@example.org"},
-                              REMOTE_ADDR="192.0.2.%d" % (i + 1), **rotated(i)), 15)
+        lambda i: client.post(
+            reverse("accounts:password_reset"),
+            {"email": "Victim@example.org"},
+            REMOTE_ADDR="192.0.2.%d" % (i + 1),
+            **rotated(i),
+        ),
+        15,
+    )
     assert count == 5
     assert len([m for m in mail.outbox if m.to == ["victim@example.org"]]) == 5
     assert_refusal_page(refused, "email")
@@ -193,11 +227,15 @@ def test_one_address_gets_at_most_its_share_of_reset_mails_from_any_number_of_ad
 
 @pytest.mark.django_db(transaction=True)
 def test_one_address_gets_at_most_its_share_of_confirmation_resends(client, rates):
-    User.objects.create_user("pending", "pending@example.org", "pw-pending-123456", is_active=False,
-                             email_confirmed=False)
+    User.objects.create_user(
+        "pending", "pending@example.org", "pw-pending-123456", is_active=False, email_confirmed=False
+    )
     count, refused = through_before_429(
-        lambda i: client.post(reverse("accounts:resend"), {"email": "pending@example.org"},
-                              REMOTE_ADDR="192.0.2.%d" % (i + 1)), 15)
+        lambda i: client.post(
+            reverse("accounts:resend"), {"email": "pending@example.org"}, REMOTE_ADDR="192.0.2.%d" % (i + 1)
+        ),
+        15,
+    )
     assert count == 5 and len(mail.outbox) == 5
     assert_refusal_page(refused, "email")
 
@@ -207,25 +245,45 @@ def test_the_page_and_the_api_spend_one_mail_budget_per_address(client, rates):
     make_user("victim")
     api = APIClient()
     for i in range(3):
-        assert client.post(reverse("accounts:password_reset"), {"email": "victim@example.org"},
-                           REMOTE_ADDR="192.0.2.%d" % (i + 1)).status_code == 302
+        assert (
+            client.post(
+                reverse("accounts:password_reset"), {"email": "victim@example.org"}, REMOTE_ADDR="192.0.2.%d" % (i + 1)
+            ).status_code
+            == 302
+        )
     for i in range(2):
-        assert api.post("/api/v1/auth/password/reset/", {"email": "victim@example.org"}, format="json",
-                        REMOTE_ADDR="192.0.2.%d" % (i + 10)).status_code == 202
-    refused = api.post("/api/v1/auth/password/reset/", {"email": "victim@example.org"}, format="json",
-                       REMOTE_ADDR="192.0.2.20")
+        assert (
+            api.post(
+                "/api/v1/auth/password/reset/",
+                {"email": "victim@example.org"},
+                format="json",
+                REMOTE_ADDR="192.0.2.%d" % (i + 10),
+            ).status_code
+            == 202
+        )
+    refused = api.post(
+        "/api/v1/auth/password/reset/", {"email": "victim@example.org"}, format="json", REMOTE_ADDR="192.0.2.20"
+    )
     assert refused.status_code == 429 and refused.json()["code"] == "throttled"
     assert int(refused["Retry-After"]) > 0 and refused.json()["details"]["retry_after"] > 0
-    assert client.post(reverse("accounts:password_reset"), {"email": "victim@example.org"},
-                       REMOTE_ADDR="192.0.2.21").status_code == 429
+    assert (
+        client.post(
+            reverse("accounts:password_reset"), {"email": "victim@example.org"}, REMOTE_ADDR="192.0.2.21"
+        ).status_code
+        == 429
+    )
     assert len(mail.outbox) == 5
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_mail_budget_counts_unknown_addresses_too(client, rates):
     """The refusal says nothing about whether an account uses the address."""
-    codes = [client.post(reverse("accounts:password_reset"), {"email": "nobody@example.org"},
-                         REMOTE_ADDR="192.0.2.%d" % (i + 1)).status_code for i in range(6)]
+    codes = [
+        client.post(
+            reverse("accounts:password_reset"), {"email": "nobody@example.org"}, REMOTE_ADDR="192.0.2.%d" % (i + 1)
+        ).status_code
+        for i in range(6)
+    ]
     assert codes == [302] * 5 + [429] and not mail.outbox
 
 

@@ -1,5 +1,6 @@
 """The one staff audit log (accounts.StaffAction): its writer's rules, and the read-only admin
 page that shows every app's rows, filtered by kind and by target."""
+
 from __future__ import annotations
 
 import pytest
@@ -36,11 +37,15 @@ def test_a_staff_decision_needs_a_known_kind_and_a_reason(staff):
 
 
 def test_tournament_management_is_logged_without_a_reason_and_names_the_tournament(staff):
-    tournament = tournament_services.tournament_create(actor=staff, name="Cup", kind="onitama",
-                                                       format="swiss")
+    tournament = tournament_services.tournament_create(actor=staff, name="Cup", kind="onitama", format="swiss")
     entry = StaffAction.objects.get()
     assert (entry.staff, entry.action, entry.target, entry.reason, entry.details) == (
-        staff, StaffActionKind.TOURNAMENT_CREATE, tournament, "", {"detail": "swiss, onitama"})
+        staff,
+        StaffActionKind.TOURNAMENT_CREATE,
+        tournament,
+        "",
+        {"detail": "swiss, onitama"},
+    )
     player = make_user("alice")
     tournament_services.participant_add(tournament_id=tournament.pk, user=player, actor=None)
     added = StaffAction.objects.get(action=StaffActionKind.TOURNAMENT_ADD_PLAYER)
@@ -54,8 +59,7 @@ def test_the_admin_shows_every_apps_rows_filtered_by_kind_and_target(client, sta
     ops_services.game_void(game_id=game.pk, staff=staff, reason="Shared account")
     report = fairplay_services.report_create(reporter=alice, player=bob, kind="abuse", reason="Rude.")
     fairplay_services.report_review(report_id=report.pk, staff=staff, status="dismissed", reason="Banter.")
-    tournament = tournament_services.tournament_create(actor=staff, name="Spring cup", kind="onitama",
-                                                       format="swiss")
+    tournament = tournament_services.tournament_create(actor=staff, name="Spring cup", kind="onitama", format="swiss")
     client.force_login(staff)
     changelist = reverse("admin:accounts_staffaction_changelist")
 
@@ -80,8 +84,10 @@ def test_the_admin_shows_every_apps_rows_filtered_by_kind_and_target(client, sta
     # Read-only: no row is added, changed or deleted there.
     entry = StaffAction.objects.filter(action=StaffActionKind.VOID).get()
     assert client.get(reverse("admin:accounts_staffaction_add")).status_code == 403
-    assert client.post(reverse("admin:accounts_staffaction_change", args=[entry.pk]),
-                       {"reason": "rewritten"}).status_code == 403
+    assert (
+        client.post(reverse("admin:accounts_staffaction_change", args=[entry.pk]), {"reason": "rewritten"}).status_code
+        == 403
+    )
     assert client.post(reverse("admin:accounts_staffaction_delete", args=[entry.pk])).status_code == 403
     entry.refresh_from_db()
     assert entry.reason == "Shared account"

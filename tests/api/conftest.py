@@ -1,5 +1,6 @@
 """Fixtures of the API tests: players, clients signed in with tokens of given scopes
 (tests/api_clients.py), and the API's test settings for every test here."""
+
 from __future__ import annotations
 
 import pytest

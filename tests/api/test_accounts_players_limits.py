@@ -1,4 +1,5 @@
 """Me and preferences, public player pages, the error shape, rate limits, CORS, the schema."""
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -10,8 +11,11 @@ pytestmark = pytest.mark.django_db
 def test_me_shows_my_account_and_changes_only_the_sent_preferences(alice_api, alice):
     me = alice_api.get("/api/v1/me/").json()
     assert me["email"] == "alice@example.org" and me["email_on_your_turn"] is True
-    changed = alice_api.patch("/api/v1/me/", {"display_name": "Alice A.", "email_on_your_turn": False,
-                                              "time_zone": "Asia/Jakarta"}, format="json")
+    changed = alice_api.patch(
+        "/api/v1/me/",
+        {"display_name": "Alice A.", "email_on_your_turn": False, "time_zone": "Asia/Jakarta"},
+        format="json",
+    )
     assert changed.status_code == 200
     alice.refresh_from_db()
     assert (alice.display_name, alice.email_on_your_turn, alice.time_zone) == ("Alice A.", False, "Asia/Jakarta")
@@ -21,24 +25,27 @@ def test_me_shows_my_account_and_changes_only_the_sent_preferences(alice_api, al
     assert alice_api.patch("/api/v1/me/", {"language": "xx"}, format="json").status_code == 400
 
 
-def test_a_failing_address_is_shown_and_fixed_through_the_api(alice_api, alice,
-                                                            django_capture_on_commit_callbacks):
+def test_a_failing_address_is_shown_and_fixed_through_the_api(alice_api, alice, django_capture_on_commit_callbacks):
     from django.core import mail
 
     from accounts.deliverability import address_failure_record
     from tests.helpers import matched
+
     address_failure_record(email=alice.email, failure="bounce")
     assert alice_api.get("/api/v1/me/").json()["email_is_failing"] is True
-    wrong = alice_api.post("/api/v1/account/email/", {"email": "alice@fixed.example.org",
-                                                      "password": "nope"}, format="json")
+    wrong = alice_api.post(
+        "/api/v1/account/email/", {"email": "alice@fixed.example.org", "password": "nope"}, format="json"
+    )
     assert wrong.status_code == 400 and wrong.json()["code"] == "password"
-    bad = alice_api.post("/api/v1/account/email/", {"email": "not-an-address",
-                                                    "password": "pw-alice-123456"}, format="json")
+    bad = alice_api.post(
+        "/api/v1/account/email/", {"email": "not-an-address", "password": "pw-alice-123456"}, format="json"
+    )
     assert bad.status_code == 400
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        asked = alice_api.post("/api/v1/account/email/", {"email": "alice@fixed.example.org",
-                                                          "password": "pw-alice-123456"}, format="json")
+        asked = alice_api.post(
+            "/api/v1/account/email/", {"email": "alice@fixed.example.org", "password": "pw-alice-123456"}, format="json"
+        )
     assert asked.status_code == 202 and "alice@fixed.example.org" in asked.json()["message"]
     assert [m.to for m in mail.outbox] == [["alice@fixed.example.org"]]
     link = matched(r"https?://[^/\s]+(/accounts/email/confirm/\S+/)", mail.outbox[0].body).group(1)
@@ -69,10 +76,13 @@ def test_a_player_page_is_public_but_private_data_stays_private(anon, alice, bob
 
 
 def test_every_error_has_one_shape(alice_api, anon):
-    answers = [anon.get("/api/v1/me/"), alice_api.get("/api/v1/games/424242/"),
-               alice_api.delete("/api/v1/me/"),
-               alice_api.post("/api/v1/challenges/", "{", content_type="application/json"),
-               alice_api.post("/api/v1/challenges/", {}, format="json")]
+    answers = [
+        anon.get("/api/v1/me/"),
+        alice_api.get("/api/v1/games/424242/"),
+        alice_api.delete("/api/v1/me/"),
+        alice_api.post("/api/v1/challenges/", "{", content_type="application/json"),
+        alice_api.post("/api/v1/challenges/", {}, format="json"),
+    ]
     assert [a.status_code for a in answers] == [401, 404, 405, 400, 400]
     for answer in answers:
         body = answer.json()
@@ -100,8 +110,9 @@ def test_rate_limits_per_ip_cover_anonymous_and_credential_requests(settings, an
 
 def test_cors_allows_the_configured_web_origin_only(settings, anon):
     settings.CORS_ALLOWED_ORIGINS = ["https://app.example"]
-    allowed = anon.options("/api/v1/games/", HTTP_ORIGIN="https://app.example",
-                           HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET")
+    allowed = anon.options(
+        "/api/v1/games/", HTTP_ORIGIN="https://app.example", HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET"
+    )
     assert allowed["Access-Control-Allow-Origin"] == "https://app.example"
     assert "idempotency-key" in allowed["Access-Control-Allow-Headers"]
     other = anon.get("/api/v1/games/", HTTP_ORIGIN="https://evil.example")

@@ -1,5 +1,6 @@
 """The client's address comes from one function (api/client_address.py), driven by
 TRUSTED_PROXY_COUNT: a header the client writes never chooses whom a rate limit counts."""
+
 from __future__ import annotations
 
 import pytest
@@ -35,8 +36,9 @@ def test_two_proxies_the_second_entry_from_the_right_is_the_client(settings):
     assert client_address(request) == "198.51.100.7"
 
 
-@pytest.mark.parametrize("forwarded", [None, "", " , ", "not-an-address", "198.51.100.7, garbage",
-                                       "198.51.100.7;drop table", "999.1.1.1"])
+@pytest.mark.parametrize(
+    "forwarded", [None, "", " , ", "not-an-address", "198.51.100.7, garbage", "198.51.100.7;drop table", "999.1.1.1"]
+)
 def test_missing_or_malformed_headers_fall_back_to_the_socket(settings, forwarded):
     settings.TRUSTED_PROXY_COUNT = 1
     assert client_address(_request(remote="10.0.0.2", forwarded=forwarded)) == "10.0.0.2"
@@ -51,8 +53,7 @@ def test_a_header_shorter_than_the_proxy_chain_falls_back_to_the_socket(settings
 
 def test_rotating_the_client_written_part_never_changes_the_address(settings):
     settings.TRUSTED_PROXY_COUNT = 1
-    seen = {client_address(_request(remote="10.0.0.2", forwarded="10.%d.0.1, 198.51.100.7" % i))
-            for i in range(50)}
+    seen = {client_address(_request(remote="10.0.0.2", forwarded="10.%d.0.1, 198.51.100.7" % i)) for i in range(50)}
     assert seen == {"198.51.100.7"}
 
 

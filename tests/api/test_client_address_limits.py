@@ -1,5 +1,6 @@
 """The API's throttles count the client's address from api/client_address.py: a new
 X-Forwarded-For on every request dodges nothing (DRF's own get_ident believed it)."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,8 +34,7 @@ def default_rates(settings):
 def test_wrong_passwords_with_a_rotated_forwarded_for_get_a_429(default_rates, anon, alice):
     """30 wrong passwords on the token endpoint, each with a new header: before, no 429."""
     wrong = {"username": "alice", "password": "guess", "name": "x", "scopes": ["read"]}
-    through = through_before_api_429(
-        lambda i: anon.post("/api/v1/auth/token/", wrong, format="json", **rotated(i)), 30)
+    through = through_before_api_429(lambda i: anon.post("/api/v1/auth/token/", wrong, format="json", **rotated(i)), 30)
     assert through == 10  # API_RATE_AUTH
 
 
@@ -42,8 +42,8 @@ def test_the_failed_sign_in_budget_of_the_pair_holds_on_the_api_alone(settings, 
     settings.API_THROTTLE_RATES = {"user": HIGH, "ip": HIGH, "auth": HIGH}
     wrong = {"username": "alice", "password": "guess", "name": "x", "scopes": ["read"]}
     through = through_before_api_429(
-        lambda i: anon.post("/api/v1/auth/token/", wrong, format="json", REMOTE_ADDR="198.51.100.66",
-                            **rotated(i)), 30)
+        lambda i: anon.post("/api/v1/auth/token/", wrong, format="json", REMOTE_ADDR="198.51.100.66", **rotated(i)), 30
+    )
     assert through == 10  # ACCOUNT_RATE_LOGIN_FAILURES
     right = {**wrong, "password": "pw-alice-123456"}
     assert anon.post("/api/v1/auth/token/", right, format="json", REMOTE_ADDR="203.0.113.5").status_code == 201
@@ -65,10 +65,18 @@ def test_the_per_user_budget_is_unchanged(settings, default_rates, alice):
 def test_one_victim_gets_at_most_its_share_of_account_mail(settings, default_rates, path):
     """25 reset mails reached one victim. Now 5, however many addresses ask."""
     settings.API_THROTTLE_RATES = {"user": HIGH, "ip": HIGH, "auth": HIGH}
-    User.objects.create_user("victim", "victim@example.org", "pw-victim-123456",
-                             is_active=path.endswith("reset/"), email_confirmed=path.endswith("reset/"))
+    User.objects.create_user(
+        "victim",
+        "victim@example.org",
+        "pw-victim-123456",
+        is_active=path.endswith("reset/"),
+        email_confirmed=path.endswith("reset/"),
+    )
     client = APIClient()
     through = through_before_api_429(
-        lambda i: client.post(path, {"email": "victim@example.org"}, format="json",
-                              REMOTE_ADDR="192.0.2.%d" % (i + 1), **rotated(i)), 25)
+        lambda i: client.post(
+            path, {"email": "victim@example.org"}, format="json", REMOTE_ADDR="192.0.2.%d" % (i + 1), **rotated(i)
+        ),
+        25,
+    )
     assert through == 5 and len(mail.outbox) == 5

@@ -1,6 +1,7 @@
 """Simultaneous submissions on PostgreSQL through the live server: a retried move with
 its Idempotency-Key is played once and both requests get the same answer; two different
 submissions for one ply make one move and one 409."""
+
 from __future__ import annotations
 
 import json
@@ -24,9 +25,16 @@ def post_together(url: str, token: str, body: dict, keys: list[str]) -> list[tup
     answers: list[tuple[int, dict] | None] = [None] * len(keys)
 
     def send(index: int) -> None:
-        request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
-            "Authorization": "Bearer " + token, "Content-Type": "application/json",
-            "Idempotency-Key": keys[index]})
+        request = urllib.request.Request(
+            url,
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={
+                "Authorization": "Bearer " + token,
+                "Content-Type": "application/json",
+                "Idempotency-Key": keys[index],
+            },
+        )
         barrier.wait()
         try:
             with urllib.request.urlopen(request, timeout=30) as response:

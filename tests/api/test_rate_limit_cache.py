@@ -1,6 +1,7 @@
 """Rate-limit counters live in Django's cache (CACHE_URL), not in a process's memory:
 separate clients, and separate processes sharing a Redis cache, spend one budget,
 and simultaneous requests never lose a count."""
+
 from __future__ import annotations
 
 import os
@@ -71,8 +72,13 @@ def test_another_process_sees_and_spends_the_same_redis_counter(settings, alice,
     """Two gunicorn workers are two processes: one with the same CACHE_URL sees the
     counter this process wrote and adds to it, so the next request here is refused."""
     prefix = django_settings.CACHES["default"]["KEY_PREFIX"]
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": _redis_url(), "KEY_PREFIX": prefix}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _redis_url(),
+            "KEY_PREFIX": prefix,
+        }
+    }
     settings.API_THROTTLE_RATES = {"user": "3/min", "ip": "1000/min", "auth": "1000/min"}
     client = token_client(alice)
     assert [client.get("/api/v1/me/").status_code for _ in range(2)] == [200, 200]
@@ -83,10 +89,15 @@ def test_another_process_sees_and_spends_the_same_redis_counter(settings, alice,
         "cache.key_prefix = sys.argv[2]  # the test's own namespace\n"
         "print(cache.incr(sys.argv[1]))\n"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "maatasite.settings",
-           "CACHE_URL": _redis_url()}
-    seen = subprocess.run([sys.executable, "-c", other_process, _counter_key(alice), prefix], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "maatasite.settings", "CACHE_URL": _redis_url()}
+    seen = subprocess.run(
+        [sys.executable, "-c", other_process, _counter_key(alice), prefix],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert seen.returncode == 0, seen.stderr
     assert seen.stdout.strip() == "3"  # it saw our 2 and spent the last one
     refused = client.get("/api/v1/me/")
@@ -124,8 +135,13 @@ def test_simultaneous_requests_spend_the_budget_exactly(settings, frozen_clock):
 @pytest.mark.services
 def test_simultaneous_requests_spend_the_budget_exactly_in_redis(settings, frozen_clock):
     prefix = django_settings.CACHES["default"]["KEY_PREFIX"]
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": _redis_url(), "KEY_PREFIX": prefix}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _redis_url(),
+            "KEY_PREFIX": prefix,
+        }
+    }
     settings.API_THROTTLE_RATES = {"user": "5/min", "ip": "1000/min", "auth": "1000/min"}
     answers = _race(throttling.UserRateThrottle, 24)
     assert answers.count(True) == 5 and answers.count(False) == 19

@@ -5,6 +5,7 @@ Bounded: a few examples per operation (``API_FUZZ_EXAMPLES``, default 8), positi
 generation only, no shrinking, deterministic; about a minute in all. The signed-in
 user holds a live game and challenges, and a tournament is open, so ids in the generated paths sometimes hit.
 """
+
 from __future__ import annotations
 
 import os
@@ -28,8 +29,13 @@ from tournaments import services as tournament_services
 from .conftest import make_user, start_game
 
 EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "8"))
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_headers_conformance, response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
 
 
 @pytest.fixture
@@ -44,17 +50,25 @@ def fuzz_target(live_server, transactional_db):
     _token, secret = api_services.token_create(user=fuzzer, name="fuzz", scopes=["read", "play"])
     schema = schemathesis.openapi.from_url(live_server.url + "/api/v1/schema/?format=json")
     schema.config.update(base_url=live_server.url)
-    schema.config.generation.update(modes=[GenerationMode.POSITIVE], max_examples=EXAMPLES,
-                                    no_shrink=True, deterministic=True, database="none")
+    schema.config.generation.update(
+        modes=[GenerationMode.POSITIVE], max_examples=EXAMPLES, no_shrink=True, deterministic=True, database="none"
+    )
     return schema, {"Authorization": "Bearer " + secret}
 
 
 def _fuzz(operation, headers):
     @given(case=operation.as_strategy())
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.generate],
+    )
     def run(case):
         case.call_and_validate(headers=headers, checks=CHECKS)
+
     run()
 
 

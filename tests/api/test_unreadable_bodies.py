@@ -4,6 +4,7 @@ an unexpected exception. Never a RecursionError, never an HTML page.
 
 The write endpoints are read from the OpenAPI schema, so a new endpoint is covered here
 without anyone listing it."""
+
 from __future__ import annotations
 
 import re
@@ -92,8 +93,9 @@ def test_a_body_within_the_depth_limit_is_read(alice_api):
     assert answer.status_code == 201
 
 
-@pytest.mark.parametrize("path", ["/api/v1/%0A", "/api/v1/games/%0A/", "/api/v1/players/%0A/games/x/",
-                                  "/api/", "/api/v2/games/"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/%0A", "/api/v1/games/%0A/", "/api/v1/players/%0A/games/x/", "/api/", "/api/v2/games/"]
+)
 def test_paths_that_name_nothing_are_json_404s(path, db):
     assert_error_shape(Client().get(path), 404, "not_found")
     assert_error_shape(Client().post(path, DEEP, content_type="application/json"), 404, "not_found")

@@ -1,4 +1,5 @@
 """Fixtures of the chat tests: a game of alice and bob (carol only watches)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """GET/POST /api/v1/games/<id>/messages/: players only, the chat service's refusals in the
 API's error shape (400 empty or too long, 403 not a player or blocked, 404, 429)."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -25,7 +26,11 @@ def test_players_write_and_read(alice, bob, game):
     assert response.status_code == 201, response.json()
     body = response.json()
     assert {k: body[k] for k in ("author", "author_name", "text", "ply")} == {
-        "author": "alice", "author_name": "alice", "text": "Hi <bob>", "ply": 0}
+        "author": "alice",
+        "author_name": "alice",
+        "text": "Hi <bob>",
+        "ply": 0,
+    }
     bob_api.post(_url(game.pk), {"text": "Hello"}, format="json")
     listed = bob_api.get(_url(game.pk))
     assert listed.status_code == 200
@@ -41,8 +46,10 @@ def test_refusals(alice, bob, carol, game):
     assert alice_api.post(_url(game.pk), {}, format="json").status_code == 400
     for response in (carol_api.get(_url(game.pk)), carol_api.post(_url(game.pk), {"text": "hi"}, format="json")):
         assert (response.status_code, response.json()["code"]) == (403, "not_a_player")
-    for response in (alice_api.get(_url(game.pk + 1000)),
-                     alice_api.post(_url(game.pk + 1000), {"text": "hi"}, format="json")):
+    for response in (
+        alice_api.get(_url(game.pk + 1000)),
+        alice_api.post(_url(game.pk + 1000), {"text": "hi"}, format="json"),
+    ):
         assert (response.status_code, response.json()["code"]) == (404, "game_not_found")
     anon = token_client(alice)
     anon.credentials()
@@ -59,8 +66,11 @@ def test_blocked_author_is_refused_and_hidden(alice, bob, game):
     account_services.block_create(blocker=bob, blocked=alice)
     response = alice_api.post(_url(game.pk), {"text": "hi"}, format="json")
     assert response.status_code == 403
-    assert response.json() == {"code": "message_blocked", "message": "This player does not accept your messages.",
-                               "details": {}}
+    assert response.json() == {
+        "code": "message_blocked",
+        "message": "This player does not accept your messages.",
+        "details": {},
+    }
     assert bob_api.get(_url(game.pk)).json() == []
     assert [m["text"] for m in alice_api.get(_url(game.pk)).json()] == ["raced"]
 

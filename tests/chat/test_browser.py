@@ -1,5 +1,6 @@
 """Two players in two browsers: one writes on the game page, the other reads it after a
 reload and reports it; a watching third player sees no messages."""
+
 import pytest
 
 from fairplay.models import Report

@@ -1,5 +1,6 @@
 """The messages panel of the game page: players write (POST, CSRF, back to the page) and
 read; spectators and visitors see nothing; a message is reported through the ops flow."""
+
 from __future__ import annotations
 
 import re
@@ -80,8 +81,9 @@ def test_the_form_needs_a_login_a_post_csrf_and_a_game(client, alice, game):
     strict.force_login(alice)
     assert strict.post(url, {"text": "hi"}).status_code == 403  # no CSRF token
     page = strict.get(reverse("games:game", args=[game.pk])).content.decode()
-    token = matched(r'id="message-form">\s*<input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"',
-                      page).group(1)
+    token = matched(
+        r'id="message-form">\s*<input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"', page
+    ).group(1)
     assert strict.post(url, {"text": "hi", "csrfmiddlewaretoken": token}).status_code == 302
     assert Message.objects.get().text == "hi"
 

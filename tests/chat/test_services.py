@@ -1,4 +1,5 @@
 """Writing and reading game messages: players only, short, not too many, and blocks respected."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -109,8 +110,9 @@ def test_a_blocked_player_cannot_write_to_the_blocker_and_the_game_goes_on(alice
     services.message_create(game_id=game.pk, author=bob, text="noted")
     assert selectors.conversation_for(game_id=game.pk, user=bob).can_write
     game.refresh_from_db()
-    games_services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=first_legal(game),
-                               expected_ply=game.ply)
+    games_services.move_submit(
+        game_id=game.pk, user=game.to_move_user, move_text=first_legal(game), expected_ply=game.ply
+    )
     assert _texts(game, bob) == _texts(game, alice) == ["before the block", "noted"]
     account_services.block_delete(blocker=bob, blocked=alice)
     services.message_create(game_id=game.pk, author=alice, text="thanks")

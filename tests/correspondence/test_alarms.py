@@ -1,5 +1,6 @@
 """The alarm sweep: due and not due, once only, stale turns, preferences, the outbox's
 claims, query count."""
+
 from datetime import timedelta
 
 import pytest
@@ -86,6 +87,7 @@ def test_preferences_turn_off_each_kind(onitama_game):
 
 def test_game_over_mail_once_per_player(onitama_game, alice, bob):
     from games import services as games_services
+
     services.alarms_send_due(now=timezone.now())
     mail.outbox.clear()
     games_services.game_resign(game_id=onitama_game.pk, user=alice)
@@ -185,6 +187,7 @@ def test_the_beat_task_is_late_acknowledged_and_retried():
     task = tasks.correspondence_sweep
     assert task.acks_late and task.autoretry_for and task.retry_backoff
     from django.conf import settings
+
     assert settings.CELERY_BEAT_SCHEDULE["correspondence-sweep"]["task"] == task.name
 
 

@@ -1,5 +1,6 @@
 """Bounces and complaints: the provider's webhook, SMTP refusals, no mail to a failing
 address, the banner, and fixing the address by confirming one."""
+
 from __future__ import annotations
 
 import json
@@ -49,6 +50,7 @@ def fresh(user):
 
 # ---------------------------------------------------------------- the webhook
 
+
 def test_the_url_is_the_documented_one():
     assert reverse("correspondence:bounce_webhook") == URL
 
@@ -64,8 +66,11 @@ def test_the_webhook_needs_the_secret(client, alice, settings):
 
 
 def test_a_hard_bounce_marks_the_address_failing_once(client, alice, bob):
-    payload = {"events": [{"type": "bounce", "bounce_type": "hard", "email": "ALICE@example.org",
-                           "detail": "550 5.1.1 user unknown"}]}
+    payload = {
+        "events": [
+            {"type": "bounce", "bounce_type": "hard", "email": "ALICE@example.org", "detail": "550 5.1.1 user unknown"}
+        ]
+    }
     response = post(client, payload)
     assert response.status_code == 200
     assert response.json() == {"marked": 1, "soft": 0, "unknown": 0}
@@ -109,28 +114,33 @@ def test_a_complaint_after_a_bounce_becomes_a_complaint(alice):
 
 
 def test_unknown_addresses_are_counted_and_ignored(client, alice):
-    response = post(client, {"events": [{"type": "complaint", "email": "nobody@example.org"},
-                                        {"type": "bounce", "email": alice.email}]})
+    response = post(
+        client,
+        {"events": [{"type": "complaint", "email": "nobody@example.org"}, {"type": "bounce", "email": alice.email}]},
+    )
     assert response.status_code == 200
     assert response.json() == {"marked": 1, "soft": 0, "unknown": 1}  # bounce_type defaults to hard
     assert fresh(alice).email_failure == "bounce"
 
 
-@pytest.mark.parametrize("raw, code", [
-    ("{not json", "bad_json"),
-    ("", "bad_json"),
-    ('{"type": "bounce", "email": "alice@example.org", "detail": NaN}', "bad_json"),
-    ("[" * 1000 + "]" * 1000, "too_deep"),  # was a RecursionError, a 500
-    ('{"events": ' + "[" * 100 + "]" * 100 + "}", "too_deep"),
-    (b"\xff\xfe{}", "bad_encoding"),
-    ('{"events": []}', "bad_bounce_events"),
-    ('{"events": "alice@example.org"}', "bad_bounce_events"),
-    ("[1, 2]", "bad_bounce_event"),
-    ('{"type": "bounce", "bounce_type": "hard"}', "bad_bounce_event"),
-    ('{"type": "delivered", "email": "alice@example.org"}', "bad_bounce_event"),
-    ('{"type": "bounce", "bounce_type": "permanent", "email": "alice@example.org"}', "bad_bounce_event"),
-    ('{"type": "complaint", "email": "alice@example.org", "detail": 5}', "bad_bounce_event"),
-])
+@pytest.mark.parametrize(
+    "raw, code",
+    [
+        ("{not json", "bad_json"),
+        ("", "bad_json"),
+        ('{"type": "bounce", "email": "alice@example.org", "detail": NaN}', "bad_json"),
+        ("[" * 1000 + "]" * 1000, "too_deep"),  # was a RecursionError, a 500
+        ('{"events": ' + "[" * 100 + "]" * 100 + "}", "too_deep"),
+        (b"\xff\xfe{}", "bad_encoding"),
+        ('{"events": []}', "bad_bounce_events"),
+        ('{"events": "alice@example.org"}', "bad_bounce_events"),
+        ("[1, 2]", "bad_bounce_event"),
+        ('{"type": "bounce", "bounce_type": "hard"}', "bad_bounce_event"),
+        ('{"type": "delivered", "email": "alice@example.org"}', "bad_bounce_event"),
+        ('{"type": "bounce", "bounce_type": "permanent", "email": "alice@example.org"}', "bad_bounce_event"),
+        ('{"type": "complaint", "email": "alice@example.org", "detail": 5}', "bad_bounce_event"),
+    ],
+)
 def test_bad_input_is_a_400_with_a_message(client, alice, raw, code):
     response = post(client, None, raw=raw)
     assert response.status_code == 400
@@ -145,6 +155,7 @@ def test_one_bad_event_records_none_of_the_batch(client, alice):
 
 
 # ---------------------------------------------------------------- no mail to a failing address
+
 
 def test_the_alarm_sweep_sends_nothing_to_a_failing_address(alice, bob):
     game = start_game(alice, bob)
@@ -185,13 +196,18 @@ def test_the_outbox_and_user_email_build_refuse_a_failing_address(alice, django_
         assert outbox.outbox_add(kind="signup_confirmation", user=alice) is None
     assert mail.outbox == [] and callbacks == [] and not OutgoingMail.objects.exists()
     with pytest.raises(accounts_mail.AddressFailing):
-        accounts_mail.user_email_build(user=alice, subject_template="accounts/email/confirmation_subject.txt",
-                                       body_template="accounts/email/confirmation_body.txt",
-                                       context={"confirm_url": "x", "max_age_days": 3})
+        accounts_mail.user_email_build(
+            user=alice,
+            subject_template="accounts/email/confirmation_subject.txt",
+            body_template="accounts/email/confirmation_body.txt",
+            context={"confirm_url": "x", "max_age_days": 3},
+        )
     # the link to an address being confirmed still goes out, to that address
     with django_capture_on_commit_callbacks(execute=True):
-        assert outbox.outbox_add(kind="email_change", user=alice, to="alice@new.example.org",
-                                 params={"old": alice.email}) is not None
+        assert (
+            outbox.outbox_add(kind="email_change", user=alice, to="alice@new.example.org", params={"old": alice.email})
+            is not None
+        )
     assert [m.to for m in mail.outbox] == [["alice@new.example.org"]]
 
 
@@ -216,6 +232,7 @@ def test_a_failing_address_gets_no_vacation_notice(alice, bob, carol, django_cap
 
 # ---------------------------------------------------------------- the banner and fixing the address
 
+
 def test_the_banner_shows_on_every_page_while_the_address_fails(client, alice):
     client.force_login(alice)
     home = reverse("games:home")
@@ -236,12 +253,14 @@ def test_confirming_a_new_address_clears_the_failure(client, alice, django_captu
     client.force_login(alice)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("accounts:email_change"),
-                               {"new_email": "alice@fixed.example.org", "password": "wrong"})
+        response = client.post(
+            reverse("accounts:email_change"), {"new_email": "alice@fixed.example.org", "password": "wrong"}
+        )
     assert response.status_code == 200 and mail.outbox == []
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("accounts:email_change"),
-                               {"new_email": "alice@fixed.example.org", "password": "pw-alice-123456"})
+        response = client.post(
+            reverse("accounts:email_change"), {"new_email": "alice@fixed.example.org", "password": "pw-alice-123456"}
+        )
     assert response.status_code == 302
     assert [m.to for m in mail.outbox] == [["alice@fixed.example.org"]]
     assert fresh(alice).email == "alice@example.org" and alice.email_is_failing  # not before the link
@@ -259,8 +278,7 @@ def test_confirming_a_new_address_clears_the_failure(client, alice, django_captu
 
 def test_confirming_the_same_address_again_clears_the_failure(client, alice, django_capture_on_commit_callbacks):
     client.force_login(alice)
-    response = client.post(reverse("accounts:email_change"),
-                           {"new_email": alice.email, "password": "pw-alice-123456"})
+    response = client.post(reverse("accounts:email_change"), {"new_email": alice.email, "password": "pw-alice-123456"})
     assert response.status_code == 200 and "already your address" in response.content.decode()
     address_failure_record(email=alice.email, failure="bounce")
     mail.outbox.clear()
@@ -275,13 +293,15 @@ def test_an_address_of_another_account_cannot_be_taken(client, alice, bob, djang
     client.force_login(alice)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("accounts:email_change"), {"new_email": "BOB@example.org",
-                                                                  "password": "pw-alice-123456"})
+        response = client.post(
+            reverse("accounts:email_change"), {"new_email": "BOB@example.org", "password": "pw-alice-123456"}
+        )
     assert response.status_code == 200 and mail.outbox == []
     assert "already exists" in response.content.decode()
 
 
 # ---------------------------------------------------------------- our SMTP server refuses a recipient
+
 
 class RefusingSmtp:
     """A real SMTP server (aiosmtpd) that refuses the recipients listed in ``refuse``."""
@@ -365,6 +385,7 @@ def test_a_refusal_during_the_alarm_sweep_marks_the_address_and_the_sweep_goes_o
 
 
 # ---------------------------------------------------------------- the rest of the account
+
 
 def test_a_password_reset_still_goes_to_a_failing_address(client, alice, django_capture_on_commit_callbacks):
     """The player asked for it, and it is their way back in to fix the address."""

@@ -1,5 +1,6 @@
 """The one deadline function: quiet hours in the player's time zone (with daylight
 saving changes) and vacations that stop the clock."""
+
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -38,17 +39,21 @@ def test_quiet_hours_across_daylight_saving_changes():
     # Europe/Berlin springs forward on 2026-03-29 (02:00 -> 03:00): the night 23-7 that
     # begins on the 28th ends at 07:00 CEST = 05:00 UTC (not 06:00 as in winter)
     late = datetime(2026, 3, 28, 23, 0, tzinfo=UTC)  # 00:00 CET
-    assert quiet_hours_shift(late, time_zone="Europe/Berlin", start=23, end=7) == \
-        datetime(2026, 3, 29, 5, 0, tzinfo=UTC)
+    assert quiet_hours_shift(late, time_zone="Europe/Berlin", start=23, end=7) == datetime(
+        2026, 3, 29, 5, 0, tzinfo=UTC
+    )
     # and falls back on 2026-10-25: that morning's 07:00 CET is 06:00 UTC
     autumn = datetime(2026, 10, 24, 23, 30, tzinfo=UTC)  # 00:30 CET... after fall back
-    assert quiet_hours_shift(autumn, time_zone="Europe/Berlin", start=23, end=7) == \
-        datetime(2026, 10, 25, 6, 0, tzinfo=UTC)
+    assert quiet_hours_shift(autumn, time_zone="Europe/Berlin", start=23, end=7) == datetime(
+        2026, 10, 25, 6, 0, tzinfo=UTC
+    )
     # America/New_York: the digest hour 8:00 is 13:00 UTC in winter, 12:00 UTC in summer
-    assert local_hour_next(datetime(2026, 3, 7, 14, tzinfo=UTC), time_zone="America/New_York", hour=8) == \
-        datetime(2026, 3, 8, 12, 0, tzinfo=UTC)
-    assert local_hour_next(datetime(2026, 1, 10, 14, tzinfo=UTC), time_zone="America/New_York", hour=8) == \
-        datetime(2026, 1, 11, 13, 0, tzinfo=UTC)
+    assert local_hour_next(datetime(2026, 3, 7, 14, tzinfo=UTC), time_zone="America/New_York", hour=8) == datetime(
+        2026, 3, 8, 12, 0, tzinfo=UTC
+    )
+    assert local_hour_next(datetime(2026, 1, 10, 14, tzinfo=UTC), time_zone="America/New_York", hour=8) == datetime(
+        2026, 1, 11, 13, 0, tzinfo=UTC
+    )
 
 
 @pytest.mark.django_db
@@ -58,8 +63,7 @@ def test_a_game_deadline_in_the_night_moves_and_follows_a_change_of_quiet_hours(
     nominal = turn_start(game) + timedelta(days=3)
     assert game.deadline == nominal
     local_hour = nominal.astimezone(UTC).hour
-    services.mail_preferences_update(user=mover, quiet_hours_start=local_hour,
-                                     quiet_hours_end=(local_hour + 2) % 24)
+    services.mail_preferences_update(user=mover, quiet_hours_start=local_hour, quiet_hours_end=(local_hour + 2) % 24)
     game.refresh_from_db()
     expected = nominal.replace(minute=0, second=0, microsecond=0) + timedelta(hours=2)
     assert game.deadline == expected == games_services.game_deadline(game)
@@ -134,6 +138,7 @@ def test_the_vacation_allowance_accrues_monthly_is_capped_and_is_spent(alice, se
         services.vacation_start(user=alice, days=1, now=january)  # already on vacation
     services.vacation_end(user=alice, now=january + timedelta(hours=10))  # ended early: 10 h used
     from correspondence.models import VacationAccount
+
     assert VacationAccount.objects.get(user=alice).balance_hours == 48 - 10
     # five months later the balance is capped at 5 days
     services.vacation_start(user=alice, days=5, now=datetime(2026, 6, 2, tzinfo=UTC))

@@ -1,4 +1,5 @@
 """Digest contents and hour, one-click unsubscribe, the calendar feed, page banners."""
+
 from datetime import UTC, timedelta
 
 import pytest
@@ -114,15 +115,30 @@ def test_the_settings_page_saves_preferences_and_starts_a_vacation(client, alice
     client.force_login(alice)
     url = reverse("correspondence:settings")
     assert client.get(url).status_code == 200
-    answer = client.post(url, {"action": "preferences", "email_on_your_turn": "on", "turn_mail": "digest",
-                               "digest_hour": "6", "email_on_game_over": "on", "quiet_hours_start": "22",
-                               "quiet_hours_end": "7"})
+    answer = client.post(
+        url,
+        {
+            "action": "preferences",
+            "email_on_your_turn": "on",
+            "turn_mail": "digest",
+            "digest_hour": "6",
+            "email_on_game_over": "on",
+            "quiet_hours_start": "22",
+            "quiet_hours_end": "7",
+        },
+    )
     assert answer.status_code == 302
     alice.refresh_from_db()
-    assert (alice.turn_mail, alice.digest_hour, alice.email_reminders, alice.quiet_hours_start,
-            alice.quiet_hours_end) == ("digest", 6, False, 22, 7)
-    bad = client.post(url, {"action": "preferences", "turn_mail": "each", "digest_hour": "6",
-                            "quiet_hours_start": "22"})
+    assert (
+        alice.turn_mail,
+        alice.digest_hour,
+        alice.email_reminders,
+        alice.quiet_hours_start,
+        alice.quiet_hours_end,
+    ) == ("digest", 6, False, 22, 7)
+    bad = client.post(
+        url, {"action": "preferences", "turn_mail": "each", "digest_hour": "6", "quiet_hours_start": "22"}
+    )
     assert bad.status_code == 400
     assert client.post(url, {"action": "vacation_start", "days": "30"}).status_code == 409
     assert client.post(url, {"action": "vacation_start", "days": "1"}).status_code == 302

@@ -5,6 +5,7 @@ whose task was lost; played rows are purged, and go with the player's account.
 
 In the tests of one rolled-back transaction, on-commit callbacks run only when a test runs
 them: a row stored without running them is a row whose task was lost with its worker."""
+
 from __future__ import annotations
 
 import threading
@@ -46,16 +47,22 @@ def overdue() -> float:
 
 # ---------------------------------------------------------------- in-process
 
+
 @pytest.mark.django_db
 class TestInProcess:
-
-    def test_the_webhook_stores_the_mail_and_its_task_carries_only_the_id(self, client, onitama_game,
-                                                                          django_capture_on_commit_callbacks):
+    def test_the_webhook_stores_the_mail_and_its_task_carries_only_the_id(
+        self, client, onitama_game, django_capture_on_commit_callbacks
+    ):
         raw = a_reply(onitama_game)
         with mock.patch.object(tasks.inbound_mail_play, "delay") as delay:
             with django_capture_on_commit_callbacks(execute=True):
-                answer = client.post(reverse("correspondence:inbound"), raw, content_type="message/rfc822",
-                                     HTTP_X_RECIPIENT="someone@reply.example.org", **SECRET)
+                answer = client.post(
+                    reverse("correspondence:inbound"),
+                    raw,
+                    content_type="message/rfc822",
+                    HTTP_X_RECIPIENT="someone@reply.example.org",
+                    **SECRET,
+                )
         assert answer.status_code == 202
         stored = InboundMail.objects.get()
         assert bytes(stored.raw) == raw and stored.user == onitama_game.to_move_user
@@ -64,12 +71,14 @@ class TestInProcess:
         delay.assert_called_once_with(stored.pk)  # the id, never the mail
 
     def test_a_broker_that_refuses_the_task_still_gets_a_202_and_the_sweep_plays_the_mail(
-            self, client, onitama_game, django_capture_on_commit_callbacks):
+        self, client, onitama_game, django_capture_on_commit_callbacks
+    ):
         game = onitama_game
         with mock.patch.object(tasks.inbound_mail_play, "delay", side_effect=ConnectionError("broker down")):
             with django_capture_on_commit_callbacks(execute=True):
-                answer = client.post(reverse("correspondence:inbound"), a_reply(game),
-                                     content_type="message/rfc822", **SECRET)
+                answer = client.post(
+                    reverse("correspondence:inbound"), a_reply(game), content_type="message/rfc822", **SECRET
+                )
         assert answer.status_code == 202  # stored: the provider must not send it again
         assert InboundMail.objects.get().processed_at is None and Game.objects.get(pk=game.pk).ply == 0
         with django_capture_on_commit_callbacks(execute=True):
@@ -77,7 +86,8 @@ class TestInProcess:
         assert InboundMail.objects.get().outcome == "played" and Game.objects.get(pk=game.pk).ply == 1
 
     def test_a_lost_task_is_played_by_the_sweep_exactly_once_and_a_late_redelivery_plays_nothing(
-            self, onitama_game, django_capture_on_commit_callbacks):
+        self, onitama_game, django_capture_on_commit_callbacks
+    ):
         game = onitama_game
         user = game.to_move_user
         inbound = services.inbound_mail_store(raw=a_reply(game))  # its task is lost: never run
@@ -103,8 +113,9 @@ class TestInProcess:
         assert ReplyAddressUse.objects.get(game=game).result == "played"
         assert len(answers_to(user)) == 1  # no second answer ("address already used")
 
-    def test_a_run_that_fails_leaves_the_row_and_the_game_for_the_next_run(self, onitama_game,
-                                                                           django_capture_on_commit_callbacks):
+    def test_a_run_that_fails_leaves_the_row_and_the_game_for_the_next_run(
+        self, onitama_game, django_capture_on_commit_callbacks
+    ):
         from django.db import OperationalError
 
         from accounts.models import OutgoingMail
@@ -132,8 +143,9 @@ class TestInProcess:
             assert services.inbound_mail_play(inbound_id=inbound.pk) == "played"
         assert Game.objects.get(pk=game.pk).ply == 1
 
-    def test_the_sweep_comes_back_to_a_failing_mail_after_a_doubling_wait(self, onitama_game,
-                                                                         django_capture_on_commit_callbacks):
+    def test_the_sweep_comes_back_to_a_failing_mail_after_a_doubling_wait(
+        self, onitama_game, django_capture_on_commit_callbacks
+    ):
         inbound = services.inbound_mail_store(raw=a_reply(onitama_game))
         step = settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS
         now = timezone.now()
@@ -151,7 +163,8 @@ class TestInProcess:
         game = onitama_game
         with django_capture_on_commit_callbacks(execute=True):
             stranger = services.inbound_mail_store(
-                raw=reply(sender="mallory@example.org", address=address_for(game, game.to_move_user), lines=["x"]))
+                raw=reply(sender="mallory@example.org", address=address_for(game, game.to_move_user), lines=["x"])
+            )
             nobody = services.inbound_mail_store(raw=b"Subject: hello\r\n\r\nno address at all\r\n")
         stranger.refresh_from_db()
         nobody.refresh_from_db()
@@ -166,8 +179,14 @@ class TestInProcess:
         now = timezone.now()
 
         def row(received, processed):
-            return InboundMail.objects.create(raw=b"x", received_at=received, sweep_at=received,
-                                              processed_at=processed, outcome="played" if processed else "")
+            return InboundMail.objects.create(
+                raw=b"x",
+                received_at=received,
+                sweep_at=received,
+                processed_at=processed,
+                outcome="played" if processed else "",
+            )
+
         old_done = row(now - keep - timedelta(days=1), now - keep - timedelta(hours=1))
         recent_done = row(now - keep - timedelta(days=1), now - keep + timedelta(hours=1))
         old_never_played = row(now - keep - timedelta(hours=1), None)
@@ -177,14 +196,16 @@ class TestInProcess:
         assert not InboundMail.objects.filter(pk__in=[old_done.pk, old_never_played.pk]).exists()
 
     def test_a_deleted_account_takes_its_mail_along_and_the_export_shows_it(
-            self, alice, bob, django_capture_on_commit_callbacks):
+        self, alice, bob, django_capture_on_commit_callbacks
+    ):
         game = start_game(alice, bob, "onitama", {"cards": "base"})
         player = to_move(game)
         other = bob if player == alice else alice
         with django_capture_on_commit_callbacks(execute=True):
             mine = services.inbound_mail_store(raw=a_reply(game))
             stranger = services.inbound_mail_store(
-                raw=reply(sender="mallory@example.org", address=address_for(game, player), lines=["x"]))
+                raw=reply(sender="mallory@example.org", address=address_for(game, player), lines=["x"])
+            )
             services.inbound_mail_store(raw=reply(sender=other.email, address=address_for(game, other), lines=["x"]))
         exported = privacy_services.account_export(user=player)["replies_by_mail"]
         assert [entry["outcome"] for entry in exported] == ["played", "wrong_sender"]
@@ -200,12 +221,17 @@ class TestInProcess:
         page = admin_client.get(reverse("admin:correspondence_inboundmail_change", args=[inbound.pk]))
         assert page.status_code == 200 and b"Re: Your turn" in page.content
         assert b'name="_save"' not in page.content
-        assert admin_client.post(reverse("admin:correspondence_inboundmail_delete", args=[inbound.pk]),
-                                 {"post": "yes"}).status_code == 403
+        assert (
+            admin_client.post(
+                reverse("admin:correspondence_inboundmail_delete", args=[inbound.pk]), {"post": "yes"}
+            ).status_code
+            == 403
+        )
         assert InboundMail.objects.filter(pk=inbound.pk).exists()
 
     def test_a_task_queued_before_the_upgrade_with_the_mail_in_it_stores_the_mail(
-            self, onitama_game, django_capture_on_commit_callbacks):
+        self, onitama_game, django_capture_on_commit_callbacks
+    ):
         raw = a_reply(onitama_game)
         with django_capture_on_commit_callbacks(execute=True):
             inbound_id = tasks.mail_reply_receive.delay(raw.decode("latin-1"), None).get()
@@ -226,6 +252,7 @@ class TestInProcess:
 
 
 # ---------------------------------------------------------------- real services
+
 
 @pytest.mark.services
 def test_the_webhook_stores_the_row_and_the_worker_plays_it(celery_worker, client, alice, bob):
@@ -268,9 +295,12 @@ def test_two_runs_of_one_row_at_once_play_it_once(alice, bob):
         def both_waiting() -> bool:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_stat_clear_snapshot()")
-                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                               "AND cardinality(pg_blocking_pids(pid)) > 0")
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND cardinality(pg_blocking_pids(pid)) > 0"
+                )
                 return cursor.fetchone()[0] >= 2
+
         wait_for(both_waiting, timeout=30, interval=0.05)
     for thread in threads:
         thread.join(60)
@@ -307,6 +337,7 @@ def test_the_smtp_server_asks_to_try_again_later_when_it_cannot_store(alice, bob
 
     from correspondence.management.commands.mail_inbound_smtp import ReplyHandler
     from tests.conftest import free_port
+
     game = start_game(alice, bob, "onitama", {"cards": "base"})
     user = to_move(game)
     address = address_for(game, user)
@@ -347,8 +378,7 @@ class GameLocker:
     def someone_waits(self) -> bool:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
-                           [self.pid])
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))", [self.pid])
             return cursor.fetchone()[0] >= 1
 
     def release(self) -> None:
@@ -357,8 +387,9 @@ class GameLocker:
 
 
 @pytest.mark.services
-def test_a_reply_whose_worker_is_killed_mid_play_is_played_once_by_the_sweep(prefork_worker, client, alice, bob,
-                                                                             settings):
+def test_a_reply_whose_worker_is_killed_mid_play_is_played_once_by_the_sweep(
+    prefork_worker, client, alice, bob, settings
+):
     """The whole prefork worker is killed (SIGKILL to its process group) while it plays a
     stored reply: the task stays in Redis's unacked set, the row unprocessed and the game
     untouched. After a restart, the inbound sweep (every second here, 1 s threshold) gets it
@@ -369,8 +400,7 @@ def test_a_reply_whose_worker_is_killed_mid_play_is_played_once_by_the_sweep(pre
     prefork_worker.start()
     locker = GameLocker(game.pk)  # the worker's move will wait for this lock: a kill mid-play
     try:
-        answer = client.post(reverse("correspondence:inbound"), a_reply(game), content_type="message/rfc822",
-                             **SECRET)
+        answer = client.post(reverse("correspondence:inbound"), a_reply(game), content_type="message/rfc822", **SECRET)
         assert answer.status_code == 202
         wait_for(locker.someone_waits, timeout=60, interval=0.1)
         assert prefork_worker.unacked() == 1  # delivered, mid-play, not acknowledged

@@ -1,5 +1,6 @@
 """Moves by mail: the happy path, stopping at what reveals something, and every refusal;
 both entries (HTTP webhook, SMTP server command) feed the one service."""
+
 import smtplib
 from email.message import EmailMessage
 
@@ -42,9 +43,11 @@ def answers_to(user):
 @pytest.fixture
 def capture(django_capture_on_commit_callbacks):
     """Run the answer mail's on_commit callbacks."""
+
     def run(function, **kwargs):
         with django_capture_on_commit_callbacks(execute=True):
             return function(**kwargs)
+
     return run
 
 
@@ -53,8 +56,10 @@ def test_an_onitama_reply_plays_the_move_and_confirms_it(onitama_game, capture):
     user = game.to_move_user
     move = first_legal(game)
     mail.outbox.clear()
-    result = capture(services.mail_reply_receive,
-                     raw=reply(sender=user.email.upper(), address=address_for(game, user), lines=[move, move]))
+    result = capture(
+        services.mail_reply_receive,
+        raw=reply(sender=user.email.upper(), address=address_for(game, user), lines=[move, move]),
+    )
     assert result.status == "played" and result.played == [move]  # the turn ended after one decision
     game.refresh_from_db()
     assert game.ply == 1 and Move.objects.get(game=game).user == user
@@ -84,9 +89,15 @@ def _turn_with_a_reveal(game):
                 reveal_at = len(lines)
         if reveal_at is not None and reveal_at < len(lines):
             return lines, reveal_at
-        play(game, 1, pick=lambda g: (lambda r, s: rules.move_text(
-            ([m for m in r.legal_moves(s) if r.move_text(m).startswith("shrine")] or r.legal_moves(s))[0]))(
-            rules, games_services.game_state(g)))
+        play(
+            game,
+            1,
+            pick=lambda g: (
+                lambda r, s: rules.move_text(
+                    ([m for m in r.legal_moves(s) if r.move_text(m).startswith("shrine")] or r.legal_moves(s))[0]
+                )
+            )(rules, games_services.game_state(g)),
+        )
     raise AssertionError("no turn with a reveal before its end")
 
 
@@ -96,8 +107,9 @@ def test_a_maatatahay_reply_stops_at_the_first_decision_that_reveals_something(a
     game.refresh_from_db()
     user = to_move(game)
     mail.outbox.clear()
-    result = capture(services.mail_reply_receive,
-                     raw=reply(sender=user.email, address=address_for(game, user), lines=lines))
+    result = capture(
+        services.mail_reply_receive, raw=reply(sender=user.email, address=address_for(game, user), lines=lines)
+    )
     assert result.status == "played" and result.played == lines[:reveal_at] and result.revealed
     game.refresh_from_db()
     assert game.to_move_user == user  # the turn goes on
@@ -119,8 +131,10 @@ def test_an_illegal_decision_changes_nothing_and_the_answer_lists_the_legal_ones
     rules = engine.get_game(game.kind)
     legal = [rules.move_text(m) for m in rules.legal_moves(games_services.game_state(game))]
     mail.outbox.clear()
-    result = capture(services.mail_reply_receive,
-                     raw=reply(sender=user.email, address=address_for(game, user), lines=["zz9 nonsense"]))
+    result = capture(
+        services.mail_reply_receive,
+        raw=reply(sender=user.email, address=address_for(game, user), lines=["zz9 nonsense"]),
+    )
     assert result.status == "rejected" and result.played == []
     assert Game.objects.get(pk=game.pk).ply == 0
     [answer] = answers_to(user)
@@ -130,12 +144,13 @@ def test_an_illegal_decision_changes_nothing_and_the_answer_lists_the_legal_ones
     fresh = answer.reply_to[0]
     read = tokens.ReplyAddress.read(fresh)
     assert read is not None and read.attempt == 1
-    assert capture(services.mail_reply_receive,
-                   raw=reply(sender=user.email, address=fresh, lines=[legal[0]])).status == "played"
+    assert (
+        capture(services.mail_reply_receive, raw=reply(sender=user.email, address=fresh, lines=[legal[0]])).status
+        == "played"
+    )
 
 
-@pytest.mark.parametrize("case", ["forged", "wrong_sender", "used", "stale", "game_over", "not_your_turn",
-                                  "empty"])
+@pytest.mark.parametrize("case", ["forged", "wrong_sender", "used", "stale", "game_over", "not_your_turn", "empty"])
 def test_refusals_change_nothing(onitama_game, alice, bob, capture, case):
     game = onitama_game
     user = game.to_move_user
@@ -178,10 +193,11 @@ def test_the_http_webhook_feeds_the_service(client, onitama_game, django_capture
     raw = reply(sender=user.email, address=address_for(game, user), lines=[first_legal(game)])
     url = reverse("correspondence:inbound")
     assert client.post(url, raw, content_type="message/rfc822").status_code == 403
-    assert client.post(url, raw, content_type="message/rfc822",
-                       HTTP_X_INBOUND_SECRET="wrong").status_code == 403
-    assert client.post(url, b"", content_type="message/rfc822",
-                       HTTP_X_INBOUND_SECRET="inbound-test-secret").status_code == 400
+    assert client.post(url, raw, content_type="message/rfc822", HTTP_X_INBOUND_SECRET="wrong").status_code == 403
+    assert (
+        client.post(url, b"", content_type="message/rfc822", HTTP_X_INBOUND_SECRET="inbound-test-secret").status_code
+        == 400
+    )
     assert not InboundMail.objects.exists()  # nothing refused is stored
     with django_capture_on_commit_callbacks(execute=True):
         answer = client.post(url, raw, content_type="message/rfc822", HTTP_X_INBOUND_SECRET="inbound-test-secret")
@@ -198,6 +214,7 @@ def test_the_smtp_server_command_feeds_the_service(alice, bob):
 
     from correspondence.management.commands.mail_inbound_smtp import ReplyHandler
     from tests.conftest import free_port
+
     game = start_game(alice, bob)
     user = to_move(game)
     port = free_port()
@@ -208,8 +225,7 @@ def test_the_smtp_server_command_feeds_the_service(alice, bob):
             with pytest.raises(smtplib.SMTPRecipientsRefused):
                 smtp.sendmail(user.email, ["someone@example.org"], b"Subject: x\r\n\r\nhello\r\n")
             address = address_for(game, user)
-            smtp.sendmail(user.email, [address],
-                          reply(sender=user.email, address=address, lines=[first_legal(game)]))
+            smtp.sendmail(user.email, [address], reply(sender=user.email, address=address, lines=[first_legal(game)]))
     finally:
         controller.stop()
     assert Game.objects.get(pk=game.pk).ply == 1

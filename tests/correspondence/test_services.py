@@ -1,5 +1,6 @@
 """With the real services: PostgreSQL skip-locked claims, a real worker and beat, a real
 SMTP sink, and a process killed between claim and send."""
+
 import subprocess
 import sys
 from datetime import timedelta
@@ -45,8 +46,9 @@ def test_concurrent_sweeps_take_disjoint_rows(smtp_sink):
     alice, bob = make_user("alice"), make_user("bob")
     for _ in range(30):
         start_game(alice, bob)
-    results = run_together([lambda: services.alarms_send_due(now=timezone.now() + timedelta(seconds=1))
-                            for _ in range(3)])
+    results = run_together(
+        [lambda: services.alarms_send_due(now=timezone.now() + timedelta(seconds=1)) for _ in range(3)]
+    )
     assert [r for r in results if isinstance(r, Exception)] == []
     assert sum(r.sent for r in succeeded(results)) == 30
     # Every sweep sent its mail in this process before its thread ended: the sink has them all.
@@ -58,32 +60,39 @@ def test_concurrent_sweeps_take_disjoint_rows(smtp_sink):
 
 
 def test_a_process_killed_between_claim_and_send_loses_nothing_and_doubles_nothing(
-        celery_worker, celery_services_env, smtp_sink, settings):
+    celery_worker, celery_services_env, smtp_sink, settings
+):
     alice, bob = make_user("alice"), make_user("bob")
     game = start_game(alice, bob)
     assert services.alarms_queue_due(now=timezone.now()).queued == 1
     # a sending process claims the outbox row, then is killed before sending
-    script = ("import django, os, signal; django.setup(); "
-              "from django.utils import timezone; from accounts import outbox; "
-              "claimed = outbox._claim(now=timezone.now(), limit=10); print(len(claimed), flush=True); "
-              "os.kill(os.getpid(), signal.SIGKILL)")
-    done = subprocess.run([sys.executable, "-c", script], env=celery_services_env, capture_output=True,
-                          text=True, timeout=120)
+    script = (
+        "import django, os, signal; django.setup(); "
+        "from django.utils import timezone; from accounts import outbox; "
+        "claimed = outbox._claim(now=timezone.now(), limit=10); print(len(claimed), flush=True); "
+        "os.kill(os.getpid(), signal.SIGKILL)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=celery_services_env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == -9 and done.stdout.strip() == "1", done.stderr
     row = OutgoingMail.objects.get(kind="alarm")
     assert row.claimed_at is not None and row.done_at is None
     # during the lease a sweep leaves it alone
     from accounts import outbox, tasks
+
     assert outbox.outbox_send_due().sent == 0
     assert smtp_sink.messages == []
     # after the lease the worker's sweep sends it, once
-    OutgoingMail.objects.filter(pk=row.pk).update(
-        due_at=timezone.now() - timedelta(seconds=1))  # the lease ran out
+    OutgoingMail.objects.filter(pk=row.pk).update(due_at=timezone.now() - timedelta(seconds=1))  # the lease ran out
     tasks.outbox_drain.delay()
     messages = smtp_sink.wait_for(1)
     wait_for(lambda: OutgoingMail.objects.get(pk=row.pk).done_at is not None)
     again = [tasks.outbox_drain.delay(), tasks.outbox_send.delay(row.pk)]  # a redelivery, a later sweep
-    wait_for(lambda: all("[%s] succeeded" % result.id in celery_worker.log_path.read_text(errors="replace")
-                         for result in again))
+    wait_for(
+        lambda: all(
+            "[%s] succeeded" % result.id in celery_worker.log_path.read_text(errors="replace") for result in again
+        )
+    )
     assert len(smtp_sink.messages) == 1 and messages[0]["To"] == to_move(game).email
     assert OutgoingMail.objects.get(pk=row.pk).outcome == "sent"

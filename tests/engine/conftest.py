@@ -4,6 +4,7 @@ Tests marked ``slow`` (thousands of random games) run only when asked for:
 ``pytest -m slow tests/engine`` (or any -m expression naming slow), or with
 ENGINE_SLOW=1 in the environment. The normal run skips them.
 """
+
 from __future__ import annotations
 
 import os

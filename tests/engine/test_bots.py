@@ -1,5 +1,6 @@
 """The bots' interface and the Onitama bot: legal, deterministic, never blind to a win or
 a loss in one (small budgets; strength is measured in bench/bots.py)."""
+
 from __future__ import annotations
 
 import os
@@ -23,7 +24,7 @@ assert isinstance(_rules, OnitamaRules)  # the concrete rules: their states are 
 RULES = _rules
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PERFT1 = "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"
-FAST = 0.03   # wall-time cap for the big levels in tests (the properties hold under any cap)
+FAST = 0.03  # wall-time cap for the big levels in tests (the properties hold under any cap)
 # A search node without its hash: own, opp, om, pm, c1, c2, p1, p2, side, col (see ob.Searcher).
 Node = tuple[int, int, int, int, int, int, int, int, int, int]
 
@@ -70,15 +71,28 @@ def bot(state, level, seed=0):
 
 def node(state: OnitamaState) -> Node:
     if state.turn == 0:
-        own, opp, om, pm, hand, ohand = (state.red, state.blue, state.red_master,
-                                         state.blue_master, state.red_hand, state.blue_hand)
+        own, opp, om, pm, hand, ohand = (
+            state.red,
+            state.blue,
+            state.red_master,
+            state.blue_master,
+            state.red_hand,
+            state.blue_hand,
+        )
     else:
-        own, opp, om, pm, hand, ohand = (state.blue, state.red, state.blue_master,
-                                         state.red_master, state.blue_hand, state.red_hand)
+        own, opp, om, pm, hand, ohand = (
+            state.blue,
+            state.red,
+            state.blue_master,
+            state.red_master,
+            state.blue_hand,
+            state.red_hand,
+        )
     return own, opp, om, pm, hand[0], hand[1], ohand[0], ohand[1], state.side, state.turn
 
 
 # --- interface ---------------------------------------------------------------------------------
+
 
 def test_level_table_has_five_growing_budgets():
     assert sorted(ONITAMA_LEVELS) == [1, 2, 3, 4, 5]
@@ -100,41 +114,49 @@ def test_bad_inputs_are_refused():
     with pytest.raises(StateFormatError):
         choose_move("onitama", {"board": "x"}, level=1, seed=1)
     with pytest.raises(StateFormatError):
-        choose_move("onitama", PERFT1, level=1, seed=1)    # type: ignore[arg-type]
+        choose_move("onitama", PERFT1, level=1, seed=1)  # type: ignore[arg-type]
     ended = dict(RULES.view(position_from_text(PERFT1), "red"))
     ended["outcome"] = {"winner": None, "reason": "agreement", "scores": None}
-    with pytest.raises(StateFormatError):   # a game drawn by agreement
+    with pytest.raises(StateFormatError):  # a game drawn by agreement
         choose_move("onitama", ended, level=1, seed=1)
-    with pytest.raises(StateFormatError):   # a finished game: the red master stands on c5
-        choose_move("onitama", {"position": "bbRbb/5/5/5/rr1rr boar,ox elephant,horse crab b"},
-                    level=1, seed=1)
+    with pytest.raises(StateFormatError):  # a finished game: the red master stands on c5
+        choose_move("onitama", {"position": "bbRbb/5/5/5/rr1rr boar,ox elephant,horse crab b"}, level=1, seed=1)
 
 
 def test_cli_helper_reads_text_view_file_and_json(tmp_path):
     state = position_from_text(PERFT1)
-    assert RULES.parse_move(state, bot_move_from_cli("onitama", PERFT1, level=1, seed=3,
-                                                     seconds=None))
+    assert RULES.parse_move(state, bot_move_from_cli("onitama", PERFT1, level=1, seed=3, seconds=None))
     path = tmp_path / "view.json"
     import json
+
     path.write_text(json.dumps(RULES.view(state, "red")))
     from_file = bot_move_from_cli("onitama", str(path), level=2, seed=3, seconds=None)
     assert from_file == choose_move("onitama", RULES.view(state, "red"), level=2, seed=3)
 
 
 def test_command_line_prints_a_legal_move_last():
-    r = subprocess.run([sys.executable, "-m", "engine", "bot-move", "onitama", "--position",
-                        PERFT1, "--level", "2", "--seed", "5"], capture_output=True, text=True,
-                       cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "engine", "bot-move", "onitama", "--position", PERFT1, "--level", "2", "--seed", "5"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     last = r.stdout.strip().splitlines()[-1]
     RULES.parse_move(position_from_text(PERFT1), last)
-    bad = subprocess.run([sys.executable, "-m", "engine", "bot-move", "onitama", "--position",
-                          "not a position", "--level", "2"], capture_output=True, text=True,
-                         cwd=ROOT, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "engine", "bot-move", "onitama", "--position", "not a position", "--level", "2"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert bad.returncode != 0 and "error" in bad.stderr
 
 
 # --- Onitama: tactics at every level ----------------------------------------------------------
+
 
 def test_takes_a_win_in_one_at_every_level():
     found = 0
@@ -174,7 +196,7 @@ def test_moves_are_legal_at_every_level():
 def test_same_seed_same_move_and_seeds_vary_level_one():
     states = random_positions(8, salt="det")
     for i, state in enumerate(states):
-        for level in ((1, 2, 3) if i < 2 else (1, 2)):
+        for level in (1, 2, 3) if i < 2 else (1, 2):
             a = choose_move("onitama", view(state), level=level, seed=i)
             b = choose_move("onitama", view(state), level=level, seed=i)
             assert a == b
@@ -184,12 +206,12 @@ def test_same_seed_same_move_and_seeds_vary_level_one():
 
 def test_view_of_either_player_or_spectator_gives_the_same_move():
     state = random_positions(1, salt="views")[0]
-    moves = {choose_move("onitama", RULES.view(state, p), level=2, seed=9)
-             for p in ("red", "blue", None)}
+    moves = {choose_move("onitama", RULES.view(state, p), level=2, seed=9) for p in ("red", "blue", None)}
     assert len(moves) == 1
 
 
 # --- Onitama: the search itself ---------------------------------------------------------------
+
 
 def brute(searcher: ob.Searcher, n: Node, depth: int, ply: int) -> int:
     """Plain negamax to ``depth`` with the same leaves (quiescence) as the search."""
@@ -206,36 +228,62 @@ def brute(searcher: ob.Searcher, n: Node, depth: int, ply: int) -> int:
 
 
 def test_alpha_beta_with_table_equals_plain_negamax():
-    searcher = ob.Searcher(max_nodes=10 ** 9)
+    searcher = ob.Searcher(max_nodes=10**9)
     for state in random_positions(6, salt="ab"):
         n = node(state)
         if searcher.wins_now(n[0], n[2], n[3], n[4], n[5], n[9]):
             continue
         for depth in (1, 2, 3):
-            result = ob.search_position(state.red, state.blue, state.red_master,
-                                        state.blue_master, state.red_hand, state.blue_hand,
-                                        state.side, state.turn,
-                                        level=ob.Level(10 ** 9, depth, 0), seed=1)
+            result = ob.search_position(
+                state.red,
+                state.blue,
+                state.red_master,
+                state.blue_master,
+                state.red_hand,
+                state.blue_hand,
+                state.side,
+                state.turn,
+                level=ob.Level(10**9, depth, 0),
+                seed=1,
+            )
             assert result.score == brute(searcher, n, depth, 0)
 
 
 def test_incremental_hash_equals_hash_from_scratch():
     for state in random_positions(20, salt="hash"):
-        h = zobrist_of(state.red, state.blue, state.red_master, state.blue_master,
-                       state.red_hand, state.blue_hand, state.side, state.turn)
+        h = zobrist_of(
+            state.red,
+            state.blue,
+            state.red_master,
+            state.blue_master,
+            state.red_hand,
+            state.blue_hand,
+            state.side,
+            state.turn,
+        )
         n = node(state)
         stream = SeedStream(1, "hash")
         for m in RULES.legal_moves(state)[:6]:
             text = RULES.move_text(m)
             card = CARD_NAMES.index(text.split(":")[0])
             rest = text.split(":")[1]
-            code = ob.encode(card, ob.PASS, ob.PASS) if rest == "pass" else ob.encode(
-                card, SQUARE_NAMES.index(rest[:2]), SQUARE_NAMES.index(rest[2:]))
+            code = (
+                ob.encode(card, ob.PASS, ob.PASS)
+                if rest == "pass"
+                else ob.encode(card, SQUARE_NAMES.index(rest[:2]), SQUARE_NAMES.index(rest[2:]))
+            )
             child = ob.play(*n, h, code)
             after = RULES.apply(state, m)
-            assert child[10] == zobrist_of(after.red, after.blue, after.red_master,
-                                           after.blue_master, after.red_hand, after.blue_hand,
-                                           after.side, after.turn)
+            assert child[10] == zobrist_of(
+                after.red,
+                after.blue,
+                after.red_master,
+                after.blue_master,
+                after.red_hand,
+                after.blue_hand,
+                after.side,
+                after.turn,
+            )
         assert stream is not None
 
 
@@ -244,9 +292,18 @@ def test_a_proven_win_is_the_shortest_and_is_carried_out():
     in one; and no move wins at once (else it would have been played)."""
     checked = 0
     for state in random_positions(160, salt="mate", max_plies=30):
-        r = ob.search_position(state.red, state.blue, state.red_master, state.blue_master,
-                               state.red_hand, state.blue_hand, state.side, state.turn,
-                               level=ob.Level(600, 2, 0), seed=2)
+        r = ob.search_position(
+            state.red,
+            state.blue,
+            state.red_master,
+            state.blue_master,
+            state.red_hand,
+            state.blue_hand,
+            state.side,
+            state.turn,
+            level=ob.Level(600, 2, 0),
+            seed=2,
+        )
         if r.score != ob.WIN - 2:
             continue
         checked += 1
@@ -261,12 +318,21 @@ def test_a_proven_win_is_the_shortest_and_is_carried_out():
 
 def test_a_proven_loss_is_delayed_as_long_as_possible():
     """Where every move loses, the bot picks one that loses latest (checked by plain negamax)."""
-    searcher = ob.Searcher(max_nodes=10 ** 9)
+    searcher = ob.Searcher(max_nodes=10**9)
     checked = 0
     for state in random_positions(260, salt="lost", max_plies=30):
-        r = ob.search_position(state.red, state.blue, state.red_master, state.blue_master,
-                               state.red_hand, state.blue_hand, state.side, state.turn,
-                               level=ob.Level(600, 3, 0), seed=4)
+        r = ob.search_position(
+            state.red,
+            state.blue,
+            state.red_master,
+            state.blue_master,
+            state.red_hand,
+            state.blue_hand,
+            state.side,
+            state.turn,
+            level=ob.Level(600, 3, 0),
+            seed=4,
+        )
         if r.score != -(ob.WIN - 3):
             continue
         checked += 1

@@ -1,5 +1,6 @@
 """The Maatatahay bot sees a player's view only: it cannot reach the hidden order, it is
 deterministic for a seed, and its moves are legal in every phase (small budgets)."""
+
 from __future__ import annotations
 
 import json
@@ -16,15 +17,14 @@ from engine.fair import SeedStream
 from engine.maatatahay import RULES  # get_game("maatatahay"), typed as its own class (sample_state)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CAP = 0.05     # wall-time cap for the bigger levels in tests
+CAP = 0.05  # wall-time cap for the bigger levels in tests
 
 
 def states_by_phase(seeds=range(1, 7)):
     """Running states from random games of both variants, grouped by phase."""
     found: dict[str, list] = {}
     for seed in seeds:
-        options = {"variant": "first", "opening": 1 + seed % 4} if seed % 2 else \
-            {"variant": "standard"}
+        options = {"variant": "first", "opening": 1 + seed % 4} if seed % 2 else {"variant": "standard"}
         state = RULES.new_game(seed, options)
         stream = SeedStream(seed, "test-bots-maatatahay")
         while RULES.outcome(state) is None:
@@ -43,8 +43,7 @@ def pick(phase, i=0):
 
 def bot(state, level, seed=0):
     view = RULES.view(state, RULES.to_move(state))
-    return choose_move("maatatahay", view, level=level, seed=seed,
-                       seconds=CAP if level >= 3 else None)
+    return choose_move("maatatahay", view, level=level, seed=seed, seconds=CAP if level >= 3 else None)
 
 
 def with_hidden_order_changed(state):
@@ -56,11 +55,13 @@ def with_hidden_order_changed(state):
     changed["bag"] = sorted(changed["bag"], reverse=changed["bag"][:1] == ["energy"])
     other = RULES.from_json(changed)
     assert RULES.to_json(other) != data or (
-        all(len(set(p)) <= 1 for p in data["piles"].values()) and len(set(data["bag"])) <= 1)
+        all(len(set(p)) <= 1 for p in data["piles"].values()) and len(set(data["bag"])) <= 1
+    )
     return other
 
 
 # --- the view is all the bot gets ---------------------------------------------------------------
+
 
 def test_a_full_state_is_refused():
     state = pick("place")
@@ -71,8 +72,7 @@ def test_a_full_state_is_refused():
 def test_the_view_holds_no_hidden_order():
     view = RULES.view(pick("place"), "balan")
     assert "piles" not in view
-    assert set(view["bag"]) == {"energy", "spirit"} and all(
-        isinstance(n, int) for n in view["bag"].values())
+    assert set(view["bag"]) == {"energy", "spirit"} and all(isinstance(n, int) for n in view["bag"].values())
 
 
 def test_hidden_order_cannot_change_the_move():
@@ -109,6 +109,7 @@ def test_search_states_come_only_from_sample_state(monkeypatch):
 
 
 # --- determinism and legality -------------------------------------------------------------------
+
 
 def test_same_seed_same_move():
     for phase in ("pick", "place", "finish"):
@@ -148,12 +149,9 @@ def test_command_line_takes_a_view_file_and_refuses_a_full_state(tmp_path):
     view_file.write_text(json.dumps(RULES.view(state, RULES.to_move(state))))
     full_file = tmp_path / "full.json"
     full_file.write_text(json.dumps(RULES.to_json(state)))
-    cmd = [sys.executable, "-m", "engine", "bot-move", "maatatahay", "--level", "2", "--seed", "4",
-           "--position"]
-    ok = subprocess.run(cmd + [str(view_file)], capture_output=True, text=True, cwd=ROOT,
-                        timeout=120)
+    cmd = [sys.executable, "-m", "engine", "bot-move", "maatatahay", "--level", "2", "--seed", "4", "--position"]
+    ok = subprocess.run(cmd + [str(view_file)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert ok.returncode == 0, ok.stderr
     RULES.parse_move(state, ok.stdout.strip().splitlines()[-1])
-    refused = subprocess.run(cmd + [str(full_file)], capture_output=True, text=True, cwd=ROOT,
-                             timeout=120)
+    refused = subprocess.run(cmd + [str(full_file)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert refused.returncode != 0 and "view" in refused.stderr

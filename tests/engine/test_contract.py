@@ -1,5 +1,6 @@
 """The one contract between the engine and its users (engine.GameRules): both games keep
 it, a move's parts hold exactly what its text holds, and a game refuses another's state."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,11 @@ from engine import GameRules
 from engine.fair import SeedStream
 from engine.maatatahay.moves import counts_text
 
-SETUPS = [("onitama", {"cards": "mixed"}), ("maatatahay", {"variant": "first"}),
-          ("maatatahay", {"variant": "standard"})]
+SETUPS = [
+    ("onitama", {"cards": "mixed"}),
+    ("maatatahay", {"variant": "first"}),
+    ("maatatahay", {"variant": "standard"}),
+]
 
 
 def text_from_parts(game: str, parts: dict) -> str:

@@ -8,6 +8,7 @@ Random positions of both variants are visited at every decision. There:
   Hot Tile's Strength and crystals, storage, scores, the relic, the chooser) is
   compared with the state ``apply`` returns on the real state, read independently.
 """
+
 from __future__ import annotations
 
 import json
@@ -122,8 +123,7 @@ def check_placement(state: State, move: Place | Finish, e: dict[str, Any]) -> No
     s = t.index[move.square] if isinstance(move, Place) else state.pending
     kind = mr.tile_of(state, p)
     assert e["type"] == type(move).__name__.lower()
-    assert (e["square"], e["tribe"], e["tile"], e["rotation"]) == (
-        t.names[s], PLAYERS[p], t.kinds[kind], move.rotation)
+    assert (e["square"], e["tribe"], e["tile"], e["rotation"]) == (t.names[s], PLAYERS[p], t.kinds[kind], move.rotation)
     assert e["put"] == {"energy": move.put_energy, "spirit": move.put_spirit}
     assert e["order"] == list(move.order)
     assert e["deaths"] == died(state, after)
@@ -134,8 +134,7 @@ def check_placement(state: State, move: Place | Finish, e: dict[str, Any]) -> No
     assert e["hot_survives"] is hot[ALIVE]
     assert e["hot_crystals"] == {"energy": hot[EN], "spirit": hot[SP]}
     strength = e["strength"]
-    assert strength["total"] == (strength["claws"] + strength["support"] + strength["put"]
-                                 + strength["ability"])
+    assert strength["total"] == (strength["claws"] + strength["support"] + strength["put"] + strength["ability"])
     assert strength["claws"] == t.claws[kind] and strength["put"] == move.put_energy
     # the Strength at settlement: the tile alive on the square with the Energy it received
     own2, live2 = mr.with_hot(state, p, s)
@@ -149,8 +148,9 @@ def check_placement(state: State, move: Place | Finish, e: dict[str, Any]) -> No
         assert e["loot"] == hot[SP] - move.put_spirit
     else:
         assert hot[EN] == hot[SP] == 0
-    assert e["loot"] == sum(c[SP] for i, c in enumerate(state.cells)
-                            if c is not None and t.names[i] in {d["square"] for d in e["deaths"]})
+    assert e["loot"] == sum(
+        c[SP] for i, c in enumerate(state.cells) if c is not None and t.names[i] in {d["square"] for d in e["deaths"]}
+    )
     assert e["storage"] == dict(zip(("energy", "spirit"), after.storage[p], strict=True))
     check_scores(state, after, e)
 
@@ -215,15 +215,20 @@ def test_every_preview_is_what_apply_does(variant: str) -> None:
 def test_the_rulebooks_third_example_previews_each_order() -> None:
     """Example 3: Bravery under the Elder; each settlement order its own result on the board."""
     state = position(EXAMPLE_3, tile="bravery", storage={"wazu": (1, 0)})
-    here = {tuple(e["order"]): e for m, e in effects_of(state)
-            if isinstance(m, Place) and m.square == "a1" and m.rotation == 0 and m.put_energy == 1}
+    here = {
+        tuple(e["order"]): e
+        for m, e in effects_of(state)
+        if isinstance(m, Place) and m.square == "a1" and m.rotation == 0 and m.put_energy == 1
+    }
     assert sorted(here) == [("a2", "a3", "b2"), ("a3", "a2", "b2"), ("a3", "b2", "a2"), ("b2", "a2", "a3")]
-    e = here[("a3", "b2", "a2")]     # the rulebook's order: Support, then Rookie, then the Elder
+    e = here[("a3", "b2", "a2")]  # the rulebook's order: Support, then Rookie, then the Elder
     assert e["strength"] == {"claws": 2, "support": 0, "put": 1, "ability": 0, "total": 3}
     assert e["settled"] == ["a2", "a3", "b2"]
-    assert e["deaths"] == [{"square": "a1", "tribe": "wazu", "tile": "bravery"},
-                           {"square": "a3", "tribe": "balan", "tile": "support"},
-                           {"square": "b2", "tribe": "balan", "tile": "rookie"}]
+    assert e["deaths"] == [
+        {"square": "a1", "tribe": "wazu", "tile": "bravery"},
+        {"square": "a3", "tribe": "balan", "tile": "support"},
+        {"square": "b2", "tribe": "balan", "tile": "rookie"},
+    ]
     assert (e["hot_survives"], e["loot"], e["hot_crystals"]) == (False, 2, {"energy": 0, "spirit": 0})
     assert e["score_change"] == {"balan": -7, "wazu": 0}
     # the Elder dies first in the smallest order: a friend among the dead
@@ -248,7 +253,8 @@ def test_crowded_boards_previews_agree_and_hide_nothing() -> None:
                 if m.order:
                     assert sorted(e["settled"]) == sorted(m.order)
                     by_choice.setdefault((m.square, m.rotation, m.put_energy, m.put_spirit), []).append(
-                        json.dumps(e["deaths"]))
+                        json.dumps(e["deaths"])
+                    )
             else:
                 check_other(state, m, e)
         for results in by_choice.values():

@@ -12,6 +12,7 @@ up and drawn is what ``reveal`` said.
 
 The normal run plays a few hundred games per variant; ``-m slow`` thousands.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -48,15 +49,22 @@ class Fixed(SeedStream):
 def indexed_moves(state):
     """Every move of the counting order (the plan computed once)."""
     if state.phase in ("place", "finish"):
-        return [mr._spot_move_at(state, spot, i) for spot in mr._plan(state)
-                for i in range(spot[0])]
+        return [mr._spot_move_at(state, spot, i) for spot in mr._plan(state) for i in range(spot[0])]
     return [RULES.move_at(state, i) for i in range(RULES.move_count(state))]
 
 
 def recount(view) -> dict[str, int]:
     """Scores from the view's board and relic list, independently of the engine."""
-    sanity = {"bravery": 2, "rookie": 2, "elite": 1, "champion": 1, "berserk": 1, "support": 3,
-              "elder": 4, "convert": 4}
+    sanity = {
+        "bravery": 2,
+        "rookie": 2,
+        "elite": 1,
+        "champion": 1,
+        "berserk": 1,
+        "support": 3,
+        "elder": 4,
+        "convert": 4,
+    }
     out = {"balan": 0, "wazu": 0}
     for c in view["board"].values():
         if c["alive"]:
@@ -99,7 +107,7 @@ def superset(state):
         for r in range(4):
             for e in range(e_max + 2):
                 for sp in range(s_max + 2):
-                    for order in (orders if r == 0 or len(orders) < 6 else orders[:3]):
+                    for order in orders if r == 0 or len(orders) < 6 else orders[:3]:
                         if state.phase == "finish":
                             out.append(Finish(r, e, sp, order))
                         else:
@@ -179,8 +187,9 @@ def play_checked(seed: int, variant: str, *, full_every: int = 0) -> None:
         new = Counter(after.stream) - before
         if isinstance(move, Draft) and after.phase == "pick":
             first3 = sorted(zip(reveal["piles"]["wazu"][:3], reveal["piles"]["balan"][:3], strict=True))
-            assert sorted((w, b) for (w, b), n in new.items() for _ in range(n)) == \
-                sorted((after.t.kind_index[w], after.t.kind_index[b]) for w, b in first3)
+            assert sorted((w, b) for (w, b), n in new.items() for _ in range(n)) == sorted(
+                (after.t.kind_index[w], after.t.kind_index[b]) for w, b in first3
+            )
         elif new:
             turned.extend(new.elements())
         state = after
@@ -190,28 +199,37 @@ def play_checked(seed: int, variant: str, *, full_every: int = 0) -> None:
         first3 = sorted(zip(reveal["piles"]["wazu"][:3], reveal["piles"]["balan"][:3], strict=True))
         start = RULES.new_game(seed, options)
         assert sorted((t.kinds[w], t.kinds[b]) for w, b in start.stream) == first3
-    expected = [(t.kind_index[w], t.kind_index[b])
-                for w, b in zip(reveal["piles"]["wazu"][3:], reveal["piles"]["balan"][3:], strict=False)]
-    assert turned == expected[:len(turned)]
-    assert favours == reveal["bag"][:len(favours)]
+    expected = [
+        (t.kind_index[w], t.kind_index[b])
+        for w, b in zip(reveal["piles"]["wazu"][3:], reveal["piles"]["balan"][3:], strict=False)
+    ]
+    assert turned == expected[: len(turned)]
+    assert favours == reveal["bag"][: len(favours)]
     out = RULES.outcome(state)
     assert out is not None
     view = RULES.view(state, None)
     assert out.scores == recount(view) == view["scores"]
     assert RULES.result_line(state) == "result: %s %d-%d" % (
-        out.winner or "draw", out.scores["balan"], out.scores["wazu"])
+        out.winner or "draw",
+        out.scores["balan"],
+        out.scores["wazu"],
+    )
     sc = out.scores
     if sc["balan"] != sc["wazu"]:
         assert out.reason == "score" and out.winner == max(sc, key=sc.__getitem__)
 
 
-_SETTINGS = settings(deadline=None, derandomize=True, database=None,
-                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_SETTINGS = settings(
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @pytest.mark.parametrize("variant", ["first", "standard"])
 @settings(_SETTINGS, max_examples=NORMAL)
-@given(seed=st.integers(min_value=0, max_value=2 ** 64))
+@given(seed=st.integers(min_value=0, max_value=2**64))
 def test_random_games(variant, seed):
     play_checked(seed, variant)
 
@@ -219,7 +237,7 @@ def test_random_games(variant, seed):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["first", "standard"])
 @settings(_SETTINGS, max_examples=SLOW)
-@given(seed=st.integers(min_value=0, max_value=2 ** 256 - 1))
+@given(seed=st.integers(min_value=0, max_value=2**256 - 1))
 def test_random_games_slow(variant, seed):
     play_checked(seed, variant, full_every=5)
 

@@ -6,6 +6,7 @@ implementation written from the rulings replays it, trying every order of
 the candidates; the engine must offer exactly one move per distinct result
 with the smallest order, and its resulting board must equal the reference.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -23,8 +24,7 @@ DATA = mdata.VERSIONS[mdata.CURRENT]
 TILES = DATA["tiles"]
 FILES = "abcde"
 SQUARES = [f + str(r) for f in FILES for r in range(1, 6)]
-VEC = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1), "S": (0, -1), "SW": (-1, -1),
-       "W": (-1, 0), "NW": (-1, 1)}
+VEC = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1), "S": (0, -1), "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1)}
 
 
 def xy(sq):
@@ -68,8 +68,7 @@ def surrounded(board, sq):
 
 
 def living_enemies(board, sq):
-    return [n for n in around(sq, ORTH) if n in board and board[n]["alive"]
-            and board[n]["tribe"] != board[sq]["tribe"]]
+    return [n for n in around(sq, ORTH) if n in board and board[n]["alive"] and board[n]["tribe"] != board[sq]["tribe"]]
 
 
 def reference(view, sq, rot, put_e, put_s, order):
@@ -86,10 +85,10 @@ def reference(view, sq, rot, put_e, put_s, order):
                 x, y = xy(n)
                 if name(x + dx, y + dy) == sq:
                     arrows += 1
-    board[sq] = {"tribe": me, "tile": tile, "rotation": rot, "alive": True,
-                 "energy": arrows + put_e, "spirit": put_s}
-    cands = sorted(n for n in board if n != sq and board[n]["alive"] and surrounded(board, n)
-                   and living_enemies(board, n))
+    board[sq] = {"tribe": me, "tile": tile, "rotation": rot, "alive": True, "energy": arrows + put_e, "spirit": put_s}
+    cands = sorted(
+        n for n in board if n != sq and board[n]["alive"] and surrounded(board, n) and living_enemies(board, n)
+    )
     for n in order:
         against = sum(strength(board, e) for e in living_enemies(board, n))
         if strength(board, n) < against:
@@ -121,24 +120,47 @@ def crowded_position(seed: int):
             p = other_p if p == placer else placer
         k = left[p].pop()
         alive = rng.below(6) != 0
-        board[sq] = {"tribe": p, "tile": k, "rotation": 0, "alive": alive,
-                     "energy": rng.below(4) if alive else 0, "spirit": rng.below(3) if alive else 0}
+        board[sq] = {
+            "tribe": p,
+            "tile": k,
+            "rotation": 0,
+            "alive": alive,
+            "energy": rng.below(4) if alive else 0,
+            "spirit": rng.below(3) if alive else 0,
+        }
         arrows = [frozenset(rotate(VEC[d], r) for d in TILES[k]["arrows"]) for r in range(4)]
         r = rng.below(4)
         board[sq]["rotation"] = arrows.index(arrows[r])
     empty = squares[n_tiles:]
     relics = [empty[0]] if rng.below(2) else []
-    ground = {sq: {"energy": 1, "spirit": 0} if rng.below(2) else {"energy": 0, "spirit": 1}
-              for sq in empty[1:3]}
+    ground = {sq: {"energy": 1, "spirit": 0} if rng.below(2) else {"energy": 0, "spirit": 1} for sq in empty[1:3]}
     pair = {placer: tile, other_p: other}
     data = {
-        "schema": "maatatahay/1", "data_version": mdata.CURRENT, "variant": "first", "opening": 1,
-        "start": "balan", "phase": "place", "turn": placer, "round": 6, "active": "balan",
-        "board": board, "ground": ground, "relics": relics,
+        "schema": "maatatahay/1",
+        "data_version": mdata.CURRENT,
+        "variant": "first",
+        "opening": 1,
+        "start": "balan",
+        "phase": "place",
+        "turn": placer,
+        "round": 6,
+        "active": "balan",
+        "board": board,
+        "ground": ground,
+        "relics": relics,
         "storage": {p: {"energy": rng.below(4), "spirit": rng.below(3)} for p in ("balan", "wazu")},
-        "taken": [], "track": 0, "stream": [], "pair": pair, "first": placer, "placed": 0,
-        "pending": None, "favour": [], "draft": {"step": 0, "taken": {"balan": 0, "wazu": 0}},
-        "ended": None, "piles": left, "bag": ["energy", "spirit"],
+        "taken": [],
+        "track": 0,
+        "stream": [],
+        "pair": pair,
+        "first": placer,
+        "placed": 0,
+        "pending": None,
+        "favour": [],
+        "draft": {"step": 0, "taken": {"balan": 0, "wazu": 0}},
+        "ended": None,
+        "piles": left,
+        "bag": ["energy", "spirit"],
     }
     return RULES.from_json(data)
 
@@ -156,7 +178,7 @@ def check_against_reference(state, max_cands: int = 5):
         if len(cands) > max_cands:
             continue
         by_result: dict[str, tuple] = {}
-        for perm in itertools.permutations(cands):      # in increasing order: first = smallest
+        for perm in itertools.permutations(cands):  # in increasing order: first = smallest
             board, _ = reference(view, sq, 0, e, s, perm)
             by_result.setdefault(repr(sorted(board.items())), (perm, board))
         results = dict(by_result.values())
@@ -173,12 +195,11 @@ def check_against_reference(state, max_cands: int = 5):
     return checked
 
 
-_SETTINGS = settings(deadline=None, derandomize=True, database=None,
-                     suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @settings(_SETTINGS, max_examples=100)
-@given(seed=st.integers(min_value=0, max_value=2 ** 64))
+@given(seed=st.integers(min_value=0, max_value=2**64))
 def test_crowded_boards_match_reference(seed):
     state = crowded_position(seed)
     check_against_reference(state)
@@ -186,7 +207,7 @@ def test_crowded_boards_match_reference(seed):
 
 @pytest.mark.slow
 @settings(_SETTINGS, max_examples=3000)
-@given(seed=st.integers(min_value=0, max_value=2 ** 64))
+@given(seed=st.integers(min_value=0, max_value=2**64))
 def test_crowded_boards_match_reference_slow(seed):
     check_against_reference(crowded_position(seed), max_cands=6)
 
@@ -204,6 +225,7 @@ def test_crowded_boards_have_orders():
 def test_crowded_superset():
     """On crowded boards too, a candidate move is accepted exactly when listed."""
     from tests.engine.test_maatatahay_props import check_superset
+
     for seed in range(20):
         state = crowded_position(seed)
         legal = RULES.legal_moves(state)

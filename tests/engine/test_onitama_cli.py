@@ -1,4 +1,5 @@
 """The command line's Onitama contracts (``python -m engine ...``)."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,9 @@ POSITION = "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def lines(result: subprocess.CompletedProcess) -> list[str]:
@@ -58,8 +60,7 @@ def test_reveal_prints_the_deal() -> None:
 
 def _replay(tmp_path, moves: list[str]) -> subprocess.CompletedProcess:
     record = tmp_path / "game.json"
-    record.write_text(json.dumps({"game": "onitama", "options": {"cards": "mixed"}, "seed": 7,
-                                  "moves": moves}))
+    record.write_text(json.dumps({"game": "onitama", "options": {"cards": "mixed"}, "seed": 7, "moves": moves}))
     return run("replay", str(record))
 
 

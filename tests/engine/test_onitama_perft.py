@@ -1,4 +1,5 @@
 """Onitama perft: the four published positions through depth 5 (depth 6/7: bench)."""
+
 from __future__ import annotations
 
 import pytest

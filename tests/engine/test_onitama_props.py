@@ -10,6 +10,7 @@ move texts gives the same state.
 
 The normal run plays a few hundred games per pool; ``-m slow`` thousands.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,7 @@ POOLS = ("base", "senseis_path", "mixed")
 NORMAL, SLOW = 200, 2500
 FULL_NORMAL, FULL_SLOW = 30, 400
 SAMPLE = 24
-seeds = st.integers(min_value=0, max_value=2 ** 256 - 1)
+seeds = st.integers(min_value=0, max_value=2**256 - 1)
 
 
 def cards_in_play(state) -> list[str]:
@@ -85,8 +86,16 @@ def check_state(state) -> None:
     data = RULES.to_json(state)
     assert RULES.from_json(json.loads(json.dumps(data))) == state
     assert position_from_text(position_text(state)).key == state.key
-    assert state.zobrist == zobrist_of(state.red, state.blue, state.red_master, state.blue_master,
-                                       state.red_hand, state.blue_hand, state.side, state.turn)
+    assert state.zobrist == zobrist_of(
+        state.red,
+        state.blue,
+        state.red_master,
+        state.blue_master,
+        state.red_hand,
+        state.blue_hand,
+        state.side,
+        state.turn,
+    )
     assert state.history[-1] == state.key
     view = RULES.view(state, None)
     assert view["position"] == position_text(state) and view["to_move"] == state.to_play
@@ -131,8 +140,7 @@ def play_game(seed: int, cards: str, play_seed: int, full: bool = False):
 
 
 def _games(count: int):
-    return settings(max_examples=count, deadline=None, derandomize=False,
-                    suppress_health_check=[HealthCheck.too_slow])
+    return settings(max_examples=count, deadline=None, derandomize=False, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("cards", POOLS)

@@ -1,4 +1,5 @@
 """Onitama rules, notation, options, deal, JSON, views and site terminations."""
+
 from __future__ import annotations
 
 import doctest
@@ -16,10 +17,8 @@ from engine.fair import SeedStream
 from engine.onitama import CARD_NAMES, DATA_VERSION, POOLS, RULES, Move, perft, position_from_text, position_text
 from engine.onitama.cards import BLUE, CARD_ID, DEST, RED, square_index, square_name, squares_of
 
-CARDS_JSON = os.path.join(os.path.dirname(__file__), "..", "..", "engine", "onitama",
-                          "cards.json")
-SHARED_CARDS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "rules",
-                            "onitama-cards.json")
+CARDS_JSON = os.path.join(os.path.dirname(__file__), "..", "..", "engine", "onitama", "cards.json")
+SHARED_CARDS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "rules", "onitama-cards.json")
 START = "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"
 
 
@@ -39,6 +38,7 @@ def card_data() -> dict:
 
 
 # -- card data ------------------------------------------------------------------
+
 
 def test_registry_and_card_data() -> None:
     assert get_game("onitama") is RULES
@@ -61,9 +61,11 @@ def test_blue_offsets_are_negated() -> None:
             for square in range(25):
                 x, y = square % 5, square // 5
                 for colour, sign in ((RED, 1), (BLUE, -1)):
-                    expect = {tx + 5 * ty for tx, ty in
-                              ((x + sign * dx, y + sign * dy) for dx, dy in card["moves"])
-                              if 0 <= tx < 5 and 0 <= ty < 5}
+                    expect = {
+                        tx + 5 * ty
+                        for tx, ty in ((x + sign * dx, y + sign * dy) for dx, dy in card["moves"])
+                        if 0 <= tx < 5 and 0 <= ty < 5
+                    }
                     assert set(squares_of(DEST[colour][CARD_ID[name]][square])) == expect
     # tiger (0,2),(0,-1): red c1 -> c3 only; blue c5 -> c3 only; blue c3 -> c1 and c4
     tiger = CARD_ID["tiger"]
@@ -76,6 +78,7 @@ def test_blue_offsets_are_negated() -> None:
 
 
 # -- winning ----------------------------------------------------------------------
+
 
 def test_capturing_the_master_wins() -> None:
     state = position_from_text("5/5/2B2/2r2/R4 boar,ox crab,horse tiger r")
@@ -117,12 +120,12 @@ def test_master_capturing_the_master_on_its_arch_is_a_capture() -> None:
 def test_student_on_the_enemy_arch_wins_nothing() -> None:
     after = play(position_from_text("b3B/2r2/5/5/R4 boar,ox crab,horse tiger r"), "boar:c4c5")
     assert RULES.outcome(after) is None
-    own_arch = play(position_from_text("4B/5/5/5/R1R2 boar,ox crab,horse tiger r"
-                                       .replace("R1R2", "R4")), "boar:a1b1")
+    own_arch = play(position_from_text("4B/5/5/5/R1R2 boar,ox crab,horse tiger r".replace("R1R2", "R4")), "boar:a1b1")
     assert RULES.outcome(own_arch) is None
 
 
 # -- passing ------------------------------------------------------------------------
+
 
 def test_pass_gives_a_card_when_no_move_exists() -> None:
     # dog and frog take Red's lone master on a1 nowhere
@@ -182,6 +185,7 @@ def test_repetition_compares_hands_as_sets() -> None:
 
 # -- deal ------------------------------------------------------------------------------
 
+
 def _documented_deal(seed: int, pool: list[str]) -> list[str]:
     """The package docstring's deal, written from scratch (SHA-256 stream, Fisher-Yates)."""
     prefix = seed.to_bytes(32, "big") + b"onitama/deal"
@@ -190,12 +194,12 @@ def _documented_deal(seed: int, pool: list[str]) -> list[str]:
 
     def below(n: int) -> int:
         nonlocal counter
-        limit = 2 ** 64 - 2 ** 64 % n
+        limit = 2**64 - 2**64 % n
         while True:
             if not words:
                 block = hashlib.sha256(prefix + counter.to_bytes(8, "big")).digest()
                 counter += 1
-                words.extend(int.from_bytes(block[i:i + 8], "big") for i in range(0, 32, 8))
+                words.extend(int.from_bytes(block[i : i + 8], "big") for i in range(0, 32, 8))
             x = words.pop(0)
             if x < limit:
                 return x % n
@@ -208,16 +212,19 @@ def _documented_deal(seed: int, pool: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("cards", ["base", "senseis_path", "mixed"])
-@pytest.mark.parametrize("seed", [0, 1, 7, 2 ** 256 - 1, 123456789])
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**256 - 1, 123456789])
 def test_deal_follows_the_documented_contract(cards: str, seed: int) -> None:
     data = card_data()
-    pool = list(data["base"]) * (cards != "senseis_path") + \
-        list(data["senseis_path"]) * (cards != "base")
+    pool = list(data["base"]) * (cards != "senseis_path") + list(data["senseis_path"]) * (cards != "base")
     dealt = _documented_deal(seed, pool)
     stamps = {**data["base"], **data["senseis_path"]}
     revealed = RULES.reveal(seed, {"cards": cards})
-    assert revealed == {"red": sorted(dealt[:2]), "blue": sorted(dealt[2:4]), "side": dealt[4],
-                        "first": stamps[dealt[4]]["stamp"]}
+    assert revealed == {
+        "red": sorted(dealt[:2]),
+        "blue": sorted(dealt[2:4]),
+        "side": dealt[4],
+        "first": stamps[dealt[4]]["stamp"],
+    }
     assert list(revealed) == ["red", "blue", "side", "first"]
     assert RULES.reveal(seed, {"cards": cards}) == revealed  # deterministic
     state = RULES.new_game(seed, {"cards": cards})
@@ -229,8 +236,7 @@ def test_deal_follows_the_documented_contract(cards: str, seed: int) -> None:
 
 
 def test_first_player_follows_the_stamp_over_many_seeds() -> None:
-    stamps = {name: card["stamp"] for pool in ("base", "senseis_path")
-              for name, card in card_data()[pool].items()}
+    stamps = {name: card["stamp"] for pool in ("base", "senseis_path") for name, card in card_data()[pool].items()}
     firsts = set()
     for seed in range(60):
         state = RULES.new_game(seed, {"cards": "mixed"})
@@ -243,8 +249,12 @@ def test_options_and_data_version() -> None:
     assert RULES.normalize_options(None) == {"cards": "base"}
     assert RULES.normalize_options({}) == {"cards": "base"}
     assert RULES.normalize_options({"cards": "mixed"}) == {"cards": "mixed"}
-    for bad, code in (({"cards": "all"}, "bad_cards"), ({"variant": "first"}, "unknown_option"),
-                      ({"cards": None}, "bad_cards"), ([("cards", "base")], "bad_options")):
+    for bad, code in (
+        ({"cards": "all"}, "bad_cards"),
+        ({"variant": "first"}, "unknown_option"),
+        ({"cards": None}, "bad_cards"),
+        ([("cards", "base")], "bad_options"),
+    ):
         with pytest.raises(OptionsError) as info:
             RULES.normalize_options(bad)  # type: ignore[arg-type]
         assert info.value.code == code and info.value.message
@@ -260,12 +270,23 @@ def test_options_and_data_version() -> None:
 
 # -- notation -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text,code", [
-    ("boar c1c2", "bad_syntax"), ("", "bad_syntax"), ("Boar:c1c2", "bad_syntax"),
-    ("boar:c1c2:x", "bad_square"), ("wolf:c1c2", "unknown_card"), ("boar:c1", "bad_square"),
-    ("boar:f1c2", "bad_square"), ("boar:c0c2", "bad_square"), ("boar:c1c2c3", "bad_square"),
-    ("boar:passes", "bad_square"), ("boar:", "bad_square"),
-])
+
+@pytest.mark.parametrize(
+    "text,code",
+    [
+        ("boar c1c2", "bad_syntax"),
+        ("", "bad_syntax"),
+        ("Boar:c1c2", "bad_syntax"),
+        ("boar:c1c2:x", "bad_square"),
+        ("wolf:c1c2", "unknown_card"),
+        ("boar:c1", "bad_square"),
+        ("boar:f1c2", "bad_square"),
+        ("boar:c0c2", "bad_square"),
+        ("boar:c1c2c3", "bad_square"),
+        ("boar:passes", "bad_square"),
+        ("boar:", "bad_square"),
+    ],
+)
 def test_parse_move_syntax_errors(text: str, code: str) -> None:
     with pytest.raises(MoveSyntaxError) as info:
         RULES.parse_move(position_from_text(START), text)
@@ -278,16 +299,19 @@ def test_parse_move_not_text() -> None:
     assert info.value.code == "not_text"
 
 
-@pytest.mark.parametrize("text,code,words", [
-    ("crab:c1c2", "not_in_hand", "you hold boar and ox"),
-    ("boar:c3c4", "not_your_piece", "no piece on c3"),
-    ("boar:c1c3", "unreachable", "boar cannot move a piece from c1 to c3"),
-    ("boar:c1b1", "own_piece", "b1 holds one of your own pieces"),
-    ("boar:c1c1", "unreachable", "from c1 to c1"),
-    ("boar:c5c4", "not_your_piece", "no piece on c5"),
-    ("ox:a1b2", "unreachable", "(from there it can go to a2)"),
-    ("ox:e1e3", "unreachable", "(from there it can go to e2)"),
-])
+@pytest.mark.parametrize(
+    "text,code,words",
+    [
+        ("crab:c1c2", "not_in_hand", "you hold boar and ox"),
+        ("boar:c3c4", "not_your_piece", "no piece on c3"),
+        ("boar:c1c3", "unreachable", "boar cannot move a piece from c1 to c3"),
+        ("boar:c1b1", "own_piece", "b1 holds one of your own pieces"),
+        ("boar:c1c1", "unreachable", "from c1 to c1"),
+        ("boar:c5c4", "not_your_piece", "no piece on c5"),
+        ("ox:a1b2", "unreachable", "(from there it can go to a2)"),
+        ("ox:e1e3", "unreachable", "(from there it can go to e2)"),
+    ],
+)
 def test_parse_move_illegal(text: str, code: str, words: str) -> None:
     state = position_from_text(START)
     with pytest.raises(IllegalMoveError) as info:
@@ -299,10 +323,20 @@ def test_parse_move_illegal(text: str, code: str, words: str) -> None:
     assert info2.value.code == code
 
 
-@pytest.mark.parametrize("move", [
-    Move("boar", 25, 3), Move("boar", -1, -1), Move("boar", 2, None), Move("boar", True, 7),
-    Move("wolf", 2, 7), ("boar", 2), "boar:c1c2", None, Move(3, 2, 7),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        Move("boar", 25, 3),
+        Move("boar", -1, -1),
+        Move("boar", 2, None),
+        Move("boar", True, 7),
+        Move("wolf", 2, 7),
+        ("boar", 2),
+        "boar:c1c2",
+        None,
+        Move(3, 2, 7),  # type: ignore[arg-type]
+    ],
+)
 def test_apply_refuses_values_that_are_not_moves(move: object) -> None:
     with pytest.raises(IllegalMoveError):
         RULES.apply(position_from_text(START), move)
@@ -321,8 +355,17 @@ def test_legal_move_order_and_texts() -> None:
     moves = RULES.legal_moves(state)
     assert moves == sorted(moves, key=lambda m: (m.card, m.src, m.dst))
     assert [RULES.move_text(m) for m in moves] == [
-        "boar:a1a2", "boar:b1b2", "boar:c1c2", "boar:d1d2", "boar:e1e2",
-        "ox:a1a2", "ox:b1b2", "ox:c1c2", "ox:d1d2", "ox:e1e2"]
+        "boar:a1a2",
+        "boar:b1b2",
+        "boar:c1c2",
+        "boar:d1d2",
+        "boar:e1e2",
+        "ox:a1a2",
+        "ox:b1b2",
+        "ox:c1c2",
+        "ox:d1d2",
+        "ox:e1e2",
+    ]
     for move in moves:
         assert RULES.parse_move(state, RULES.move_text(move)) == move
     assert RULES.parse_move(state, "  boar:c1c2\n") == Move("boar", 2, 7)
@@ -330,9 +373,9 @@ def test_legal_move_order_and_texts() -> None:
 
 # -- position text ----------------------------------------------------------------------
 
+
 def test_position_text_round_trip_with_either_hand_order() -> None:
-    for text in ("bbBbb/5/5/5/rrRrr ox,boar horse,elephant crab b",
-                 "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab b"):
+    for text in ("bbBbb/5/5/5/rrRrr ox,boar horse,elephant crab b", "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab b"):
         state = position_from_text(text)
         assert position_text(state) == "bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab b"
         assert position_from_text(position_text(state)) == state
@@ -342,26 +385,29 @@ def test_position_text_round_trip_with_either_hand_order() -> None:
     assert state.cards == "senseis_path" and state.red_master == sq("c3")
 
 
-@pytest.mark.parametrize("text,words", [
-    ("bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab", "five parts"),
-    ("bbBbb/5/5/5 boar,ox elephant,horse crab r", "five ranks"),
-    ("bbBbb/5/5/5/rrRr boar,ox elephant,horse crab r", "Rank 1"),
-    ("bbBbb/6/5/5/rrRrr boar,ox elephant,horse crab r", "Unexpected '6'"),
-    ("bbBbb/4/5/5/rrRrr boar,ox elephant,horse crab r", "Rank 4"),
-    ("bbBbb/5/5/5/rrRrrr boar,ox elephant,horse crab r", "more than five squares"),
-    ("bbBbb/5/5/5/rrRxr boar,ox elephant,horse crab r", "Unexpected 'x'"),
-    ("bbBbb/5/5/r4/rrRrr boar,ox elephant,horse crab r", "at most five pieces"),
-    ("bbBbb/5/5/R4/rrRr1 boar,ox elephant,horse crab r", "two masters"),
-    ("bbbb1/5/5/5/rrrr1 boar,ox elephant,horse crab r", "Both masters"),
-    ("bbbbb/5/5/5/rrRrr boar,ox elephant,horse crab r", "four students"),
-    ("bbBbb/5/5/5/rrRrr boar elephant,horse crab r", "two card names"),
-    ("bbBbb/5/5/5/rrRrr boar,ox,tiger elephant,horse crab r", "two card names"),
-    ("bbBbb/5/5/5/rrRrr boar,wolf elephant,horse crab r", "Unknown card 'wolf'"),
-    ("bbBbb/5/5/5/rrRrr boar,ox elephant,horse ox r", "all be different"),
-    ("bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab x", "r or b"),
-    ("bbRbb/5/5/5/rr1rr boar,ox elephant,horse crab r", "already won"),
-    ("bbRbb/5/5/5/rrBrr boar,ox elephant,horse crab r", "both sides"),
-])
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ("bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab", "five parts"),
+        ("bbBbb/5/5/5 boar,ox elephant,horse crab r", "five ranks"),
+        ("bbBbb/5/5/5/rrRr boar,ox elephant,horse crab r", "Rank 1"),
+        ("bbBbb/6/5/5/rrRrr boar,ox elephant,horse crab r", "Unexpected '6'"),
+        ("bbBbb/4/5/5/rrRrr boar,ox elephant,horse crab r", "Rank 4"),
+        ("bbBbb/5/5/5/rrRrrr boar,ox elephant,horse crab r", "more than five squares"),
+        ("bbBbb/5/5/5/rrRxr boar,ox elephant,horse crab r", "Unexpected 'x'"),
+        ("bbBbb/5/5/r4/rrRrr boar,ox elephant,horse crab r", "at most five pieces"),
+        ("bbBbb/5/5/R4/rrRr1 boar,ox elephant,horse crab r", "two masters"),
+        ("bbbb1/5/5/5/rrrr1 boar,ox elephant,horse crab r", "Both masters"),
+        ("bbbbb/5/5/5/rrRrr boar,ox elephant,horse crab r", "four students"),
+        ("bbBbb/5/5/5/rrRrr boar elephant,horse crab r", "two card names"),
+        ("bbBbb/5/5/5/rrRrr boar,ox,tiger elephant,horse crab r", "two card names"),
+        ("bbBbb/5/5/5/rrRrr boar,wolf elephant,horse crab r", "Unknown card 'wolf'"),
+        ("bbBbb/5/5/5/rrRrr boar,ox elephant,horse ox r", "all be different"),
+        ("bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab x", "r or b"),
+        ("bbRbb/5/5/5/rr1rr boar,ox elephant,horse crab r", "already won"),
+        ("bbRbb/5/5/5/rrBrr boar,ox elephant,horse crab r", "both sides"),
+    ],
+)
 def test_malformed_positions(text: str, words: str) -> None:
     with pytest.raises(StateFormatError) as info:
         position_from_text(text)
@@ -375,6 +421,7 @@ def test_position_must_be_text() -> None:
 
 # -- JSON, view, summary ------------------------------------------------------------------
 
+
 def test_json_round_trip_including_history() -> None:
     state = play(position_from_text(CYCLE_START), *CYCLE, *CYCLE[:3])
     data = RULES.to_json(state)
@@ -385,11 +432,12 @@ def test_json_round_trip_including_history() -> None:
     # the history is what makes the next cycle a draw
     assert RULES.outcome(play(back, *CYCLE[3:4])) is None
     assert RULES.outcome(play(back, *CYCLE[3:])) == Outcome(None, "repetition")
-    for finished in (play(back, *CYCLE[3:]),
-                     RULES.terminate(state, reason="agreement", winner=None),
-                     RULES.terminate(state, reason="resign", winner="blue"),
-                     play(position_from_text("5/5/2B2/2r2/R4 boar,ox crab,horse tiger r"),
-                          "boar:c2c3")):
+    for finished in (
+        play(back, *CYCLE[3:]),
+        RULES.terminate(state, reason="agreement", winner=None),
+        RULES.terminate(state, reason="resign", winner="blue"),
+        play(position_from_text("5/5/2B2/2r2/R4 boar,ox crab,horse tiger r"), "boar:c2c3"),
+    ):
         assert RULES.from_json(RULES.to_json(finished)) == finished
 
 
@@ -399,25 +447,28 @@ def _broken(change) -> dict:
     return data
 
 
-@pytest.mark.parametrize("change", [
-    lambda d: d.update(schema="onitama/2"),
-    lambda d: d.pop("history"),
-    lambda d: d.update(extra=1),
-    lambda d: d.update(data_version="onitama-0"),
-    lambda d: d.update(options={"cards": "none"}),
-    lambda d: d.update(position="nonsense"),
-    lambda d: d.update(ply=-1),
-    lambda d: d.update(ply="3"),
-    lambda d: d.update(history=[]),
-    lambda d: d.update(history=["bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"]),
-    lambda d: d.update(outcome={"winner": "red", "reason": "master_captured", "scores": None}),
-    lambda d: d.update(outcome={"winner": None, "reason": "repetition", "scores": None}),
-    lambda d: d.update(outcome="red"),
-    lambda d: d.update(outcome={"winner": "red", "reason": "agreement", "scores": None}),
-    lambda d: d.update(outcome={"winner": "red", "reason": "resign", "scores": {"red": 1}}),
-    lambda d: d.update(history="bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"),
-    lambda d: d.update(options={"cards": "senseis_path"}),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.update(schema="onitama/2"),
+        lambda d: d.pop("history"),
+        lambda d: d.update(extra=1),
+        lambda d: d.update(data_version="onitama-0"),
+        lambda d: d.update(options={"cards": "none"}),
+        lambda d: d.update(position="nonsense"),
+        lambda d: d.update(ply=-1),
+        lambda d: d.update(ply="3"),
+        lambda d: d.update(history=[]),
+        lambda d: d.update(history=["bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"]),
+        lambda d: d.update(outcome={"winner": "red", "reason": "master_captured", "scores": None}),
+        lambda d: d.update(outcome={"winner": None, "reason": "repetition", "scores": None}),
+        lambda d: d.update(outcome="red"),
+        lambda d: d.update(outcome={"winner": "red", "reason": "agreement", "scores": None}),
+        lambda d: d.update(outcome={"winner": "red", "reason": "resign", "scores": {"red": 1}}),
+        lambda d: d.update(history="bbBbb/5/5/5/rrRrr boar,ox elephant,horse crab r"),
+        lambda d: d.update(options={"cards": "senseis_path"}),
+    ],
+)
 def test_from_json_refuses_bad_data(change) -> None:
     with pytest.raises(StateFormatError):
         RULES.from_json(_broken(change))
@@ -456,8 +507,13 @@ def test_terminate() -> None:
     assert timed_out is not None and timed_out.winner == "blue"
     with pytest.raises(IllegalMoveError):
         RULES.terminate(drawn, reason="agreement", winner=None)
-    for reason, winner in (("agreement", "red"), ("resign", "green"), ("repetition", None),
-                           ("Bad Reason", None), ("master_captured", "red")):
+    for reason, winner in (
+        ("agreement", "red"),
+        ("resign", "green"),
+        ("repetition", None),
+        ("Bad Reason", None),
+        ("master_captured", "red"),
+    ):
         with pytest.raises(OptionsError):
             RULES.terminate(state, reason=reason, winner=winner)
 
@@ -493,9 +549,10 @@ def test_replay_of_texts() -> None:
     assert replay(RULES, 11, {"cards": "base"}, texts) == state
 
 
-@pytest.mark.parametrize("module", ["engine.onitama", "engine.onitama.cards",
-                                    "engine.onitama.fast", "engine.onitama.rules",
-                                    "engine.onitama.state"])
+@pytest.mark.parametrize(
+    "module",
+    ["engine.onitama", "engine.onitama.cards", "engine.onitama.fast", "engine.onitama.rules", "engine.onitama.state"],
+)
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
@@ -519,8 +576,7 @@ def test_previews_say_what_each_move_captures_and_ends() -> None:
                 wins += e["ends"] is not None
                 if move.src is None or move.dst is None:
                     passes += 1
-                    assert e == {"type": "pass", "card": move.card, "receives": e["receives"],
-                                 "ends": e["ends"]}
+                    assert e == {"type": "pass", "card": move.card, "receives": e["receives"], "ends": e["ends"]}
                     continue
                 assert (e["from"], e["to"]) == (square_name(move.src), square_name(move.dst))
                 master = state.red_master if red else state.blue_master

@@ -1,5 +1,6 @@
 """Finished rated games played through the real services, with pickers that copy the bot
 (the same view, level and seed the check will use) or play at random."""
+
 from __future__ import annotations
 
 import random
@@ -30,11 +31,12 @@ def _quick_bot(settings):
 
 def bot_copier(level: int = LEVEL) -> Picker:
     """Play exactly the bot's first choice, asked as the fair-play check asks it."""
+
     def pick(game: Game) -> str:
         rules = services.rules_for(game.kind)
         view = rules.view(services.game_state(game), game.to_move_side)
-        return choose_move(game.kind, view, level=level, seed=decision_seed(game.pk, game.ply + 1),
-                           seconds=SECONDS)
+        return choose_move(game.kind, view, level=level, seed=decision_seed(game.pk, game.ply + 1), seconds=SECONDS)
+
     return pick
 
 
@@ -44,6 +46,7 @@ def random_player(seed: int = 1) -> Picker:
     def pick(game: Game) -> str:
         rules = services.rules_for(game.kind)
         return rules.move_text(rng.choice(rules.legal_moves(services.game_state(game))))
+
     return pick
 
 
@@ -66,8 +69,7 @@ def play(game: Game, pickers: dict, *, decisions: int, resign=None) -> Game:
 def finished(first, second, kind: str = "onitama", *, rated: bool = True, decisions: int = 6) -> Game:
     """A finished game of a few random decisions, ended by ``second`` resigning."""
     game = start_game(first, second, kind, rated=rated)
-    return play(game, {first.pk: random_player(1), second.pk: random_player(2)},
-                decisions=decisions, resign=second)
+    return play(game, {first.pk: random_player(1), second.pk: random_player(2)}, decisions=decisions, resign=second)
 
 
 @pytest.fixture

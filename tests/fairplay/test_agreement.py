@@ -1,6 +1,7 @@
 """Agreement with the bot of one side of one finished game: copying the bot scores 100 %,
 random play less; forced decisions and the skipped opening are not counted; the bot is
 only ever shown the player's view."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -32,11 +33,9 @@ def _total(games, user) -> tuple[int, int]:
 def test_copying_the_bot_agrees_every_time_and_random_play_does_not(alice, bob, kind, options):
     # The copier may beat the random player quickly: play games until each side took 8 decisions.
     games: list[Game] = []
-    while len(games) < 5 and min(Move.objects.filter(game__in=games, user=u).count()
-                                 for u in (alice, bob)) < 8:
+    while len(games) < 5 and min(Move.objects.filter(game__in=games, user=u).count() for u in (alice, bob)) < 8:
         game = start_game(alice, bob, kind, options=options)
-        games.append(play(game, {alice.pk: bot_copier(), bob.pk: random_player(len(games))},
-                          decisions=20, resign=bob))
+        games.append(play(game, {alice.pk: bot_copier(), bob.pk: random_player(len(games))}, decisions=20, resign=bob))
     assert all(game.status == "finished" for game in games)
     decisions, matches = _total(games, alice)
     alice_moves = Move.objects.filter(game__in=games, user=alice).count()
@@ -54,8 +53,7 @@ def _forced_game(monkeypatch, alice, bob):
     game = start_game(alice, bob, "maatatahay", options={"variant": "standard"})
     for text in texts:
         game.refresh_from_db()
-        games_services.move_submit(game_id=game.pk, user=to_move(game), move_text=text,
-                                   expected_ply=game.ply)
+        games_services.move_submit(game_id=game.pk, user=to_move(game), move_text=text, expected_ply=game.ply)
     game.refresh_from_db()
     assert game.status == "finished" and game.revealed_seed == "6"
     forced = Move.objects.get(game=game, ply=45)

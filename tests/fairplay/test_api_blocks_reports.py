@@ -1,4 +1,5 @@
 """/api/v1/blocks/ and /api/v1/reports/: the API's error shape, scopes and idempotency."""
+
 from __future__ import annotations
 
 import pytest
@@ -54,15 +55,14 @@ def test_a_read_only_token_cannot_block(alice, bob):
 def test_report_a_player_and_a_game_once_a_day(alice_api, alice, bob):
     challenge = games_services.challenge_create(challenger=alice, opponent=bob, kind="onitama")
     game = games_services.challenge_accept(challenge_id=challenge.pk, user=bob)
-    made = alice_api.post("/api/v1/reports/", {"kind": "abuse", "reason": "Rude.", "player": "bob"},
-                          format="json")
+    made = alice_api.post("/api/v1/reports/", {"kind": "abuse", "reason": "Rude.", "player": "bob"}, format="json")
     assert made.status_code == 201
     assert made.json()["player"] == "bob" and made.json()["status"] == "open"
-    repeat = alice_api.post("/api/v1/reports/", {"kind": "other", "reason": "Again.", "player": "bob"},
-                            format="json")
+    repeat = alice_api.post("/api/v1/reports/", {"kind": "other", "reason": "Again.", "player": "bob"}, format="json")
     assert repeat.status_code == 409 and repeat.json()["code"] == "report_repeated"
-    on_game = alice_api.post("/api/v1/reports/", {"kind": "engine", "reason": "Too good.", "game": game.pk},
-                             format="json")
+    on_game = alice_api.post(
+        "/api/v1/reports/", {"kind": "engine", "reason": "Too good.", "game": game.pk}, format="json"
+    )
     assert on_game.status_code == 201 and on_game.json()["game"] == game.pk
     assert Report.objects.count() == 2
 
@@ -70,14 +70,17 @@ def test_report_a_player_and_a_game_once_a_day(alice_api, alice, bob):
 def test_report_errors(alice_api, anon):
     def post(body):
         return alice_api.post("/api/v1/reports/", body, format="json")
+
     assert post({"kind": "abuse", "reason": "me", "player": "alice"}).json()["code"] == "report_self"
     assert post({"kind": "abuse", "reason": "x"}).status_code == 400
     assert post({"kind": "abuse", "reason": "x", "player": "bob", "game": 1}).status_code == 400
     assert post({"kind": "cheese", "reason": "x", "player": "bob"}).status_code == 400
     assert post({"kind": "abuse", "reason": "x", "player": "nobody"}).status_code == 404
     assert post({"kind": "abuse", "reason": "x", "game": 999999}).status_code == 404
-    assert anon.post("/api/v1/reports/", {"kind": "abuse", "reason": "x", "player": "bob"},
-                     format="json").status_code == 401
+    assert (
+        anon.post("/api/v1/reports/", {"kind": "abuse", "reason": "x", "player": "bob"}, format="json").status_code
+        == 401
+    )
     assert not Report.objects.exists()
 
 

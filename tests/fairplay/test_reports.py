@@ -1,5 +1,6 @@
 """Reports of games and players: one per reporter, target and day; never oneself;
 the staff queue marks them reviewed or dismissed and logs who, when and why."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -37,8 +38,9 @@ def test_one_report_per_target_per_day(alice, bob, game):
     assert repeat.message == "You have already reported this today."
     # Another target the same day, and the same target the next day, are fine.
     services.report_create(reporter=alice, game_id=game.pk, kind="stalling", reason="Slow.", now=now)
-    services.report_create(reporter=alice, player=bob, kind="abuse", reason="Still rude.",
-                           now=now + timedelta(days=1, seconds=1))
+    services.report_create(
+        reporter=alice, player=bob, kind="abuse", reason="Still rude.", now=now + timedelta(days=1, seconds=1)
+    )
     assert Report.objects.filter(reporter=alice).count() == 3
 
 
@@ -57,16 +59,17 @@ def test_report_forms_on_the_game_and_player_pages(client, alice, bob, game):
     game_page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert reverse("ops:report_game", args=[game.pk]) in game_page
     assert reverse("ops:report_player", args=["bob"]) in client.get(bob.get_absolute_url()).content.decode()
-    response = client.post(reverse("ops:report_game", args=[game.pk]),
-                           {"kind": "engine", "reason": "Too perfect."}, follow=True)
+    response = client.post(
+        reverse("ops:report_game", args=[game.pk]), {"kind": "engine", "reason": "Too perfect."}, follow=True
+    )
     assert "Thank you" in response.content.decode()
-    response = client.post(reverse("ops:report_game", args=[game.pk]),
-                           {"kind": "engine", "reason": "Again."}, follow=True)
+    response = client.post(
+        reverse("ops:report_game", args=[game.pk]), {"kind": "engine", "reason": "Again."}, follow=True
+    )
     assert "You have already reported this today." in response.content.decode()
     client.post(reverse("ops:report_player", args=["bob"]), {"kind": "abuse", "reason": "Insults."})
     assert sorted(Report.objects.values_list("kind", flat=True)) == ["abuse", "engine"]
-    response = client.post(reverse("ops:report_player", args=["bob"]), {"kind": "nonsense", "reason": ""},
-                           follow=True)
+    response = client.post(reverse("ops:report_player", args=["bob"]), {"kind": "nonsense", "reason": ""}, follow=True)
     assert response.status_code == 200 and Report.objects.count() == 2
 
 
@@ -83,24 +86,38 @@ def test_staff_review_reports_and_every_action_is_logged(client, alice, bob):
     client.force_login(admin)
     queue = client.get(reverse("admin:fairplay_report_changelist") + "?status__exact=open&kind__exact=abuse")
     assert queue.status_code == 200 and str(report) in queue.content.decode()
-    asked = client.post(reverse("admin:fairplay_report_changelist"),
-                        {"action": "mark_dismissed", ACTION_CHECKBOX_NAME: [report.pk]})
+    asked = client.post(
+        reverse("admin:fairplay_report_changelist"), {"action": "mark_dismissed", ACTION_CHECKBOX_NAME: [report.pk]}
+    )
     assert asked.status_code == 200 and "Why" in asked.content.decode()
-    done = client.post(reverse("admin:fairplay_report_changelist"),
-                       {"action": "mark_dismissed", ACTION_CHECKBOX_NAME: [report.pk], "apply": "1",
-                        "reason": "Banter between friends."})
+    done = client.post(
+        reverse("admin:fairplay_report_changelist"),
+        {
+            "action": "mark_dismissed",
+            ACTION_CHECKBOX_NAME: [report.pk],
+            "apply": "1",
+            "reason": "Banter between friends.",
+        },
+    )
     assert done.status_code == 302
     report.refresh_from_db()
     assert report.status == "dismissed"
-    too_long = client.post(reverse("admin:fairplay_report_changelist"),
-                           {"action": "mark_reviewed", ACTION_CHECKBOX_NAME: [report.pk], "apply": "1",
-                            "reason": "x" * 2001}, follow=True)
+    too_long = client.post(
+        reverse("admin:fairplay_report_changelist"),
+        {"action": "mark_reviewed", ACTION_CHECKBOX_NAME: [report.pk], "apply": "1", "reason": "x" * 2001},
+        follow=True,
+    )
     assert too_long.status_code == 200 and "The reason is too long" in too_long.content.decode()
     report.refresh_from_db()
     assert report.status == "dismissed"
     entry = StaffAction.objects.get()
     assert (entry.staff, entry.action, entry.reason, entry.player, entry.target) == (
-        admin, StaffActionKind.REPORT_DISMISSED, "Banter between friends.", bob, report)
+        admin,
+        StaffActionKind.REPORT_DISMISSED,
+        "Banter between friends.",
+        bob,
+        report,
+    )
     assert timezone.now() - entry.at < timedelta(minutes=1)
     page = client.get(reverse("admin:fairplay_report_change", args=[report.pk])).content.decode()
     assert "Banter between friends." in page
@@ -121,7 +138,13 @@ def test_a_review_of_a_game_report_names_the_game_and_needs_a_reason(alice, bob,
     entry = StaffAction.objects.get()
     assert entry.target is not None
     assert (entry.staff, entry.action, entry.target, entry.target.game, entry.player, entry.reason) == (
-        staff, StaffActionKind.REPORT_REVIEWED, report, game, None, "Warned.")
+        staff,
+        StaffActionKind.REPORT_REVIEWED,
+        report,
+        game,
+        None,
+        "Warned.",
+    )
 
 
 def test_only_staff_review(alice, bob):

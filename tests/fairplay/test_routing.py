@@ -1,4 +1,5 @@
 """A fair-play check runs for minutes: its task goes to the queue of the slow worker."""
+
 from pathlib import Path
 
 from maatasite.celery import app

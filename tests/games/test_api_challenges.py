@@ -1,4 +1,5 @@
 """Challenges through the API: direct and open, accept, decline, cancel, lists, permissions."""
+
 import pytest
 
 from games.models import Challenge

@@ -1,4 +1,5 @@
 """The events feed: your turn, challenges, draw offers, game over, with a stable cursor."""
+
 from datetime import timedelta
 
 import pytest
@@ -22,8 +23,9 @@ def kinds(page):
 def test_a_challenge_a_game_and_its_turns_appear_once_each(alice_api, bob_api, alice, bob):
     start = bob_api.get(EVENTS).json()
     assert start["events"] == [] and start["cursor"]
-    made = alice_api.post("/api/v1/challenges/", {"kind": "onitama", "opponent": "bob",
-                                                  "options": {"cards": "base"}}, format="json").json()
+    made = alice_api.post(
+        "/api/v1/challenges/", {"kind": "onitama", "opponent": "bob", "options": {"cards": "base"}}, format="json"
+    ).json()
     page = bob_api.get(EVENTS, {"after": start["cursor"]}).json()
     assert kinds(page) == [("challenge_received", made["id"])]
     assert page["events"][0]["data"] == {"kind": "onitama", "challenger": "alice"}
@@ -97,10 +99,10 @@ def test_cursors_order_and_bad_cursors(alice_api, anon):
     assert alice_api.get(EVENTS, HTTP_IF_NONE_MATCH=first["ETag"]).status_code in (200, 304)
 
 
-@pytest.mark.parametrize("kind, options, plies", [("maatatahay", {"variant": "first"}, 24),
-                                                  ("onitama", {"cards": "base"}, 4)])
-def test_your_turn_events_are_the_turns_the_your_turn_alarms_were_scheduled_for(alice, bob, kind, options,
-                                                                                 plies):
+@pytest.mark.parametrize(
+    "kind, options, plies", [("maatatahay", {"variant": "first"}, 24), ("onitama", {"cards": "base"}, 4)]
+)
+def test_your_turn_events_are_the_turns_the_your_turn_alarms_were_scheduled_for(alice, bob, kind, options, plies):
     """One derivation: the feed's turn starts are the turns games.services numbered and
     scheduled a "your turn" alarm for (turn 1 is the game_started event's). While the game
     runs, no alarm has been dropped from the mail's queue yet."""
@@ -109,8 +111,11 @@ def test_your_turn_events_are_the_turns_the_your_turn_alarms_were_scheduled_for(
     for user in (alice, bob):
         events = [e for e in events_for_user(user=user, after=None, limit=100).events if e.kind == "your_turn"]
         turns = sorted(Move.objects.get(pk=e.row).turn + 1 for e in events)
-        alarms = sorted(Alarm.objects.filter(game=game, user=user, kind=Alarm.Kind.YOUR_TURN, turn__gt=1)
-                        .values_list("turn", flat=True))
+        alarms = sorted(
+            Alarm.objects.filter(game=game, user=user, kind=Alarm.Kind.YOUR_TURN, turn__gt=1).values_list(
+                "turn", flat=True
+            )
+        )
         assert turns == alarms and turns, (user, turns, alarms)
         assert all(e.data["by_side"] != game.seats.get(user=user).side for e in events)
     if kind == "maatatahay":  # its turns hold several decisions: fewer turns than decisions

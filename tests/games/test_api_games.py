@@ -1,4 +1,5 @@
 """Games through the API: the caller's view, moves (stale, illegal, repeated), actions, lists."""
+
 import pytest
 from django.utils.http import http_date
 
@@ -81,7 +82,8 @@ def test_an_illegal_move_is_400_with_the_engines_message(turn, game):
 def test_nobody_moves_for_someone_else(turn, carol_api, anon, game):
     bob_api = turn[1]
     text = services.rules_for("onitama").move_text(
-        services.rules_for("onitama").legal_moves(services.game_state(game))[0])
+        services.rules_for("onitama").legal_moves(services.game_state(game))[0]
+    )
     not_turn = bob_api.post(url(game, "moves/"), {"move": text, "ply": 0}, format="json")
     assert not_turn.status_code == 403 and not_turn.json()["code"] == "not_your_turn"
     stranger = carol_api.post(url(game, "moves/"), {"move": text, "ply": 0}, format="json")
@@ -94,8 +96,7 @@ def test_bad_move_input_and_unknown_game(turn, game):
     alice_api = turn[0]
     missing = alice_api.post(url(game, "moves/"), {"move": "x"}, format="json")
     assert missing.status_code == 400 and "ply" in missing.json()["details"]["fields"]
-    assert alice_api.post("/api/v1/games/999999/moves/", {"move": "x", "ply": 0},
-                          format="json").status_code == 404
+    assert alice_api.post("/api/v1/games/999999/moves/", {"move": "x", "ply": 0}, format="json").status_code == 404
     unknown = alice_api.get("/api/v1/games/999999/")
     assert unknown.status_code == 404 and unknown.json()["code"] == "game_not_found"
 
@@ -123,8 +124,9 @@ def test_idempotency_keys_belong_to_their_user(turn, game):
     reply = bob_api.get(url(game)).json()["legal_moves"][0]["text"]
     answer = bob_api.post(url(game, "moves/"), {"move": reply, "ply": 1}, format="json", HTTP_IDEMPOTENCY_KEY="k")
     assert answer.status_code == 201 and answer.json()["played"]["text"] == reply
-    too_long = bob_api.post(url(game, "moves/"), {"move": reply, "ply": 2}, format="json",
-                            HTTP_IDEMPOTENCY_KEY="x" * 300)
+    too_long = bob_api.post(
+        url(game, "moves/"), {"move": reply, "ply": 2}, format="json", HTTP_IDEMPOTENCY_KEY="x" * 300
+    )
     assert too_long.status_code == 400 and too_long.json()["code"] == "bad_idempotency_key"
 
 
@@ -158,8 +160,11 @@ def test_draw_offer_answer_and_decline(alice_api, bob_api, game):
     accepted = bob_api.post(url(game, "draw/accept/"))
     assert accepted.status_code == 200
     result = accepted.json()
-    assert result["status"] == "finished" and result["result"] == {"winner_side": None, "reason": "agreement",
-                                                                    "scores": None}
+    assert result["status"] == "finished" and result["result"] == {
+        "winner_side": None,
+        "reason": "agreement",
+        "scores": None,
+    }
     assert result["fairness"]["revealed_seed"] != ""
 
 
@@ -202,8 +207,11 @@ def test_game_list_filters_and_cursor_pagination(alice_api, bob_api, anon, alice
 
 def test_solo_game_against_a_bot(alice_api, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        made = alice_api.post("/api/v1/games/solo/", {"kind": "onitama", "level": 1, "side": "blue",
-                                                      "options": {"cards": "base"}}, format="json")
+        made = alice_api.post(
+            "/api/v1/games/solo/",
+            {"kind": "onitama", "level": 1, "side": "blue", "options": {"cards": "base"}},
+            format="json",
+        )
     assert made.status_code == 201
     body = made.json()
     assert body["bot_level"] == 1 and body["your_side"] == "blue"

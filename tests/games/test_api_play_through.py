@@ -5,6 +5,7 @@ with the ply seen and an Idempotency-Key (and retry some submissions).
 Every response of the Maatatahay game is checked for any trace of the hidden order
 (the face-down tile piles, the bag), and for the seed and salt before the end.
 """
+
 from __future__ import annotations
 
 import json
@@ -133,8 +134,9 @@ class App:
 
 
 def play_whole_game(challenger: App, opponent: App, kind: str, options: dict) -> dict:
-    made = challenger.client.post("/api/v1/challenges/", {"kind": kind, "opponent": "bob", "options": options,
-                                                          "days_per_move": 14}, format="json")
+    made = challenger.client.post(
+        "/api/v1/challenges/", {"kind": kind, "opponent": "bob", "options": options, "days_per_move": 14}, format="json"
+    )
     assert made.status_code == 201
     received = [e for e in opponent.poll() if e["kind"] == "challenge_received"]
     assert [e["challenge_id"] for e in received] == [made.json()["id"]]
@@ -165,8 +167,7 @@ def test_a_whole_onitama_game_through_the_api(alice_api, bob_api):
 
 def test_a_whole_maatatahay_game_through_the_api_never_shows_the_hidden_order(alice_api, bob_api):
     rng, watch = random.Random(5), HiddenOrderWatch()
-    final = play_whole_game(App(alice_api, rng, watch), App(bob_api, rng, watch), "maatatahay",
-                            {"variant": "standard"})
+    final = play_whole_game(App(alice_api, rng, watch), App(bob_api, rng, watch), "maatatahay", {"variant": "standard"})
     assert final["result"]["scores"] is not None
     checked = watch.check()
     assert checked > final["ply"] and len(watch.needles) > 3 and watch.secrets

@@ -1,5 +1,6 @@
 """The rematch through the API: POST /api/v1/games/<id>/rematch/ offers it (seats swapped),
 the opponent answers it as any challenge; against a bot it starts at once."""
+
 import pytest
 
 from games import services
@@ -67,8 +68,9 @@ def test_refusals_in_the_error_shape(finished, alice, bob, carol_api, alice_api,
 
 
 def test_against_a_bot_the_rematch_starts_at_once(alice, alice_api):
-    game = services.game_create_solo(user=alice, kind="maatatahay", bot_level=4, side="wazu",
-                                     options={"variant": "first"})
+    game = services.game_create_solo(
+        user=alice, kind="maatatahay", bot_level=4, side="wazu", options={"variant": "first"}
+    )
     services.game_resign(game_id=game.pk, user=alice)
     made = alice_api.post(rematch_url(game.pk))
     assert made.status_code == 201 and made.json()["challenge"] is None

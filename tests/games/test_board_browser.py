@@ -7,6 +7,7 @@ is counted, the card picks and the confirm included; the median and the maximum 
 move are printed and held to the goals (2 clicks and a confirm, 1 more when two cards
 reach the square). Then a stretch of a game is played with the keyboard alone.
 """
+
 from __future__ import annotations
 
 import random
@@ -53,8 +54,11 @@ def space(page, square: str):
 
 
 def marked(page, class_name: str) -> set[str]:
-    return set(page.eval_on_selector_all(".board-wrap svg rect.space.%s" % class_name,
-                                         "rects => rects.map(r => r.dataset.square)"))
+    return set(
+        page.eval_on_selector_all(
+            ".board-wrap svg rect.space.%s" % class_name, "rects => rects.map(r => r.dataset.square)"
+        )
+    )
 
 
 def enter_by_clicks(page, move: LegalMove, legal: list[LegalMove], side: str, rng: random.Random) -> int:
@@ -71,8 +75,11 @@ def enter_by_clicks(page, move: LegalMove, legal: list[LegalMove], side: str, rn
         clicks += 1
     space(page, parts["from"]).click()
     clicks += 1
-    reachable = {m.parts["to"] for m in legal if m.parts.get("from") == parts["from"]
-                 and (not card_first or m.parts["card"] == parts["card"])}
+    reachable = {
+        m.parts["to"]
+        for m in legal
+        if m.parts.get("from") == parts["from"] and (not card_first or m.parts["card"] == parts["card"])
+    }
     assert marked(page, "target") == reachable and marked(page, "selected") == {parts["from"]}
     space(page, parts["to"]).click()
     clicks += 1
@@ -97,8 +104,9 @@ def confirm_and_check(page, game: Game, move: LegalMove) -> None:
 
 
 def two_players(browser, base: str, names: tuple[str, str], phone: str):
-    contexts = {name: browser.new_context(viewport={"width": 390, "height": 844} if name == phone else None)
-                for name in names}
+    contexts = {
+        name: browser.new_context(viewport={"width": 390, "height": 844} if name == phone else None) for name in names
+    }
     pages = {name: ctx.new_page() for name, ctx in contexts.items()}
     for name, page in pages.items():
         browser_login(page, base, name)
@@ -132,14 +140,25 @@ def test_two_new_users_play_a_whole_onitama_game_by_clicking_on_the_board(live_s
                 clicks = enter_by_clicks(page, move, legal, game.to_move_side, rng)
             confirm_and_check(page, game, move)
             interactions.append(clicks + 1)
-            kinds.add(text_parts(move)["type"] if len([m for m in legal if m.parts.get("to") == move.parts.get("to")
-                                                 and m.parts.get("from") == move.parts.get("from")]) == 1
-                      else "two cards")
+            kinds.add(
+                text_parts(move)["type"]
+                if len(
+                    [
+                        m
+                        for m in legal
+                        if m.parts.get("to") == move.parts.get("to") and m.parts.get("from") == move.parts.get("from")
+                    ]
+                )
+                == 1
+                else "two cards"
+            )
         game.refresh_from_db()
         assert game.status == GameStatus.FINISHED, "the game did not end within %d plies" % MAX_PLIES
         median, most = statistics.median(interactions), max(interactions)
-        print("\nOnitama on the board: %d moves, interactions per move: median %s, max %s (kinds: %s)"
-              % (len(interactions), median, most, ", ".join(sorted(kinds))))
+        print(
+            "\nOnitama on the board: %d moves, interactions per move: median %s, max %s (kinds: %s)"
+            % (len(interactions), median, most, ", ".join(sorted(kinds)))
+        )
         assert median <= 3 and most <= 4
         for page in pages.values():  # the finished game offers no move
             page.goto("%s/games/%d/" % (base, game.pk))
@@ -164,11 +183,14 @@ def focused_square(page) -> str | None:
 
 def arrow_to(page, square: str) -> None:
     """Move the focus over the board with the arrow keys, by what the screen shows."""
-    box = page.evaluate("""(sq) => { const r = (s) => document.querySelector(
+    box = page.evaluate(
+        """(sq) => { const r = (s) => document.querySelector(
         ".board-wrap rect.space[data-square='" + s + "']"); const a = r(document.activeElement.dataset.square),
         b = r(sq), w = Number(a.getAttribute("width"));
         return [(Number(b.getAttribute("x")) - Number(a.getAttribute("x"))) / w,
-                (Number(b.getAttribute("y")) - Number(a.getAttribute("y"))) / w]; }""", square)
+                (Number(b.getAttribute("y")) - Number(a.getAttribute("y"))) / w]; }""",
+        square,
+    )
     dx, dy = round(box[0]), round(box[1])
     for key, count in (("ArrowRight", dx), ("ArrowLeft", -dx), ("ArrowDown", dy), ("ArrowUp", -dy)):
         for _ in range(max(count, 0)):

@@ -8,17 +8,26 @@ for the first two points).
 - On the phone no text is drawn smaller than 12 px, and the move controls follow the board
   directly (before the side panel), so a player reaches them without scrolling past the board.
 """
+
 import pytest
 
 from tests.browser_pages import DESKTOP, LANGUAGES, PHONE, page_games, signed_in_page, text_boxes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PANELS = {"maatatahay": [".maatatahay-extras", ".spirit-track", ".tribe-line", ".tile-stream", ".move-controls"],
-          "onitama": [".onitama-cards", ".hand", ".move-controls"]}
+PANELS = {
+    "maatatahay": [".maatatahay-extras", ".spirit-track", ".tribe-line", ".tile-stream", ".move-controls"],
+    "onitama": [".onitama-cards", ".hand", ".move-controls"],
+}
 # The labels the issue found off-screen in Arabic, by the element that holds each.
-MAATATAHAY_LABELS = [".spirit-track .panel-label", ".tribe-line .tribe-name", ".tile-stream .panel-label",
-                     ".tile-stream .bag-line", ".stream-pair .mini-tile", ".tribe-line .tribe-storage"]
+MAATATAHAY_LABELS = [
+    ".spirit-track .panel-label",
+    ".tribe-line .tribe-name",
+    ".tile-stream .panel-label",
+    ".tile-stream .bag-line",
+    ".stream-pair .mini-tile",
+    ".tribe-line .tribe-storage",
+]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -44,8 +53,9 @@ def fits_and_is_readable(page, width: int, *, phone: bool) -> None:
     assert len(boxes) > 10  # the walk did see the page's text
     outside = [b for b in boxes if b["left"] < -0.5 or b["right"] > width + 0.5]
     assert not outside, "text outside the %d px viewport: %s" % (width, outside[:10])
-    clipped = [b for b in boxes if b["clip"] and (b["left"] < b["clip"]["left"] - 0.5
-                                                  or b["right"] > b["clip"]["right"] + 0.5)]
+    clipped = [
+        b for b in boxes if b["clip"] and (b["left"] < b["clip"]["left"] - 0.5 or b["right"] > b["clip"]["right"] + 0.5)
+    ]
     assert not clipped, "text cut off by the edge of its picture: %s" % clipped[:10]
     if phone:
         small = [b for b in boxes if b["size"] < 12]
@@ -55,8 +65,11 @@ def fits_and_is_readable(page, width: int, *, phone: bool) -> None:
 def check_game_pages(page, base, games, language, viewport) -> None:
     width = viewport["width"]
     direction = "rtl" if language == "ar" else "ltr"
-    for kind, game in (("maatatahay", games.maatatahay), ("onitama", games.onitama),
-                       ("maatatahay", games.maatatahay_over)):
+    for kind, game in (
+        ("maatatahay", games.maatatahay),
+        ("onitama", games.onitama),
+        ("maatatahay", games.maatatahay_over),
+    ):
         page.goto("%s/games/%d/" % (base, game.pk))
         fits_and_is_readable(page, width, phone=viewport is PHONE)
         assert page.evaluate("getComputedStyle(document.documentElement).direction") == direction

@@ -1,6 +1,7 @@
 """A bot that fails plays no stand-in move: its turn's task retries with backoff, and after
 the last retry the game is flagged for staff with its clock held; the bot turns sweep leaves
 it alone until staff let the bot play again (games.tasks.bot_turn_play, games.services)."""
+
 from datetime import timedelta
 
 import pytest
@@ -56,7 +57,8 @@ def test_a_failing_bot_raises_instead_of_playing_a_random_move(alice, broken_bot
 
 
 def test_a_bot_failing_on_every_retry_flags_the_game_and_holds_its_clock(
-        alice, broken_bot, django_capture_on_commit_callbacks):
+    alice, broken_bot, django_capture_on_commit_callbacks
+):
     game = solo_game(alice)
     assert tasks.bot_turn_play.delay(game.pk, 0).get() == []
     # The first try and every retry asked the bot; none played anything.
@@ -90,7 +92,7 @@ def test_the_task_retries_a_failing_bot_with_backoff(alice, broken_bot, monkeypa
     monkeypatch.setattr(tasks.bot_turn_play, "retry", spy_retry)
     tasks.bot_turn_play.delay(game.pk, 0).get()
     assert len(countdowns) == tasks.bot_turn_play.max_retries
-    assert all(0 <= wait <= 2 ** attempt for attempt, wait in enumerate(countdowns))
+    assert all(0 <= wait <= 2**attempt for attempt, wait in enumerate(countdowns))
 
 
 def test_staff_let_the_fixed_bot_play_again(alice, broken_bot, django_capture_on_commit_callbacks):
@@ -113,6 +115,7 @@ def test_staff_let_the_fixed_bot_play_again(alice, broken_bot, django_capture_on
 
 def test_a_game_that_moved_on_is_not_flagged(alice, bob):
     from .conftest import start_game
+
     game = start_game(alice, bob)
     services.bot_turn_flag(game_id=game.pk, ply=game.ply + 1, failure="late")
     game.refresh_from_db()
@@ -131,10 +134,12 @@ def test_releasing_keeps_a_hold_that_came_otherwise(alice, broken_bot):
     assert game.bot_failed_at is None and game.clock_held_since == held_at
 
 
-def test_staff_see_the_flag_in_the_admin_and_release_from_it(client, alice, broken_bot,
-                                                             django_capture_on_commit_callbacks):
+def test_staff_see_the_flag_in_the_admin_and_release_from_it(
+    client, alice, broken_bot, django_capture_on_commit_callbacks
+):
     from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
     from django.urls import reverse
+
     flagged, healthy = solo_game(alice), solo_game(alice)
     tasks.bot_turn_play.delay(flagged.pk, 0).get()
     boss = type(alice).objects.create_superuser("boss", "boss@example.org", "pw-boss-123456")
@@ -148,12 +153,17 @@ def test_staff_see_the_flag_in_the_admin_and_release_from_it(client, alice, brok
     assert "search exploded" in page
     broken_bot.fix()
     with django_capture_on_commit_callbacks(execute=True):
-        done = client.post(changelist, {"action": "release_bot", ACTION_CHECKBOX_NAME: [flagged.pk],
-                                        "apply": "1", "reason": "engine fixed"})
+        done = client.post(
+            changelist,
+            {"action": "release_bot", ACTION_CHECKBOX_NAME: [flagged.pk], "apply": "1", "reason": "engine fixed"},
+        )
     assert done.status_code == 302
     assert Game.objects.get(pk=flagged.pk).bot_failed_at is None
     # A game whose bot never failed is refused with a message, and nothing is logged for it.
-    refused = client.post(changelist, {"action": "release_bot", ACTION_CHECKBOX_NAME: [healthy.pk],
-                                       "apply": "1", "reason": "why not"}, follow=True)
+    refused = client.post(
+        changelist,
+        {"action": "release_bot", ACTION_CHECKBOX_NAME: [healthy.pk], "apply": "1", "reason": "why not"},
+        follow=True,
+    )
     assert "nothing to release" in refused.content.decode()
     assert [action.target for action in StaffAction.objects.all()] == [flagged]

@@ -3,6 +3,7 @@ enqueued again once it is overdue, and played exactly once however often it is e
 
 In these tests (one rolled-back transaction each) the on-commit enqueue of a new game never
 runs unless a test runs it: the bot's first task is lost, as with a killed worker."""
+
 from datetime import timedelta
 
 import pytest
@@ -105,13 +106,13 @@ def test_two_sweeps_and_the_late_original_enqueue_three_times_and_play_once(alic
     assert Move.objects.filter(game=game).count() == 1
 
 
-def test_a_sweep_beside_a_task_still_running_plays_the_ply_once(alice, monkeypatch,
-                                                                django_capture_on_commit_callbacks):
+def test_a_sweep_beside_a_task_still_running_plays_the_ply_once(alice, monkeypatch, django_capture_on_commit_callbacks):
     # The original task chose its move, then the sweep's copy plays the turn before the
     # original commits: the original finds the ply taken and plays nothing.
     game = solo_game(alice)
     _age(game, _overdue())
     from games import bots
+
     real = bots.bot_choose_move
     played_by_copy: list[int] = []
 
@@ -164,11 +165,15 @@ def test_the_sweep_reads_the_bot_to_move_index(alice):
 def test_beat_schedules_every_sweep_with_its_interval():
     from maatasite.celery import app
 
-    expected = {"games-bot-turns-sweep": ("games.tasks.bot_turns_sweep", settings.GAMES_BOT_SWEEP_SECONDS),
-                "tournaments-advance-sweep": ("tournaments.tasks.tournaments_advance_sweep",
-                                              settings.TOURNAMENTS_SWEEP_SECONDS),
-                "ladder-departed-sweep": ("ladder.tasks.ladder_departed_sweep", settings.LADDER_SWEEP_SECONDS),
-                "fairplay-checks-sweep": ("fairplay.tasks.fairplay_checks_sweep", settings.FAIRPLAY_SWEEP_SECONDS)}
+    expected = {
+        "games-bot-turns-sweep": ("games.tasks.bot_turns_sweep", settings.GAMES_BOT_SWEEP_SECONDS),
+        "tournaments-advance-sweep": (
+            "tournaments.tasks.tournaments_advance_sweep",
+            settings.TOURNAMENTS_SWEEP_SECONDS,
+        ),
+        "ladder-departed-sweep": ("ladder.tasks.ladder_departed_sweep", settings.LADDER_SWEEP_SECONDS),
+        "fairplay-checks-sweep": ("fairplay.tasks.fairplay_checks_sweep", settings.FAIRPLAY_SWEEP_SECONDS),
+    }
     app.loader.import_default_modules()
     for entry, (task, seconds) in expected.items():
         scheduled = settings.CELERY_BEAT_SCHEDULE[entry]
@@ -178,7 +183,8 @@ def test_beat_schedules_every_sweep_with_its_interval():
 
 
 def test_a_broker_that_refuses_the_bot_turn_keeps_the_move_and_the_sweep_plays_it(
-        alice, monkeypatch, caplog, django_capture_on_commit_callbacks):
+    alice, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
     game = solo_game(alice)
     tasks.bot_turn_play.delay(game.pk, 0)
     game.refresh_from_db()

@@ -1,4 +1,5 @@
 """Two players in two browsers: a challenge, several turns of each game, a resignation."""
+
 import re
 
 import pytest
@@ -72,15 +73,16 @@ def resign_and_check(pages, base: str, game: Game, resigner: str, winner: str) -
         assert game.revealed_seed in viewer.content()
 
 
-@pytest.mark.parametrize("kind, extra", [("onitama", {"cards": "base"}),
-                                         ("maatatahay", {"variant": "first"})])
+@pytest.mark.parametrize("kind, extra", [("onitama", {"cards": "base"}), ("maatatahay", {"variant": "first"})])
 def test_two_players_challenge_play_and_resign(live_server, browser, kind, extra, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     make_user("alice")
     make_user("bob")
     base = live_server.url
-    contexts = {name: browser.new_context(viewport={"width": 390, "height": 844} if name == "bob" else None)
-                for name in ("alice", "bob")}
+    contexts = {
+        name: browser.new_context(viewport={"width": 390, "height": 844} if name == "bob" else None)
+        for name in ("alice", "bob")
+    }
     pages = {name: ctx.new_page() for name, ctx in contexts.items()}
     try:
         for name, page in pages.items():
@@ -115,8 +117,10 @@ def test_the_end_shows_the_result_and_rating_change_and_a_rematch_is_accepted(li
     alice, bob = make_user("alice"), make_user("bob")
     game = start_game(alice, bob, seat_choice="red", rated=True)
     base = live_server.url
-    contexts = {name: browser.new_context(viewport={"width": 390, "height": 844} if name == "bob" else None)
-                for name in ("alice", "bob")}
+    contexts = {
+        name: browser.new_context(viewport={"width": 390, "height": 844} if name == "bob" else None)
+        for name in ("alice", "bob")
+    }
     pages = {name: ctx.new_page() for name, ctx in contexts.items()}
     try:
         for name, page in pages.items():
@@ -134,8 +138,9 @@ def test_the_end_shows_the_result_and_rating_change_and_a_rematch_is_accepted(li
         assert re.fullmatch(r"Your rating: 1500 → \d+ \(-\d+\)", mine.inner_text().strip())
         bob_page.goto(url)
         assert bob_page.locator(".game-status .result").inner_text() == "You won: your opponent resigned"
-        assert re.fullmatch(r"Your rating: 1500 → \d+ \(\+\d+\)",
-                            bob_page.locator(".rating-change.mine").inner_text().strip())
+        assert re.fullmatch(
+            r"Your rating: 1500 → \d+ \(\+\d+\)", bob_page.locator(".rating-change.mine").inner_text().strip()
+        )
         # Alice offers the rematch; a second click is no second offer.
         alice_page.locator("#rematch-offer").click()
         alice_page.wait_for_load_state()

@@ -4,6 +4,7 @@ clicking on the game page, resign, and both see the result.
 
 Mail goes to Django's locmem outbox: the live server runs in this process's thread.
 """
+
 from __future__ import annotations
 
 import re

@@ -11,9 +11,15 @@ pytestmark = pytest.mark.django_db
 
 
 def test_create_and_accept_starts_the_game_with_the_chosen_seat(alice, bob):
-    challenge = services.challenge_create(challenger=alice, opponent=bob, kind="onitama",
-                                          options={"cards": "mixed"}, days_per_move=5, rated=True,
-                                          seat_choice="blue")
+    challenge = services.challenge_create(
+        challenger=alice,
+        opponent=bob,
+        kind="onitama",
+        options={"cards": "mixed"},
+        days_per_move=5,
+        rated=True,
+        seat_choice="blue",
+    )
     assert challenge.status == ChallengeStatus.OPEN
     assert challenge.expires_at - challenge.created_at > timedelta(days=13, hours=23)
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
@@ -29,8 +35,9 @@ def test_create_and_accept_starts_the_game_with_the_chosen_seat(alice, bob):
 
 
 def test_random_seat_and_open_challenge(alice, bob, carol):
-    challenge = services.challenge_create(challenger=alice, kind="maatatahay",
-                                          options={"variant": "first"}, seat_choice="random")
+    challenge = services.challenge_create(
+        challenger=alice, kind="maatatahay", options={"variant": "first"}, seat_choice="random"
+    )
     with pytest.raises(InvalidInput):
         services.challenge_accept(challenge_id=challenge.pk, user=alice)
     game = services.challenge_accept(challenge_id=challenge.pk, user=carol)
@@ -63,8 +70,9 @@ def test_cancel_by_the_challenger_only(alice, bob):
 
 
 def test_expiry_after_fourteen_days(alice, bob):
-    old = services.challenge_create(challenger=alice, opponent=bob, kind="onitama",
-                                    now=timezone.now() - timedelta(days=15))
+    old = services.challenge_create(
+        challenger=alice, opponent=bob, kind="onitama", now=timezone.now() - timedelta(days=15)
+    )
     fresh = services.challenge_create(challenger=alice, opponent=bob, kind="onitama")
     with pytest.raises(Conflict) as info:
         services.challenge_accept(challenge_id=old.pk, user=bob)
@@ -75,13 +83,16 @@ def test_expiry_after_fourteen_days(alice, bob):
     assert Challenge.objects.get(pk=fresh.pk).status == ChallengeStatus.OPEN
 
 
-@pytest.mark.parametrize("kwargs, code", [
-    ({"kind": "chess"}, "unknown_game"),
-    ({"kind": "onitama", "days_per_move": 4}, "bad_days"),
-    ({"kind": "onitama", "seat_choice": "wazu"}, "bad_seat"),
-    ({"kind": "onitama", "options": {"cards": "nope"}}, "bad_options"),
-    ({"kind": "maatatahay", "options": {"variant": "first", "opening": 9}}, "bad_options"),
-])
+@pytest.mark.parametrize(
+    "kwargs, code",
+    [
+        ({"kind": "chess"}, "unknown_game"),
+        ({"kind": "onitama", "days_per_move": 4}, "bad_days"),
+        ({"kind": "onitama", "seat_choice": "wazu"}, "bad_seat"),
+        ({"kind": "onitama", "options": {"cards": "nope"}}, "bad_options"),
+        ({"kind": "maatatahay", "options": {"variant": "first", "opening": 9}}, "bad_options"),
+    ],
+)
 def test_invalid_challenges_are_refused(alice, bob, kwargs, code):
     with pytest.raises(InvalidInput) as info:
         services.challenge_create(challenger=alice, opponent=bob, **kwargs)

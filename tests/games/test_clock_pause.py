@@ -1,6 +1,7 @@
 """Staff hold a game's clock (games.services.game_clock_pause / game_clock_resume)
 and cancel a game (game_cancel): the held time is given back exactly, nobody
 times out while held, and holds compose with vacations in both orders."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -119,8 +120,10 @@ def test_hold_and_resume_are_idempotent_and_refused_once_the_game_is_over(alice,
     services.game_resign(game_id=game.pk, user=alice)
     game = held(game)
     assert game.clock_held_since is None and game.clock_hold_reason == ""
-    for action in (lambda: services.game_clock_pause(game_id=game.pk, reason="late"),
-                   lambda: services.game_clock_resume(game_id=game.pk)):
+    for action in (
+        lambda: services.game_clock_pause(game_id=game.pk, reason="late"),
+        lambda: services.game_clock_resume(game_id=game.pk),
+    ):
         with pytest.raises(GameActionError) as over:
             action()
         assert over.value.code == "game_over" and over.value.status == 409

@@ -1,4 +1,5 @@
 """Simultaneous submissions against the real PostgreSQL: exactly one wins."""
+
 from datetime import timedelta
 
 import pytest
@@ -18,22 +19,23 @@ from .conftest import start_game
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-
 def test_postgresql_is_in_use():
     assert connection.vendor == "postgresql"
 
 
-@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}),
-                                           ("maatatahay", {"variant": "first"})])
+@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}), ("maatatahay", {"variant": "first"})])
 def test_exactly_one_of_many_simultaneous_submissions_wins(alice, bob, kind, options):
     game = start_game(alice, bob, kind, options)
     rules = engine.get_game(kind)
     legal = [rules.move_text(m) for m in rules.legal_moves(services.game_state(game))]
     mover = to_move(game)
     texts = [legal[i % len(legal)] for i in range(8)]
-    results = run_together([
-        (lambda text=text: services.move_submit(game_id=game.pk, user=mover, move_text=text,
-                                                expected_ply=0)) for text in texts])
+    results = run_together(
+        [
+            (lambda text=text: services.move_submit(game_id=game.pk, user=mover, move_text=text, expected_ply=0))
+            for text in texts
+        ]
+    )
     wins = [r for r in results if not isinstance(r, Exception)]
     losses = [r for r in results if isinstance(r, Exception)]
     assert len(wins) == 1, results
@@ -47,10 +49,14 @@ def test_concurrent_sweeps_time_a_game_out_once(alice, bob):
     game = start_game(alice, bob)
     for _ in range(2):
         game.refresh_from_db()
-        services.move_submit(game_id=game.pk, user=to_move(game),
-                             move_text=services.rules_for("onitama").move_text(
-                                 services.rules_for("onitama").legal_moves(services.game_state(game))[0]),
-                             expected_ply=game.ply)
+        services.move_submit(
+            game_id=game.pk,
+            user=to_move(game),
+            move_text=services.rules_for("onitama").move_text(
+                services.rules_for("onitama").legal_moves(services.game_state(game))[0]
+            ),
+            expected_ply=game.ply,
+        )
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=5))
     fired = []
 
@@ -72,11 +78,14 @@ def test_a_resignation_racing_a_move_leaves_a_consistent_game(alice, bob):
     mover = to_move(game)
     other = alice if mover == bob else bob
     text = services.rules_for("onitama").move_text(
-        services.rules_for("onitama").legal_moves(services.game_state(game))[0])
-    results = run_together([
-        lambda: services.move_submit(game_id=game.pk, user=mover, move_text=text, expected_ply=0),
-        lambda: services.game_resign(game_id=game.pk, user=other),
-    ])
+        services.rules_for("onitama").legal_moves(services.game_state(game))[0]
+    )
+    results = run_together(
+        [
+            lambda: services.move_submit(game_id=game.pk, user=mover, move_text=text, expected_ply=0),
+            lambda: services.game_resign(game_id=game.pk, user=other),
+        ]
+    )
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and game.result_reason == "resign"
     if isinstance(results[0], GameActionError):
@@ -89,9 +98,13 @@ def test_a_bot_turn_run_twice_at_once_is_played_once(alice, monkeypatch):
     queued = []  # the bot turns the creation hands to the broker: kept here, not run
     monkeypatch.setattr(tasks.bot_turn_play, "delay", lambda *args: queued.append(args))
     for attempt in range(40):
-        game = services.game_create_solo(user=alice, kind="maatatahay", bot_level=1,
-                                         side=("balan", "wazu")[attempt % 2],
-                                         options={"variant": "first"})
+        game = services.game_create_solo(
+            user=alice,
+            kind="maatatahay",
+            bot_level=1,
+            side=("balan", "wazu")[attempt % 2],
+            options={"variant": "first"},
+        )
         if game.seats.get(side=game.to_move_side).is_bot:
             break
     else:

@@ -43,13 +43,13 @@ def test_resign_ends_the_game_reveals_the_seed_and_signals_once(onitama_game, al
     state: dict[str, Any] = services.rules_for(game.kind).to_json(services.game_state(game))
     assert state["outcome"]["reason"] == "resign"
     assert fair.verify_commitment(game.seed_commitment, game.revealed_salt, int(game.revealed_seed))
-    assert finished_events == [(game.pk, {"status": "finished", "winner": game.winner_side,
-                                          "reason": "resign", "scores": None, "rated": True})]
+    assert finished_events == [
+        (game.pk, {"status": "finished", "winner": game.winner_side, "reason": "resign", "scores": None, "rated": True})
+    ]
     with pytest.raises(Conflict):
         services.game_resign(game_id=game.pk, user=alice)
     with pytest.raises(Conflict):
-        services.move_submit(game_id=game.pk, user=other(game, alice), move_text="x",
-                             expected_ply=game.ply)
+        services.move_submit(game_id=game.pk, user=other(game, alice), move_text="x", expected_ply=game.ply)
     assert len(finished_events) == 1
 
 
@@ -131,8 +131,7 @@ def test_time_out_is_a_loss_on_time_exactly_once(alice, bob, finished_events):
     assert services.games_time_out() == 0
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and game.result_reason == "timeout"
-    assert game.winner_side == engine.get_game("onitama").players[
-        1 - engine.get_game("onitama").players.index(late)]
+    assert game.winner_side == engine.get_game("onitama").players[1 - engine.get_game("onitama").players.index(late)]
     assert [e[0] for e in finished_events] == [game.pk]
     assert Game.objects.get(pk=untouched.pk).status == GameStatus.ACTIVE
 
@@ -149,6 +148,7 @@ def test_time_out_before_the_first_move_aborts(alice, bob, finished_events):
 
 def test_the_timeout_sweep_task(alice, bob):
     from games.tasks import games_timeout_sweep
+
     game = play(start_game(alice, bob), 2)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     assert games_timeout_sweep.delay().get()["games_timed_out"] == 1

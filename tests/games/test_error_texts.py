@@ -1,5 +1,6 @@
 """One text per error (issue 14): a refusal's text lives in its app's table of messages
 only; the services raise the code (and its params), never a second English copy."""
+
 from __future__ import annotations
 
 import ast
@@ -42,8 +43,12 @@ def test_no_service_repeats_a_text_its_table_holds():
                     continue
                 name = getattr(node.func, "id", getattr(node.func, "attr", None))
                 code, text = node.args[0], node.args[1]
-                if name in classes and isinstance(code, ast.Constant) and isinstance(text, ast.Constant) \
-                        and (code.value in classes[name] or code.value in SITE_MESSAGES):
+                if (
+                    name in classes
+                    and isinstance(code, ast.Constant)
+                    and isinstance(text, ast.Constant)
+                    and (code.value in classes[name] or code.value in SITE_MESSAGES)
+                ):
                     copies.append("%s:%s %s" % (path.relative_to(ROOT), node.lineno, str(code.value)))
     assert copies == []
 
@@ -53,8 +58,11 @@ def test_an_app_table_does_not_copy_a_games_text():
         module = importlib.import_module(app + ".errors")
         for name, table in vars(module).items():
             if isinstance(table, dict) and name.endswith("MESSAGES"):
-                repeated = {code for code, text in table.items()
-                            if code in SITE_MESSAGES and str(text) == str(SITE_MESSAGES[code])}
+                repeated = {
+                    code
+                    for code, text in table.items()
+                    if code in SITE_MESSAGES and str(text) == str(SITE_MESSAGES[code])
+                }
                 assert repeated == set(), (app, name)
 
 

@@ -1,5 +1,6 @@
 """The header counts the games waiting for the player's move, on every page; the lobby names
 each game's and challenge's variant."""
+
 import html as html_lib
 import re
 
@@ -36,8 +37,17 @@ def test_the_header_counts_the_games_waiting_for_my_move_on_every_page(client, a
     over = start_game(bob, alice)
     services.game_resign(game_id=over.pk, user=bob)
     client.force_login(alice)
-    pages = ["/", "/lobby/", "/rules/", "/correspondence/settings/", "/accounts/profile/",
-             "/games/%d/" % theirs.pk, "/history/alice/", "/tournaments/", "/ladders/"]
+    pages = [
+        "/",
+        "/lobby/",
+        "/rules/",
+        "/correspondence/settings/",
+        "/accounts/profile/",
+        "/games/%d/" % theirs.pk,
+        "/history/alice/",
+        "/tournaments/",
+        "/ladders/",
+    ]
     for path in pages:
         assert header_count(client, path) == "Your move in 2 games", path
 
@@ -59,10 +69,12 @@ def test_the_lobby_shows_the_variant_of_games_and_challenges(client, alice, bob)
     carol = make_user("carol2")
     start_game(alice, bob, "maatatahay", {"variant": "standard"})
     start_game(bob, alice, "onitama", {"cards": "senseis_path"})
-    services.challenge_create(challenger=carol, opponent=alice, kind="maatatahay", options={"variant": "first"},
-                              days_per_move=3)
-    services.challenge_create(challenger=carol, opponent=None, kind="onitama", options={"cards": "mixed"},
-                              days_per_move=3)
+    services.challenge_create(
+        challenger=carol, opponent=alice, kind="maatatahay", options={"variant": "first"}, days_per_move=3
+    )
+    services.challenge_create(
+        challenger=carol, opponent=None, kind="onitama", options={"cards": "mixed"}, days_per_move=3
+    )
     client.force_login(alice)
     html = client.get("/lobby/").content.decode()
     variants = [html_lib.unescape(v) for v in re.findall(r'<span class="variant">\(?([^<)]*)\)?</span>', html)]

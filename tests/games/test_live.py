@@ -5,6 +5,7 @@ The channel layer is the real Redis one when LIVE_TEST_REDIS_URL is set (CI), el
 in-memory layer. The tests are transactional (the consumers read in a thread of their own):
 changes are committed for real, and announced after the commit, through ``committed``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -78,8 +79,10 @@ def live_layer(request, settings):
 def committed():
     """``await committed(fn, *args)``: run ``fn`` (which commits, and so announces) in the
     test's thread, from a scenario."""
+
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await sync_to_async(fn)(*args, **kwargs)
+
     return run
 
 
@@ -88,8 +91,10 @@ class WebsocketCommunicator(ApplicationCommunicator):
     does; that module needs daphne, which the site does not use)."""
 
     def __init__(self, application: Any, path: str, headers: list[tuple[bytes, bytes]]) -> None:
-        super().__init__(application, {"type": "websocket", "path": path, "query_string": b"",
-                                       "headers": headers, "subprotocols": []})
+        super().__init__(
+            application,
+            {"type": "websocket", "path": path, "query_string": b"", "headers": headers, "subprotocols": []},
+        )
 
     async def connect(self, timeout: float) -> tuple[bool, Any]:
         """(True, None) when accepted; (False, close code) when refused."""
@@ -116,8 +121,14 @@ def session_cookie(user) -> str:
     return "sessionid=%s" % client.cookies["sessionid"].value
 
 
-def socket(game_id: int, *, cookie: str | None = None, origin: str | None = ORIGIN,
-           token: str | None = None, host: str = "testserver") -> WebsocketCommunicator:
+def socket(
+    game_id: int,
+    *,
+    cookie: str | None = None,
+    origin: str | None = ORIGIN,
+    token: str | None = None,
+    host: str = "testserver",
+) -> WebsocketCommunicator:
     headers = [(b"host", host.encode())]
     if origin is not None:
         headers.append((b"origin", origin.encode()))
@@ -178,6 +189,7 @@ async def refused(communicator: WebsocketCommunicator) -> int:
 
 # --- Who may connect -------------------------------------------------------------------
 
+
 def test_a_player_gets_their_own_view_then_the_opponents_move(alice, bob, carol, committed):
     game = start_game(alice, bob, "onitama", {"cards": "base"})
     mover = to_move(game)
@@ -202,6 +214,7 @@ def test_a_player_gets_their_own_view_then_the_opponents_move(alice, bob, carol,
         assert not any(seat["is_you"] for seat in seen["seats"])
         await page.disconnect()
         await spectator.disconnect()
+
     scenario(run)
 
 
@@ -220,6 +233,7 @@ def test_the_end_of_the_game_reaches_both_players_and_a_spectator(alice, bob, ca
             assert update["status"] == GameStatus.FINISHED and update["result"]["reason"] == "resign", name
             assert update["your_side"] == sides.get(name)
             await page.disconnect()
+
     scenario(run)
 
 
@@ -233,9 +247,9 @@ def test_a_wrong_origin_is_refused(alice, bob):
         # a browser always sends an Origin: a cookie without one is refused too
         assert await refused(socket(game.pk, cookie=cookie, origin=None)) == 4403
         # a host that is not allowed does not become an allowed origin by naming itself
-        assert await refused(socket(game.pk, cookie=cookie, origin="http://evil.example",
-                                    host="evil.example")) == 4403
+        assert await refused(socket(game.pk, cookie=cookie, origin="http://evil.example", host="evil.example")) == 4403
         await opened(socket(game.pk, cookie=cookie))
+
     scenario(run)
 
 
@@ -247,6 +261,7 @@ def test_anonymous_and_unknown_games_are_refused(alice, bob):
         assert await refused(socket(game.pk)) == 4401
         assert await refused(socket(game.pk, cookie="sessionid=not-a-session")) == 4401
         assert await refused(socket(game.pk + 1000, cookie=cookie)) == 4404
+
     scenario(run)
 
 
@@ -265,6 +280,7 @@ def test_an_api_token_with_the_read_scope_opens_a_socket(alice, bob):
             assert await refused(socket(game.pk, token=secret, origin=None)) == 4401
         # a token does not excuse a foreign Origin
         assert await refused(socket(game.pk, token=reader, origin="http://evil.example")) == 4403
+
     scenario(run)
 
 
@@ -282,6 +298,7 @@ def test_an_idle_socket_outlives_the_layers_blocking_reads(alice, bob, committed
         await committed(services.move_submit, game_id=game.pk, user=mover, move_text=move_text, expected_ply=0)
         assert (await page.receive_json_from(timeout=WAIT))["game"]["ply"] == 1
         await page.disconnect()
+
     scenario(run)
 
 
@@ -312,10 +329,12 @@ def test_a_bots_move_made_by_the_worker_reaches_the_page(celery_worker, committe
             view = (await page.receive_json_from(timeout=60))["game"]
         assert view["ply"] == played + 1 and view["moves"][-1]["side"] != view["your_side"]
         await page.disconnect()
+
     scenario(run)
 
 
 # --- What each viewer receives ----------------------------------------------------------
+
 
 def test_the_layer_carries_ids_only_never_a_view(alice, bob, committed):
     """What crosses processes is "game 12 changed"; each socket renders its own viewer's view."""
@@ -330,6 +349,7 @@ def test_the_layer_carries_ids_only_never_a_view(alice, bob, committed):
         assert set(event) <= {"type", "game", "event", "ply", "status", "draw_offer", "message"}, event
         assert event["type"] == live.GAME_CHANGED and event["game"] == game.pk and event["ply"] == 1
         await layer.group_discard(live.group_name(game.pk), channel)
+
     scenario(run)
 
 
@@ -362,6 +382,7 @@ def test_no_payload_holds_the_hidden_order_of_maatatahay(alice, bob, carol, comm
             for needle in needles | secrets:
                 assert needle not in text, "hidden information %r left the server" % needle[:60]
             _no_hidden_keys(payload)
+
     scenario(run)
 
 
@@ -381,6 +402,7 @@ def test_a_message_reaches_the_other_player_only(alice, bob, carol, committed):
         assert await carols.receive_nothing(timeout=WAIT), "a spectator got a message of the players"
         await bobs.disconnect()
         await carols.disconnect()
+
     scenario(run)
 
 
@@ -406,10 +428,12 @@ def test_a_message_of_a_blocked_player_is_not_delivered(alice, bob, committed):
         assert await bobs.receive_nothing(timeout=WAIT)
         await bobs.disconnect()
         await alices.disconnect()
+
     scenario(run)
 
 
 # --- The page ---------------------------------------------------------------------------
+
 
 def test_the_page_names_its_socket_only_with_push_on_and_someone_signed_in(client, alice, bob, settings):
     game = start_game(alice, bob)

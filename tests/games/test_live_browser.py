@@ -1,6 +1,7 @@
 """Two browsers on one game, served over ASGI as in production (uvicorn): the move and the
 message made in one appear in the other without a reload, while its message box keeps the
 text being typed. The push latency seen there is printed (measured, never asserted)."""
+
 from __future__ import annotations
 
 import json
@@ -56,17 +57,22 @@ def asgi_live_server(settings, transactional_db) -> Iterator[str]:
 
     url = os.environ.get("LIVE_TEST_REDIS_URL", "")
     prefix = "%s-browser-%s" % (settings.LIVE_KEY_PREFIX, uuid.uuid4().hex[:8])
-    settings.CHANNEL_LAYERS = (live_channel_layers(url, prefix) if url
-                               else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
+    settings.CHANNEL_LAYERS = (
+        live_channel_layers(url, prefix) if url else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    )
     settings.LIVE_REDIS_URL = url or "in-memory (tests)"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    application = ProtocolTypeRouter({"http": ASGIStaticFilesHandler(django_application),
-                                      "websocket": websocket_application})
+    application = ProtocolTypeRouter(
+        {"http": ASGIStaticFilesHandler(django_application), "websocket": websocket_application}
+    )
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="off",
-                                           log_level="warning", ws="websockets-sansio"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            application, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="websockets-sansio"
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -159,12 +165,16 @@ def test_a_move_and_a_message_appear_in_the_other_browser_without_reload(asgi_li
     watching.keyboard.type("ve was a good one")
     watching.locator("#send-message").click()
     moving.locator(".message-list .message-text", has_text=HALF_WRITTEN + "ve was a good one").wait_for(
-        timeout=APPEAR_MS)
+        timeout=APPEAR_MS
+    )
     # The move form that came with the patch works: its board is set up (choosing a piece marks the
     # squares it reaches), and a move entered on the board plays.
     watching.wait_for_load_state()
-    moves = [m for m in json.loads(watching.locator("#move-data").text_content() or "{}")["moves"]
-             if m["parts"]["type"] == "move"]
+    moves = [
+        m
+        for m in json.loads(watching.locator("#move-data").text_content() or "{}")["moves"]
+        if m["parts"]["type"] == "move"
+    ]
     chosen = moves[0]["parts"]
     watching.locator(".board-wrap svg rect.space[data-square='%s']" % chosen["from"]).click()
     assert watching.locator(".space.selected[data-square='%s']" % chosen["from"]).count() == 1
@@ -177,5 +187,7 @@ def test_a_move_and_a_message_appear_in_the_other_browser_without_reload(asgi_li
     watching.locator("#confirm-move").click()
     moving.locator(".game-page[data-ply='2']").wait_for(state="attached", timeout=APPEAR_MS)
     assert Game.objects.get(pk=game.pk).ply == 2
-    print("\nlive push (onitama, 2 browsers): move click -> socket message %.0f ms, -> page patched %.0f ms; "
-          "message send -> socket message %.0f ms, -> shown %.0f ms" % (move_push, shown, message_push, message_shown))
+    print(
+        "\nlive push (onitama, 2 browsers): move click -> socket message %.0f ms, -> page patched %.0f ms; "
+        "message send -> socket message %.0f ms, -> shown %.0f ms" % (move_push, shown, message_push, message_shown)
+    )

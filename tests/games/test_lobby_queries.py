@@ -3,6 +3,7 @@
 A per-game query (a seat, a user, a rating looked up row by row) would make the
 lobby of an active correspondence player slow; these tests count queries, never time.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -19,18 +20,15 @@ pytestmark = pytest.mark.django_db
 def give_games(player, count: int, prefix: str) -> None:
     """``count`` running games, ``count`` finished ones and ``count`` challenges, each against a new player."""
     for index in range(count):
-        kind, options = (("onitama", {"cards": "base"}) if index % 2 else
-                         ("maatatahay", {"variant": "first"}))
+        kind, options = ("onitama", {"cards": "base"}) if index % 2 else ("maatatahay", {"variant": "first"})
         running = make_user("%srun%d" % (prefix, index))
         start_game(player, running, kind, options)
         finished = make_user("%sfin%d" % (prefix, index))
         game = start_game(finished, player, kind, options)
         services.game_resign(game_id=game.pk, user=finished if index % 2 else player)
         challenger = make_user("%sch%d" % (prefix, index))
-        services.challenge_create(challenger=challenger, opponent=player, kind=kind, options=options,
-                                  days_per_move=3)
-        services.challenge_create(challenger=player, opponent=challenger, kind=kind, options=options,
-                                  days_per_move=3)
+        services.challenge_create(challenger=challenger, opponent=player, kind=kind, options=options, days_per_move=3)
+        services.challenge_create(challenger=player, opponent=challenger, kind=kind, options=options, days_per_move=3)
 
 
 def lobby_queries(client, player) -> tuple[int, str]:

@@ -1,5 +1,6 @@
 """The game page offers the player to move a preview of each legal move (issue 15): what
 the engine says the move would do, computed from the public table; nobody else gets any."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,14 +18,19 @@ def _play_until_placement(game):
     rules = engine.get_game("maatatahay")
     while rules.to_json(services.game_state(game))["phase"] != "place":
         state = services.game_state(game)
-        services.move_submit(game_id=game.pk, user=to_move(game), expected_ply=game.ply,
-                             move_text=rules.move_text(rules.legal_moves(state)[0]))
+        services.move_submit(
+            game_id=game.pk,
+            user=to_move(game),
+            expected_ply=game.ply,
+            move_text=rules.move_text(rules.legal_moves(state)[0]),
+        )
         game.refresh_from_db()
     return game
 
 
-@pytest.mark.parametrize("kind, options", [("onitama", None), ("maatatahay", {"variant": "first"}),
-                                           ("maatatahay", {"variant": "standard"})])
+@pytest.mark.parametrize(
+    "kind, options", [("onitama", None), ("maatatahay", {"variant": "first"}), ("maatatahay", {"variant": "standard"})]
+)
 def test_only_the_player_to_move_gets_previews_and_they_are_the_engines(kind, options):
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     game = start_game(alice, bob, kind=kind, options=options)

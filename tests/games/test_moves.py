@@ -64,14 +64,12 @@ def test_illegal_and_malformed_moves_are_translated_engine_errors(onitama_game):
     view: dict[str, Any] = services.rules_for("onitama").view(services.game_state(game), None)
     not_mine = view["hands"]["blue" if game.to_move_side == "red" else "red"][0]
     with pytest.raises(MoveRejected) as info:
-        services.move_submit(game_id=game.pk, user=game.to_move_user,
-                             move_text="%s:c1c2" % not_mine, expected_ply=0)
+        services.move_submit(game_id=game.pk, user=game.to_move_user, move_text="%s:c1c2" % not_mine, expected_ply=0)
     error = info.value
     assert error.code == "not_in_hand" and error.status == 400
     assert error.message == "The card %s is not in your hand." % not_mine
     with pytest.raises(MoveRejected) as info:
-        services.move_submit(game_id=game.pk, user=game.to_move_user, move_text="hello",
-                             expected_ply=0)
+        services.move_submit(game_id=game.pk, user=game.to_move_user, move_text="hello", expected_ply=0)
     assert info.value.code == "bad_syntax"
     with translation.override("id"):
         assert info.value.message  # a message exists in every language (English fallback)
@@ -84,9 +82,14 @@ def test_unknown_engine_codes_fall_back_to_the_engine_message():
     assert error.message == "The engine's own words"
 
 
-@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "senseis_path"}),
-                                           ("maatatahay", {"variant": "first"}),
-                                           ("maatatahay", {"variant": "standard"})])
+@pytest.mark.parametrize(
+    "kind, options",
+    [
+        ("onitama", {"cards": "senseis_path"}),
+        ("maatatahay", {"variant": "first"}),
+        ("maatatahay", {"variant": "standard"}),
+    ],
+)
 def test_replaying_the_move_rows_gives_the_stored_state(alice, bob, kind, options):
     game = play(start_game(alice, bob, kind, options), 14)
     rules = engine.get_game(kind)
@@ -106,8 +109,7 @@ def test_turn_counts_turns_not_decisions_and_deadline_resets_only_when_the_turn_
         if game.status != GameStatus.ACTIVE:
             break
         side, turn, deadline = game.to_move_side, game.turn, game.deadline
-        services.move_submit(game_id=game.pk, user=to_move(game), move_text=first_legal(game),
-                             expected_ply=game.ply)
+        services.move_submit(game_id=game.pk, user=to_move(game), move_text=first_legal(game), expected_ply=game.ply)
         game.refresh_from_db()
         if game.status != GameStatus.ACTIVE:
             break
@@ -139,16 +141,17 @@ def test_maatatahay_engine_errors_are_translated(alice, bob):
     game = start_game(alice, bob, "maatatahay", {"variant": "first", "opening": 2})
     for text, code in (("first balan", "wrong_phase"), ("place z9 r0", "bad_move_text")):
         with pytest.raises(MoveRejected) as info:
-            services.move_submit(game_id=game.pk, user=to_move(game), move_text=text,
-                                 expected_ply=0)
+            services.move_submit(game_id=game.pk, user=to_move(game), move_text=text, expected_ply=0)
         assert info.value.code == code
         assert info.value.message and "%(" not in info.value.message
     from games.errors import ENGINE_MESSAGES
+
     assert "pair_not_in_stream" in ENGINE_MESSAGES
 
 
 def test_an_earlier_ply_is_shown_by_replaying(alice, bob):
     from games import selectors
+
     game = play(start_game(alice, bob, "maatatahay", {"variant": "standard"}), 9)
     rules = engine.get_game("maatatahay")
     _salt, seed = services.game_secret(game)

@@ -1,6 +1,7 @@
 """Outage protection of the game clocks (games.outages): a sweep frozen past several
 deadlines extends them by the gap before anything times out, and a sweep never times
 out more than its share of the running games without staff confirming it."""
+
 from __future__ import annotations
 
 import logging
@@ -30,9 +31,13 @@ def _outage_settings(settings):
 
 def due_at(deadline, red, blue, days=3) -> Game:
     """A game (nobody has moved) whose clock runs out at ``deadline``."""
-    game = services.game_create(kind="onitama", seats={"red": red, "blue": blue},
-                                options={"cards": "base"}, days_per_move=days,
-                                now=deadline - timedelta(days=days))
+    game = services.game_create(
+        kind="onitama",
+        seats={"red": red, "blue": blue},
+        options={"cards": "base"},
+        days_per_move=days,
+        now=deadline - timedelta(days=days),
+    )
     assert game.deadline == deadline
     return game
 
@@ -107,8 +112,12 @@ def test_two_sweeps_with_the_same_time_extend_once(alice, bob):
 
 def test_the_sweep_task_reports_extensions_and_held_games(alice, bob):
     first = tasks.games_timeout_sweep.delay().get()
-    assert first == {"games_timed_out": 0, "games_extended_for_outage": 0,
-                     "games_held_for_staff": 0, "challenges_expired": 0}
+    assert first == {
+        "games_timed_out": 0,
+        "games_extended_for_outage": 0,
+        "games_held_for_staff": 0,
+        "challenges_expired": 0,
+    }
     now = timezone.now()
     ClockSweep.objects.update(swept_at=now - timedelta(hours=1))
     game = due_at(now - timedelta(minutes=30), alice, bob)
@@ -159,8 +168,9 @@ def test_staff_confirm_a_held_batch_and_the_games_time_out(alice, bob, carol):
     sweep(t0 + timedelta(minutes=5))
     batch = TimeoutBatch.objects.get()
     moved_on = due[2]  # its player moves after all: a new turn, nothing to decide
-    services.move_submit(game_id=moved_on.pk, user=moved_on.to_move_user,
-                         move_text=first_legal(fresh(moved_on)), expected_ply=0)
+    services.move_submit(
+        game_id=moved_on.pk, user=moved_on.to_move_user, move_text=first_legal(fresh(moved_on)), expected_ply=0
+    )
     staff = type(alice).objects.create_user("staffer", password="pw-staff-123456", is_staff=True)
     with pytest.raises(NotAllowed):
         outages.timeout_batch_games_time_out(batch_id=batch.pk, staff=carol, reason="Real timeouts.")
@@ -168,11 +178,15 @@ def test_staff_confirm_a_held_batch_and_the_games_time_out(alice, bob, carol):
         outages.timeout_batch_games_time_out(batch_id=batch.pk, staff=staff, reason="  ")
 
     decided_at = t0 + timedelta(minutes=7)
-    outages.timeout_batch_games_time_out(batch_id=batch.pk, staff=staff, reason="A tournament round.",
-                                  now=decided_at)
+    outages.timeout_batch_games_time_out(batch_id=batch.pk, staff=staff, reason="A tournament round.", now=decided_at)
     batch.refresh_from_db()
     assert (batch.status, batch.decided_by, batch.decided_at, batch.reason, batch.games_changed) == (
-        TimeoutBatchStatus.CONFIRMED, staff, decided_at, "A tournament round.", 3)
+        TimeoutBatchStatus.CONFIRMED,
+        staff,
+        decided_at,
+        "A tournament round.",
+        3,
+    )
     for game in due[:2]:  # the side to move never moved: aborted, as the sweep does
         assert (fresh(game).status, fresh(game).result_reason) == (GameStatus.ABORTED, "aborted_timeout")
     loser = fresh(due[3])
@@ -192,11 +206,14 @@ def test_staff_extend_a_held_batch_as_an_outage(alice, bob):
     batch = TimeoutBatch.objects.get()
     staff = type(alice).objects.create_user("staffer", password="pw-staff-123456", is_staff=True)
     decided_at = t0 + timedelta(minutes=12)
-    outages.timeout_batch_clocks_extend(batch_id=batch.pk, staff=staff, reason="Mail was down.",
-                                 now=decided_at)
+    outages.timeout_batch_clocks_extend(batch_id=batch.pk, staff=staff, reason="Mail was down.", now=decided_at)
     batch.refresh_from_db()
     assert (batch.status, batch.decided_by, batch.reason, batch.games_changed) == (
-        TimeoutBatchStatus.EXTENDED, staff, "Mail was down.", 4)
+        TimeoutBatchStatus.EXTENDED,
+        staff,
+        "Mail was down.",
+        4,
+    )
     first = fresh(due[0])
     # The time since the sweep before the batch (t0) comes back: 1 minute left again.
     assert first.deadline == due[0].deadline + (decided_at - t0) == decided_at + timedelta(minutes=1)
@@ -229,8 +246,9 @@ def test_a_held_game_that_moved_on_is_swept_again_on_its_new_turn(alice, bob):
     due, _running = held_batch(alice, bob, t0)
     sweep(t0 + timedelta(minutes=5))
     moved_on = due[0]
-    services.move_submit(game_id=moved_on.pk, user=moved_on.to_move_user,
-                         move_text=first_legal(fresh(moved_on)), expected_ply=0)
+    services.move_submit(
+        game_id=moved_on.pk, user=moved_on.to_move_user, move_text=first_legal(fresh(moved_on)), expected_ply=0
+    )
     Game.objects.filter(pk=moved_on.pk).update(deadline=t0 + timedelta(minutes=8))
     assert sweep(t0 + timedelta(minutes=9)).timed_out == 1  # turn 2 was never held
     assert fresh(moved_on).status == GameStatus.ABORTED  # the second side never moved

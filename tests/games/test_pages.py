@@ -38,19 +38,39 @@ def test_lobby_needs_login_and_lists_my_turn_first(client, alice, bob, carol):
 
 def test_challenge_and_solo_forms(client, alice, bob):
     client.force_login(alice)
-    response = client.post("/challenges/new/", {
-        "challenge-kind": "onitama", "challenge-opponent": "bob", "challenge-days_per_move": "7",
-        "challenge-rated": "0", "challenge-seat_choice": "red", "challenge-cards": "senseis_path"})
+    response = client.post(
+        "/challenges/new/",
+        {
+            "challenge-kind": "onitama",
+            "challenge-opponent": "bob",
+            "challenge-days_per_move": "7",
+            "challenge-rated": "0",
+            "challenge-seat_choice": "red",
+            "challenge-cards": "senseis_path",
+        },
+    )
     assert response.status_code == 302
     challenge = Challenge.objects.get()
-    assert (challenge.opponent, challenge.days_per_move, challenge.rated, challenge.options) == \
-        (bob, 7, False, {"cards": "senseis_path"})
-    bad = client.post("/challenges/new/", {"challenge-kind": "onitama", "challenge-opponent": "nobody",
-                                           "challenge-days_per_move": "3", "challenge-rated": "1",
-                                           "challenge-seat_choice": "wazu"})
+    assert (challenge.opponent, challenge.days_per_move, challenge.rated, challenge.options) == (
+        bob,
+        7,
+        False,
+        {"cards": "senseis_path"},
+    )
+    bad = client.post(
+        "/challenges/new/",
+        {
+            "challenge-kind": "onitama",
+            "challenge-opponent": "nobody",
+            "challenge-days_per_move": "3",
+            "challenge-rated": "1",
+            "challenge-seat_choice": "wazu",
+        },
+    )
     assert bad.status_code == 400
-    response = client.post("/solo/new/", {"solo-kind": "onitama", "solo-level": "2",
-                                          "solo-seat_choice": "blue", "solo-cards": "base"})
+    response = client.post(
+        "/solo/new/", {"solo-kind": "onitama", "solo-level": "2", "solo-seat_choice": "blue", "solo-cards": "base"}
+    )
     game = Game.objects.get(bot_level=2)
     assert response.status_code == 302 and response["Location"] == "/games/%d/" % game.pk
     client.force_login(bob)
@@ -59,9 +79,10 @@ def test_challenge_and_solo_forms(client, alice, bob):
     assert Challenge.objects.get().game is not None
 
 
-@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}),
-                                           ("maatatahay", {"variant": "first"}),
-                                           ("maatatahay", {"variant": "standard"})])
+@pytest.mark.parametrize(
+    "kind, options",
+    [("onitama", {"cards": "base"}), ("maatatahay", {"variant": "first"}), ("maatatahay", {"variant": "standard"})],
+)
 def test_game_page_board_and_legal_moves(client, alice, bob, kind, options):
     game = play(start_game(alice, bob, kind, options), 4)
     client.force_login(game.to_move_user)
@@ -79,8 +100,11 @@ def test_game_page_board_and_legal_moves(client, alice, bob, kind, options):
     # The last move is named above the board and its squares are highlighted.
     last = game.moves.get(ply=game.ply)
     assert "<code>%s</code>" % last.text in html
-    squares = [v for k, v in engine.get_game(kind).move_parts(
-        rules.parse_move(replay_to(game, game.ply - 1), last.text)).items() if k in ("from", "to", "square")]
+    squares = [
+        v
+        for k, v in engine.get_game(kind).move_parts(rules.parse_move(replay_to(game, game.ply - 1), last.text)).items()
+        if k in ("from", "to", "square")
+    ]
     for square in squares:
         assert re.search(r'class="space last-move" data-square="%s"' % square, html)
     spectator = client.get("/games/%d/?ply=2" % game.pk)
@@ -100,8 +124,14 @@ def move_data(html: str) -> dict:
 def replay_to(game, ply):
     from engine.core import replay
     from games.rules import game_secret
-    return replay(engine.get_game(game.kind), game_secret(game)[1], game.options,
-                  [m.text for m in game.moves.order_by("ply")[:ply]], data_version=game.data_version or None)
+
+    return replay(
+        engine.get_game(game.kind),
+        game_secret(game)[1],
+        game.options,
+        [m.text for m in game.moves.order_by("ply")[:ply]],
+        data_version=game.data_version or None,
+    )
 
 
 def test_the_legal_moves_page_lists_them_paged_for_the_player_to_move_only(client, alice, bob, carol):
@@ -122,8 +152,12 @@ def test_the_legal_moves_page_lists_them_paged_for_the_player_to_move_only(clien
     # Choosing one goes back to the game page with it in the notation field.
     html = client.get("/games/%d/" % game.pk, {"move": legal[-1]}).content.decode()
     assert 'name="move_typed" value="%s"' % escape(legal[-1]) in html
-    square = next(s for m in rules.legal_moves(services.game_state(game))
-                  for k, s in rules.move_parts(m).items() if k in ("from", "to", "square"))
+    square = next(
+        s
+        for m in rules.legal_moves(services.game_state(game))
+        for k, s in rules.move_parts(m).items()
+        if k in ("from", "to", "square")
+    )
     filtered = client.get(url, {"square": square}).content.decode()
     assert 0 < filtered.count('class="legal-move-row"') <= min(50, len(legal))
     client.force_login(carol)  # a spectator: no list, nor the moves of another player
@@ -143,8 +177,9 @@ def test_move_by_post_and_409_on_a_stale_form(client, onitama_game):
     assert again.status_code == 409
     assert "moved on" in again.content.decode()
     # The page has one answer: asking it for JSON gets the page (JSON clients use the API).
-    json_again = client.post("/games/%d/move/" % game.pk, {"move": text, "expected_ply": "0"},
-                             HTTP_ACCEPT="application/json")
+    json_again = client.post(
+        "/games/%d/move/" % game.pk, {"move": text, "expected_ply": "0"}, HTTP_ACCEPT="application/json"
+    )
     assert json_again.status_code == 409 and json_again["Content-Type"].startswith("text/html")
     assert "moved on" in json_again.content.decode()
     assert Game.objects.get(pk=game.pk).ply == 1
@@ -196,14 +231,20 @@ def test_the_history_page_of_a_deleted_player_is_gone(client, onitama_game, alic
 def test_player_page_lists_finished_games(client, onitama_game, alice):
     services.game_resign(game_id=onitama_game.pk, user=alice)
     from django.urls import reverse
+
     html = client.get(reverse("players:detail", args=["alice"])).content.decode()
     assert "/games/%d/" % onitama_game.pk in html
 
 
 def test_status_endpoint_tells_the_ply_and_nothing_secret(client, onitama_game):
     data = client.get("/games/%d/status.json" % onitama_game.pk).json()
-    assert data == {"id": onitama_game.pk, "ply": 0, "turn": 1, "status": "active",
-                    "to_move": onitama_game.to_move_side}
+    assert data == {
+        "id": onitama_game.pk,
+        "ply": 0,
+        "turn": 1,
+        "status": "active",
+        "to_move": onitama_game.to_move_side,
+    }
     assert client.get("/games/999999/status.json").status_code == 404
 
 
@@ -216,19 +257,20 @@ def test_spectators_see_the_board_without_forms(client, onitama_game):
 
 def test_admin_search_by_player(client, onitama_game):
     from django.contrib.auth import get_user_model
+
     staff = get_user_model().objects.create_superuser("root", "root@example.org", "pw-root-123456")
     client.force_login(staff)
     response = client.get("/admin/games/game/?q=alice")
-    assert response.status_code == 200 and "/admin/games/game/%d/change/" % onitama_game.pk in \
-        response.content.decode()
+    assert response.status_code == 200 and "/admin/games/game/%d/change/" % onitama_game.pk in response.content.decode()
 
 
 def test_the_game_page_says_the_bot_is_thinking_while_it_waits_for_its_move(client, alice, bob):
     """With a real worker the bot's move comes after the mover's request: the page says so and
     polls (data-poll, static/games/game.js). Here on_commit never fires, so the bot never plays."""
     client.force_login(alice)
-    client.post("/solo/new/", {"solo-kind": "onitama", "solo-level": "1", "solo-seat_choice": "blue",
-                               "solo-cards": "base"})
+    client.post(
+        "/solo/new/", {"solo-kind": "onitama", "solo-level": "1", "solo-seat_choice": "blue", "solo-cards": "base"}
+    )
     game = Game.objects.get(bot_level=1)
     if game.to_move_user == alice:
         game = play(game, 1)
@@ -246,6 +288,6 @@ def test_the_player_page_lists_the_players_finished_games_from_the_games_app(cli
     finished = start_game(alice, bob)
     services.game_resign(game_id=finished.pk, user=bob)
     html = client.get("/players/alice/").content.decode()
-    section = html[html.index('class="player-games"'):]
+    section = html[html.index('class="player-games"') :]
     assert "/games/%d/" % finished.pk in section and "/games/%d/" % running.pk not in section
     assert "/history/alice/" in section

@@ -1,4 +1,5 @@
 """The seed, the salt and the full state never leave the server before the game ends."""
+
 import pytest
 
 from games import services
@@ -14,10 +15,8 @@ def secrets_of(game):
     return [str(seed), salt_hex, game.sealed_seed]
 
 
-@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}),
-                                           ("maatatahay", {"variant": "standard"})])
-def test_admin_shows_the_view_and_commitment_but_never_the_seed_or_state(
-        staff_client, alice, bob, kind, options):
+@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}), ("maatatahay", {"variant": "standard"})])
+def test_admin_shows_the_view_and_commitment_but_never_the_seed_or_state(staff_client, alice, bob, kind, options):
     game = play(start_game(alice, bob, kind, options), 3)
     change = staff_client.get("/admin/games/game/%d/change/" % game.pk)
     listing = staff_client.get("/admin/games/game/")
@@ -32,8 +31,7 @@ def test_admin_shows_the_view_and_commitment_but_never_the_seed_or_state(
     assert "public view" in html.lower()
 
 
-@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}),
-                                           ("maatatahay", {"variant": "first"})])
+@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}), ("maatatahay", {"variant": "first"})])
 def test_game_page_hides_the_seed_until_the_end(client, alice, bob, kind, options):
     game = play(start_game(alice, bob, kind, options), 2)
     client.force_login(alice)

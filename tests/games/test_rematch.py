@@ -1,6 +1,7 @@
 """The end of a game: the personal result, the rating change, and the rematch (seats swapped)
 of casual games, through the service, the page and the API. Ladder and tournament games
 have none (``Game.allows_rematch``)."""
+
 from __future__ import annotations
 
 import pytest
@@ -39,6 +40,7 @@ def finished(alice, bob) -> Game:
 
 # ---------------------------------------------------------------- the service
 
+
 def test_a_rematch_offer_is_a_challenge_with_seats_swapped(finished, alice, bob):
     offer = services.rematch_offer(game_id=finished.pk, user=alice)
     assert offer.created and offer.game is None and offer.challenge is not None
@@ -46,7 +48,11 @@ def test_a_rematch_offer_is_a_challenge_with_seats_swapped(finished, alice, bob)
     assert (challenge.challenger, challenge.opponent, challenge.status) == (alice, bob, ChallengeStatus.OPEN)
     assert challenge.rematch_of == finished and challenge.seat_choice == "blue"
     assert (challenge.kind, challenge.options, challenge.days_per_move, challenge.rated) == (
-        finished.kind, finished.options, finished.days_per_move, finished.rated)
+        finished.kind,
+        finished.options,
+        finished.days_per_move,
+        finished.rated,
+    )
     rematch = services.challenge_accept(challenge_id=challenge.pk, user=bob)
     assert sides(rematch) == {"blue": "alice", "red": "bob"} and sides(finished) == {"red": "alice", "blue": "bob"}
     assert rematch.rematch_of == finished and rematch.rated and rematch.status == GameStatus.ACTIVE
@@ -114,8 +120,9 @@ def test_ladder_games_have_no_rematch(alice, bob):
 
 @pytest.mark.django_db(transaction=True)  # round 1 is paired once the start commits
 def test_tournament_games_have_no_rematch(alice, bob):
-    tournament = tournament_services.tournament_create(actor=None, name="Rematch cup", kind="onitama",
-                                                       format="round_robin")
+    tournament = tournament_services.tournament_create(
+        actor=None, name="Rematch cup", kind="onitama", format="round_robin"
+    )
     tournament_services.tournament_open_registration(tournament_id=tournament.pk, actor=None)
     for user in (alice, bob):
         tournament_services.tournament_register(tournament_id=tournament.pk, user=user)
@@ -130,16 +137,22 @@ def test_tournament_games_have_no_rematch(alice, bob):
 
 
 def test_a_bot_game_rematch_starts_at_once_same_level_seats_swapped(alice):
-    game = services.game_create_solo(user=alice, kind="onitama", bot_level=3, side="red",
-                                     options={"cards": "base"}, days_per_move=5)
+    game = services.game_create_solo(
+        user=alice, kind="onitama", bot_level=3, side="red", options={"cards": "base"}, days_per_move=5
+    )
     resigned(game, alice)
     assert game.allows_rematch
     rematch = services.rematch_offer(game_id=game.pk, user=alice)
     assert rematch.created and rematch.challenge is None and rematch.game is not None
     new = rematch.game
     assert sides(game) == {"red": "alice", "blue": 3} and sides(new) == {"red": 3, "blue": "alice"}
-    assert (new.bot_level, new.kind, new.options, new.days_per_move, new.rated) == (3, "onitama", game.options, 5,
-                                                                                    False)
+    assert (new.bot_level, new.kind, new.options, new.days_per_move, new.rated) == (
+        3,
+        "onitama",
+        game.options,
+        5,
+        False,
+    )
     assert new.rematch_of == game
     again = services.rematch_offer(game_id=game.pk, user=alice)
     assert not again.created and again.game == new
@@ -147,6 +160,7 @@ def test_a_bot_game_rematch_starts_at_once_same_level_seats_swapped(alice):
 
 
 # ---------------------------------------------------------------- the result text
+
 
 def test_the_result_is_personal_for_the_players_and_neutral_for_others(finished):
     seats = {s.side: s for s in finished.seats.select_related("user")}
@@ -157,8 +171,10 @@ def test_the_result_is_personal_for_the_players_and_neutral_for_others(finished)
     finished.result_reason = "temple_reached"
     with translation.override("en"):
         assert result_text(finished, seats=seats, viewer_side="blue") == "You won: your master reached the temple"
-        assert result_text(finished, seats=seats, viewer_side="red") == \
-            "You lost: your opponent's master reached your temple"
+        assert (
+            result_text(finished, seats=seats, viewer_side="red")
+            == "You lost: your opponent's master reached your temple"
+        )
     with translation.override("id"):
         assert not result_text(finished, seats=seats, viewer_side="blue").startswith("You won")
     with translation.override("ar"):
@@ -172,13 +188,13 @@ def test_draws_and_aborts_read_the_same_for_everyone(alice, bob):
     game.refresh_from_db()
     seats = {s.side: s for s in game.seats.all()}
     with translation.override("en"):
-        assert {result_text(game, seats=seats, viewer_side=v) for v in ("red", "blue", None)} == {
-            "Draw by agreement"}
+        assert {result_text(game, seats=seats, viewer_side=v) for v in ("red", "blue", None)} == {"Draw by agreement"}
         game.status, game.result_reason, game.winner_side = GameStatus.ABORTED, "aborted_timeout", ""
         assert result_text(game, seats=seats, viewer_side="red") == "Game aborted: no first move in time"
 
 
 # ---------------------------------------------------------------- the page
+
 
 def _client(user) -> Client:
     client = Client()

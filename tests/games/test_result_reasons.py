@@ -1,5 +1,6 @@
 """ResultReason is the one list of why a game ended: it covers every reason the engine and
 the site can store, its labels are translated, and the API's schema offers it as an enum."""
+
 from __future__ import annotations
 
 import ast
@@ -21,8 +22,19 @@ from games.models import ChallengeStatus, Game, GameKind, GameStatus, ResultReas
 from tests.factories import make_user, start_game
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-SITE_APPS = ("games", "ladder", "tournaments", "privacy", "ops", "fairplay", "ratings", "correspondence",
-             "chat", "accounts", "api")
+SITE_APPS = (
+    "games",
+    "ladder",
+    "tournaments",
+    "privacy",
+    "ops",
+    "fairplay",
+    "ratings",
+    "correspondence",
+    "chat",
+    "accounts",
+    "api",
+)
 FINISHING_CALLS = {"game_finish", "game_state_terminate", "terminate"}
 
 
@@ -41,8 +53,12 @@ def test_random_games_end_with_member_reasons(kind):
 
 
 def test_the_site_reason_constants_are_members():
-    constants = {name: value for module in (services, adjudication) for name, value in vars(module).items()
-                 if name.startswith("REASON_") and name != "REASON_MAX_LENGTH"}
+    constants = {
+        name: value
+        for module in (services, adjudication)
+        for name, value in vars(module).items()
+        if name.startswith("REASON_") and name != "REASON_MAX_LENGTH"
+    }
     assert len(constants) == 8 and set(constants.values()) <= set(ResultReason.values)
 
 
@@ -72,23 +88,28 @@ def _stored_reason_literals() -> list[tuple[str, int, str]]:
 def test_no_site_code_stores_a_reason_outside_the_enum():
     literals = _stored_reason_literals()
     # The one literal today: adjudication clears the reason when staff reopen a game.
-    assert literals and all(value in ResultReason.values or value == "" for _path, _line, value in literals), \
-        literals
+    assert literals and all(value in ResultReason.values or value == "" for _path, _line, value in literals), literals
 
 
 @pytest.mark.django_db
 def test_game_finish_refuses_an_unknown_reason():
     game = start_game(make_user("ada"), make_user("bob"))
     with pytest.raises(ValueError), transaction.atomic():
-        services.game_finish(Game.objects.select_for_update().get(pk=game.pk), status="finished",
-                             winner_side="red", reason="fell_asleep", scores=None)
+        services.game_finish(
+            Game.objects.select_for_update().get(pk=game.pk),
+            status="finished",
+            winner_side="red",
+            reason="fell_asleep",
+            scores=None,
+        )
     assert Game.objects.get(pk=game.pk).status == "active"
 
 
 @pytest.mark.parametrize("language", ["id", "ar"])
 def test_every_reason_label_is_translated(language):
-    catalog = {entry.msgid: entry for entry in polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES"
-                                                                / "django.po"))}
+    catalog = {
+        entry.msgid: entry for entry in polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
+    }
     for reason in ResultReason:
         entry = catalog.get(str(reason.label))
         assert entry is not None and entry.msgstr and not entry.fuzzy, (language, reason)
@@ -112,9 +133,13 @@ def test_sides_are_the_engines_and_each_has_a_label():
 @pytest.mark.django_db
 def test_the_schema_offers_the_enums_of_the_models():
     schema = Client().get("/api/v1/schema/?format=json").json()["components"]["schemas"]
-    for name, choices in (("ResultReasonEnum", ResultReason), ("GameStatusEnum", GameStatus),
-                          ("ChallengeStatusEnum", ChallengeStatus), ("EventKindEnum", EventKind),
-                          ("GameKindEnum", GameKind)):
+    for name, choices in (
+        ("ResultReasonEnum", ResultReason),
+        ("GameStatusEnum", GameStatus),
+        ("ChallengeStatusEnum", ChallengeStatus),
+        ("EventKindEnum", EventKind),
+        ("GameKindEnum", GameKind),
+    ):
         assert schema[name]["enum"] == choices.values, name
     assert schema["TournamentStatusEnum"]["enum"] == ["registration", "running", "paused", "finished"]
     assert schema["Result"]["properties"]["reason"] == {"$ref": "#/components/schemas/ResultReasonEnum"}

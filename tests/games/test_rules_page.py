@@ -1,4 +1,5 @@
 """The rules page states the fair-play rule (engine help is forbidden in rated games)."""
+
 import pytest
 from django.urls import reverse
 
@@ -15,10 +16,13 @@ def test_the_rules_page_forbids_engine_help_in_rated_games_and_every_page_links_
     assert 'href="%s#fair-play"' % reverse("games:rules") in home
 
 
-@pytest.mark.parametrize("language, statement", [
-    ("id", "Bantuan mesin dilarang dalam permainan berperingkat."),
-    ("ar", "الاستعانة بالمحركات ممنوعة في المباريات المصنّفة."),
-])
+@pytest.mark.parametrize(
+    "language, statement",
+    [
+        ("id", "Bantuan mesin dilarang dalam permainan berperingkat."),
+        ("ar", "الاستعانة بالمحركات ممنوعة في المباريات المصنّفة."),
+    ],
+)
 def test_the_fair_play_rule_is_stated_in_every_language(client, language, statement):
     html = client.get(reverse("games:rules"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert statement in html

@@ -1,5 +1,6 @@
 """Migration games 0007 seals the engine state of existing games and seals their seeds
 again in the v2 format; it refuses running games it cannot read, and reverses."""
+
 from __future__ import annotations
 
 import importlib
@@ -38,10 +39,15 @@ def old_game(apps, *, v1_key: str, finished: bool = False):
     options = {"variant": "standard"}
     state = rules.to_json(rules.new_game(seed, options))
     game = apps.get_model("games", "Game").objects.create(
-        kind="maatatahay", options=options, state=state, seed_commitment=fair.commitment(salt, seed),
+        kind="maatatahay",
+        options=options,
+        state=state,
+        seed_commitment=fair.commitment(salt, seed),
         sealed_seed=migration.v1_seal("%s:%d" % (salt.hex(), seed), v1_key),
         status="finished" if finished else "active",
-        revealed_salt=salt.hex() if finished else "", revealed_seed=str(seed) if finished else "")
+        revealed_salt=salt.hex() if finished else "",
+        revealed_seed=str(seed) if finished else "",
+    )
     return game.pk, state, (salt.hex(), seed)
 
 

@@ -8,6 +8,7 @@ nor the seed or salt. The game plays on to its end, and then the seed and salt a
 revealed (README, "Checking a finished game's seed"): from them the engine recomputes
 the hidden order the dump did not show.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,14 @@ def hidden_needles(state: dict) -> set[str]:
     for sequence in sequences:
         for part in (sequence, sequence[:NEEDLE_LENGTH]):
             if len(part) >= NEEDLE_LENGTH:
-                needles |= {json.dumps(part), json.dumps(part, separators=(",", ":")),
-                            ",".join(part), ", ".join(part), " ".join(part), repr(part)}
+                needles |= {
+                    json.dumps(part),
+                    json.dumps(part, separators=(",", ":")),
+                    ",".join(part),
+                    ", ".join(part),
+                    " ".join(part),
+                    repr(part),
+                }
     return needles
 
 
@@ -91,9 +98,12 @@ def test_a_dump_of_a_running_maatatahay_game_shows_no_hidden_order(alice, bob, c
         if ply % 3 == 0:
             services.move_submit(game_id=game.pk, user=mover, move_text=random_move(), expected_ply=game.ply)
         elif ply % 3 == 1:
-            answer = apis[mover.pk].post("/api/v1/games/%d/moves/" % game.pk,
-                                         {"move": random_move(), "ply": game.ply}, format="json",
-                                         HTTP_IDEMPOTENCY_KEY="dump-%d" % ply)
+            answer = apis[mover.pk].post(
+                "/api/v1/games/%d/moves/" % game.pk,
+                {"move": random_move(), "ply": game.ply},
+                format="json",
+                HTTP_IDEMPOTENCY_KEY="dump-%d" % ply,
+            )
             assert answer.status_code == 201, answer.content
         else:
             client.force_login(mover)
@@ -119,8 +129,7 @@ def test_a_dump_of_a_running_maatatahay_game_shows_no_hidden_order(alice, bob, c
         game.refresh_from_db()
         if not game.is_active:
             break
-        services.move_submit(game_id=game.pk, user=to_move(game), move_text=random_move(),
-                             expected_ply=game.ply)
+        services.move_submit(game_id=game.pk, user=to_move(game), move_text=random_move(), expected_ply=game.ply)
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and game.winner_side in ("", *rules.players)
     texts = list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))

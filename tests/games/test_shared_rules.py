@@ -1,6 +1,7 @@
 """Rules with one home (issue 14): every caller of a rule sees the same answer for the
 same game — "has this side moved", "may draws be offered", "close a leaving player's
 challenges"."""
+
 from __future__ import annotations
 
 import pytest
@@ -44,13 +45,11 @@ def _ladder_game(mover: str):
         defender, challenger = make_user("defender%d" % attempt), make_user("challenger%d" % attempt)
         for user in (defender, challenger):
             ladder_services.ladder_join(ladder_id=ladder.pk, user=user)
-        made = ladder_services.ladder_challenge_create(ladder_id=ladder.pk, challenger=challenger,
-                                                       defender=defender)
+        made = ladder_services.ladder_challenge_create(ladder_id=ladder.pk, challenger=challenger, defender=defender)
         wanted, other = (challenger, defender) if mover == "challenger" else (defender, challenger)
         game = made.game
         if game.to_move_user_id == wanted.pk:
-            services.move_submit(game_id=game.pk, user=wanted, move_text=first_legal(game),
-                                 expected_ply=0)
+            services.move_submit(game_id=game.pk, user=wanted, move_text=first_legal(game), expected_ply=0)
             game.refresh_from_db()
             return made, game, wanted, other
     raise AssertionError("the %s never moved first" % mover)
@@ -72,6 +71,7 @@ def test_every_caller_sees_the_same_has_moved(mover):
         locked = services.game_lock(game_id=game.pk)
         assert locked.deadline is not None
         return services.game_time_out(locked, now=locked.deadline).result_reason
+
     assert game.to_move_user_id == idle_user.pk
     assert _each_alone(timed_out) == services.REASON_ABORTED_TIMEOUT
 
@@ -79,14 +79,17 @@ def test_every_caller_sees_the_same_has_moved(mover):
     def suspended(user):
         done = adjudication.player_games_resolve(user=user, staff=staff, reason="test")
         return (game.pk in done.aborted, game.pk in done.forfeited)
+
     assert _each_alone(lambda: suspended(idle_user)) == (True, False)
     assert _each_alone(lambda: suspended(moved_user)) == (False, True)
 
     # tournaments: an aborted game is forfeited by the side that never moved
     first_side = services.rules_for(game.kind).players[0]
+
     def tournament_result():
         services.game_abort(game_id=game.pk, user=moved_user)
         return tournament_services._played_result(Game.objects.get(pk=game.pk))
+
     expected = Result.FIRST_WINS_FORFEIT if moved_side == first_side else Result.SECOND_WINS_FORFEIT
     assert _each_alone(tournament_result) == expected
 
@@ -94,16 +97,19 @@ def test_every_caller_sees_the_same_has_moved(mover):
     def ladder_outcome():
         challenger_side = game.seats.get(user=made.challenger).side
         locked = services.game_lock(game_id=game.pk)
-        services.game_finish(locked, status=GameStatus.FINISHED, winner_side=challenger_side,
-                             reason=services.REASON_TIMEOUT, scores=None)
+        services.game_finish(
+            locked, status=GameStatus.FINISHED, winner_side=challenger_side, reason=services.REASON_TIMEOUT, scores=None
+        )
         return LadderChallenge.objects.get(pk=made.pk).outcome
+
     defender_moved = mover == "defender"
     assert _each_alone(ladder_outcome) == (Outcome.CLIMBED if defender_moved else Outcome.UNPLAYED)
     assert (game.seats.get(user=made.defender).side in game.sides_moved()) == defender_moved
 
 
-@pytest.mark.parametrize("kind, bot, allowed", [
-    ("onitama", False, True), ("onitama", True, False), ("maatatahay", False, False)])
+@pytest.mark.parametrize(
+    "kind, bot, allowed", [("onitama", False, True), ("onitama", True, False), ("maatatahay", False, False)]
+)
 def test_the_page_offers_a_draw_exactly_when_the_service_accepts_one(kind, bot, allowed):
     alice = make_user("alice")
     if bot:
@@ -124,8 +130,7 @@ def test_the_page_offers_a_draw_exactly_when_the_service_accepts_one(kind, bot, 
 def _open_challenges(player):
     name = player.username
     made = services.challenge_create(challenger=player, opponent=make_user(name + "-to"), kind="onitama")
-    received = services.challenge_create(challenger=make_user(name + "-from"), opponent=player,
-                                         kind="onitama")
+    received = services.challenge_create(challenger=make_user(name + "-from"), opponent=player, kind="onitama")
     return made, received
 
 

@@ -12,10 +12,12 @@ pytestmark = pytest.mark.django_db
 def solo_game(user, kind="onitama", options=None, side=None):
     """A solo game in which the bot moves first (found by trying sides)."""
     import engine
+
     rules = engine.get_game(kind)
     for attempt in range(40):
-        game = services.game_create_solo(user=user, kind=kind, bot_level=1,
-                                         side=side or rules.players[attempt % 2], options=options)
+        game = services.game_create_solo(
+            user=user, kind=kind, bot_level=1, side=side or rules.players[attempt % 2], options=options
+        )
         if game.seats.get(side=game.to_move_side).is_bot:
             return game
     raise AssertionError("the bot never moved first")
@@ -44,8 +46,7 @@ def test_bot_answers_after_the_human_moves(alice, django_capture_on_commit_callb
             break
         assert game.to_move_user == alice
         with django_capture_on_commit_callbacks(execute=True):
-            services.move_submit(game_id=game.pk, user=alice, move_text=first_legal(game),
-                                 expected_ply=game.ply)
+            services.move_submit(game_id=game.pk, user=alice, move_text=first_legal(game), expected_ply=game.ply)
     game.refresh_from_db()
     assert game.status != GameStatus.ACTIVE or game.to_move_user == alice
     assert Move.objects.filter(game=game, user__isnull=True).count() >= 3
@@ -63,7 +64,8 @@ def test_the_bot_sees_only_the_view(alice, monkeypatch):
     monkeypatch.setattr(bots, "bot_choose_move", spy)
     services.bot_turn_play(game_id=game.pk, ply=0)
     game_json = services.rules_for("onitama").view(
-        services.rules_for("onitama").new_game(services.game_secret(game)[1], game.options), "red")
+        services.rules_for("onitama").new_game(services.game_secret(game)[1], game.options), "red"
+    )
     assert seen and set(seen[0]) == set(game_json)
 
 
@@ -75,14 +77,16 @@ def test_bot_choice_is_a_legal_move_and_repeats_with_its_seed(alice):
     legal = {rules.move_text(m) for m in rules.legal_moves(state)}
     choices = {bots.bot_choose_move(game_kind="onitama", view=view, level=1, seed=s) for s in range(30)}
     assert choices <= legal and len(choices) > 1
-    assert bots.bot_choose_move(game_kind="onitama", view=view, level=1, seed=7) == \
-        bots.bot_choose_move(game_kind="onitama", view=view, level=1, seed=7)
+    assert bots.bot_choose_move(game_kind="onitama", view=view, level=1, seed=7) == bots.bot_choose_move(
+        game_kind="onitama", view=view, level=1, seed=7
+    )
 
 
 def test_a_turn_schedules_its_alarms_once(onitama_game, django_capture_on_commit_callbacks):
     """Mail is scheduled as alarm rows (sent by correspondence): "your turn" at the start,
     reminders at 80 % of the time and 6 hours before the deadline."""
     from datetime import timedelta
+
     game = onitama_game
     alarms = {a.kind: a for a in Alarm.objects.filter(game=game, turn=game.turn)}
     assert set(alarms) == {"your_turn", "reminder", "last_call"}
@@ -96,12 +100,15 @@ def test_a_turn_schedules_its_alarms_once(onitama_game, django_capture_on_commit
     # the next turn belongs to the other player; the old turn's unsent reminders are gone
     assert Alarm.objects.filter(game=game, kind__in=["reminder", "last_call"]).count() == 2
     assert set(Alarm.objects.filter(game=game, kind="your_turn").values_list("user_id", flat=True)) == {
-        first_player, game.to_move_user_id}
+        first_player,
+        game.to_move_user_id,
+    }
 
 
 def test_a_short_turn_gets_one_reminder(alice, bob):
     """With one day per move, 6 hours before the deadline comes before 80 %: one reminder."""
     from .conftest import start_game
+
     game = start_game(alice, bob, days_per_move=1)
     assert sorted(Alarm.objects.filter(game=game).values_list("kind", flat=True)) == ["reminder", "your_turn"]
 
@@ -110,8 +117,9 @@ def test_game_over_schedules_one_alarm_per_player(onitama_game, alice, bob):
     services.game_resign(game_id=onitama_game.pk, user=alice)
     over = Alarm.objects.filter(game=onitama_game, kind="game_over")
     assert sorted(over.values_list("user_id", flat=True)) == sorted([alice.pk, bob.pk])
-    assert not Alarm.objects.filter(game=onitama_game, kind__in=["reminder", "last_call"],
-                                    sent_at__isnull=True).exists()
+    assert not Alarm.objects.filter(
+        game=onitama_game, kind__in=["reminder", "last_call"], sent_at__isnull=True
+    ).exists()
 
 
 def test_no_alarm_for_a_bot(alice):

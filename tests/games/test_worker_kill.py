@@ -4,6 +4,7 @@ one of them played once, after a restart, long before the broker would hand them
 
 Real services: a prefork worker (``--concurrency 2``, its own session) whose process group is
 SIGKILLed, then a new worker and beat with a short sweep interval and overdue threshold."""
+
 from __future__ import annotations
 
 import base64
@@ -47,8 +48,10 @@ def unacked_bot_turns(worker) -> dict[str, tuple[int, int]]:
 
 def backends_waiting_for_a_lock() -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                       "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
         return cursor.fetchone()[0]
 
 
@@ -93,13 +96,16 @@ def test_every_bot_turn_held_by_a_killed_worker_is_played_once_after_the_restart
     assert moves == dict.fromkeys(ids, 1)
     assert Move.objects.filter(game_id__in=ids, ply=1, user__isnull=True, seat__bot_level=1).count() == GAMES
     assert set(Game.objects.filter(pk__in=ids).values_list("status", "ply", "to_move_user")) == {
-        (GameStatus.ACTIVE, 1, human.pk)}
+        (GameStatus.ACTIVE, 1, human.pk)
+    }
     # The held ones were played by the sweep's copies: their original messages still sit,
     # unacknowledged, in the broker, and the worker logged each sweep's find.
     assert set(unacked_bot_turns(prefork_worker)) >= set(stuck)
     log = prefork_worker.log_path.read_text(errors="replace")
     for game_id in stuck_games:
         assert "game=%s bot turn at ply 0 left undone: enqueued again" % game_id in log
-    print("\nbot games answered after a whole-worker kill: %d of %d, each once; the %d held by the "
-          "killed worker within %.1f s of the restart, all within %.1f s (worker start included; "
-          "sweep every 1 s, overdue after 1 s)" % (len(moves), GAMES, len(stuck_games), took_held, took))
+    print(
+        "\nbot games answered after a whole-worker kill: %d of %d, each once; the %d held by the "
+        "killed worker within %.1f s of the restart, all within %.1f s (worker start included; "
+        "sweep every 1 s, overdue after 1 s)" % (len(moves), GAMES, len(stuck_games), took_held, took)
+    )

@@ -1,4 +1,5 @@
 """A ladder with players in known positions, and helpers that finish ladder games."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,8 +29,12 @@ def players(ladder):
 
 def order(ladder) -> list[str]:
     """Usernames, top first."""
-    return [m.user.username for m in LadderMember.objects.select_related("user").filter(
-        ladder=ladder, position__isnull=False).order_by("position")]
+    return [
+        m.user.username
+        for m in LadderMember.objects.select_related("user")
+        .filter(ladder=ladder, position__isnull=False)
+        .order_by("position")
+    ]
 
 
 def position(ladder, user) -> int | None:

@@ -1,5 +1,6 @@
 """Ladders through the API: list, detail, join, leave and ladder challenges (the ladder
 app's own rules)."""
+
 import pytest
 
 from ladder.models import Ladder
@@ -19,8 +20,10 @@ def test_join_challenge_and_leave_a_ladder(alice_api, bob_api, anon, ladder):
     assert alice_api.post("/api/v1/ladders/%d/join/" % ladder.pk).json()["your_position"] == 1
     joined = bob_api.post("/api/v1/ladders/%d/join/" % ladder.pk).json()
     assert joined["your_position"] == 2 and joined["you_may_challenge"] == ["alice"]
-    assert [row["username"] for row in anon.get("/api/v1/ladders/%d/" % ladder.pk).json()["standings"]] == \
-        ["alice", "bob"]
+    assert [row["username"] for row in anon.get("/api/v1/ladders/%d/" % ladder.pk).json()["standings"]] == [
+        "alice",
+        "bob",
+    ]
     twice = bob_api.post("/api/v1/ladders/%d/join/" % ladder.pk)
     assert twice.status_code == 409 and twice.json()["code"] == "already_member"
     upward = alice_api.post("/api/v1/ladders/%d/challenges/" % ladder.pk, {"defender": "bob"}, format="json")

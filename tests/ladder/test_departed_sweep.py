@@ -3,6 +3,7 @@ player's running games is lost (a killed worker), the sweep enqueues it again on
 
 In these tests (one rolled-back transaction each) an on-commit enqueue runs only when the
 test runs it: the removal's own task is lost."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -35,7 +36,8 @@ def _removed_with_a_game_left_running(ladder, players):
 
 def _age_departure(ladder, user, seconds: float | None = None) -> None:
     LadderMember.objects.filter(ladder=ladder, user=user).update(
-        left_at=timezone.now() - timedelta(seconds=seconds or settings.LADDER_RESIGN_OVERDUE_SECONDS + 5))
+        left_at=timezone.now() - timedelta(seconds=seconds or settings.LADDER_RESIGN_OVERDUE_SECONDS + 5)
+    )
 
 
 def test_a_lost_resignation_is_enqueued_again_once_overdue(ladder, players, django_capture_on_commit_callbacks):

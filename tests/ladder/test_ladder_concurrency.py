@@ -1,5 +1,6 @@
 """Games ending at the same moment on the real PostgreSQL: ladder positions and ratings
 are changed one game at a time, in order of game end, and never corrupted."""
+
 import pytest
 from django.db import connection
 
@@ -44,12 +45,10 @@ def test_postgresql_is_in_use():
 def test_many_ladder_games_ending_together_keep_the_order(ladder_of_twelve):
     ladder, u = ladder_of_twelve
     pairs = [(2, 0), (4, 1), (5, 3), (7, 2), (8, 4), (9, 5), (11, 7), (10, 6), (3, 0), (6, 1)]
-    made = [services.ladder_challenge_create(ladder_id=ladder.pk, challenger=u[c], defender=u[d])
-            for c, d in pairs]
+    made = [services.ladder_challenge_create(ladder_id=ladder.pk, challenger=u[c], defender=u[d]) for c, d in pairs]
     start = order(ladder)
     # Every defender resigns at the same moment: every challenger wins.
-    results = run_together([(lambda m=m: games_services.game_resign(game_id=m.game_id,
-                                                                    user=m.defender)) for m in made])
+    results = run_together([(lambda m=m: games_services.game_resign(game_id=m.game_id, user=m.defender)) for m in made])
     assert not [r for r in results if isinstance(r, Exception)], results
     assert selectors.positions_are_a_permutation(ladder_id=ladder.pk)
     assert sorted(order(ladder)) == sorted(start)
@@ -63,33 +62,37 @@ def test_many_ladder_games_ending_together_keep_the_order(ladder_of_twelve):
 def test_the_same_game_finished_twice_at_once_counts_once(ladder_of_twelve):
     ladder, u = ladder_of_twelve
     made = services.ladder_challenge_create(ladder_id=ladder.pk, challenger=u[5], defender=u[2])
-    results = run_together([
-        lambda: games_services.game_resign(game_id=made.game_id, user=u[2]),
-        lambda: games_services.game_resign(game_id=made.game_id, user=u[5]),
-        lambda: games_services.game_resign(game_id=made.game_id, user=u[2]),
-    ])
+    results = run_together(
+        [
+            lambda: games_services.game_resign(game_id=made.game_id, user=u[2]),
+            lambda: games_services.game_resign(game_id=made.game_id, user=u[5]),
+            lambda: games_services.game_resign(game_id=made.game_id, user=u[2]),
+        ]
+    )
     errors = [r for r in results if isinstance(r, GameActionError)]
     assert len(errors) == 2 and all(e.status == 409 for e in errors), results
     assert RatingChange.objects.filter(game_id=made.game_id).count() == 2
     made.refresh_from_db()
     assert made.outcome in (Outcome.CLIMBED, Outcome.DEFENDED)
-    assert LadderEvent.objects.filter(kind=EventKind.CLIMBED).count() == \
-        (1 if made.outcome == Outcome.CLIMBED else 0)
+    assert LadderEvent.objects.filter(kind=EventKind.CLIMBED).count() == (1 if made.outcome == Outcome.CLIMBED else 0)
     assert selectors.positions_are_a_permutation(ladder_id=ladder.pk)
 
 
 def test_leaving_while_games_end_and_players_join(ladder_of_twelve):
     ladder, u = ladder_of_twelve
-    made = [services.ladder_challenge_create(ladder_id=ladder.pk, challenger=u[c], defender=u[d])
-            for c, d in [(6, 4), (5, 4), (9, 7), (10, 8)]]
+    made = [
+        services.ladder_challenge_create(ladder_id=ladder.pk, challenger=u[c], defender=u[d])
+        for c, d in [(6, 4), (5, 4), (9, 7), (10, 8)]
+    ]
     newcomers = [make_user("late%d" % i) for i in range(3)]
     results = run_together(
         [lambda: services.ladder_leave(ladder_id=ladder.pk, user=u[4])]
-        + [(lambda m=m: games_services.game_resign(game_id=m.game_id, user=m.defender))
-           for m in made[2:]]
-        + [(lambda n=n: services.ladder_join(ladder_id=ladder.pk, user=n)) for n in newcomers])
-    assert not [r for r in results if isinstance(r, Exception) and not (
-        isinstance(r, GameActionError) and r.status == 409)], results
+        + [(lambda m=m: games_services.game_resign(game_id=m.game_id, user=m.defender)) for m in made[2:]]
+        + [(lambda n=n: services.ladder_join(ladder_id=ladder.pk, user=n)) for n in newcomers]
+    )
+    assert not [
+        r for r in results if isinstance(r, Exception) and not (isinstance(r, GameActionError) and r.status == 409)
+    ], results
     assert selectors.positions_are_a_permutation(ladder_id=ladder.pk)
     assert "c5" not in order(ladder) and len(order(ladder)) == 14
     for m in made:

@@ -1,4 +1,5 @@
 """The ladder pages and actions: positions, whom I can challenge, games, changes; clear refusals."""
+
 import pytest
 from django.urls import reverse
 
@@ -19,31 +20,35 @@ def test_the_ladder_list_links_every_ladder(client, ladder):
 
 
 def test_the_ladder_page_shows_positions_challenges_games_and_changes(client, ladder, players):
-    made = services.ladder_challenge_create(ladder_id=ladder.pk, challenger=players[6],
-                                            defender=players[2])
-    won = services.ladder_challenge_create(ladder_id=ladder.pk, challenger=players[9],
-                                           defender=players[8])
+    made = services.ladder_challenge_create(ladder_id=ladder.pk, challenger=players[6], defender=players[2])
+    won = services.ladder_challenge_create(ladder_id=ladder.pk, challenger=players[9], defender=players[8])
     resign(won.game, players[8])
     client.force_login(players[9])
     response = client.get(reverse("ladder:detail", args=[ladder.pk]))
     html = response.content.decode()
     assert response.status_code == 200
-    standings = html[html.index('id="standings"'):html.index('id="running"')]
+    standings = html[html.index('id="standings"') : html.index('id="running"')]
     climber = rating_for_player(user=players[9], kind="onitama").display
     assert climber.endswith("?") and climber != "1500?"
     assert '>p10</a> <span class="rating">%s</span>' % climber in standings
     assert '>p1</a> <span class="rating">1500?</span>' in standings
     assert [standings.index(">p%d</a>" % i) for i in (1, 2, 10, 9)] == sorted(
-        standings.index(">p%d</a>" % i) for i in (1, 2, 10, 9))
+        standings.index(">p%d</a>" % i) for i in (1, 2, 10, 9)
+    )
     assert "You are number 9." in html
-    challengeable = html[html.index('id="can-challenge"'):html.index('id="standings"')]
-    assert [m for m in ("p4", "p5", "p6", "p7", "p8") if 'data-member="%s"' % m in challengeable] == \
-        ["p4", "p5", "p6", "p7", "p8"]
+    challengeable = html[html.index('id="can-challenge"') : html.index('id="standings"')]
+    assert [m for m in ("p4", "p5", "p6", "p7", "p8") if 'data-member="%s"' % m in challengeable] == [
+        "p4",
+        "p5",
+        "p6",
+        "p7",
+        "p8",
+    ]
     assert 'data-member="p3"' not in challengeable
-    running = html[html.index('id="running"'):html.index('id="changes"')]
+    running = html[html.index('id="running"') : html.index('id="changes"')]
     assert reverse("games:game", args=[made.game_id]) in running
     assert reverse("games:game", args=[won.game_id]) not in running
-    changes = html[html.index('id="changes"'):]
+    changes = html[html.index('id="changes"') :]
     assert "p10 beat p9 and climbed from 10 to 9" in changes
 
 
@@ -54,19 +59,20 @@ def test_join_challenge_and_leave_by_post(client, ladder, players):
     assert order(ladder)[-1] == "newcomer"
     response = client.post(reverse("ladder:challenge", args=[ladder.pk, players[9].pk]))
     made = LadderChallenge.objects.get(challenger=newcomer)
-    assert response.status_code == 302 and response["Location"] == reverse("games:game",
-                                                                           args=[made.game_id])
+    assert response.status_code == 302 and response["Location"] == reverse("games:game", args=[made.game_id])
     assert client.post(reverse("ladder:leave", args=[ladder.pk])).status_code == 302
     made.game.refresh_from_db()
     assert "newcomer" not in order(ladder) and made.game.status == "finished"
 
 
-@pytest.mark.parametrize("target, status, text", [
-    (0, 400, "You can challenge at most 5 places above you."),
-    (9, 400, "You cannot challenge yourself."),
-])
-def test_a_refused_challenge_answers_with_a_status_and_a_message(client, ladder, players, target,
-                                                                 status, text):
+@pytest.mark.parametrize(
+    "target, status, text",
+    [
+        (0, 400, "You can challenge at most 5 places above you."),
+        (9, 400, "You cannot challenge yourself."),
+    ],
+)
+def test_a_refused_challenge_answers_with_a_status_and_a_message(client, ladder, players, target, status, text):
     client.force_login(players[9])
     response = client.post(reverse("ladder:challenge", args=[ladder.pk, players[target].pk]))
     assert response.status_code == status

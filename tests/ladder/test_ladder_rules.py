@@ -1,4 +1,5 @@
 """Joining, challenging and its limits, results and positions, leaving, timeouts."""
+
 from datetime import timedelta
 
 import pytest
@@ -30,16 +31,17 @@ def refused(code, status, fn, **kwargs):
 
 
 def challenge(ladder, challenger, defender, now=None):
-    return services.ladder_challenge_create(ladder_id=ladder.pk, challenger=challenger,
-                                            defender=defender, now=now)
+    return services.ladder_challenge_create(ladder_id=ladder.pk, challenger=challenger, defender=defender, now=now)
 
 
 # ---------------------------------------------------------------- joining
+
 
 def test_the_data_migration_makes_a_ladder_per_game():
     from importlib import import_module
 
     from django.apps import apps
+
     Ladder.objects.all().delete()
     import_module("ladder.migrations.0002_default_ladders").create_default_ladders(apps, None)
     assert sorted(Ladder.objects.values_list("kind", flat=True)) == ["maatatahay", "onitama"]
@@ -57,12 +59,12 @@ def test_players_join_at_the_bottom(ladder, players):
 def test_a_closed_or_unknown_ladder_refuses(ladder, players):
     Ladder.objects.filter(pk=ladder.pk).update(is_open=False)
     refused("ladder_closed", 409, services.ladder_join, ladder_id=ladder.pk, user=make_user("late"))
-    refused("ladder_closed", 409, challenge, ladder=ladder, challenger=players[5],
-            defender=players[4])
+    refused("ladder_closed", 409, challenge, ladder=ladder, challenger=players[5], defender=players[4])
     refused("ladder_not_found", 404, services.ladder_join, ladder_id=999999, user=players[0])
 
 
 # ---------------------------------------------------------------- challenging
+
 
 def test_a_challenge_starts_a_rated_game_at_once_with_the_ladders_days(ladder, players):
     Ladder.objects.filter(pk=ladder.pk).update(days_per_move=7)
@@ -78,8 +80,7 @@ def test_a_challenge_starts_a_rated_game_at_once_with_the_ladders_days(ladder, p
 def test_only_up_to_n_places_above(ladder, players):
     refused("too_far", 400, challenge, ladder=ladder, challenger=players[9], defender=players[3])
     refused("not_above", 400, challenge, ladder=ladder, challenger=players[3], defender=players[9])
-    refused("self_challenge", 400, challenge, ladder=ladder, challenger=players[3],
-            defender=players[3])
+    refused("self_challenge", 400, challenge, ladder=ladder, challenger=players[3], defender=players[3])
     Ladder.objects.filter(pk=ladder.pk).update(max_places_up=9)
     assert challenge(ladder, players[9], players[0]).defender_position == 1
 
@@ -87,22 +88,19 @@ def test_only_up_to_n_places_above(ladder, players):
 def test_members_only(ladder, players):
     outsider = make_user("outsider")
     refused("not_a_member", 403, challenge, ladder=ladder, challenger=outsider, defender=players[0])
-    refused("defender_not_member", 400, challenge, ladder=ladder, challenger=players[1],
-            defender=outsider)
+    refused("defender_not_member", 400, challenge, ladder=ladder, challenger=players[1], defender=outsider)
 
 
 def test_at_most_three_outgoing_challenges(ladder, players):
     for defender in players[5:8]:
         challenge(ladder, players[9], defender)
-    refused("too_many_outgoing", 409, challenge, ladder=ladder, challenger=players[9],
-            defender=players[8])
+    refused("too_many_outgoing", 409, challenge, ladder=ladder, challenger=players[9], defender=players[8])
 
 
 def test_at_most_three_incoming_challenges(ladder, players):
     for challenger in players[1:4]:
         challenge(ladder, challenger, players[0])
-    refused("too_many_incoming", 409, challenge, ladder=ladder, challenger=players[4],
-            defender=players[0])
+    refused("too_many_incoming", 409, challenge, ladder=ladder, challenger=players[4], defender=players[0])
     assert constants.MAX_INCOMING == constants.MAX_OUTGOING == 3
 
 
@@ -118,8 +116,15 @@ def test_seven_days_before_challenging_the_same_player_again(ladder, players):
     start = timezone.now()
     first = challenge(ladder, players[5], players[4], now=start)
     resign(first.game, players[5])
-    refused("too_soon", 409, challenge, ladder=ladder, challenger=players[5], defender=players[4],
-            now=start + timedelta(days=6, hours=23))
+    refused(
+        "too_soon",
+        409,
+        challenge,
+        ladder=ladder,
+        challenger=players[5],
+        defender=players[4],
+        now=start + timedelta(days=6, hours=23),
+    )
     assert challenge(ladder, players[5], players[3], now=start + timedelta(days=1))  # others: fine
     assert challenge(ladder, players[5], players[4], now=start + timedelta(days=7, minutes=1))
 
@@ -129,10 +134,8 @@ def test_no_challenging_a_player_on_vacation(ladder, players):
     vacation_start(user=players[4], days=2)
     players[4].refresh_from_db()
     assert selectors.player_is_on_vacation(user=players[4]) is True
-    refused("on_vacation", 409, challenge, ladder=ladder, challenger=players[5],
-            defender=players[4])
-    assert [m.user for m in selectors.challengeable_members(ladder=ladder, user=players[5])] == \
-        players[0:4]
+    refused("on_vacation", 409, challenge, ladder=ladder, challenger=players[5], defender=players[4])
+    assert [m.user for m in selectors.challengeable_members(ladder=ladder, user=players[5])] == players[0:4]
     vacation_end(user=players[4])
     assert challenge(ladder, players[5], players[4])
 
@@ -140,21 +143,24 @@ def test_no_challenging_a_player_on_vacation(ladder, players):
 def test_an_inactive_account_cannot_be_challenged(ladder, players):
     players[4].is_active = False
     players[4].save()
-    refused("inactive_user", 400, challenge, ladder=ladder, challenger=players[5],
-            defender=players[4])
+    refused("inactive_user", 400, challenge, ladder=ladder, challenger=players[5], defender=players[4])
 
 
 def test_who_can_be_challenged(ladder, players):
-    assert [m.user for m in selectors.challengeable_members(ladder=ladder, user=players[9])] == \
-        players[4:9]
+    assert [m.user for m in selectors.challengeable_members(ladder=ladder, user=players[9])] == players[4:9]
     challenge(ladder, players[9], players[6])
-    assert [m.user for m in selectors.challengeable_members(ladder=ladder, user=players[9])] == \
-        [players[4], players[5], players[7], players[8]]
+    assert [m.user for m in selectors.challengeable_members(ladder=ladder, user=players[9])] == [
+        players[4],
+        players[5],
+        players[7],
+        players[8],
+    ]
     assert selectors.challengeable_members(ladder=ladder, user=players[0]) == []
     assert selectors.challengeable_members(ladder=ladder, user=make_user("outsider")) == []
 
 
 # ---------------------------------------------------------------- results
+
 
 def test_a_winning_challenger_takes_the_defenders_place(ladder, players):
     made = challenge(ladder, players[7], players[3])  # p8 challenges p4
@@ -163,8 +169,7 @@ def test_a_winning_challenger_takes_the_defenders_place(ladder, players):
     made.refresh_from_db()
     assert made.state == ChallengeState.DONE and made.outcome == Outcome.CLIMBED
     event = LadderEvent.objects.get(kind=EventKind.CLIMBED)
-    assert (event.user, event.other, event.position_before, event.position_after) == \
-        (players[7], players[3], 8, 4)
+    assert (event.user, event.other, event.position_before, event.position_after) == (players[7], players[3], 8, 4)
     assert RatingChange.objects.filter(game=made.game).count() == 2  # and it was rated
 
 
@@ -213,8 +218,9 @@ def _finish_on_time(game: Game, winner_side: str) -> Game:
     """End a game as the timeout sweep would: the side to move ran out of time."""
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
-        return games_services.game_finish(locked, status=GameStatus.FINISHED,
-                                          winner_side=winner_side, reason="timeout", scores=None)
+        return games_services.game_finish(
+            locked, status=GameStatus.FINISHED, winner_side=winner_side, reason="timeout", scores=None
+        )
 
 
 def test_a_game_won_because_the_opponent_never_moved_moves_nobody(ladder, players):
@@ -223,8 +229,7 @@ def test_a_game_won_because_the_opponent_never_moved_moves_nobody(ladder, player
     defender_side = game.seats.get(user=players[3]).side
     challenger_side = game.seats.get(user=players[7]).side
     if game.to_move_side == challenger_side:  # let the challenger move once
-        games_services.move_submit(game_id=game.pk, user=players[7], expected_ply=0,
-                                   move_text=_first_legal(game))
+        games_services.move_submit(game_id=game.pk, user=players[7], expected_ply=0, move_text=_first_legal(game))
     game.refresh_from_db()
     assert game.to_move_side == defender_side
     _finish_on_time(game, challenger_side)
@@ -245,8 +250,9 @@ def _time_out(game: Game, loser) -> Game:
         game.refresh_from_db()
         if game.to_move_user_id == loser.pk and game.moves.filter(user=loser).exists():
             break
-        games_services.move_submit(game_id=game.pk, user=to_move(game),
-                                   move_text=_first_legal(game), expected_ply=game.ply)
+        games_services.move_submit(
+            game_id=game.pk, user=to_move(game), move_text=_first_legal(game), expected_ply=game.ply
+        )
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     assert games_services.games_time_out() == 1
     game.refresh_from_db()
@@ -284,8 +290,10 @@ def test_old_timeouts_do_not_count(ladder, players):
     for challenger in players[4:6]:
         _time_out(challenge(ladder, challenger, slow).game, slow)
     from ladder.models import LadderChallenge
+
     LadderChallenge.objects.filter(timed_out=slow).update(
-        finished_at=timezone.now() - timedelta(days=constants.TIMEOUT_WINDOW_DAYS + 1))
+        finished_at=timezone.now() - timedelta(days=constants.TIMEOUT_WINDOW_DAYS + 1)
+    )
     _time_out(challenge(ladder, players[6], slow).game, slow)
     assert position(ladder, slow) is not None
 
@@ -301,14 +309,15 @@ def test_a_result_is_applied_once(ladder, players):
 
 def test_games_outside_the_ladder_move_nobody(ladder, players):
     rules = games_services.rules_for("onitama")
-    outside = games_services.game_create(kind="onitama", rated=True,
-                                         seats={rules.players[0]: players[9],
-                                                rules.players[1]: players[0]})
+    outside = games_services.game_create(
+        kind="onitama", rated=True, seats={rules.players[0]: players[9], rules.players[1]: players[0]}
+    )
     resign(outside, players[0])
     assert order(ladder) == NAMES
 
 
 # ---------------------------------------------------------------- leaving
+
 
 def test_leaving_closes_the_gap_and_resigns_the_ladder_games(ladder, players):
     attack = challenge(ladder, players[4], players[2])
@@ -328,8 +337,7 @@ def test_rejoining_keeps_nothing_of_the_old_place(ladder, players):
     services.ladder_leave(ladder_id=ladder.pk, user=players[0])
     services.ladder_join(ladder_id=ladder.pk, user=players[0])
     assert order(ladder) == NAMES[1:] + ["p1"]
-    kinds = list(LadderEvent.objects.filter(user=players[0]).order_by("pk").values_list(
-        "kind", flat=True))
+    kinds = list(LadderEvent.objects.filter(user=players[0]).order_by("pk").values_list("kind", flat=True))
     assert kinds == [EventKind.JOINED, EventKind.LEFT, EventKind.JOINED]
 
 
@@ -350,8 +358,7 @@ def test_a_first_move_never_made_aborts_moves_nobody_and_counts_as_a_timeout(lad
     made = challenge(ladder, players[7], players[3])
     game = made.game
     if game.to_move_user_id != players[3].pk:  # the challenger moves first; the defender never does
-        games_services.move_submit(game_id=game.pk, user=players[7], expected_ply=0,
-                                   move_text=_first_legal(game))
+        games_services.move_submit(game_id=game.pk, user=players[7], expected_ply=0, move_text=_first_legal(game))
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     assert games_services.games_time_out() == 1
     made.refresh_from_db()

@@ -1,4 +1,5 @@
 """The simulation command plays through the real services and checks the positions."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -11,8 +12,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize("kind", ["onitama", "maatatahay"])
 def test_a_short_simulation_keeps_positions_a_permutation(capsys, kind):
-    call_command("simulate_ladder", "--game", kind, "--players", "12", "--games", "25",
-                 "--seed", "3", "--keep")
+    call_command("simulate_ladder", "--game", kind, "--players", "12", "--games", "25", "--seed", "3", "--keep")
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-1].startswith("time taken: ") and lines[-1].endswith(" s")
     assert "positions: a permutation of 1..n with no gaps" in lines

@@ -1,5 +1,6 @@
 """Blocking: a blocked player cannot challenge the blocker, directly, by accepting
 their open challenge, or on the ladder; running games go on."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """The fair-play buttons in a real browser: block a player, report one, staff review it."""
+
 import pytest
 
 from accounts.models import Block, StaffAction, StaffActionKind
@@ -61,7 +62,12 @@ def test_block_then_report_then_staff_review_through_the_pages(live_server, brow
         assert report.status == ReportStatus.REVIEWED
         action = StaffAction.objects.get()
         assert (action.staff, action.action, action.reason, action.player, action.target) == (
-            staff, StaffActionKind.REPORT_REVIEWED, "Warned by mail.", bob, report)
+            staff,
+            StaffActionKind.REPORT_REVIEWED,
+            "Warned by mail.",
+            bob,
+            report,
+        )
 
         # alice lifts the block from her list of blocked players
         page_alice.goto(base + "/blocks/")

@@ -1,4 +1,5 @@
 """/healthz/: database, Redis, workers and beat, each ok, failing or not configured."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -30,8 +31,12 @@ def test_without_a_broker_workers_and_beat_are_not_configured(client, settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     response = client.get(reverse("ops:healthz"))
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "redis": "not configured",
-                               "workers": "not configured", "beat": "not configured"}
+    assert response.json() == {
+        "database": "ok",
+        "redis": "not configured",
+        "workers": "not configured",
+        "beat": "not configured",
+    }
 
 
 @pytest.mark.django_db
@@ -84,6 +89,7 @@ def test_a_database_error_is_failing_not_a_500(client, settings):
 
     def refused(execute, sql, params, many, context):
         raise OperationalError("connection refused")
+
     with connection.execute_wrapper(refused):  # every query of the request fails, as with the server down
         response = client.get(reverse("ops:healthz"))
     assert response.status_code == 503
@@ -93,6 +99,7 @@ def test_a_database_error_is_failing_not_a_500(client, settings):
 @pytest.mark.django_db
 def test_the_heartbeat_task_records_it_and_running_twice_keeps_one_row():
     from ops.tasks import heartbeat
+
     heartbeat.delay().get()
     heartbeat.delay().get()
     assert list(Heartbeat.objects.values_list("name", flat=True)) == [selectors.HEARTBEAT_TASK]
@@ -111,6 +118,7 @@ def test_with_a_real_worker_and_beat_everything_is_ok(celery_worker, celery_beat
     while not Heartbeat.objects.filter(name=SWEEP).exists():
         assert timezone.now() < deadline, "the beat-scheduled sweep never recorded a heartbeat"
         import time
+
         time.sleep(0.2)
     response = client.get(reverse("ops:healthz"))
     assert response.json() == {"database": "ok", "redis": "ok", "workers": "ok", "beat": "ok"}

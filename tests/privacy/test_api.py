@@ -1,4 +1,5 @@
 """/api/v1/account/export/ and /api/v1/account/delete/."""
+
 from __future__ import annotations
 
 import pytest
@@ -76,12 +77,12 @@ def test_deleting_through_the_api(alice, bob):
 
 def test_a_deleted_players_messages_name_no_account(alice, bob):
     from chat import services as chat_services
+
     game = start_game(alice, bob)
     chat_services.message_create(game_id=game.pk, author=alice, text="good luck")
     services.account_delete(user=get_user_model().objects.get(pk=alice.pk), password="pw-alice-123456")
     listed = token_client(bob).get("/api/v1/games/%d/messages/" % game.pk).json()
-    assert [(m["author"], m["author_name"], m["text"]) for m in listed] == [
-        (None, "deleted player", "good luck")]
+    assert [(m["author"], m["author_name"], m["text"]) for m in listed] == [(None, "deleted player", "good luck")]
 
 
 def test_deleting_with_the_session_signs_it_out(client, alice):

@@ -1,5 +1,6 @@
 """In a real browser: the profile page's export link downloads the JSON, and deleting
 the account with the password signs the player out."""
+
 import json
 
 import pytest

@@ -1,5 +1,6 @@
 """The privacy pages: the export download and the deletion confirm page, linked from
 the profile page; what a deleted account looks like on the site afterwards."""
+
 from __future__ import annotations
 
 import json

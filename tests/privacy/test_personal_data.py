@@ -2,6 +2,7 @@
 refers to a user is named by its app's handler (so an app that forgets fails here), the
 registry orders and checks what apps register, and privacy runs the handlers in one
 transaction without importing the other apps' models."""
+
 from __future__ import annotations
 
 import ast
@@ -45,8 +46,10 @@ def _site_models():
 
 def _refers_to_user(model) -> bool:
     user_model = apps.get_model(settings.AUTH_USER_MODEL)
-    return any(field.is_relation and not field.auto_created and field.related_model is user_model
-               for field in model._meta.get_fields())
+    return any(
+        field.is_relation and not field.auto_created and field.related_model is user_model
+        for field in model._meta.get_fields()
+    )
 
 
 def test_every_model_that_refers_to_a_user_is_named_by_its_app():
@@ -61,8 +64,18 @@ def test_every_model_that_refers_to_a_user_is_named_by_its_app():
 
 def test_the_export_keeps_its_envelope_and_sections_in_order(alice):
     assert list(services.account_export(user=alice)) == [
-        "format", "version", "profile", "games", "ratings", "blocks", "reports", "ladders",
-        "tournaments", "messages", "replies_by_mail"]
+        "format",
+        "version",
+        "profile",
+        "games",
+        "ratings",
+        "blocks",
+        "reports",
+        "ladders",
+        "tournaments",
+        "messages",
+        "replies_by_mail",
+    ]
 
 
 def test_the_erasure_runs_in_its_phases():
@@ -71,24 +84,37 @@ def test_the_erasure_runs_in_its_phases():
     # Where the order matters: the row first; replies by mail before the games they lock;
     # the games before the ladders and tournaments; the rest after everything that may
     # still create rows (the resignations' alarms and mail).
-    assert names[:5] == ["accounts.user", "correspondence.replies", "games.play",
-                         "ladder.places", "tournaments.entries"]
+    assert names[:5] == [
+        "accounts.user",
+        "correspondence.replies",
+        "games.play",
+        "ladder.places",
+        "tournaments.entries",
+    ]
     assert {step.phase for step in steps[5:]} == {ErasePhase.REMAINDER}
-    assert {"accounts.blocks", "accounts.mail", "accounts.sessions", "api.tokens",
-            "correspondence.settings", "games.alarms"} <= set(names[5:])
+    assert {
+        "accounts.blocks",
+        "accounts.mail",
+        "accounts.sessions",
+        "api.tokens",
+        "correspondence.settings",
+        "games.alarms",
+    } <= set(names[5:])
 
 
 @pytest.mark.django_db
 def test_the_deletion_is_one_transaction_over_every_step(alice, bob, monkeypatch):
     """A step that fails undoes every step before it, the anonymisation included."""
+
     def fail(user, now):
         raise RuntimeError("the last step fails")
 
     with_failure = PersonalDataRegistry()
     for entry in registry.registered():
         with_failure.register(entry)
-    with_failure.register(PersonalData(app="zz", models={}, erase=(
-        EraseStep(name="zz.fail", phase=ErasePhase.REMAINDER, run=fail),)))
+    with_failure.register(
+        PersonalData(app="zz", models={}, erase=(EraseStep(name="zz.fail", phase=ErasePhase.REMAINDER, run=fail),))
+    )
     assert with_failure.erase_steps()[-1].name == "zz.fail"
     monkeypatch.setattr(services, "registry", with_failure)
     game = start_game(alice, bob)
@@ -106,9 +132,12 @@ def test_privacy_imports_no_other_apps_models_or_writes():
     found = []
     for path in sorted((ROOT / "privacy").glob("*.py")):
         tree = ast.parse(path.read_text())
-        hinted = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
-                  and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
-                  for node in ast.walk(block)}
+        hinted = {
+            id(node)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+            for node in ast.walk(block)
+        }
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and id(node) not in hinted:
                 app, _, rest = node.module.partition(".")
@@ -120,13 +149,19 @@ def test_privacy_imports_no_other_apps_models_or_writes():
                 elif part == "models":
                     # The export's schema may name another app's choices (statuses, kinds), never its rows.
                     module = importlib.import_module(node.module)
-                    found += ["%s: %s.%s" % (path.name, node.module, alias.name) for alias in node.names
-                              if not (isinstance(getattr(module, alias.name), type)
-                                      and issubclass(getattr(module, alias.name), Choices))]
+                    found += [
+                        "%s: %s.%s" % (path.name, node.module, alias.name)
+                        for alias in node.names
+                        if not (
+                            isinstance(getattr(module, alias.name), type)
+                            and issubclass(getattr(module, alias.name), Choices)
+                        )
+                    ]
     assert found == []
 
 
 # ---------------------------------------------------------------- the registry itself
+
 
 def _noop(user, now):
     return None
@@ -138,12 +173,28 @@ def _section(key: str, position: int) -> ExportSection:
 
 def test_sections_and_steps_come_in_their_declared_order_not_that_of_registration():
     fresh = PersonalDataRegistry()
-    fresh.register(PersonalData(app="b", models={"b.Thing": "deleted"}, export=(_section("late", 30),),
-                                erase=(EraseStep(name="b.z", phase=ErasePhase.IDENTITY, run=_noop),
-                                       EraseStep(name="b.a", phase=ErasePhase.REMAINDER, run=_noop))))
-    fresh.register(PersonalData(app="a", models={"a.Thing": "kept"}, export=(_section("early", 10),),
-                                erase=(EraseStep(name="a.m", phase=ErasePhase.REMAINDER, run=_noop),
-                                       EraseStep(name="a.g", phase=ErasePhase.GAMES, run=_noop))))
+    fresh.register(
+        PersonalData(
+            app="b",
+            models={"b.Thing": "deleted"},
+            export=(_section("late", 30),),
+            erase=(
+                EraseStep(name="b.z", phase=ErasePhase.IDENTITY, run=_noop),
+                EraseStep(name="b.a", phase=ErasePhase.REMAINDER, run=_noop),
+            ),
+        )
+    )
+    fresh.register(
+        PersonalData(
+            app="a",
+            models={"a.Thing": "kept"},
+            export=(_section("early", 10),),
+            erase=(
+                EraseStep(name="a.m", phase=ErasePhase.REMAINDER, run=_noop),
+                EraseStep(name="a.g", phase=ErasePhase.GAMES, run=_noop),
+            ),
+        )
+    )
     assert [s.key for s in fresh.export_sections()] == ["early", "late"]
     assert [s.name for s in fresh.erase_steps()] == ["b.z", "a.g", "a.m", "b.a"]
     assert [entry.app for entry in fresh.registered()] == ["a", "b"]
@@ -160,22 +211,39 @@ def test_registering_the_same_handlers_again_changes_nothing():
     assert fresh.registered() == [entry]
 
 
-@pytest.mark.parametrize("second, message", [
-    (PersonalData(app="a", models={"a.Other": "kept"}), "registered twice"),
-    (PersonalData(app="b", models={"a.Thing": "kept"}), "another app's model"),
-    (PersonalData(app="b", models={}, erase=(EraseStep(name="a.x", phase=ErasePhase.GAMES, run=_noop),)),
-     "not named after it"),
-    (PersonalData(app="b", models={}, export=(_section("things", 20),)), "share a key"),
-    (PersonalData(app="b", models={}, export=(_section("other", 10),)), "share a position"),
-    (PersonalData(app="b", models={}, export=(_section("x", 20), _section("y", 20))), "share a position"),
-    (PersonalData(app="b", models={}, erase=(EraseStep(name="b.x", phase=ErasePhase.GAMES, run=_noop),
-                                             EraseStep(name="b.x", phase=ErasePhase.REMAINDER, run=_noop))),
-     "share a name"),
-])
+@pytest.mark.parametrize(
+    "second, message",
+    [
+        (PersonalData(app="a", models={"a.Other": "kept"}), "registered twice"),
+        (PersonalData(app="b", models={"a.Thing": "kept"}), "another app's model"),
+        (
+            PersonalData(app="b", models={}, erase=(EraseStep(name="a.x", phase=ErasePhase.GAMES, run=_noop),)),
+            "not named after it",
+        ),
+        (PersonalData(app="b", models={}, export=(_section("things", 20),)), "share a key"),
+        (PersonalData(app="b", models={}, export=(_section("other", 10),)), "share a position"),
+        (PersonalData(app="b", models={}, export=(_section("x", 20), _section("y", 20))), "share a position"),
+        (
+            PersonalData(
+                app="b",
+                models={},
+                erase=(
+                    EraseStep(name="b.x", phase=ErasePhase.GAMES, run=_noop),
+                    EraseStep(name="b.x", phase=ErasePhase.REMAINDER, run=_noop),
+                ),
+            ),
+            "share a name",
+        ),
+    ],
+)
 def test_conflicting_handlers_are_refused_and_leave_the_registry_as_it_was(second, message):
     fresh = PersonalDataRegistry()
-    first = PersonalData(app="a", models={"a.Thing": "kept"}, export=(_section("things", 10),),
-                         erase=(EraseStep(name="a.x", phase=ErasePhase.GAMES, run=_noop),))
+    first = PersonalData(
+        app="a",
+        models={"a.Thing": "kept"},
+        export=(_section("things", 10),),
+        erase=(EraseStep(name="a.x", phase=ErasePhase.GAMES, run=_noop),),
+    )
     fresh.register(first)
     with pytest.raises(ImproperlyConfigured, match=message):
         fresh.register(second)

@@ -1,5 +1,6 @@
 """Account export and deletion (privacy.services): what the export holds, what deletion
 ends, removes and keeps, and that the games a deleted player leaves behind replay."""
+
 from __future__ import annotations
 
 import json
@@ -46,6 +47,7 @@ def delete_alice(alice):
 
 # ---------------------------------------------------------------- export
 
+
 @pytest.fixture
 def alice_with_everything(alice, bob, carol):
     """alice: a finished rated game, a running game with moves and a message, a bot game,
@@ -62,8 +64,13 @@ def alice_with_everything(alice, bob, carol):
     cup = tournament_services.tournament_create(actor=None, name="Spring cup", kind="onitama", format="swiss")
     tournament_services.tournament_open_registration(tournament_id=cup.pk, actor=None)
     tournament_services.tournament_register(tournament_id=cup.pk, user=alice)
-    return {"finished": Game.objects.get(pk=finished.pk), "running": Game.objects.get(pk=running.pk),
-            "solo": solo, "ladder": ladder, "cup": cup}
+    return {
+        "finished": Game.objects.get(pk=finished.pk),
+        "running": Game.objects.get(pk=running.pk),
+        "solo": solo,
+        "ladder": ladder,
+        "cup": cup,
+    }
 
 
 def test_export_covers_every_section(alice, alice_with_everything):
@@ -85,7 +92,8 @@ def test_export_covers_every_section(alice, alice_with_everything):
     assert finished["revealed_salt"] == things["finished"].revealed_salt
     for game, row in ((things["finished"], finished), (things["running"], running)):
         assert [m["text"] for m in row["moves"]] == list(
-            Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
+            Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True)
+        )
         assert len(row["moves"]) >= 2
     assert running["status"] == "active" and running["result"] is None
     assert running["revealed_seed"] is None and running["revealed_salt"] is None
@@ -100,7 +108,8 @@ def test_export_covers_every_section(alice, alice_with_everything):
     assert [(r["reason"], r["player"]) for r in data["reports"]] == [("bob waits every time", "bob")]
     assert [(m["ladder"], m["position"]) for m in data["ladders"]] == [(things["ladder"].pk, 1)]
     assert [(t["tournament"], t["status"], t["tournament_status"]) for t in data["tournaments"]] == [
-        (things["cup"].pk, "active", "registration")]
+        (things["cup"].pk, "active", "registration")
+    ]
     assert [(m["game"], m["text"]) for m in data["messages"]] == [(things["running"].pk, "good luck, bob")]
 
 
@@ -115,6 +124,7 @@ def test_export_is_deterministic_json_without_hidden_information(alice, alice_wi
 
 
 # ---------------------------------------------------------------- deletion
+
 
 def test_deletion_resigns_running_games_and_rates_them(alice, bob):
     game = play(start_game(alice, bob, "onitama", {"cards": "base"}), 2)
@@ -141,8 +151,12 @@ def test_deletion_cancels_and_declines_open_challenges(alice, bob, carol):
     from_carol = game_services.challenge_create(challenger=carol, opponent=alice, kind="maatatahay")
     between_others = game_services.challenge_create(challenger=bob, opponent=carol, kind="onitama")
     delete_alice(alice)
-    for challenge, status in ((to_bob, ChallengeStatus.CANCELLED), (to_anyone, ChallengeStatus.CANCELLED),
-                              (from_carol, ChallengeStatus.DECLINED), (between_others, ChallengeStatus.OPEN)):
+    for challenge, status in (
+        (to_bob, ChallengeStatus.CANCELLED),
+        (to_anyone, ChallengeStatus.CANCELLED),
+        (from_carol, ChallengeStatus.DECLINED),
+        (between_others, ChallengeStatus.OPEN),
+    ):
         challenge.refresh_from_db()
         assert challenge.status == status
 
@@ -193,14 +207,16 @@ def test_deletion_leaves_ladders_and_tournaments(alice, bob, carol):
     tournament_services.tournament_open_registration(tournament_id=later.pk, actor=None)
     tournament_services.tournament_register(tournament_id=later.pk, user=alice)
     running = started([alice, bob, carol], format="round_robin")
-    alice_games = list(Game.objects.filter(tournament_pairing__tournament=running, seats__user=alice,
-                                           status=GameStatus.ACTIVE))
+    alice_games = list(
+        Game.objects.filter(tournament_pairing__tournament=running, seats__user=alice, status=GameStatus.ACTIVE)
+    )
 
     delete_alice(alice)
 
     assert LadderMember.objects.get(ladder=ladder, user=alice).position is None
-    assert sorted(LadderMember.objects.filter(ladder=ladder, position__isnull=False)
-                  .values_list("user__username", "position")) == [("bob", 1), ("carol", 2)]
+    assert sorted(
+        LadderMember.objects.filter(ladder=ladder, position__isnull=False).values_list("user__username", "position")
+    ) == [("bob", 1), ("carol", 2)]
     assert not Participant.objects.filter(tournament=later, user=alice).exists()
     assert Participant.objects.get(tournament=running, user=alice).status == ParticipantStatus.WITHDRAWN
     for game in alice_games:
@@ -212,16 +228,16 @@ def test_deletion_leaves_ladders_and_tournaments(alice, bob, carol):
 
 def test_deleted_accounts_leave_the_leaderboard(alice, bob):
     for user, rating in ((alice, 1800), (bob, 1700)):
-        Rating.objects.create(user=user, kind="onitama", rating=rating, deviation=60, games_played=20,
-                              last_played_at=timezone.now())
+        Rating.objects.create(
+            user=user, kind="onitama", rating=rating, deviation=60, games_played=20, last_played_at=timezone.now()
+        )
     assert [row.user.pk for row in leaderboard(kind="onitama")] == [alice.pk, bob.pk]
     delete_alice(alice)
     assert [row.user.pk for row in leaderboard(kind="onitama")] == [bob.pk]
     assert Rating.objects.filter(user=alice).exists()  # the history stays for the opponents
 
 
-@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}),
-                                           ("maatatahay", {"variant": "first"})])
+@pytest.mark.parametrize("kind, options", [("onitama", {"cards": "base"}), ("maatatahay", {"variant": "first"})])
 def test_finished_games_of_a_deleted_player_replay_from_the_revealed_seed(alice, bob, kind, options):
     earlier = play(start_game(alice, bob, kind, options), 6)
     if earlier.status == GameStatus.ACTIVE:  # random setups: a short Onitama game may have ended
@@ -236,8 +252,7 @@ def test_finished_games_of_a_deleted_player_replay_from_the_revealed_seed(alice,
         moves = list(Move.objects.filter(game=game).order_by("ply"))
         assert len(moves) == game.ply >= 3
         assert {m.seat.user_id for m in moves} <= {alice.pk, bob.pk}
-        state = replay(rules, seed, game.options, [m.text for m in moves],
-                       data_version=game.data_version or None)
+        state = replay(rules, seed, game.options, [m.text for m in moves], data_version=game.data_version or None)
         try:
             state = rules.terminate(state, reason=game.result_reason, winner=game.winner_side)
         except EngineError:

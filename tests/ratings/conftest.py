@@ -1,4 +1,5 @@
 """Players and finished rated games for the ratings tests."""
+
 from __future__ import annotations
 
 from games import services

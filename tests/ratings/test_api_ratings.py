@@ -1,4 +1,5 @@
 """Ratings through the API: profiles with ratings, leaderboards."""
+
 import pytest
 
 from tests.api_clients import api_settings  # noqa: F401  (api_settings: the API tests' settings, applied below)

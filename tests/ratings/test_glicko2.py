@@ -1,4 +1,5 @@
 """The Glicko-2 arithmetic against Glickman's worked example and the inactivity rule."""
+
 import math
 
 import pytest
@@ -8,8 +9,7 @@ from ratings.glicko2 import SCALE, Glicko, Result, idle, rate
 
 
 def glickman_example() -> Glicko:
-    return rate(Glicko(1500, 200, 0.06),
-                [Result(1400, 30, 1), Result(1550, 100, 0), Result(1700, 300, 0)], tau=0.5)
+    return rate(Glicko(1500, 200, 0.06), [Result(1400, 30, 1), Result(1550, 100, 0), Result(1700, 300, 0)], tau=0.5)
 
 
 def test_glickmans_worked_example():
@@ -31,7 +31,7 @@ def test_the_worked_example_with_tau_from_the_configuration():
 
 def test_an_empty_period_only_grows_the_deviation():
     after = rate(Glicko(1500, 200, 0.06), [], tau=0.5)
-    expected = math.sqrt((200 / SCALE) ** 2 + 0.06 ** 2) * SCALE
+    expected = math.sqrt((200 / SCALE) ** 2 + 0.06**2) * SCALE
     assert (after.rating, after.volatility) == (1500, 0.06)
     assert after.deviation == pytest.approx(expected) and after.deviation > 200
 
@@ -39,7 +39,7 @@ def test_an_empty_period_only_grows_the_deviation():
 def test_idle_periods_add_up_and_stop_at_the_cap():
     start = Glicko(1700, 60, 0.06)
     three = idle(start, periods=3, max_deviation=350)
-    assert three.deviation == pytest.approx(math.sqrt((60 / SCALE) ** 2 + 3 * 0.06 ** 2) * SCALE)
+    assert three.deviation == pytest.approx(math.sqrt((60 / SCALE) ** 2 + 3 * 0.06**2) * SCALE)
     assert three.rating == 1700
     assert idle(start, periods=0, max_deviation=350) == start
     assert idle(start, periods=100000, max_deviation=350).deviation == 350

@@ -1,5 +1,6 @@
 """Rated games ending at the same moment on the real PostgreSQL: each player's rating
 changes one game at a time (the change rows chain), and never deadlocks."""
+
 import itertools
 
 import pytest
@@ -30,8 +31,7 @@ def test_postgresql_is_in_use():
 def test_one_players_games_ending_together_chain_their_rating():
     hub = make_user("hub")
     games = [start_game(hub, make_user("rim%d" % i)) for i in range(5)]
-    results = run_together([(lambda g=g: services.game_resign(game_id=g.pk, user=hub))
-                            for g in games])
+    results = run_together([(lambda g=g: services.game_resign(game_id=g.pk, user=hub)) for g in games])
     assert not [r for r in results if isinstance(r, Exception)], results
     assert_chained(hub, 5)
 
@@ -39,8 +39,7 @@ def test_one_players_games_ending_together_chain_their_rating():
 def test_a_cycle_of_games_ending_together_does_not_deadlock():
     a, b, c = make_user("aaa"), make_user("bbb"), make_user("ccc")
     games = [start_game(a, b), start_game(b, c), start_game(c, a), start_game(b, a)]
-    results = run_together([(lambda g=g: services.game_resign(game_id=g.pk, user=g.to_move_user))
-                            for g in games])
+    results = run_together([(lambda g=g: services.game_resign(game_id=g.pk, user=g.to_move_user)) for g in games])
     assert not [r for r in results if isinstance(r, Exception)], results
     assert RatingChange.objects.count() == 8
     assert_chained(a, 3)

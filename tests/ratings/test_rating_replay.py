@@ -1,5 +1,6 @@
 """Staff changing an ended game's result replays the rating history of its kind exactly:
 every later change row and every rating equal a history that never had the old result."""
+
 from __future__ import annotations
 
 import math
@@ -56,10 +57,15 @@ def expected_history(games: list[Game]):
         before = {}
         for seat in seats:
             assert seat.user_id is not None  # rated games are between people
-            glicko, _n, last = state.get(seat.user_id, (
-                Glicko(constants.INITIAL_RATING, constants.INITIAL_DEVIATION, constants.INITIAL_VOLATILITY), 0, None))
-            periods = 0 if last is None or now <= last else math.floor(
-                (now - last).total_seconds() / (constants.INACTIVITY_PERIOD_DAYS * 86400))
+            glicko, _n, last = state.get(
+                seat.user_id,
+                (Glicko(constants.INITIAL_RATING, constants.INITIAL_DEVIATION, constants.INITIAL_VOLATILITY), 0, None),
+            )
+            periods = (
+                0
+                if last is None or now <= last
+                else math.floor((now - last).total_seconds() / (constants.INACTIVITY_PERIOD_DAYS * 86400))
+            )
             before[seat.user_id] = idle(glicko, periods=periods, max_deviation=constants.MAX_DEVIATION)
         for seat, other in (seats, seats[::-1]):
             assert seat.user_id is not None and other.user_id is not None
@@ -67,10 +73,16 @@ def expected_history(games: list[Game]):
             mine, theirs = before[seat.user_id], before[other.user_id]
             after = rate(mine, [Result(theirs.rating, theirs.deviation, score)], tau=constants.TAU)
             changes[(game.pk, seat.user_id)] = {
-                "opponent_id": other.user_id, "score": score, "rating_before": mine.rating,
-                "rating_after": after.rating, "deviation_before": mine.deviation,
-                "deviation_after": after.deviation, "volatility_after": after.volatility,
-                "opponent_rating": theirs.rating, "created_at": now}
+                "opponent_id": other.user_id,
+                "score": score,
+                "rating_before": mine.rating,
+                "rating_after": after.rating,
+                "deviation_before": mine.deviation,
+                "deviation_after": after.deviation,
+                "volatility_after": after.volatility,
+                "opponent_rating": theirs.rating,
+                "created_at": now,
+            }
             played = state[seat.user_id][1] if seat.user_id in state else 0
             state[seat.user_id] = (after, played + 1, now)
     return changes, state
@@ -86,13 +98,20 @@ def assert_ratings_are(games: list[Game]) -> None:
         assert {name: getattr(row, name) for name in values} == values, key
     for rating in Rating.objects.filter(kind="onitama"):
         if rating.user_id not in state:
-            assert (rating.rating, rating.deviation, rating.volatility, rating.games_played,
-                    rating.last_played_at) == (constants.INITIAL_RATING, constants.INITIAL_DEVIATION,
-                                               constants.INITIAL_VOLATILITY, 0, None)
+            assert (rating.rating, rating.deviation, rating.volatility, rating.games_played, rating.last_played_at) == (
+                constants.INITIAL_RATING,
+                constants.INITIAL_DEVIATION,
+                constants.INITIAL_VOLATILITY,
+                0,
+                None,
+            )
             continue
         glicko, played, last = state[rating.user_id]
         assert (rating.rating, rating.deviation, rating.volatility) == (
-            glicko.rating, glicko.deviation, glicko.volatility), rating.user_id
+            glicko.rating,
+            glicko.deviation,
+            glicko.volatility,
+        ), rating.user_id
         assert (rating.games_played, rating.last_played_at) == (played, last)
 
 
@@ -101,7 +120,7 @@ def season(players) -> list[Game]:
     ann, ben, cid, dee = players
     return [
         play(0, ann, ben, winner=ann),
-        play(1, cid, ann, winner=cid),      # the game staff will change
+        play(1, cid, ann, winner=cid),  # the game staff will change
         play(40, ben, cid, winner=ben),
         play(41, ann, dee, winner=None),
         play(100, dee, ann, winner=dee),
@@ -123,31 +142,44 @@ def test_voiding_an_early_game_recomputes_every_later_rating_exactly(players, st
     assert not RatingChange.objects.filter(game=games[1]).exists()
     assert_ratings_are(kept)
     # The first game is before the voided one: untouched; later ones moved.
-    assert RatingChange.objects.get(game=games[0], user=players[0]).rating_after == \
-        before[(games[0].pk, players[0].pk)]
-    assert RatingChange.objects.get(game=games[2], user=players[1]).rating_after != \
-        before[(games[2].pk, players[1].pk)]
+    assert RatingChange.objects.get(game=games[0], user=players[0]).rating_after == before[(games[0].pk, players[0].pk)]
+    assert RatingChange.objects.get(game=games[2], user=players[1]).rating_after != before[(games[2].pk, players[1].pk)]
 
 
 def test_the_replayed_state_equals_a_database_built_without_the_game(players, staff):
     games = season(players)
     adjudication.game_result_void(game_id=games[1].pk, staff=staff, reason="void")
-    replayed = {(c.game_id, c.user_id): (c.rating_before, c.rating_after, c.deviation_before,
-                                         c.deviation_after, c.volatility_after)
-                for c in RatingChange.objects.all()}
-    ratings = {r.user_id: (r.rating, r.deviation, r.volatility, r.games_played, r.last_played_at)
-               for r in Rating.objects.all()}
+    replayed = {
+        (c.game_id, c.user_id): (
+            c.rating_before,
+            c.rating_after,
+            c.deviation_before,
+            c.deviation_after,
+            c.volatility_after,
+        )
+        for c in RatingChange.objects.all()
+    }
+    ratings = {
+        r.user_id: (r.rating, r.deviation, r.volatility, r.games_played, r.last_played_at) for r in Rating.objects.all()
+    }
     # Rebuild from nothing, live, with only the games that still count.
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
     for game in sorted(games, key=lambda g: (g.finished_at, g.pk)):
         rating_record_result(game=Game.objects.get(pk=game.pk))
-    assert replayed == {(c.game_id, c.user_id): (c.rating_before, c.rating_after,
-                                                 c.deviation_before, c.deviation_after,
-                                                 c.volatility_after)
-                        for c in RatingChange.objects.all()}
-    assert ratings == {r.user_id: (r.rating, r.deviation, r.volatility, r.games_played,
-                                   r.last_played_at) for r in Rating.objects.all()}
+    assert replayed == {
+        (c.game_id, c.user_id): (
+            c.rating_before,
+            c.rating_after,
+            c.deviation_before,
+            c.deviation_after,
+            c.volatility_after,
+        )
+        for c in RatingChange.objects.all()
+    }
+    assert ratings == {
+        r.user_id: (r.rating, r.deviation, r.volatility, r.games_played, r.last_played_at) for r in Rating.objects.all()
+    }
 
 
 def test_a_void_game_is_never_rated_again(players, staff):
@@ -161,8 +193,12 @@ def test_a_void_game_is_never_rated_again(players, staff):
 def test_awarding_a_finished_game_rates_it_again_and_everything_after(players, staff):
     games = season(players)
     ann, ben = players[0], players[1]
-    adjudication.game_result_award(game_id=games[0].pk, staff=staff, reason="Ann used an engine",
-                            winner_side=Game.objects.get(pk=games[0].pk).seats.get(user=ben).side)
+    adjudication.game_result_award(
+        game_id=games[0].pk,
+        staff=staff,
+        reason="Ann used an engine",
+        winner_side=Game.objects.get(pk=games[0].pk).seats.get(user=ben).side,
+    )
     awarded = Game.objects.get(pk=games[0].pk)
     assert RatingChange.objects.get(game=awarded, user=ben).score == 1.0
     assert RatingChange.objects.get(game=awarded, user=ann).score == 0.0

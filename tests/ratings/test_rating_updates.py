@@ -1,4 +1,5 @@
 """Rated results update both players' Glicko-2 ratings once, per game, with a change row each."""
+
 from datetime import timedelta
 
 import pytest
@@ -76,12 +77,10 @@ def test_inactivity_grows_the_deviation_one_period_per_thirty_days(alice, bob):
     assert row.last_played_at is not None
     later = row.last_played_at + timedelta(days=constants.INACTIVITY_PERIOD_DAYS * 3 + 1)
     shown = selectors.rating_for_player(user=alice, kind="onitama", now=later)
-    expected = idle(Glicko(row.rating, row.deviation, row.volatility), periods=3,
-                    max_deviation=constants.MAX_DEVIATION)
+    expected = idle(Glicko(row.rating, row.deviation, row.volatility), periods=3, max_deviation=constants.MAX_DEVIATION)
     assert shown.deviation == pytest.approx(expected.deviation) and shown.deviation > row.deviation
     just_before = row.last_played_at + timedelta(days=constants.INACTIVITY_PERIOD_DAYS - 1)
-    assert selectors.rating_for_player(user=alice, kind="onitama",
-                                       now=just_before).deviation == row.deviation
+    assert selectors.rating_for_player(user=alice, kind="onitama", now=just_before).deviation == row.deviation
 
 
 def test_the_next_game_starts_from_the_grown_deviation(alice, bob, carol):
@@ -92,17 +91,21 @@ def test_the_next_game_starts_from_the_grown_deviation(alice, bob, carol):
     Rating.objects.filter(pk=row.pk).update(last_played_at=long_ago)
     game = win(alice, carol)
     change = RatingChange.objects.get(game=game, user=alice)
-    grown = idle(Glicko(row.rating, row.deviation, row.volatility), periods=3,
-                 max_deviation=constants.MAX_DEVIATION)
+    grown = idle(Glicko(row.rating, row.deviation, row.volatility), periods=3, max_deviation=constants.MAX_DEVIATION)
     assert change.rating_before == pytest.approx(row.rating)
     assert change.deviation_before == pytest.approx(grown.deviation)
     assert change.deviation_before > row.deviation
 
 
 def _established(user, kind, rating, deviation=60.0, days_ago=1):
-    return Rating.objects.create(user=user, kind=kind, rating=rating, deviation=deviation,
-                                 games_played=30,
-                                 last_played_at=timezone.now() - timedelta(days=days_ago))
+    return Rating.objects.create(
+        user=user,
+        kind=kind,
+        rating=rating,
+        deviation=deviation,
+        games_played=30,
+        last_played_at=timezone.now() - timedelta(days=days_ago),
+    )
 
 
 def test_provisional_ratings_show_a_question_mark(alice, bob):

@@ -1,4 +1,5 @@
 """Fixtures of the tournament tests: players, and a tournament taken to its start."""
+
 from __future__ import annotations
 
 import pytest
@@ -18,8 +19,9 @@ def staff(db):
 
 def started(players, *, format: str = "round_robin", actor=None, **settings) -> Tournament:
     """A tournament of ``players`` (users), registered and started (round 1 paired)."""
-    tournament = services.tournament_create(actor=actor, name="Test cup", kind=settings.pop("kind", "onitama"),
-                                            format=format, **settings)
+    tournament = services.tournament_create(
+        actor=actor, name="Test cup", kind=settings.pop("kind", "onitama"), format=format, **settings
+    )
     services.tournament_open_registration(tournament_id=tournament.pk, actor=actor)
     for user in players:
         services.tournament_register(tournament_id=tournament.pk, user=user)
@@ -29,8 +31,7 @@ def started(players, *, format: str = "round_robin", actor=None, **settings) -> 
 
 
 def running_games(tournament) -> list[Game]:
-    return list(Game.objects.filter(tournament_pairing__tournament=tournament,
-                                    status=GameStatus.ACTIVE).order_by("pk"))
+    return list(Game.objects.filter(tournament_pairing__tournament=tournament, status=GameStatus.ACTIVE).order_by("pk"))
 
 
 def finish(game: Game, *, winner=None, draw: bool = False) -> None:

@@ -1,6 +1,7 @@
 """The tournaments sweep (services.tournaments_advance_requeue): a pairing task lost with a
 killed worker (after the start, a round's last game or a drawn knockout game) is enqueued
 again once overdue, and pairs the round once however often it runs."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -50,8 +51,7 @@ def _age(tournament: Tournament, seconds: float | None = None) -> None:
     then = timezone.now() - timedelta(seconds=seconds or settings.TOURNAMENTS_ADVANCE_OVERDUE_SECONDS + 5)
     Tournament.objects.filter(pk=tournament.pk).update(started_at=then)
     Round.objects.filter(tournament=tournament).update(created_at=then)
-    Game.objects.filter(tournament_pairing__tournament=tournament, finished_at__isnull=False).update(
-        finished_at=then)
+    Game.objects.filter(tournament_pairing__tournament=tournament, finished_at__isnull=False).update(finished_at=then)
 
 
 def _rounds(tournament: Tournament) -> list[int]:

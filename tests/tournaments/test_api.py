@@ -1,5 +1,6 @@
 """The tournament REST views (tournaments/apis.py), called directly (tests/tournaments/
 test_api_tournaments.py calls them through /api/v1/tournaments/)."""
+
 from __future__ import annotations
 
 import pytest

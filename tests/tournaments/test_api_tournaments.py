@@ -1,6 +1,7 @@
 """Tournaments through /api/v1/tournaments/: list, detail, standings (anyone may read,
 a token needs ``read``), register and withdraw (signed in, ``play``), every refusal in
 the API's one error shape."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -20,9 +21,13 @@ BASE = "/api/v1/tournaments/"
 
 
 def open_tournament(**settings) -> Tournament:
-    tournament = tournament_services.tournament_create(actor=None, name=settings.pop("name", "Open cup"),
-                                                       kind="onitama", format=settings.pop("format", "swiss"),
-                                                       **settings)
+    tournament = tournament_services.tournament_create(
+        actor=None,
+        name=settings.pop("name", "Open cup"),
+        kind="onitama",
+        format=settings.pop("format", "swiss"),
+        **settings,
+    )
     return tournament_services.tournament_open_registration(tournament_id=tournament.pk, actor=None)
 
 
@@ -43,10 +48,25 @@ def test_the_list_shows_published_tournaments_to_anyone_and_hides_drafts(anon):
     results = response.json()["results"]
     assert [t["id"] for t in results] == [shown.pk] and hidden.pk not in [t["id"] for t in results]
     assert results[0] == {
-        "id": shown.pk, "name": "Open cup", "game": "onitama", "format": "swiss", "status": "registration",
-        "days_per_move": 3, "rated": True, "vacation_allowed": True, "swiss_rounds": None, "cycles": 1,
-        "registration_opens_at": None, "registration_closes_at": None, "min_players": 2, "max_players": 8,
-        "rating_min": None, "rating_max": 1800, "started_at": None, "finished_at": None}
+        "id": shown.pk,
+        "name": "Open cup",
+        "game": "onitama",
+        "format": "swiss",
+        "status": "registration",
+        "days_per_move": 3,
+        "rated": True,
+        "vacation_allowed": True,
+        "swiss_rounds": None,
+        "cycles": 1,
+        "registration_opens_at": None,
+        "registration_closes_at": None,
+        "min_players": 2,
+        "max_players": 8,
+        "rating_min": None,
+        "rating_max": 1800,
+        "started_at": None,
+        "finished_at": None,
+    }
 
 
 def test_reads_answer_304_to_a_current_etag(anon, alice_api):
@@ -79,8 +99,12 @@ def test_detail_lists_players_rounds_and_pairings(anon):
 
 def test_detail_and_standings_of_a_draft_or_an_unknown_tournament_are_404(anon, alice_api):
     hidden = draft()
-    for path in ("%s%d/" % (BASE, hidden.pk), "%s%d/standings/" % (BASE, hidden.pk),
-                 "%s999999/" % BASE, "%s999999/standings/" % BASE):
+    for path in (
+        "%s%d/" % (BASE, hidden.pk),
+        "%s%d/standings/" % (BASE, hidden.pk),
+        "%s999999/" % BASE,
+        "%s999999/standings/" % BASE,
+    ):
         assert_error(anon.get(path), 404, "tournament_not_found")
     assert_error(alice_api.post("%s%d/register/" % (BASE, hidden.pk)), 404, "tournament_not_found")
     assert_error(alice_api.post("%s999999/withdraw/" % BASE), 404, "tournament_not_found")

@@ -1,6 +1,7 @@
 """End to end: staff create a round robin in the admin with a browser, four players
 register on the site, staff start it, the players finish every game, and the
 tournament page shows the final standings."""
+
 from __future__ import annotations
 
 import pytest
@@ -62,8 +63,7 @@ def test_staff_create_in_the_admin_and_four_players_finish(live_server, page):
     assert tournament.status == TournamentStatus.RUNNING
 
     for _ in range(3):  # three rounds of two games, each ended by a resignation on the game page
-        games = list(Game.objects.filter(tournament_pairing__tournament=tournament,
-                                         status=GameStatus.ACTIVE))
+        games = list(Game.objects.filter(tournament_pairing__tournament=tournament, status=GameStatus.ACTIVE))
         assert len(games) == 2
         for game in games:
             loser = seated(game.seats.get(position=1))
@@ -82,5 +82,7 @@ def test_staff_create_in_the_admin_and_four_players_finish(live_server, page):
     assert page.locator("table.standings tbody tr").count() == 4
     assert page.locator("table.crosstable tbody tr").count() == 4
     assert set(staff_actions_on(target=tournament).values_list("action", flat=True)) == {
-        StaffActionKind.TOURNAMENT_CREATE, StaffActionKind.TOURNAMENT_OPEN_REGISTRATION,
-        StaffActionKind.TOURNAMENT_START}
+        StaffActionKind.TOURNAMENT_CREATE,
+        StaffActionKind.TOURNAMENT_OPEN_REGISTRATION,
+        StaffActionKind.TOURNAMENT_START,
+    }

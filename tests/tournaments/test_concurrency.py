@@ -1,4 +1,5 @@
 """Two workers pairing the same round at the same time, on PostgreSQL: one round."""
+
 from __future__ import annotations
 
 import pytest
@@ -40,10 +41,12 @@ def test_last_two_games_ending_together_pair_the_next_round_once():
 
     players = [make_user("q%d" % i) for i in range(4)]
     from .conftest import started
+
     t = started(players, format="round_robin")
     games = list(Game.objects.filter(tournament_pairing__tournament=t))
-    results = run_together([lambda g=g: game_services.game_resign(game_id=g.pk, user=g.seats.get(position=0).user)
-                            for g in games])
+    results = run_together(
+        [lambda g=g: game_services.game_resign(game_id=g.pk, user=g.seats.get(position=0).user) for g in games]
+    )
     assert [r for r in results if isinstance(r, BaseException)] == []
     assert Round.objects.filter(tournament=t).count() == 2
     assert Pairing.objects.filter(tournament=t, round__number=2).count() == 2

@@ -1,4 +1,5 @@
 """Tournament pages, the standings JSON and the admin actions."""
+
 from __future__ import annotations
 
 import pytest
@@ -77,12 +78,24 @@ def test_admin_create_and_actions_are_logged(client):
     staff.save()
     players = [make_user("p%d" % i) for i in range(3)]
     client.force_login(staff)
-    response = client.post("/admin/tournaments/tournament/add/", {
-        "name": "Admin cup", "kind": "onitama", "options": "{}", "format": "knockout",
-        "cycles": "1", "days_per_move": "3", "rated": "on", "vacation_allowed": "on",
-        "min_players": "2", "participants-TOTAL_FORMS": "0", "participants-INITIAL_FORMS": "0",
-        "accounts-staffaction-target_type-target_id-TOTAL_FORMS": "0",
-        "accounts-staffaction-target_type-target_id-INITIAL_FORMS": "0"})
+    response = client.post(
+        "/admin/tournaments/tournament/add/",
+        {
+            "name": "Admin cup",
+            "kind": "onitama",
+            "options": "{}",
+            "format": "knockout",
+            "cycles": "1",
+            "days_per_move": "3",
+            "rated": "on",
+            "vacation_allowed": "on",
+            "min_players": "2",
+            "participants-TOTAL_FORMS": "0",
+            "participants-INITIAL_FORMS": "0",
+            "accounts-staffaction-target_type-target_id-TOTAL_FORMS": "0",
+            "accounts-staffaction-target_type-target_id-INITIAL_FORMS": "0",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     t = Tournament.objects.get(name="Admin cup")
     assert t.created_by == staff
@@ -100,8 +113,11 @@ def test_admin_create_and_actions_are_logged(client):
     bad = client.post(changelist, {"action": "resume", "_selected_action": [t.pk]}, follow=True)
     assert "cannot be done" in bad.content.decode()
     assert list(staff_actions_on(target=t).order_by("pk").values_list("action", flat=True)) == [
-        StaffActionKind.TOURNAMENT_CREATE, StaffActionKind.TOURNAMENT_OPEN_REGISTRATION,
-        StaffActionKind.TOURNAMENT_START, StaffActionKind.TOURNAMENT_WITHDRAW_PLAYER]
+        StaffActionKind.TOURNAMENT_CREATE,
+        StaffActionKind.TOURNAMENT_OPEN_REGISTRATION,
+        StaffActionKind.TOURNAMENT_START,
+        StaffActionKind.TOURNAMENT_WITHDRAW_PLAYER,
+    ]
     assert all(a.staff == staff for a in staff_actions_on(target=t))
 
 
@@ -116,7 +132,9 @@ def test_admin_replace_action(client):
     client.force_login(staff)
     form = client.post("/admin/tournaments/participant/", {"action": "replace", "_selected_action": [entry.pk]})
     assert form.status_code == 200 and "Replace" in form.content.decode()
-    client.post("/admin/tournaments/participant/", {"action": "replace", "_selected_action": [entry.pk],
-                                                    "apply": "1", "username": "bob"})
+    client.post(
+        "/admin/tournaments/participant/",
+        {"action": "replace", "_selected_action": [entry.pk], "apply": "1", "username": "bob"},
+    )
     entry.refresh_from_db()
     assert entry.user == bob

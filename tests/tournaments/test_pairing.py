@@ -1,4 +1,5 @@
 """Pairing invariants of the pure functions (no database), on simulated tournaments."""
+
 from __future__ import annotations
 
 import random
@@ -22,7 +23,7 @@ def test_berger_each_pair_meets_once_per_cycle_with_balanced_seats(n, cycles):
         players = [x for pair in round_ for x in pair]
         assert len(players) == len(set(players)) == n - n % 2
     balance: Counter[int] = Counter()
-    for round_ in schedule[:len(schedule) // cycles]:
+    for round_ in schedule[: len(schedule) // cycles]:
         for a, b in round_:
             balance[a] += 1
             balance[b] -= 1
@@ -43,14 +44,22 @@ class Standing:
     last: int | None = None
 
 
-def simulate_swiss(n: int, rounds: int,
-                   rng: random.Random) -> Iterator[tuple[list[p.SwissPlayer], p.SwissRound]]:
+def simulate_swiss(n: int, rounds: int, rng: random.Random) -> Iterator[tuple[list[p.SwissPlayer], p.SwissRound]]:
     """Pair ``rounds`` rounds with random results; yields (players before, round)."""
     state = {i: Standing() for i in range(n)}
     for _ in range(rounds):
-        players = [p.SwissPlayer(id=i, score=s.score, seed=i + 1, opponents=frozenset(s.opponents),
-                                 had_bye=s.bye, seat_balance=s.balance, last_seat=s.last)
-                   for i, s in state.items()]
+        players = [
+            p.SwissPlayer(
+                id=i,
+                score=s.score,
+                seed=i + 1,
+                opponents=frozenset(s.opponents),
+                had_bye=s.bye,
+                seat_balance=s.balance,
+                last_seat=s.last,
+            )
+            for i, s in state.items()
+        ]
         paired = p.swiss_pair(players)
         yield players, paired
         if paired.bye is not None:

@@ -1,6 +1,7 @@
 """Pausing a tournament holds its games' clocks (and gives the time back on resume,
 composing with vacations); ending it early cancels the running games, which
 count for nobody, leaves final, consistent standings and mails every player."""
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -33,8 +34,9 @@ def users(n, prefix="p"):
 
 def move_once(game: Game, *, now: datetime | None = None) -> Game:
     """The player to move makes their first legal decision (at ``now``, by default the current time)."""
-    game_services.move_submit(game_id=game.pk, user=to_move(game), move_text=first_legal(game),
-                              expected_ply=game.ply, now=now)
+    game_services.move_submit(
+        game_id=game.pk, user=to_move(game), move_text=first_legal(game), expected_ply=game.ply, now=now
+    )
     game.refresh_from_db()
     return game
 
@@ -117,8 +119,7 @@ def test_vacations_and_the_tournament_pause_compose(staff):
     assert b.deadline == turn_start(b) + timedelta(days=3) + (back - b_away)
 
 
-@pytest.mark.parametrize("format, paused", [("round_robin", False), ("swiss", True),
-                                            ("knockout", False)])
+@pytest.mark.parametrize("format, paused", [("round_robin", False), ("swiss", True), ("knockout", False)])
 def test_end_early_cancels_the_running_games_and_the_standings_are_final(staff, format, paused):
     players = users(4)
     t = started(players, format=format, actor=staff, rated=True)
@@ -197,8 +198,7 @@ def test_admin_end_early_asks_for_confirmation_and_pause_holds_the_clocks(client
     assert confirm.status_code == 200 and "count for nobody" in page and "Test cup" in page
     t.refresh_from_db()
     assert t.status == TournamentStatus.RUNNING and running_games(t) == [game]
-    done = client.post(changelist, {"action": "end_early", "_selected_action": [t.pk], "apply": "1"},
-                       follow=True)
+    done = client.post(changelist, {"action": "end_early", "_selected_action": [t.pk], "apply": "1"}, follow=True)
     assert done.status_code == 200
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED and t.ended_early and running_games(t) == []

@@ -1,5 +1,6 @@
 """Tournament services on the database: registration, start, whole tournaments
 through the games services, withdrawals, knockout replays, staff actions."""
+
 from __future__ import annotations
 
 from io import StringIO
@@ -30,8 +31,7 @@ def users(n, prefix="p", email=True):
 
 def test_registration_rules(staff):
     alice, bob, carol = users(3)
-    t = services.tournament_create(actor=staff, name="Cup", kind="onitama", format="swiss",
-                                   max_players=2)
+    t = services.tournament_create(actor=staff, name="Cup", kind="onitama", format="swiss", max_players=2)
     with pytest.raises(GameActionError) as closed:
         services.tournament_register(tournament_id=t.pk, user=alice)
     assert closed.value.status == 409 and closed.value.code == "registration_closed"
@@ -52,14 +52,16 @@ def test_registration_rules(staff):
 def test_rating_limits_use_the_ratings_app(staff):
     (alice,) = users(1)
     start = rating_constants.INITIAL_RATING
-    t = services.tournament_create(actor=staff, name="Strong", kind="onitama", format="swiss",
-                                   rating_min=int(start) + 100)
+    t = services.tournament_create(
+        actor=staff, name="Strong", kind="onitama", format="swiss", rating_min=int(start) + 100
+    )
     services.tournament_open_registration(tournament_id=t.pk, actor=staff)
     with pytest.raises(GameActionError) as low:
         services.tournament_register(tournament_id=t.pk, user=alice)
     assert low.value.code == "rating_too_low" and low.value.status == 400
-    services.tournament_update(tournament_id=t.pk, actor=staff,
-                               changes={"rating_min": None, "rating_max": int(start) - 100})
+    services.tournament_update(
+        tournament_id=t.pk, actor=staff, changes={"rating_min": None, "rating_max": int(start) - 100}
+    )
     with pytest.raises(GameActionError) as high:
         services.tournament_register(tournament_id=t.pk, user=alice)
     assert high.value.code == "rating_too_high"
@@ -67,8 +69,7 @@ def test_rating_limits_use_the_ratings_app(staff):
 
 def test_start_needs_min_players_and_settings_freeze(staff):
     alice, bob = users(2)
-    t = services.tournament_create(actor=staff, name="Cup", kind="onitama", format="round_robin",
-                                   min_players=3)
+    t = services.tournament_create(actor=staff, name="Cup", kind="onitama", format="round_robin", min_players=3)
     services.tournament_open_registration(tournament_id=t.pk, actor=staff)
     for u in (alice, bob):
         services.tournament_register(tournament_id=t.pk, user=u)
@@ -83,8 +84,12 @@ def test_start_needs_min_players_and_settings_freeze(staff):
     with pytest.raises(GameActionError):
         services.tournament_withdraw(tournament_id=t.pk, user=alice)
     actions = list(staff_actions_on(target=t).values_list("action", flat=True))
-    assert set(actions) >= {StaffActionKind.TOURNAMENT_CREATE, StaffActionKind.TOURNAMENT_OPEN_REGISTRATION,
-                            StaffActionKind.TOURNAMENT_UPDATE, StaffActionKind.TOURNAMENT_START}
+    assert set(actions) >= {
+        StaffActionKind.TOURNAMENT_CREATE,
+        StaffActionKind.TOURNAMENT_OPEN_REGISTRATION,
+        StaffActionKind.TOURNAMENT_UPDATE,
+        StaffActionKind.TOURNAMENT_START,
+    }
 
 
 def test_bad_settings_are_refused():
@@ -92,8 +97,7 @@ def test_bad_settings_are_refused():
         services.tournament_create(actor=None, name="x", kind="chess", format="swiss")
     assert bad.value.status == 400
     with pytest.raises(GameActionError):
-        services.tournament_create(actor=None, name="x", kind="onitama", format="swiss",
-                                   min_players=4, max_players=3)
+        services.tournament_create(actor=None, name="x", kind="onitama", format="swiss", min_players=4, max_players=3)
 
 
 def test_round_one_games_and_mail(staff):
@@ -148,8 +152,7 @@ def test_swiss_to_the_end(n):
 
 def test_swiss_beyond_the_limit_warns_staff(staff):
     players = users(4)
-    t = services.tournament_create(actor=staff, name="Long", kind="onitama", format="swiss",
-                                   swiss_rounds=4)
+    t = services.tournament_create(actor=staff, name="Long", kind="onitama", format="swiss", swiss_rounds=4)
     services.tournament_open_registration(tournament_id=t.pk, actor=staff)
     for u in players:
         services.tournament_register(tournament_id=t.pk, user=u)
@@ -180,9 +183,16 @@ def test_knockout_to_the_end(n):
 
 def test_knockout_seeds_by_rating_and_byes_the_top_seeds():
     from ratings.models import Rating
+
     players = users(3)
-    Rating.objects.create(user=players[2], kind="onitama", rating=rating_constants.INITIAL_RATING + 300,
-                          deviation=60, volatility=rating_constants.INITIAL_VOLATILITY, games_played=20)
+    Rating.objects.create(
+        user=players[2],
+        kind="onitama",
+        rating=rating_constants.INITIAL_RATING + 300,
+        deviation=60,
+        volatility=rating_constants.INITIAL_VOLATILITY,
+        games_played=20,
+    )
     t = started(players, format="knockout")
     seeds = dict(t.participants.values_list("user__username", "seed"))
     assert seeds["p2"] == 1
@@ -227,8 +237,7 @@ def test_withdrawal_mid_round_robin_forfeits_the_rest(staff):
     play_out(t)
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED and tournament_invariant_errors(tournament=t) == []
-    forfeits = Pairing.objects.filter(tournament=t, result__in=[Result.FIRST_WINS_FORFEIT,
-                                                                Result.SECOND_WINS_FORFEIT])
+    forfeits = Pairing.objects.filter(tournament=t, result__in=[Result.FIRST_WINS_FORFEIT, Result.SECOND_WINS_FORFEIT])
     assert forfeits.count() == 2 and all(p.game_id is None for p in forfeits)
     standings = {r.participant.user.username: r for r in selectors.tournament_standings(tournament=t)}
     assert standings[leaver.user.username].withdrawn and standings[leaver.user.username].points == 0
@@ -277,13 +286,18 @@ def test_pause_resume_end_and_replace(staff):
         finish(game, draw=True)
     assert t.rounds.count() == 2
     logged = set(staff_actions_on(target=t).values_list("action", flat=True))
-    assert logged >= {StaffActionKind.TOURNAMENT_REPLACE_PLAYER, StaffActionKind.TOURNAMENT_START,
-                      StaffActionKind.TOURNAMENT_PAUSE, StaffActionKind.TOURNAMENT_RESUME,
-                      StaffActionKind.TOURNAMENT_END_EARLY}
+    assert logged >= {
+        StaffActionKind.TOURNAMENT_REPLACE_PLAYER,
+        StaffActionKind.TOURNAMENT_START,
+        StaffActionKind.TOURNAMENT_PAUSE,
+        StaffActionKind.TOURNAMENT_RESUME,
+        StaffActionKind.TOURNAMENT_END_EARLY,
+    }
 
 
 def test_a_non_tournament_game_is_ignored():
     from games import services as game_services
+
     a, b = users(2)
     challenge = game_services.challenge_create(challenger=a, opponent=b, kind="onitama")
     game = game_services.challenge_accept(challenge_id=challenge.pk, user=b)
@@ -291,9 +305,14 @@ def test_a_non_tournament_game_is_ignored():
     assert not Pairing.objects.exists()
 
 
-@pytest.mark.parametrize("args", [["--format", "swiss", "--players", "5"],
-                                  ["--format", "knockout", "--players", "4", "--game", "maatatahay"],
-                                  ["--format", "round_robin", "--players", "4"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--format", "swiss", "--players", "5"],
+        ["--format", "knockout", "--players", "4", "--game", "maatatahay"],
+        ["--format", "round_robin", "--players", "4"],
+    ],
+)
 def test_simulate_tournament_command(args):
     out = StringIO()
     call_command("simulate_tournament", *args, "--seed", "3", stdout=out)
@@ -304,6 +323,7 @@ def test_simulate_tournament_command(args):
 
 def test_games_follow_the_tournament_vacation_setting():
     from django.utils import timezone
+
     away = users(4, "s")
     for user in away:
         user.vacation_since = timezone.now()
@@ -319,12 +339,14 @@ def test_games_follow_the_tournament_vacation_setting():
 def test_an_aborted_game_is_a_forfeit_of_whoever_never_moved():
     import engine
     from games import services as game_services
+
     t = started(users(2), format="round_robin")
     (game,) = running_games(t)
     rules = engine.get_game(game.kind)
     state = game_services.game_state(game)
-    game_services.move_submit(game_id=game.pk, user=to_move(game), expected_ply=0,
-                              move_text=rules.move_text(rules.legal_moves(state)[0]))
+    game_services.move_submit(
+        game_id=game.pk, user=to_move(game), expected_ply=0, move_text=rules.move_text(rules.legal_moves(state)[0])
+    )
     game.refresh_from_db()
     mover_side = game.seats.exclude(user=game.to_move_user).get().side
     game_services.game_abort(game_id=game.pk, user=to_move(game))

@@ -6,138 +6,332 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_sentmail_reminder'),
+        ("games", "0002_sentmail_reminder"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('kind', models.CharField(choices=[('onitama', 'Onitama'), ('maatatahay', 'Maatatahay')], default='onitama', max_length=20, verbose_name='game')),
-                ('options', models.JSONField(blank=True, default=dict, verbose_name='game options')),
-                ('format', models.CharField(choices=[('round_robin', 'Round robin'), ('swiss', 'Swiss'), ('knockout', 'Knockout')], default='swiss', max_length=20, verbose_name='format')),
-                ('cycles', models.PositiveSmallIntegerField(choices=[(1, 'single'), (2, 'double')], default=1, help_text='Round robin: each pair meets once, or twice with the seats swapped.', verbose_name='cycles')),
-                ('swiss_rounds', models.PositiveSmallIntegerField(blank=True, help_text='Swiss only. Empty: as many rounds as needed for a clear winner (log2 of the players).', null=True, verbose_name='Swiss rounds')),
-                ('days_per_move', models.PositiveSmallIntegerField(choices=[(1, 1), (2, 2), (3, 3), (5, 5), (7, 7), (10, 10), (14, 14)], default=3, verbose_name='days per move')),
-                ('rated', models.BooleanField(default=True, verbose_name='rated')),
-                ('vacation_allowed', models.BooleanField(default=True, verbose_name='vacation allowed')),
-                ('registration_opens_at', models.DateTimeField(blank=True, null=True, verbose_name='registration opens')),
-                ('registration_closes_at', models.DateTimeField(blank=True, null=True, verbose_name='registration closes')),
-                ('min_players', models.PositiveSmallIntegerField(default=2, verbose_name='minimum players')),
-                ('max_players', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='maximum players')),
-                ('rating_min', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='minimum rating')),
-                ('rating_max', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='maximum rating')),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('registration', 'Registration open'), ('running', 'Running'), ('paused', 'Paused'), ('finished', 'Finished')], db_index=True, default='draft', max_length=20, verbose_name='status')),
-                ('ended_early', models.BooleanField(default=False, verbose_name='ended early')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('started_at', models.DateTimeField(blank=True, null=True, verbose_name='started')),
-                ('finished_at', models.DateTimeField(blank=True, null=True, verbose_name='finished')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("onitama", "Onitama"), ("maatatahay", "Maatatahay")],
+                        default="onitama",
+                        max_length=20,
+                        verbose_name="game",
+                    ),
+                ),
+                ("options", models.JSONField(blank=True, default=dict, verbose_name="game options")),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[("round_robin", "Round robin"), ("swiss", "Swiss"), ("knockout", "Knockout")],
+                        default="swiss",
+                        max_length=20,
+                        verbose_name="format",
+                    ),
+                ),
+                (
+                    "cycles",
+                    models.PositiveSmallIntegerField(
+                        choices=[(1, "single"), (2, "double")],
+                        default=1,
+                        help_text="Round robin: each pair meets once, or twice with the seats swapped.",
+                        verbose_name="cycles",
+                    ),
+                ),
+                (
+                    "swiss_rounds",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Swiss only. Empty: as many rounds as needed for a clear winner (log2 of the players).",
+                        null=True,
+                        verbose_name="Swiss rounds",
+                    ),
+                ),
+                (
+                    "days_per_move",
+                    models.PositiveSmallIntegerField(
+                        choices=[(1, 1), (2, 2), (3, 3), (5, 5), (7, 7), (10, 10), (14, 14)],
+                        default=3,
+                        verbose_name="days per move",
+                    ),
+                ),
+                ("rated", models.BooleanField(default=True, verbose_name="rated")),
+                ("vacation_allowed", models.BooleanField(default=True, verbose_name="vacation allowed")),
+                (
+                    "registration_opens_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="registration opens"),
+                ),
+                (
+                    "registration_closes_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="registration closes"),
+                ),
+                ("min_players", models.PositiveSmallIntegerField(default=2, verbose_name="minimum players")),
+                (
+                    "max_players",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="maximum players"),
+                ),
+                ("rating_min", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="minimum rating")),
+                ("rating_max", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="maximum rating")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "Draft"),
+                            ("registration", "Registration open"),
+                            ("running", "Running"),
+                            ("paused", "Paused"),
+                            ("finished", "Finished"),
+                        ],
+                        db_index=True,
+                        default="draft",
+                        max_length=20,
+                        verbose_name="status",
+                    ),
+                ),
+                ("ended_early", models.BooleanField(default=False, verbose_name="ended early")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                ("started_at", models.DateTimeField(blank=True, null=True, verbose_name="started")),
+                ("finished_at", models.DateTimeField(blank=True, null=True, verbose_name="finished")),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament',
-                'verbose_name_plural': 'tournaments',
-                'ordering': ['-created_at'],
+                "verbose_name": "tournament",
+                "verbose_name_plural": "tournaments",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='StaffAction',
+            name="StaffAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(max_length=40, verbose_name='action')),
-                ('detail', models.TextField(blank=True, verbose_name='detail')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='when')),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff_actions', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("action", models.CharField(max_length=40, verbose_name="action")),
+                ("detail", models.TextField(blank=True, verbose_name="detail")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="when")),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="staff_actions",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'staff action',
-                'verbose_name_plural': 'staff actions',
-                'ordering': ['-created_at', '-pk'],
+                "verbose_name": "staff action",
+                "verbose_name_plural": "staff actions",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='round')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('completed_at', models.DateTimeField(blank=True, null=True, verbose_name='completed')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField(verbose_name="round")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("completed_at", models.DateTimeField(blank=True, null=True, verbose_name="completed")),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="rounds", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'number'],
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Participant',
+            name="Participant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seed', models.PositiveSmallIntegerField(blank=True, help_text='1 is the best rated, set at the start.', null=True, verbose_name='seed')),
-                ('rating', models.FloatField(blank=True, null=True, verbose_name='rating at start')),
-                ('status', models.CharField(choices=[('active', 'Playing'), ('withdrawn', 'Withdrawn')], default='active', max_length=10, verbose_name='status')),
-                ('registered_at', models.DateTimeField(auto_now_add=True, verbose_name='registered')),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True, verbose_name='withdrawn')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tournament_entries', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='participants', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "seed",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="1 is the best rated, set at the start.", null=True, verbose_name="seed"
+                    ),
+                ),
+                ("rating", models.FloatField(blank=True, null=True, verbose_name="rating at start")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("active", "Playing"), ("withdrawn", "Withdrawn")],
+                        default="active",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("registered_at", models.DateTimeField(auto_now_add=True, verbose_name="registered")),
+                ("withdrawn_at", models.DateTimeField(blank=True, null=True, verbose_name="withdrawn")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament_entries",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="participants",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'participant',
-                'verbose_name_plural': 'participants',
-                'ordering': ['tournament', 'seed', 'registered_at'],
+                "verbose_name": "participant",
+                "verbose_name_plural": "participants",
+                "ordering": ["tournament", "seed", "registered_at"],
             },
         ),
         migrations.CreateModel(
-            name='Pairing',
+            name="Pairing",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('board', models.PositiveSmallIntegerField(verbose_name='board')),
-                ('leg', models.PositiveSmallIntegerField(default=0, help_text='Knockout: 1 and 2 replay a drawn game.', verbose_name='replay')),
-                ('result', models.CharField(blank=True, choices=[('', 'Pending'), ('1-0', '1-0'), ('0-1', '0-1'), ('1/2-1/2', '½-½'), ('bye', 'Bye'), ('1F-0F', '+/−'), ('0F-1F', '−/+'), ('0F-0F', '−/−')], default='', max_length=10, verbose_name='result')),
-                ('game', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournament_pairing', to='games.game')),
-                ('first', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.participant', verbose_name='first seat')),
-                ('second', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.participant', verbose_name='second seat')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pairings', to='tournaments.round')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pairings', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("board", models.PositiveSmallIntegerField(verbose_name="board")),
+                (
+                    "leg",
+                    models.PositiveSmallIntegerField(
+                        default=0, help_text="Knockout: 1 and 2 replay a drawn game.", verbose_name="replay"
+                    ),
+                ),
+                (
+                    "result",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("", "Pending"),
+                            ("1-0", "1-0"),
+                            ("0-1", "0-1"),
+                            ("1/2-1/2", "½-½"),
+                            ("bye", "Bye"),
+                            ("1F-0F", "+/−"),
+                            ("0F-1F", "−/+"),
+                            ("0F-0F", "−/−"),
+                        ],
+                        default="",
+                        max_length=10,
+                        verbose_name="result",
+                    ),
+                ),
+                (
+                    "game",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament_pairing",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "first",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.participant",
+                        verbose_name="first seat",
+                    ),
+                ),
+                (
+                    "second",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.participant",
+                        verbose_name="second seat",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="pairings", to="tournaments.round"
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="pairings",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round__number', 'board', 'leg'],
+                "ordering": ["round__number", "board", "leg"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentMail',
+            name="TournamentMail",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sent_at', models.DateTimeField(auto_now_add=True)),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.round')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("sent_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.round"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='tournaments_round_once'),
+            model_name="round",
+            constraint=models.UniqueConstraint(fields=("tournament", "number"), name="tournaments_round_once"),
         ),
         migrations.AddConstraint(
-            model_name='participant',
-            constraint=models.UniqueConstraint(fields=('tournament', 'user'), name='tournaments_participant_once'),
+            model_name="participant",
+            constraint=models.UniqueConstraint(fields=("tournament", "user"), name="tournaments_participant_once"),
         ),
         migrations.AddConstraint(
-            model_name='pairing',
-            constraint=models.UniqueConstraint(fields=('round', 'board', 'leg'), name='tournaments_pairing_once'),
+            model_name="pairing",
+            constraint=models.UniqueConstraint(fields=("round", "board", "leg"), name="tournaments_pairing_once"),
         ),
         migrations.AddConstraint(
-            model_name='pairing',
-            constraint=models.CheckConstraint(condition=models.Q(('second__isnull', False), ('result', 'bye'), _connector='OR'), name='tournaments_pairing_bye_alone'),
+            model_name="pairing",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("second__isnull", False), ("result", "bye"), _connector="OR"),
+                name="tournaments_pairing_bye_alone",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournamentmail',
-            constraint=models.UniqueConstraint(fields=('round', 'user'), name='tournaments_mail_once'),
+            model_name="tournamentmail",
+            constraint=models.UniqueConstraint(fields=("round", "user"), name="tournaments_mail_once"),
         ),
     ]

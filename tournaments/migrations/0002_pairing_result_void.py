@@ -4,15 +4,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='pairing',
-            name='result',
-            field=models.CharField(blank=True, choices=[('', 'Pending'), ('1-0', '1-0'), ('0-1', '0-1'), ('1/2-1/2', '½-½'), ('bye', 'Bye'), ('1F-0F', '+/−'), ('0F-1F', '−/+'), ('0F-0F', '−/−'), ('void', 'Not played')], default='', max_length=10, verbose_name='result'),
+            model_name="pairing",
+            name="result",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("", "Pending"),
+                    ("1-0", "1-0"),
+                    ("0-1", "0-1"),
+                    ("1/2-1/2", "½-½"),
+                    ("bye", "Bye"),
+                    ("1F-0F", "+/−"),
+                    ("0F-1F", "−/+"),
+                    ("0F-0F", "−/−"),
+                    ("void", "Not played"),
+                ],
+                default="",
+                max_length=10,
+                verbose_name="result",
+            ),
         ),
     ]

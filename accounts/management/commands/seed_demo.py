@@ -1,4 +1,5 @@
 """Create the demo accounts (idempotent: running it again resets their passwords)."""
+
 from django.core.management.base import BaseCommand
 
 from accounts.services import user_demo_ensure

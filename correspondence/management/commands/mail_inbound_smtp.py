@@ -11,6 +11,7 @@ inbound sweep plays what a lost task left. The sender gets the same answer mail
 as before, from the same service, a moment later. (Without a broker, tasks run at
 once, so the reply is played before the 250, as it always was.)
 """
+
 from __future__ import annotations
 
 import logging

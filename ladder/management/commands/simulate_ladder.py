@@ -12,6 +12,7 @@ ratings are updated too. The command exits non-zero unless the positions are
 games are deleted afterwards unless --keep is given. The last line printed is
 the time taken.
 """
+
 from __future__ import annotations
 
 import random
@@ -44,8 +45,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--keep", action="store_true", help="Keep the ladder, players and games.")
 
-    def handle(self, *args, game: str, players: int, games: int, seed: int | None, keep: bool,
-               **options):
+    def handle(self, *args, game: str, players: int, games: int, seed: int | None, keep: bool, **options):
         if players < 2 or games < 0:
             raise CommandError("Use at least 2 players and a non-negative number of games.")
         started = time.perf_counter()
@@ -53,10 +53,17 @@ class Command(BaseCommand):
         celery_app.conf.task_always_eager = True  # follow-up tasks run here, never on a real broker
         run = uuid.uuid4().hex[:6]
         ladder = Ladder.objects.create(name="Simulation %s" % run, kind=game, days_per_move=14)
-        users = get_user_model().objects.bulk_create([
-            get_user_model()(username="sim%s_%d" % (run, i), email="sim%s_%d@example.invalid" % (run, i),
-                             password="!", is_active=True)
-            for i in range(players)])
+        users = get_user_model().objects.bulk_create(
+            [
+                get_user_model()(
+                    username="sim%s_%d" % (run, i),
+                    email="sim%s_%d@example.invalid" % (run, i),
+                    password="!",
+                    is_active=True,
+                )
+                for i in range(players)
+            ]
+        )
         users = list(get_user_model().objects.filter(username__startswith="sim%s_" % run))
         clock = timezone.now()
         for user in rng.sample(users, len(users)):
@@ -74,10 +81,20 @@ class Command(BaseCommand):
                     self._clean(ladder, users)
                 except DatabaseError as error:  # e.g. a database missing another app's tables
                     self.stderr.write("could not remove the simulated data: %s" % error)
-        self.stdout.write("game %s, %d players (%d on the ladder at the end), %d games, %d climbs, "
-                          "%d challenges refused by the rules, %d departures, %d position checks" % (
-                              game, players, members, stats["challenges"], outcomes.get("climbed", 0),
-                              stats["refused"], stats["left"], stats["checks"]))
+        self.stdout.write(
+            "game %s, %d players (%d on the ladder at the end), %d games, %d climbs, "
+            "%d challenges refused by the rules, %d departures, %d position checks"
+            % (
+                game,
+                players,
+                members,
+                stats["challenges"],
+                outcomes.get("climbed", 0),
+                stats["refused"],
+                stats["left"],
+                stats["checks"],
+            )
+        )
         self.stdout.write("outcomes: %s" % ", ".join("%s %d" % kv for kv in sorted(outcomes.items())))
         self.stdout.write("positions: %s" % ("a permutation of 1..n with no gaps" if ok else "BROKEN"))
         elapsed = time.perf_counter() - started
@@ -89,8 +106,7 @@ class Command(BaseCommand):
         kind = ladder.kind
         by_id = {u.pk: u for u in users}
         while stats["challenges"] < games or running:
-            if running and (len(running) >= RUNNING_GAMES or stats["challenges"] >= games
-                            or rng.random() < 0.4):
+            if running and (len(running) >= RUNNING_GAMES or stats["challenges"] >= games or rng.random() < 0.4):
                 self._finish(running.pop(rng.randrange(len(running))), kind, rng)
                 stats["checks"] += 1
                 if not selectors.positions_are_a_permutation(ladder_id=ladder.pk):
@@ -106,12 +122,13 @@ class Command(BaseCommand):
             # A random pair within reach; the service itself refuses what the rules forbid.
             low = rng.randint(2, members)
             high = max(1, low - rng.randint(1, ladder.max_places_up))
-            pair = dict(LadderMember.objects.filter(ladder=ladder, position__in=(low, high))
-                        .values_list("position", "user_id"))
+            pair = dict(
+                LadderMember.objects.filter(ladder=ladder, position__in=(low, high)).values_list("position", "user_id")
+            )
             try:
                 made = services.ladder_challenge_create(
-                    ladder_id=ladder.pk, challenger=by_id[pair[low]], defender=by_id[pair[high]],
-                    now=clock)
+                    ladder_id=ladder.pk, challenger=by_id[pair[low]], defender=by_id[pair[high]], now=clock
+                )
             except GameActionError:
                 stats["refused"] += 1
                 continue

@@ -17,6 +17,7 @@ Ctrl-C would send it (runserver quits, the worker finishes its running tasks and
 and beat), then SIGKILL after ``--grace`` seconds; a second Ctrl-C kills at once. Nothing is
 left behind: the launcher returns only when no process of any group remains.
 """
+
 from __future__ import annotations
 
 import os
@@ -70,15 +71,17 @@ def group_signal(pgid: int, signum: int) -> None:
 
 
 class Command(BaseCommand):
-    help = ("Serve the site with a real Celery worker and beat on an embedded broker (make run); "
-            "Ctrl-C stops everything.")
+    help = (
+        "Serve the site with a real Celery worker and beat on an embedded broker (make run); Ctrl-C stops everything."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("HOST") or "127.0.0.1")
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
         parser.add_argument("--concurrency", type=int, default=2, help="Worker processes (default 2).")
-        parser.add_argument("--grace", type=float, default=30.0,
-                            help="Seconds a child may take to stop after SIGINT before SIGKILL.")
+        parser.add_argument(
+            "--grace", type=float, default=30.0, help="Seconds a child may take to stop after SIGINT before SIGKILL."
+        )
         parser.add_argument("--no-seed", action="store_true", help="Skip migrate and seed_demo.")
 
     def handle(self, *args, **options):
@@ -92,15 +95,33 @@ class Command(BaseCommand):
         base = f"http://{options['host']}:{options['port']}"
         self.stdout.write(
             f"Serving Maatasite on {base}/ (admin: {base}/admin/), with a Celery worker and beat on "
-            f"the broker {env['CELERY_BROKER_URL']}. Mail is printed below. Ctrl-C stops them all.")
+            f"the broker {env['CELERY_BROKER_URL']}. Mail is printed below. Ctrl-C stops them all."
+        )
         self.stdout.flush()
         manage = str(Path(settings.BASE_DIR) / "manage.py")
         commands = {
             "web": self._web_command(manage, options["host"], options["port"], env),
-            "worker": [sys.executable, "-m", "celery", "-A", "maatasite", "worker", "--beat",
-                       "--schedule", env["BEAT_SCHEDULE_FILE"], "-Q", ",".join(worker_queues()),
-                       "--concurrency", str(options["concurrency"]), "--loglevel", settings.LOG_LEVEL,
-                       "--without-gossip", "--without-mingle", "-n", "local@%h"],
+            "worker": [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "maatasite",
+                "worker",
+                "--beat",
+                "--schedule",
+                env["BEAT_SCHEDULE_FILE"],
+                "-Q",
+                ",".join(worker_queues()),
+                "--concurrency",
+                str(options["concurrency"]),
+                "--loglevel",
+                settings.LOG_LEVEL,
+                "--without-gossip",
+                "--without-mingle",
+                "-n",
+                "local@%h",
+            ],
         }
         children: dict[str, subprocess.Popen] = {}
         exit_code = 0
@@ -111,8 +132,9 @@ class Command(BaseCommand):
                 # A session of its own: the terminal's Ctrl-C reaches only this launcher, which
                 # then stops each child's whole group (runserver's reloader, the worker's pool
                 # and beat) and waits for it.
-                children[name] = subprocess.Popen(command, cwd=settings.BASE_DIR, env=env,
-                                                  stdin=subprocess.DEVNULL, start_new_session=True)
+                children[name] = subprocess.Popen(
+                    command, cwd=settings.BASE_DIR, env=env, stdin=subprocess.DEVNULL, start_new_session=True
+                )
                 self.stdout.write(f"run_local: started {name} (process group {children[name].pid})")
                 self.stdout.flush()
             while not self.stopping:
@@ -136,8 +158,20 @@ class Command(BaseCommand):
         game pages poll (no layer that needs no server carries the worker's bot moves)."""
         if not env.get("LIVE_REDIS_URL"):
             return [sys.executable, manage, "runserver", f"{host}:{port}"]
-        return [sys.executable, "-m", "uvicorn", "maatasite.asgi:application", "--host", host, "--port", str(port),
-                "--reload", "--no-proxy-headers", "--lifespan", "off"]
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "maatasite.asgi:application",
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--reload",
+            "--no-proxy-headers",
+            "--lifespan",
+            "off",
+        ]
 
     def _on_signal(self, signum, frame):
         self.stopping += 1
@@ -149,8 +183,14 @@ class Command(BaseCommand):
             if not env.get(key):
                 env[key] = value
         # SITE_URL follows HOST and PORT (settings) unless it is set.
-        env.update({"HOST": host, "PORT": str(port), "PYTHONUNBUFFERED": "1",
-                    "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "maatasite.settings")})
+        env.update(
+            {
+                "HOST": host,
+                "PORT": str(port),
+                "PYTHONUNBUFFERED": "1",
+                "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "maatasite.settings"),
+            }
+        )
         return env
 
     def _stop_all(self, children: dict[str, subprocess.Popen], *, grace: float) -> None:
@@ -158,8 +198,10 @@ class Command(BaseCommand):
         and return only when no process of any group remains."""
         if not children:
             return
-        self.stdout.write(f"run_local: stopping {' and '.join(children)} (a worker finishes its running "
-                          f"tasks first; Ctrl-C again kills them at once).")
+        self.stdout.write(
+            f"run_local: stopping {' and '.join(children)} (a worker finishes its running "
+            f"tasks first; Ctrl-C again kills them at once)."
+        )
         self.stdout.flush()
         for process in children.values():
             group_signal(process.pid, signal.SIGINT)
