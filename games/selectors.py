@@ -137,8 +137,12 @@ class GamePage:
         return seat is not None and seat.is_bot
 
 
-def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None, now: datetime | None = None) -> GamePage:
+def game_for_viewer(
+    *, game_id: int, user: Any, ply: int | None = None, now: datetime | None = None, previews: bool = False
+) -> GamePage:
     """The game page data for ``user`` (anonymous: a spectator); ``ply`` shows an earlier position.
+    ``previews``: the player to move's legal moves carry the engine's preview of their result
+    (up to a few ms for a crowded Maatatahay decision; what sends no preview does not ask for one).
 
     Raises Game.DoesNotExist for an unknown game.
     """
@@ -176,7 +180,7 @@ def game_for_viewer(*, game_id: int, user: Any, ply: int | None = None, now: dat
         page.my_turn = game.to_move_side == viewer_seat.side
         if page.my_turn and page.is_current:
             try:
-                page.legal_moves = legal_moves_of(kind=game.kind, state=state, previews=True)
+                page.legal_moves = legal_moves_of(kind=game.kind, state=state, previews=previews)
             except EngineError:
                 page.legal_moves = []
         page.can_abort = game_can_abort(game)

@@ -41,7 +41,7 @@ def test_only_the_player_to_move_gets_previews_and_they_are_the_engines(kind, op
     rules = engine.get_game(kind)
     expected = rules.move_previews(services.game_state(game))
 
-    page = selectors.game_for_viewer(game_id=game.pk, user=mover)
+    page = selectors.game_for_viewer(game_id=game.pk, user=mover, previews=True)
     assert page.my_turn and len(page.legal_moves) == len(expected) > 0
     for legal, preview in zip(page.legal_moves, expected, strict=True):
         assert legal.text == rules.move_text(preview.move)
@@ -53,9 +53,9 @@ def test_only_the_player_to_move_gets_previews_and_they_are_the_engines(kind, op
         assert placements and all(p is not None and "strength" in p and "deaths" in p for p in placements)
 
     for viewer in (other, carol, None):
-        assert selectors.game_for_viewer(game_id=game.pk, user=viewer).legal_moves == []
+        assert selectors.game_for_viewer(game_id=game.pk, user=viewer, previews=True).legal_moves == []
     if game.ply:
-        assert selectors.game_for_viewer(game_id=game.pk, user=mover, ply=game.ply - 1).legal_moves == []
+        assert selectors.game_for_viewer(game_id=game.pk, user=mover, ply=game.ply - 1, previews=True).legal_moves == []
 
 
 def test_legal_moves_without_previews_stay_as_they_were():
@@ -64,3 +64,10 @@ def test_legal_moves_without_previews_stay_as_they_were():
     assert plain and all(m.preview is None for m in plain)
     with_previews = legal_moves_of(kind="onitama", state=services.game_state(game), previews=True)
     assert [(m.text, m.parts) for m in with_previews] == [(m.text, m.parts) for m in plain]
+
+
+def test_the_page_data_has_no_previews_unless_asked(onitama_game):
+    """What sends no preview (the API, the page until the Maatatahay board uses them) does not pay for one."""
+    mover = onitama_game.to_move_user
+    page = selectors.game_for_viewer(game_id=onitama_game.pk, user=mover)
+    assert page.legal_moves and all(move.preview is None for move in page.legal_moves)
