@@ -24,9 +24,10 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+
+from maatasite.task_policy import on_commit_run
 
 from .models import DrawOffer, Game
 
@@ -65,7 +66,7 @@ def announce(game_id: int, event: dict[str, Any]) -> None:
         return
     # "event": this announce's own id, under which a process renders each kind of viewer's view once.
     event = {**event, "game": int(game_id), "event": uuid.uuid4().hex}
-    transaction.on_commit(lambda: send_now(game_id, event))
+    on_commit_run(lambda: send_now(game_id, event), what="live push")
 
 
 def send_now(game_id: int, event: dict[str, Any]) -> None:

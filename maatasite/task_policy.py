@@ -34,6 +34,7 @@ body": the other direction would be an import cycle).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from celery.contrib.django.task import DjangoTask
@@ -84,3 +85,18 @@ class AfterCommitTask(DjangoTask):
                 )
 
         transaction.on_commit(publish)
+
+
+def on_commit_run(action: Callable[[], None], *, what: str) -> None:
+    """Run ``action`` once the current transaction commits (at once outside one), for after-commit
+    work that is not a task (a live push to open pages). Like a refused publish, an error it
+    raises is logged and never becomes an error of the work already committed. All after-commit
+    work is registered here (tests/test_task_enqueue.py); tasks use ``delay_on_commit``."""
+
+    def run() -> None:
+        try:
+            action()
+        except Exception as error:  # the commit stands; what missed it is found again (pages poll)
+            log.warning("after_commit_failed what=%s error=%r", what, error)
+
+    transaction.on_commit(run)

@@ -12,7 +12,7 @@ from kombu.exceptions import OperationalError
 
 from games import tasks
 from maatasite.celery import app
-from maatasite.task_policy import AfterCommitTask
+from maatasite.task_policy import AfterCommitTask, on_commit_run
 
 ROOT = Path(__file__).resolve().parent.parent
 THE_ONE_PATH = "maatasite/task_policy.py"
@@ -36,8 +36,9 @@ def _calls(path: str, source: str | None = None) -> list[tuple[int, str, ast.Cal
 
 
 def test_no_module_enqueues_on_commit_by_hand():
-    """No ``transaction.on_commit(...)`` outside the one wrapper: a hand-written one would
-    skip the wrapper's handling of a refused publish."""
+    """No ``transaction.on_commit(...)`` outside the one module (tasks: ``delay_on_commit``; other
+    after-commit work such as a live push: ``on_commit_run``): a hand-written one would skip the
+    handling of a refused publish or a failed push."""
     offenders = [
         f"{path}:{line}"
         for path in _project_sources()
@@ -135,3 +136,19 @@ def test_a_bug_in_the_arguments_is_not_swallowed(monkeypatch, django_capture_on_
     monkeypatch.setattr(task, "delay", unserializable)
     with pytest.raises(TypeError), django_capture_on_commit_callbacks(execute=True):
         task.delay_on_commit(object(), 3)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_commit_work_runs_after_the_commit_and_a_failure_is_only_logged(caplog):
+    ran: list[str] = []
+
+    def fails() -> None:
+        ran.append("fails")
+        raise ConnectionError("layer down")
+
+    with transaction.atomic():
+        on_commit_run(lambda: ran.append("push"), what="live push")
+        on_commit_run(fails, what="live push")
+        assert ran == []  # nothing before the commit
+    assert ran == ["push", "fails"]
+    assert "after_commit_failed what=live push" in caplog.text
