@@ -110,9 +110,10 @@ def enter_by_clicks(page, move: LegalMove, legal: list[LegalMove]) -> int:
     """Enter ``move`` on the board with the mouse; returns the clicks it took (no confirm)."""
     kind = move.parts["type"]
     if kind == "pick":
+        # Two equal pairs in the stream are one move: either one picks it.
         page.locator(
             ".tile-stream .stream-pair[data-wazu='%s'][data-balan='%s']" % (move.parts["wazu"], move.parts["balan"])
-        ).click()
+        ).first.click()
         return 1
     if kind == "first":
         page.locator(".move-choice[data-move='%s']" % move.text).click()
@@ -146,15 +147,21 @@ def check_preview(page, move: LegalMove) -> None:
             assert "No warrior dies" in shown
 
 
-def play_by_clicks(browser, base: str, game: Game, names: tuple[str, str], seed: int) -> list[int]:
+def play_by_clicks(
+    browser, base: str, game: Game, names: tuple[str, str], seed: int, shrines: bool = False
+) -> dict[str, int]:
+    """``shrines``: when a Shrine placement is legal, one of them is chosen (still at random),
+    so that the game has its two confirms."""
     contexts, pages = two_players(browser, base, names, phone=names[1])
     rng = random.Random(seed)
     interactions: list[int] = []
     placements: list[int] = []
+    kinds: dict[str, int] = {}
     try:
         while game.status == GameStatus.ACTIVE and game.ply < MAX_PLIES:
             legal = legal_now(game, previews=True)
-            move = rng.choice(legal)
+            shrine_moves = [m for m in legal if m.parts["type"] == "shrine"]
+            move = rng.choice(shrine_moves if shrines and shrine_moves else legal)
             page = pages[mover_name(game)]
             open_game(page, base, game)
             clicks = enter_by_clicks(page, move, legal)
@@ -166,6 +173,7 @@ def play_by_clicks(browser, base: str, game: Game, names: tuple[str, str], seed:
             game.refresh_from_db()
             assert game.ply == ply + 1 and game.moves.get(ply=ply + 1).text == move.text
             interactions.append(clicks + 1)
+            kinds[move.parts["type"]] = kinds.get(move.parts["type"], 0) + 1
             if move.parts["type"] in ("place", "finish"):
                 placements.append(clicks)
         game.refresh_from_db()
@@ -178,7 +186,7 @@ def play_by_clicks(browser, base: str, game: Game, names: tuple[str, str], seed:
             ctx.close()
     print(
         "\nMaatatahay %s on the board: %d decisions, interactions per decision (confirm included): median %s, "
-        "max %s; placements before the confirm: median %s, max %s"
+        "max %s; placements before the confirm: median %s, max %s (decisions: %s)"
         % (
             game.options.get("variant"),
             len(interactions),
@@ -186,16 +194,26 @@ def play_by_clicks(browser, base: str, game: Game, names: tuple[str, str], seed:
             max(interactions),
             statistics.median(placements),
             max(placements),
+            ", ".join("%s %d" % item for item in sorted(kinds.items())),
         )
     )
     assert statistics.median(placements) <= 4
-    return interactions
+    return kinds
 
 
 def test_two_new_users_play_a_whole_maatatahay_first_game_on_the_board(live_server, browser, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     game = start_game(make_user("gita"), make_user("hadi"), "maatatahay", {"variant": "first"})
     play_by_clicks(browser, live_server.url, game, ("gita", "hadi"), seed=1515)
+
+
+def test_two_new_users_play_a_whole_maatatahay_standard_game_on_the_board(live_server, browser, settings):
+    """Standard has the Shrines: a Shrine placement (``shrine``) and, after its favour is
+    drawn, its second confirm (``finish``)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    game = start_game(make_user("kiki"), make_user("lestari"), "maatatahay", {"variant": "standard"})
+    kinds = play_by_clicks(browser, live_server.url, game, ("kiki", "lestari"), seed=2626, shrines=True)
+    assert kinds.get("shrine") and kinds.get("finish")
 
 
 def test_a_stretch_of_maatatahay_entered_with_the_keyboard_alone(live_server, browser, settings):
