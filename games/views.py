@@ -135,28 +135,29 @@ def _move_form_context(page: selectors.GamePage, typed: str) -> dict[str, Any]:
     squareless = [move for move in page.legal_moves if not move.squares]
     choices = squareless if len(squareless) <= CHOICE_BUTTONS_MAX else []
     seat = page.viewer_seat
-    move_data = {
+    labels = {
+        "type_move": _("Type your move in notation, or choose it from the list of legal moves."),
+        "pick_piece": _("Choose one of your pieces, then a marked square."),
+        "pick_square": _("Choose a marked square, or another piece."),
+        "pick_card": _("Both cards reach this square: choose the card to move with."),
+        "must_pass": _("No move is possible: pass with one of your cards."),
+        "move_with": _("Move with %(card)s"),
+        "confirm": _("Confirm the move, or undo it."),
+        "target": _("%(square)s, you can move here"),
+        "selected": _("%(square)s, selected"),
+    }
+    move_data: dict[str, Any] = {
         "kind": page.game.kind,
         "ply": page.game.ply,
         "side": seat.side if seat else None,
         "moves": [{"text": move.text, "parts": move.parts} for move in page.legal_moves],
-        "labels": {
-            "type_move": _("Type your move in notation, or choose it from the list of legal moves."),
-            "pick_piece": _("Choose one of your pieces, then a marked square."),
-            "pick_square": _("Choose a marked square, or another piece."),
-            "pick_card": _("Both cards reach this square: choose the card to move with."),
-            "must_pass": _("No move is possible: pass with one of your cards."),
-            "move_with": _("Move with %(card)s"),
-            "confirm": _("Confirm the move, or undo it."),
-            "target": _("%(square)s, you can move here"),
-            "selected": _("%(square)s, selected"),
-        },
+        "labels": labels,
     }
     if page.game.kind == "maatatahay":
         move_data["hot_tile"] = hot_tile(page.view, seat.side if seat else None)
         move_data["pending_square"] = page.view.get("pending")
         move_data["previews_url"] = reverse("games:previews", args=[page.game.pk])
-        move_data["labels"].update(_maatatahay_labels())
+        labels.update(_maatatahay_labels())
     return {
         "move_data": move_data,
         "choice_moves": [(move.text, _move_choice_label(move)) for move in choices],

@@ -58,16 +58,26 @@ def pending_square(page) -> str:
     return str(page.evaluate("() => JSON.parse(document.getElementById('move-data').textContent).pending_square"))
 
 
+def _number(move: LegalMove, key: str) -> int:
+    value = move.parts.get(key, 0)
+    assert isinstance(value, int)
+    return value
+
+
+def _kind(move: LegalMove) -> str:
+    return str(move.parts["type"])
+
+
 def _energy(move: LegalMove) -> int:
-    return int(move.parts.get("pay_energy" if move.parts["type"] == "shrine" else "put_energy", 0) or 0)
+    return _number(move, "pay_energy" if _kind(move) == "shrine" else "put_energy")
 
 
 def _spirit(move: LegalMove) -> int:
-    return int(move.parts.get("pay_spirit" if move.parts["type"] == "shrine" else "put_spirit", 0) or 0)
+    return _number(move, "pay_spirit" if _kind(move) == "shrine" else "put_spirit")
 
 
 def _rotation(move: LegalMove) -> int:
-    return int(move.parts.get("rotation", 0) or 0)
+    return _number(move, "rotation")
 
 
 def pending_text(page) -> str:
@@ -173,7 +183,7 @@ def play_by_clicks(
             game.refresh_from_db()
             assert game.ply == ply + 1 and game.moves.get(ply=ply + 1).text == move.text
             interactions.append(clicks + 1)
-            kinds[move.parts["type"]] = kinds.get(move.parts["type"], 0) + 1
+            kinds[_kind(move)] = kinds.get(_kind(move), 0) + 1
             if move.parts["type"] in ("place", "finish"):
                 placements.append(clicks)
         game.refresh_from_db()
@@ -231,7 +241,7 @@ def test_a_stretch_of_maatatahay_entered_with_the_keyboard_alone(live_server, br
             move = rng.choice(legal)
             page = pages[mover_name(game)]
             open_game(page, base, game)
-            kind = move.parts["type"]
+            kind = _kind(move)
             kinds.add(kind)
             if kind == "pick":
                 tab_to(

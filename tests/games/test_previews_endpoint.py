@@ -20,6 +20,7 @@ def placing_game():
     """A Maatatahay First game advanced to its first placement (pick, then first)."""
     game = start_game(make_user("mira"), make_user("nanda"), "maatatahay", {"variant": "first"})
     for _ in range(2):
+        assert game.to_move_user is not None
         move = legal_moves_of(kind=game.kind, state=services.game_state(game))[0]
         services.move_submit(game_id=game.pk, user=game.to_move_user, move_text=move.text, expected_ply=game.ply)
         game.refresh_from_db()
