@@ -109,6 +109,7 @@ export function maatatahayControls(board) {
     const rotations = values(candidates, rotationOf);
     const next = rotations[(rotations.indexOf(choice.rotation) + by + rotations.length) % rotations.length];
     choice = settle(next, choice.energy, choice.spirit);
+    name();
     offer(0, rotate);
   }
 
@@ -254,7 +255,11 @@ export function maatatahayControls(board) {
     const text = document.createElementNS(SVG, "text");
     [["x", cx], ["y", cy + 6], ["font-size", 15], ["text-anchor", "middle"], ["fill", "#222"]].forEach(([k, v]) => text.setAttribute(k, v));
     text.textContent = hot.short;
-    group.append(turned, text);
+    const claws = document.createElementNS(SVG, "text");
+    [["x", cx], ["y", cy + 26], ["font-size", 17], ["font-weight", "bold"], ["text-anchor", "middle"],
+      ["fill", hot.stroke]].forEach(([k, v]) => claws.setAttribute(k, v));
+    claws.textContent = String(hot.claws);
+    group.append(turned, text, claws);
     board.svg.append(group);
     tileGroup = group;
   }
@@ -265,7 +270,9 @@ export function maatatahayControls(board) {
 
   function name() {
     board.spaces.forEach((rect, where) => {
-      board.name(where, where === square ? labels.space_selected : targets.includes(where) ? labels.space_free : "");
+      const selected = labels.space_selected + (hot && choice ? ", " + hot.label + ", " +
+        format(labels.rotation, {n: choice.rotation}) : "");
+      board.name(where, where === square ? selected : targets.includes(where) ? labels.space_free : "");
     });
   }
 
@@ -280,6 +287,7 @@ export function maatatahayControls(board) {
     if (kindOf(candidates[0]) === "draft") { panel.hidden = true; board.propose(candidates[0]); return; }
     const first = candidates[0];
     choice = settle(rotationOf(first), 0, 0);
+    name();
     fetchPreviews(where);
     offer(0, null);
   }
