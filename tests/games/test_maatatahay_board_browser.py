@@ -20,8 +20,10 @@ import pytest
 from games import services
 from games.models import Game, GameStatus
 from games.rules import LegalMove, legal_moves_of
+from tests.engine.test_maatatahay import EXAMPLE_3, position
 from tests.factories import make_user, start_game
 from tests.games.test_board_browser import arrow_to, marked, mover_name, open_game, space, tab_to, two_players
+from tests.helpers import browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -177,6 +179,8 @@ def play_by_clicks(
             clicks = enter_by_clicks(page, move, legal)
             assert pending_text(page) == move.text
             check_preview(page, move)
+            # On the phone the controls and the preview fit: nothing scrolls sideways.
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= page.viewport_size["width"]
             ply = game.ply
             with page.expect_navigation():
                 page.locator("#confirm-move").click()
@@ -184,6 +188,13 @@ def play_by_clicks(
             assert game.ply == ply + 1 and game.moves.get(ply=ply + 1).text == move.text
             interactions.append(clicks + 1)
             kinds[_kind(move)] = kinds.get(_kind(move), 0) + 1
+            same = [
+                m
+                for m in candidates_of(move, legal)
+                if (_rotation(m), _energy(m), _spirit(m)) == (_rotation(move), _energy(move), _spirit(move))
+            ]
+            if move.parts.get("order") and len(same) > 1:
+                kinds["(order chosen)"] = kinds.get("(order chosen)", 0) + 1
             if move.parts["type"] in ("place", "finish"):
                 placements.append(clicks)
         game.refresh_from_db()
@@ -272,3 +283,50 @@ def test_a_stretch_of_maatatahay_entered_with_the_keyboard_alone(live_server, br
     finally:
         for ctx in contexts.values():
             ctx.close()
+
+
+def _mirrored(board: dict[str, str], placer: str) -> dict[str, str]:
+    """The engine test's position with the tribes swapped when Balan is the one to place."""
+    if placer == "wazu":
+        return board
+    swap = {"W": "B", "B": "W", "w": "b", "b": "w"}
+    return {square: swap[spec[0]] + spec[1:] for square, spec in board.items()}
+
+
+def test_where_the_settlement_order_matters_the_player_picks_a_result_with_its_preview(live_server, browser, settings):
+    """The third settlement example of the rulebook (tests/engine/test_maatatahay.py): a
+    placement on a1 with 1 Energy has four distinct results, one move per order. The board
+    offers the four, each with its preview; the chosen one is played."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    game = start_game(make_user("rani"), make_user("sari"), "maatatahay", {"variant": "first"})
+    placer = str(game.to_move_side)
+    state = position(_mirrored(EXAMPLE_3, placer), placer=placer, tile="bravery", storage={placer: (1, 0)})
+    services.game_state_keep(game=game, state=state)
+    game.save()
+    legal = legal_now(game, previews=True)
+    ordered = [
+        m for m in legal if m.parts.get("square") == "a1" and _energy(m) == 1 and _rotation(m) == 0 and _spirit(m) == 0
+    ]
+    assert len(ordered) == 4
+    move = random.Random(9).choice(ordered)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        browser_login(page, live_server.url, mover_name(game))
+        open_game(page, live_server.url, game)
+        clicks = enter_by_clicks(page, move, legal)
+        assert page.locator(".maat-order").count() == 4
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.maat-order-preview')].every((p) => p.textContent.length > 0)"
+        )
+        shown = page.locator(".maat-order .maat-order-preview").all_inner_texts()
+        assert len(set(shown)) > 1  # distinct results, each previewed
+        assert pending_text(page) == move.text
+        check_preview(page, move)
+        print("\nMaatatahay order choice: %d interactions before the confirm (%s)" % (clicks, move.text))
+        with page.expect_navigation():
+            page.locator("#confirm-move").click()
+        game.refresh_from_db()
+        assert game.moves.get(ply=game.ply).text == move.text
+    finally:
+        context.close()
