@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_detail, name="game"),
     path("games/<int:game_id>/move/", views.game_move, name="move"),
     path("games/<int:game_id>/moves/", views.game_moves, name="moves"),
+    path("games/<int:game_id>/previews.json", views.game_previews, name="previews"),
     path("games/<int:game_id>/status.json", views.game_status, name="status"),
     path("games/<int:game_id>/resign/", views.game_resign, name="resign"),
     path("games/<int:game_id>/abort/", views.game_abort, name="abort"),

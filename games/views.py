@@ -3,7 +3,8 @@
 Actions are POST forms that call games.services and redirect back (PRG).
 A refused action re-renders the page with the translated message and the
 error's HTTP status (409 for a stale or repeated move). Clients that want JSON
-use the REST API (api/); the only JSON here is the status a page polls.
+use the REST API (api/); the only JSON here is the status a page polls and the
+move previews of one square the board asks for (for the player to move only).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from accounts import selectors as account_selectors
 from accounts.http import AuthenticatedHttpRequest
 
 from . import selectors, services
-from .boards import board_svg, extras_svg
+from .boards import board_svg, extras_svg, hot_tile
 from .errors import GameActionError
 from .forms import ChallengeForm, MoveForm, SoloForm
 from .labels import result_text, side_label
@@ -134,28 +135,87 @@ def _move_form_context(page: selectors.GamePage, typed: str) -> dict[str, Any]:
     squareless = [move for move in page.legal_moves if not move.squares]
     choices = squareless if len(squareless) <= CHOICE_BUTTONS_MAX else []
     seat = page.viewer_seat
-    move_data = {
+    labels = {
+        "type_move": _("Type your move in notation, or choose it from the list of legal moves."),
+        "pick_piece": _("Choose one of your pieces, then a marked square."),
+        "pick_square": _("Choose a marked square, or another piece."),
+        "pick_card": _("Both cards reach this square: choose the card to move with."),
+        "must_pass": _("No move is possible: pass with one of your cards."),
+        "move_with": _("Move with %(card)s"),
+        "confirm": _("Confirm the move, or undo it."),
+        "target": _("%(square)s, you can move here"),
+        "selected": _("%(square)s, selected"),
+    }
+    move_data: dict[str, Any] = {
         "kind": page.game.kind,
         "ply": page.game.ply,
         "side": seat.side if seat else None,
         "moves": [{"text": move.text, "parts": move.parts} for move in page.legal_moves],
-        "labels": {
-            "type_move": _("Type your move in notation, or choose it from the list of legal moves."),
-            "pick_piece": _("Choose one of your pieces, then a marked square."),
-            "pick_square": _("Choose a marked square, or another piece."),
-            "pick_card": _("Both cards reach this square: choose the card to move with."),
-            "must_pass": _("No move is possible: pass with one of your cards."),
-            "move_with": _("Move with %(card)s"),
-            "confirm": _("Confirm the move, or undo it."),
-            "target": _("%(square)s, you can move here"),
-            "selected": _("%(square)s, selected"),
-        },
+        "labels": labels,
     }
+    if page.game.kind == "maatatahay":
+        move_data["hot_tile"] = hot_tile(page.view, seat.side if seat else None)
+        move_data["pending_square"] = page.view.get("pending")
+        move_data["previews_url"] = reverse("games:previews", args=[page.game.pk])
+        labels.update(_maatatahay_labels())
     return {
         "move_data": move_data,
         "choice_moves": [(move.text, _move_choice_label(move)) for move in choices],
         "move_example": page.legal_moves[0].text,
     }
+
+
+def _maatatahay_labels() -> dict[str, str]:
+    """The texts of the Maatatahay controls (static/games/maatatahay.js)."""
+    return {
+        "pick_pair": _("Choose a pair of the Tile Stream."),
+        "pick_first": _("Choose who places first."),
+        "pick_space": _("Choose a marked space."),
+        "adjust": _("Rotate the tile, add crystals from storage, then confirm."),
+        "pick_order": _("The settlement order changes the result: choose one."),
+        "space_free": _("%(square)s, you can place here"),
+        "space_selected": _("%(square)s, selected: choose again to rotate"),
+        "pair": _("Pick this pair"),
+        "rotate": _("Rotate"),
+        "rotation": _("Rotation %(n)s"),
+        "energy": _("Energy"),
+        "spirit": _("Spirit"),
+        "more": _("one more %(crystal)s"),
+        "less": _("one less %(crystal)s"),
+        "put": _("Put from storage"),
+        "pay": _("Pay"),
+        "order": _("Order %(order)s"),
+        "loading": _("Computing the preview…"),
+        "strength": _("Strength %(total)s (claws %(claws)s, support %(support)s, put %(put)s, ability %(ability)s)"),
+        "collected": _("Collects %(energy)s energy and %(spirit)s spirit"),
+        "deaths": _("Dies: %(list)s"),
+        "no_deaths": _("No warrior dies"),
+        "friend": _("friend"),
+        "enemy": _("enemy"),
+        "hot_dies": _("The placed tile dies"),
+        "score_change": _("Score change: you %(mine)s, opponent %(theirs)s"),
+        "favour": _("Then %(n)s crystals are drawn from the bag as the favour"),
+        "relic_points": _("The relic scores %(n)s"),
+    }
+
+
+def game_previews(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The engine's previews of the legal moves on one square (``?square=c3``; with no
+    square, the moves that name none), for the player to move only: the board asks for
+    them when a square is chosen rather than the page carrying every preview. They come
+    from the public table only (engine/maatatahay/preview.py)."""
+    try:
+        page = selectors.game_for_viewer(game_id=game_id, user=request.user, previews=True)
+    except Game.DoesNotExist:
+        raise Http404(_("This game does not exist.")) from None
+    if not page.legal_moves:
+        return JsonResponse({"error": "not_your_move"}, status=403)
+    square = request.GET.get("square", "").strip()
+    moves = [move for move in page.legal_moves if (square in move.squares if square else not move.squares)]
+    return JsonResponse(
+        {"ply": page.game.ply, "moves": [{"text": move.text, "preview": move.preview} for move in moves]},
+        headers={"Cache-Control": "private, no-store"},
+    )
 
 
 MOVES_PER_PAGE = 50

@@ -27,3 +27,8 @@ def extras_svg(kind: str, view: dict[str, Any], *, flip: bool = False) -> SafeSt
     if kind == "onitama":
         return onitama.cards_svg(view, flip=flip)
     return maatatahay.extras_svg(view, flip=flip)
+
+
+def hot_tile(view: dict[str, Any], side: str | None) -> dict[str, Any] | None:
+    """Maatatahay: the tile ``side`` would place, as the board draws it (static/games/maatatahay.js)."""
+    return maatatahay.hot_tile(view, side)

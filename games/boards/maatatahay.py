@@ -188,6 +188,26 @@ def _tile(square: str, cell: dict[str, Any], data: dict[str, Any], flip: bool) -
     return "".join(parts)
 
 
+def hot_tile(view: dict[str, Any], side: str | None) -> dict[str, Any] | None:
+    """The tile ``side`` holds in the picked pair, for the board's placement control to draw:
+    its name, tribe, colours, claws and arrows as (dx, dy) unrotated (None without a pair)."""
+    name = (view.get("pair") or {}).get(side or "")
+    if not name or side is None:
+        return None
+    info = component_table(view).get("tiles", {}).get(name, {})
+    stroke, fill = TRIBE.get(side, TRIBE[BALAN])
+    return {
+        "name": name,
+        "label": "%s %s" % (tribe_label(side), tile_label(name)),
+        "short": tile_label(name),
+        "stroke": stroke,
+        "fill": fill,
+        "claws": info.get("claws", 0),
+        "arrows": [DIRS[d] for d in info.get("arrows", []) if d in DIRS],
+        "cell": CELL,
+    }
+
+
 def board_svg(view: dict[str, Any], *, flip: bool = False, last: Sequence[str] = ()) -> SafeString:
     """The map; the spaces in ``last`` (the last decision's space) are highlighted. Each
     space is named for screen readers with the warrior on it."""
@@ -379,8 +399,13 @@ def extras_svg(view: dict[str, Any], *, flip: bool = False) -> SafeString:
         parts.append('<ol class="stream-pairs">')
         for p in stream:
             parts.append(
-                '<li class="stream-pair">%s%s</li>'
-                % (_mini_tile(p.get(WAZU, ""), WAZU, data), _mini_tile(p.get(BALAN, ""), BALAN, data))
+                '<li class="stream-pair" data-wazu="%s" data-balan="%s">%s%s</li>'
+                % (
+                    escape(p.get(WAZU, "")),
+                    escape(p.get(BALAN, "")),
+                    _mini_tile(p.get(WAZU, ""), WAZU, data),
+                    _mini_tile(p.get(BALAN, ""), BALAN, data),
+                )
             )
         parts.append("</ol>")
     if pair:

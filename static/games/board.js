@@ -3,11 +3,12 @@
 // A move chosen on the board or typed in notation becomes a pending move, shown on the
 // board with its notation until it is confirmed (the form is sent) or undone. Squares
 // are focusable: arrow keys move between them, Enter or Space acts like a click.
-// A game plugs in its own controls (./onitama.js); without them the notation field and
+// A game plugs in its own controls (./onitama.js, ./maatatahay.js); without them the notation field and
 // the buttons of moves that name no square are the controls.
+import {maatatahayControls} from "./maatatahay.js";
 import {onitamaControls} from "./onitama.js";
 
-const CONTROLS = {onitama: onitamaControls};
+const CONTROLS = {onitama: onitamaControls, maatatahay: maatatahayControls};
 const SQUARE_PARTS = ["from", "to", "square"];
 
 export function format(text, values) {
