@@ -219,14 +219,16 @@ def enter_by_keyboard(page, move: LegalMove, legal: list[LegalMove], rng: random
 
 def test_a_stretch_of_onitama_played_with_the_keyboard_alone(live_server, browser, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    game = start_game(make_user("citra"), make_user("dewi"), "onitama", {"cards": "base"})
+    citra, dewi = make_user("citra"), make_user("dewi")
+    game = start_game(citra, dewi, "onitama", {"cards": "base"})
     base = live_server.url
     contexts, pages = two_players(browser, base, ("citra", "dewi"), phone="dewi")
     rng = random.Random(1515)
+    played = 0
     try:
-        for _ in range(24):
-            if game.status != GameStatus.ACTIVE:
-                break
+        while played < 24:
+            if game.status != GameStatus.ACTIVE:  # a random game may end early: the stretch goes on in a new one
+                game = start_game(citra, dewi, "onitama", {"cards": "base"})
             legal = legal_now(game)
             move = rng.choice(legal)
             page = pages[mover_name(game)]
@@ -240,8 +242,8 @@ def test_a_stretch_of_onitama_played_with_the_keyboard_alone(live_server, browse
                 page.keyboard.press("Enter")
             game.refresh_from_db()
             assert game.ply == ply + 1 and game.moves.get(ply=ply + 1).text == move.text
-        print("\nOnitama by keyboard: %d plies" % game.ply)
-        assert game.ply >= 10
+            played += 1
+        print("\nOnitama by keyboard: %d plies" % played)
     finally:
         for ctx in contexts.values():
             ctx.close()
