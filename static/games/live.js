@@ -44,36 +44,26 @@
   }
 
   // The side column, child by child, around the messages panel, which stays as it is; only the
-  // messages it lacks are added. The move form stays too while it is for the same ply (a move
-  // being chosen or typed is kept when, say, a draw offer comes in).
+  // messages it lacks are added. (The move form is in the board column, which patch() keeps at
+  // the same ply.)
   function patchSide(fresh) {
     var side = document.querySelector(".side-column");
     var next = fresh.querySelector(".side-column");
     if (!side || !next) { return; }
-    var keep = {};
     var panel = side.querySelector("#messages");
-    if (panel && next.querySelector("#messages")) { keep.messages = panel; }
-    var form = side.querySelector("#move-form");
-    var nextForm = next.querySelector("#move-form");
-    if (form && nextForm && ply(form) === ply(nextForm)) { keep.form = form; }
+    var kept = panel && next.querySelector("#messages") ? panel : null;
     Array.prototype.slice.call(side.children).forEach(function (child) {
-      if (child !== keep.messages && child !== keep.form) { child.remove(); }
+      if (child !== kept) { child.remove(); }
     });
     var anchor = side.firstChild;
     Array.prototype.slice.call(next.children).forEach(function (child) {
-      var kept = child.id === "messages" ? keep.messages : child.id === "move-form" ? keep.form : null;
-      if (kept) {
+      if (kept && child.id === "messages") {
         anchor = kept.nextSibling;
-        if (kept === keep.messages) { mergeMessages(child); }
+        mergeMessages(child);
         return;
       }
       side.insertBefore(document.importNode(child, true), anchor);
     });
-  }
-
-  function ply(form) {
-    var input = form.querySelector("input[name=expected_ply]");
-    return input ? input.value : "";
   }
 
   function mergeMessages(nextPanel) {
