@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from unittest import mock
 
 from django.contrib.auth import get_user_model
 
 import engine
 from accounts.models import User
+from engine import fair
 from games import services
 from games.models import Game, Seat
 
@@ -44,10 +46,17 @@ def start_game(
     rated: bool = True,
     *,
     now: datetime | None = None,
+    seed: int | None = None,
 ) -> Game:
     """A game between two users through the challenge services, started at ``now`` (by
     default the current time); the challenger takes the first side listed by the engine
-    unless ``seat_choice`` says otherwise."""
+    unless ``seat_choice`` says otherwise. ``seed`` fixes the deal (the game's secret seed),
+    so that a test which plays random moves in it replays the same game on every run."""
+    if seed is not None:
+        with mock.patch.object(fair, "new_seed", return_value=seed):
+            return start_game(
+                challenger, opponent, kind, options, seat_choice, days_per_move, rated, now=now, seed=None
+            )
     rules = engine.get_game(kind)
     challenge = services.challenge_create(
         challenger=challenger,
