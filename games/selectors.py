@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
+from django.core.paginator import Page, Paginator
 from django.db.models import BooleanField, Case, Exists, F, Max, OuterRef, Prefetch, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
@@ -35,19 +36,27 @@ class LobbyGame:
     time_left: timedelta | None
 
 
-def games_for_lobby(*, user: Any, now: datetime | None = None) -> list[LobbyGame]:
-    """The user's running games: those where it is their turn first, least time left first."""
-    now = now or timezone.now()
-    qs = (
+# The lobby lists a player's running games a page at a time ("your turn" ones first), and
+# the history page their finished games, so either page costs the same however many games
+# a player has (tests/games/test_lobby_queries.py counts the queries).
+LOBBY_PAGE_SIZE = 50
+HISTORY_PAGE_SIZE = 50
+
+
+def _lobby_games(user: Any) -> QuerySet[Game]:
+    return (
         _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user))
         .annotate(
             my_turn=Case(When(to_move_user=user, then=Value(True)), default=Value(False), output_field=BooleanField())
         )
-        .order_by("-my_turn", F("deadline").asc(nulls_last=True), "-created_at")
+        .order_by("-my_turn", F("deadline").asc(nulls_last=True), "-created_at", "-pk")
         .distinct()
     )
+
+
+def _lobby_rows(games: Any, user: Any, now: datetime) -> list[LobbyGame]:
     rows = []
-    for game in qs:
+    for game in games:
         seats = list(game.seats.all())
         mine = next(s for s in seats if s.user_id == user.pk)
         others = [s.player_name for s in seats if s.pk != mine.pk]
@@ -61,6 +70,27 @@ def games_for_lobby(*, user: Any, now: datetime | None = None) -> list[LobbyGame
             )
         )
     return rows
+
+
+def games_for_lobby(*, user: Any, now: datetime | None = None) -> list[LobbyGame]:
+    """The user's running games: those where it is their turn first, least time left first
+    (all of them: the lobby page reads one page, :func:`games_for_lobby_page`)."""
+    return _lobby_rows(_lobby_games(user), user, now or timezone.now())
+
+
+@dataclass
+class LobbyGames:
+    rows: list[LobbyGame]
+    page: Page[Any]
+
+
+def games_for_lobby_page(
+    *, user: Any, page: Any = 1, per_page: int = LOBBY_PAGE_SIZE, now: datetime | None = None
+) -> LobbyGames:
+    """One page of :func:`games_for_lobby` (a bad or out-of-range page number: the nearest
+    page), in a constant number of queries: the count, the page and its seats."""
+    shown = Paginator(_lobby_games(user), per_page).get_page(page)
+    return LobbyGames(rows=_lobby_rows(shown.object_list, user, now or timezone.now()), page=shown)
 
 
 def games_waiting_count(*, user: Any) -> int:
@@ -90,13 +120,21 @@ def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChal
     )
 
 
+def _history(user: Any) -> QuerySet[Game]:
+    return _with_seats(Game.objects.filter(seats__user=user).exclude(status=GameStatus.ACTIVE)).order_by(
+        F("finished_at").desc(nulls_last=True), "-pk"
+    )
+
+
 def games_history(*, user: Any, limit: int = 100) -> list[Game]:
     """The user's finished and aborted games, latest first."""
-    return list(
-        _with_seats(Game.objects.filter(seats__user=user).exclude(status=GameStatus.ACTIVE)).order_by("-finished_at")[
-            :limit
-        ]
-    )
+    return list(_history(user)[:limit])
+
+
+def games_history_page(*, user: Any, page: Any = 1, per_page: int = HISTORY_PAGE_SIZE) -> Page[Any]:
+    """One page of the user's finished and aborted games, latest first (a bad or
+    out-of-range page number: the nearest page), in a constant number of queries."""
+    return Paginator(_history(user), per_page).get_page(page)
 
 
 @dataclass

@@ -58,8 +58,10 @@ def lobby(
     solo_form: SoloForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    games = selectors.games_for_lobby_page(user=request.user, page=request.GET.get("page"))
     context = {
-        "games": selectors.games_for_lobby(user=request.user),
+        "games": games.rows,
+        "games_page": games.page,
         "challenges": selectors.challenges_for_lobby(user=request.user),
         "history": selectors.games_history(user=request.user, limit=10),
         "challenge_form": challenge_form or ChallengeForm(prefix="challenge"),
@@ -74,9 +76,8 @@ def player_history(request: HttpRequest, username: str) -> HttpResponse:
     player = account_selectors.user_get_public(username=username)
     if player is None:
         raise Http404(_("No such player."))
-    return render(
-        request, "games/history.html", {"player": player, "games": selectors.games_history(user=player, limit=200)}
-    )
+    games = selectors.games_history_page(user=player, page=request.GET.get("page"))
+    return render(request, "games/history.html", {"player": player, "games": games, "games_page": games})
 
 
 def _verify_command(game: Game) -> str:
