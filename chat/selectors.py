@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 
-from accounts.selectors import block_since, is_blocked
+from accounts.selectors import block_since, blocks_between
 from games.errors import NotAllowed, NotFound
 from games.models import Game, Seat
 
@@ -61,9 +61,10 @@ def conversation_for(*, game_id: int, user: Any, game: Game | None = None) -> Co
     if game is None:
         raise NotFound("game_not_found", game=game_id)
     partners = partners_of(game=game, user=user)
+    blocks = blocks_between(user=user, others=partners)  # both ways, one query
     hidden = Q()
     for partner in partners:
-        since = block_since(blocker=user, blocked=partner)
+        since = blocks.get((user.pk, partner.pk))
         if since is not None:
             hidden |= Q(author=partner, created_at__gte=since)
     messages = Message.objects.filter(game=game).select_related("author")
@@ -74,7 +75,7 @@ def conversation_for(*, game_id: int, user: Any, game: Game | None = None) -> Co
         viewer=user,
         partners=partners,
         messages=list(messages),
-        blocked_by_partner=any(is_blocked(blocker=partner, blocked=user) for partner in partners),
+        blocked_by_partner=any((partner.pk, user.pk) in blocks for partner in partners),
     )
 
 
