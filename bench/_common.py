@@ -55,8 +55,11 @@ def ensure_database(url: str) -> None:
 def site_environment(database: str) -> dict[str, str]:
     """The site's settings for a benchmark, also applied to this process.
 
-    No broker (tasks run in-process), mail dropped, API rate limits out of the way,
-    persistent database connections: the numbers are the web tier's.
+    No broker (tasks run in-process), mail dropped, API rate limits out of the way: the
+    numbers are the web tier's. A connection per request (``DATABASE_CONN_MAX_AGE=0``, the
+    default): under the ASGI server every request runs in a context of its own, so a kept
+    connection is never reused and piles up until its age runs out (40 idle connections
+    within a minute of a bench, then PostgreSQL's "too many clients").
     """
     env = dict(
         os.environ,
@@ -68,7 +71,7 @@ def site_environment(database: str) -> dict[str, str]:
         API_RATE_AUTH="1000000/min",
         DEBUG="true",
         LOG_LEVEL="ERROR",
-        DATABASE_CONN_MAX_AGE="60",
+        DATABASE_CONN_MAX_AGE="0",
     )
     env.pop("CELERY_BROKER_URL", None)
     os.environ.update(env)
