@@ -4,7 +4,7 @@ from datetime import datetime
 from typing import Literal
 
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 
 from . import tokens
 from .models import Block, StaffAction, User
@@ -81,6 +81,19 @@ def block_since(*, blocker: User, blocked: User) -> datetime | None:
     return (
         Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).values_list("created_at", flat=True).first()
     )
+
+
+def blocks_between(*, user: User, others: list[User]) -> dict[tuple[int, int], datetime]:
+    """The blocks either way between ``user`` and each of ``others``, in one query:
+    (blocker id, blocked id) -> when (what :func:`is_blocked` and :func:`block_since` say
+    of each pair; a page that asks both of several players asks this once)."""
+    ids = [other.pk for other in others]
+    if not ids:
+        return {}
+    rows = Block.objects.filter(
+        Q(blocker_id=user.pk, blocked_id__in=ids) | Q(blocked_id=user.pk, blocker_id__in=ids)
+    ).values_list("blocker_id", "blocked_id", "created_at")
+    return {(blocker, blocked): created for blocker, blocked, created in rows}
 
 
 def users_with_bad_display_names() -> list[int]:

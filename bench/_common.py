@@ -26,6 +26,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 PING_PATH = "/api/v1/ping/"
+# The trivial view, the floor every figure is a ratio to: a plain Django view returning
+# constant JSON through the middleware (ops.views.floor: no DRF, throttle, database or session).
+FLOOR_PATH = "/floor/"
+FLOOR_NAME = "floor (trivial view)"
+
+# (name, p50 seconds) of every phase reported in this run, for the closing table.
+RESULTS: list[tuple[str, float]] = []
 
 
 def free_port() -> int:
@@ -48,8 +55,11 @@ def ensure_database(url: str) -> None:
 def site_environment(database: str) -> dict[str, str]:
     """The site's settings for a benchmark, also applied to this process.
 
-    No broker (tasks run in-process), mail dropped, API rate limits out of the way,
-    persistent database connections: the numbers are the web tier's.
+    No broker (tasks run in-process), mail dropped, API rate limits out of the way: the
+    numbers are the web tier's. A connection per request (``DATABASE_CONN_MAX_AGE=0``, the
+    default): under the ASGI server every request runs in a context of its own, so a kept
+    connection is never reused and piles up until its age runs out (40 idle connections
+    within a minute of a bench, then PostgreSQL's "too many clients").
     """
     env = dict(
         os.environ,
@@ -61,7 +71,7 @@ def site_environment(database: str) -> dict[str, str]:
         API_RATE_AUTH="1000000/min",
         DEBUG="true",
         LOG_LEVEL="ERROR",
-        DATABASE_CONN_MAX_AGE="60",
+        DATABASE_CONN_MAX_AGE="0",
     )
     env.pop("CELERY_BROKER_URL", None)
     os.environ.update(env)
@@ -101,10 +111,15 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
         start_new_session=True,
     )
     base = "http://127.0.0.1:%d" % port
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise SystemExit("stopped")  # so that the server below is stopped with the bench
+
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
         for _ in range(100):
             try:
-                with urllib.request.urlopen(base + PING_PATH, timeout=5) as response:
+                with urllib.request.urlopen(base + FLOOR_PATH, timeout=5) as response:
                     if response.status == 200:
                         break
             except (OSError, urllib.error.HTTPError):
@@ -116,14 +131,16 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+        signal.signal(signal.SIGTERM, previous)
 
 
 def report(name: str, latencies: list[float], wall: float, unit: str = "req/s") -> None:
     """One line: count, p50, p99 and mean latency (ms), and completed operations per second."""
     flat = sorted(latencies)
+    RESULTS.append((name, statistics.median(flat)))
     p99 = flat[min(len(flat) - 1, int(round(0.99 * (len(flat) - 1))))]
     print(
-        "%-28s n=%5d  p50 %7.1f ms  p99 %7.1f ms  mean %7.1f ms  %7.1f %s"
+        "%-34s n=%5d  p50 %7.1f ms  p99 %7.1f ms  mean %7.1f ms  %7.1f %s"
         % (
             name,
             len(flat),
@@ -159,7 +176,17 @@ def run_phase(name: str, clients: int, worker: Callable[[int, list[float]], None
     wall = time.perf_counter() - start
     flat = [x for per in latencies for x in per]
     if errors or not flat:
-        print("%-28s FAILED: %s" % (name, "; ".join(errors[:3]) or "no requests"))
+        print("%-34s FAILED: %s" % (name, "; ".join(errors[:3]) or "no requests"))
         return None
     report(name, flat, wall, unit)
     return wall
+
+
+def summary() -> None:
+    """The closing table: every phase's p50 beside its ratio to the trivial view of this run."""
+    floor = dict(RESULTS).get(FLOOR_NAME)
+    print()
+    print("%-34s %10s  %s" % ("request (p50)", "ms", "vs the trivial view"))
+    for name, p50 in RESULTS:
+        ratio = "%6.1fx" % (p50 / floor) if floor else "-"
+        print("%-34s %10.1f  %s" % (name, p50 * 1000, ratio))

@@ -8,7 +8,10 @@ and games), serves the site with gunicorn on 127.0.0.1 (``--workers`` uvicorn wo
 and runs three phases, each with ``--clients`` threads doing ``--requests`` requests
 each (bounded loops, fresh connections):
 
-* ``ping``: ``GET /api/v1/ping/``, the trivial endpoint (the server's floor);
+* ``floor``: ``GET /floor/``, the trivial view (ops.views.floor: constant JSON, no DRF,
+  throttle, database or session), the server's floor: the closing table gives every
+  phase's p50 as a ratio to it;
+* ``ping``: ``GET /api/v1/ping/``, the API's trivial endpoint (DRF, authentication, throttles);
 * ``game detail``: ``GET /api/v1/games/{id}/`` of a running game, as its player to move
   (view, moves and legal moves built each time), Onitama and Maatatahay;
 * ``move submit``: ``POST /api/v1/games/{id}/moves/`` with the ply and an Idempotency-Key;
@@ -28,7 +31,16 @@ import urllib.error
 import urllib.request
 import uuid
 
-from _common import django_migrated, ensure_database, gunicorn, run_phase, site_environment
+from _common import (
+    FLOOR_NAME,
+    FLOOR_PATH,
+    django_migrated,
+    ensure_database,
+    gunicorn,
+    run_phase,
+    site_environment,
+    summary,
+)
 
 
 def prepare(clients: int) -> dict:
@@ -125,11 +137,14 @@ def main() -> None:
             % (args.clients, args.requests, args.workers, os.cpu_count() or 0)
         )
 
-        def ping(index: int, out: list[float]) -> None:
-            for _ in range(args.requests):
-                status, _body, elapsed = client.call("GET", "/api/v1/ping/")
-                assert status == 200, status
-                out.append(elapsed)
+        def trivial(path: str):
+            def work(index: int, out: list[float]) -> None:
+                for _ in range(args.requests):
+                    status, _body, elapsed = client.call("GET", path)
+                    assert status == 200, status
+                    out.append(elapsed)
+
+            return work
 
         def detail(kind: str):
             def work(index: int, out: list[float]) -> None:
@@ -155,41 +170,49 @@ def main() -> None:
                 assert status == 304, status
                 out.append(elapsed)
 
-        def moves(index: int, out: list[float]) -> None:
-            mine = setup["clients"][index]
-            tokens = mine["tokens"]
-            first, second = list(tokens)
-            game = None
-            for _ in range(args.requests):
-                if game is None or game["status"] != "active":
-                    status, made, _ = client.call(
+        def moves(kind: str, options: dict):
+            def work(index: int, out: list[float]) -> None:
+                mine = setup["clients"][index]
+                tokens = mine["tokens"]
+                first, second = list(tokens)
+                game = None
+                for _ in range(args.requests):
+                    if game is None or game["status"] != "active":
+                        status, made, _ = client.call(
+                            "POST",
+                            "/api/v1/challenges/",
+                            tokens[first],
+                            {"kind": kind, "opponent": second, "options": options, "days_per_move": 14},
+                        )
+                        assert status == 201, made
+                        status, game, _ = client.call(
+                            "POST", "/api/v1/challenges/%d/accept/" % made["id"], tokens[second]
+                        )
+                        assert status == 201, game
+                    mover = game["to_move_username"]
+                    status, game, _ = client.call("GET", "/api/v1/games/%d/" % game["id"], tokens[mover])
+                    text = game["legal_moves"][0]["text"]
+                    status, answer, elapsed = client.call(
                         "POST",
-                        "/api/v1/challenges/",
-                        tokens[first],
-                        {"kind": "onitama", "opponent": second, "options": {"cards": "base"}, "days_per_move": 14},
+                        "/api/v1/games/%d/moves/" % game["id"],
+                        tokens[mover],
+                        {"move": text, "ply": game["ply"]},
+                        headers={"Idempotency-Key": uuid.uuid4().hex},
                     )
-                    assert status == 201, made
-                    status, game, _ = client.call("POST", "/api/v1/challenges/%d/accept/" % made["id"], tokens[second])
-                    assert status == 201, game
-                mover = game["to_move_username"]
-                status, game, _ = client.call("GET", "/api/v1/games/%d/" % game["id"], tokens[mover])
-                text = game["legal_moves"][0]["text"]
-                status, answer, elapsed = client.call(
-                    "POST",
-                    "/api/v1/games/%d/moves/" % game["id"],
-                    tokens[mover],
-                    {"move": text, "ply": game["ply"]},
-                    headers={"Idempotency-Key": uuid.uuid4().hex},
-                )
-                assert status == 201, answer
-                out.append(elapsed)
-                game = answer["game"]
+                    assert status == 201, answer
+                    out.append(elapsed)
+                    game = answer["game"]
 
-        run_phase("ping (trivial)", args.clients, ping)
+            return work
+
+        run_phase(FLOOR_NAME, args.clients, trivial(FLOOR_PATH))
+        run_phase("ping (API, DRF)", args.clients, trivial("/api/v1/ping/"))
         run_phase("game detail, onitama", args.clients, detail("onitama"))
         run_phase("game detail, maatatahay", args.clients, detail("maatatahay"))
         run_phase("game detail, 304 (ETag)", args.clients, detail_304)
-        run_phase("move submit, onitama", args.clients, moves)
+        run_phase("move submit, onitama", args.clients, moves("onitama", {"cards": "base"}))
+        run_phase("move submit, maatatahay", args.clients, moves("maatatahay", {"variant": "standard"}))
+        summary()
 
 
 if __name__ == "__main__":

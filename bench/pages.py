@@ -9,16 +9,24 @@ on 127.0.0.1 (``--workers`` uvicorn workers, as in the Procfile), logs two playe
 login page and runs, each with ``--clients`` threads (bounded loops: ``--moves`` moves
 per client, at most ``--seconds`` per phase, fresh loopback connections):
 
-* ``ping``: ``GET /api/v1/ping/``, the trivial view (the server's floor);
+* ``floor``: ``GET /floor/``, the trivial view (ops.views.floor: constant JSON through the
+  middleware, no DRF, throttle, database or session): the server's floor, and every
+  figure's ratio is to it;
+* ``ping``: ``GET /api/v1/ping/``, the API's trivial endpoint (DRF, authentication, throttles);
 * ``move POST (form)``: what a player's browser does, for Onitama and for Maatatahay:
-  read the game page (``game page GET``), choose one of its legal moves and post the
-  page's move form (CSRF token, ``expected_ply``); each client plays both sides of
-  games of its own (a finished game is replaced), so clients never race each other.
-  The POST is timed up to its redirect (the move is then committed);
+  read the game page (``game page GET``), choose one of the legal moves (read from the
+  API's game detail with the player's token, untimed, so the bench does not depend on
+  the board's markup) and post the page's move form (CSRF token, ``expected_ply``);
+  each client plays both sides of games of its own (a finished game is replaced), so
+  clients never race each other. The POST is timed up to its redirect (the move is
+  then committed);
+* ``game status, 304``: the poll of an open game page (``status.json``) with the
+  ``If-None-Match`` of its last answer;
 * ``lobby GET``: the lobby of a player with each of ``--lobby-games`` games.
 
 Prints p50, p99 and mean latency (ms) and throughput (completed operations per wall
 second of the phase; in a move phase each client reads a page before every post).
+Ends with a table of every phase's p50 beside its ratio to the floor.
 Then the number of database queries of the lobby page for a player with each of
 ``--lobby-games`` games, counted in-process with CaptureQueriesContext against the same
 database: it must not grow with the number of games. Tasks run in-process (no broker)
@@ -40,13 +48,21 @@ import urllib.parse
 import urllib.request
 from http.cookies import SimpleCookie
 
-from _common import django_migrated, ensure_database, gunicorn, report, run_phase, site_environment
+from _common import (
+    FLOOR_NAME,
+    FLOOR_PATH,
+    django_migrated,
+    ensure_database,
+    gunicorn,
+    report,
+    run_phase,
+    site_environment,
+    summary,
+)
 
 PASSWORD = "bench-password-123"
 OPTIONS = {"onitama": {"cards": "base"}, "maatatahay": {"variant": "first"}}
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-EXPECTED_PLY = re.compile(r'name="expected_ply" value="(\d+)"')
-LEGAL_MOVE = re.compile(r'<input type="radio" name="move" value="([^"]*)"')
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -63,10 +79,10 @@ class Session:
         self.opener = urllib.request.build_opener(_NoRedirect)
 
     def request(
-        self, method: str, path: str, form: dict[str, str] | None = None
+        self, method: str, path: str, form: dict[str, str] | None = None, headers: dict[str, str] | None = None
     ) -> tuple[int, dict[str, str], str, float]:
         data = urllib.parse.urlencode(form).encode() if form is not None else None
-        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers or {})
         if self.cookies:
             request.add_header("Cookie", "; ".join("%s=%s" % item for item in self.cookies.items()))
         start = time.perf_counter()
@@ -94,19 +110,38 @@ class Session:
             raise SystemExit("%s could not log in (HTTP %d)" % (username, status))
 
 
-def bench_players(clients: int) -> list[tuple]:
-    """Per client, two players with the bench password (new ones each run)."""
+def bench_players(clients: int) -> tuple[list[tuple], dict[str, str]]:
+    """Per client, two players with the bench password (new ones each run), and each
+    player's API token (read scope: the bench reads the legal moves from the API)."""
     from django.contrib.auth import get_user_model
+
+    from api import services as api_services
 
     run = os.urandom(3).hex()
     users = get_user_model().objects
-    return [
+    players = [
         tuple(
             users.create_user("h%s%s%d" % (run, side, index), "h%s%s%d@example.org" % (run, side, index), PASSWORD)
             for side in ("a", "b")
         )
         for index in range(clients)
     ]
+    tokens = {
+        user.username: api_services.token_create(user=user, name="bench", scopes=["read"])[1]
+        for pair in players
+        for user in pair
+    }
+    return players, tokens
+
+
+def api_game(base: str, game_id: int, token: str) -> dict:
+    """The API's game detail as ``token``'s player sees it (legal moves for the player to move)."""
+    request = urllib.request.Request(
+        base + "/api/v1/games/%d/" % game_id,
+        headers={"Authorization": "Bearer " + token, "Accept": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
 
 
 def new_game(kind: str, first, second) -> tuple[int, dict]:
@@ -189,7 +224,7 @@ def main() -> None:
     django_migrated()
     from django.db import connection
 
-    players = bench_players(args.clients)
+    players, tokens = bench_players(args.clients)
     lobby_players = [(size, lobby_player(size)) for size in lobby_sizes]
 
     with gunicorn(env, args.workers) as base:
@@ -205,12 +240,15 @@ def main() -> None:
                 pair[user.username].log_in(user.username)
             sessions.append(pair)
 
-        def ping(index: int, out: list[float]) -> None:
-            client = Session(base)
-            for _ in range(args.moves):
-                status, _headers, _body, elapsed = client.request("GET", "/api/v1/ping/")
-                assert status == 200, status
-                out.append(elapsed)
+        def trivial(path: str):
+            def work(index: int, out: list[float]) -> None:
+                client = Session(base)
+                for _ in range(args.moves):
+                    status, _headers, _body, elapsed = client.request("GET", path)
+                    assert status == 200, status
+                    out.append(elapsed)
+
+            return work
 
         def moves(kind: str, page_reads: list[float]):
             def work(index: int, out: list[float]) -> None:
@@ -234,17 +272,21 @@ def main() -> None:
                                 break
                             game_id = None
                         assert state["status"] == "active", state
-                        session = mine[user_by_side[state["to_move"]]]
+                        mover = user_by_side[state["to_move"]]
+                        session = mine[mover]
                         status, _h, page, elapsed = session.request("GET", "/games/%d/" % game_id)
                         page_reads.append(elapsed)
-                        legal = [html.unescape(text) for text in LEGAL_MOVE.findall(page)]
-                        assert status == 200 and legal, "no move form on the page of the player to move"
+                        csrf = CSRF.search(page)
+                        assert status == 200 and csrf and 'id="move-form"' in page, "no move form for the mover"
+                        detail = api_game(base, game_id, tokens[mover])
+                        legal = [move["text"] for move in detail["legal_moves"]]
+                        assert legal and detail["ply"] == state["ply"], "no legal moves from the API"
                         status, headers, body, elapsed = session.request(
                             "POST",
                             "/games/%d/move/" % game_id,
                             {
-                                "csrfmiddlewaretoken": CSRF.search(page).group(1),
-                                "expected_ply": EXPECTED_PLY.search(page).group(1),
+                                "csrfmiddlewaretoken": html.unescape(csrf.group(1)),
+                                "expected_ply": str(detail["ply"]),
                                 "move": chooser.choice(legal),
                             },
                         )
@@ -258,12 +300,29 @@ def main() -> None:
 
             return work
 
-        run_phase("ping (trivial)", args.clients, ping)
+        def status_304(index: int, out: list[float]) -> None:
+            first, second = players[index]
+            game_id, _sides = new_game("onitama", first, second)
+            connection.close()
+            mine = sessions[index][first.username]
+            status, headers, _body, _ = mine.request("GET", "/games/%d/status.json" % game_id)
+            assert status == 200 and headers.get("etag"), headers
+            client = Session(base, dict(mine.cookies))
+            for _ in range(args.moves):
+                status, _h, _body, elapsed = client.request(
+                    "GET", "/games/%d/status.json" % game_id, headers={"If-None-Match": headers["etag"]}
+                )
+                assert status == 304, status
+                out.append(elapsed)
+
+        run_phase(FLOOR_NAME, args.clients, trivial(FLOOR_PATH))
+        run_phase("ping (API, DRF)", args.clients, trivial("/api/v1/ping/"))
         for kind in ("onitama", "maatatahay"):
             page_reads: list[float] = []
             wall = run_phase("move POST (form), %s" % kind, args.clients, moves(kind, page_reads), unit="moves/s")
             if wall and page_reads:
                 report("game page GET, %s" % kind, page_reads, wall, unit="pages/s")
+        run_phase("game status, 304", args.clients, status_304)
         for size, player in lobby_players:
             client = Session(base, session_cookie(player))
 
@@ -274,6 +333,7 @@ def main() -> None:
                     out.append(elapsed)
 
             run_phase("lobby GET, %d games" % size, 1, lobby)
+        summary()
 
     for size, player in lobby_players:
         count, rows = lobby_query_count(player)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 
-from accounts.selectors import block_since, is_blocked
+from accounts.selectors import block_since, blocks_between
 from games.errors import NotAllowed, NotFound
 from games.models import Game, Seat
 
@@ -37,7 +37,10 @@ class Conversation:
 
 
 def game_users(*, game: Game) -> list[User]:
-    """The users seated in ``game`` (bots have no user), in seat order."""
+    """The users seated in ``game`` (bots have no user), in seat order (the seats prefetched
+    with their users when the caller has them, as games.selectors.game_for_viewer does)."""
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return [seat.user for seat in game.seats.all() if seat.user is not None]
     seats = Seat.objects.filter(game=game, user__isnull=False).select_related("user")
     return [seat.user for seat in seats if seat.user is not None]
 
@@ -50,15 +53,18 @@ def partners_of(*, game: Game, user: Any) -> list[User]:
     return [u for u in users if u.pk != user.pk]
 
 
-def conversation_for(*, game_id: int, user: Any) -> Conversation:
-    """The messages of the game ``game_id`` as ``user`` sees them (404 unknown game, 403 not seated)."""
-    game = Game.objects.filter(pk=game_id).first()
+def conversation_for(*, game_id: int, user: Any, game: Game | None = None) -> Conversation:
+    """The messages of the game ``game_id`` as ``user`` sees them (404 unknown game, 403 not seated).
+    ``game``: that game, when the caller has already read it."""
+    if game is None or game.pk != game_id:
+        game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise NotFound("game_not_found", game=game_id)
     partners = partners_of(game=game, user=user)
+    blocks = blocks_between(user=user, others=partners)  # both ways, one query
     hidden = Q()
     for partner in partners:
-        since = block_since(blocker=user, blocked=partner)
+        since = blocks.get((user.pk, partner.pk))
         if since is not None:
             hidden |= Q(author=partner, created_at__gte=since)
     messages = Message.objects.filter(game=game).select_related("author")
@@ -69,7 +75,7 @@ def conversation_for(*, game_id: int, user: Any) -> Conversation:
         viewer=user,
         partners=partners,
         messages=list(messages),
-        blocked_by_partner=any(is_blocked(blocker=partner, blocked=user) for partner in partners),
+        blocked_by_partner=any((partner.pk, user.pk) in blocks for partner in partners),
     )
 
 
@@ -78,7 +84,7 @@ def conversation_or_none(*, game: Game, user: Any) -> Conversation | None:
     if not getattr(user, "is_authenticated", False):
         return None
     try:
-        conversation = conversation_for(game_id=game.pk, user=user)
+        conversation = conversation_for(game_id=game.pk, user=user, game=game)
     except NotAllowed:
         return None
     return conversation if conversation.partners else None

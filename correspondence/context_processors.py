@@ -16,6 +16,11 @@ def banners(request):
             game_id = int(match.kwargs.get("game_id"))
         except (TypeError, ValueError):
             game_id = None
+    # the game page leaves the game it read, seats prefetched (games.views.game_detail), so
+    # that the banners do not read it again
+    shown = getattr(request, "game_shown", None)
     return {
-        "correspondence_banners": lambda: selectors.banners_for(user=request.user, game_id=game_id, now=timezone.now())
+        "correspondence_banners": lambda: selectors.banners_for(
+            user=request.user, game_id=game_id, now=timezone.now(), game=shown
+        )
     }

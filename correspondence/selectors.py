@@ -66,17 +66,22 @@ def user_gets_no_mail(user: Any) -> bool:
     return not user.email or not (user.email_on_your_turn or user.email_reminders or user.email_on_game_over)
 
 
-def banners_for(*, user: Any, game_id: int | None, now: datetime) -> list[dict[str, Any]]:
-    """Warnings for the page: mail all off while a clock runs; opponents on vacation."""
+def banners_for(*, user: Any, game_id: int | None, now: datetime, game: Any = None) -> list[dict[str, Any]]:
+    """Warnings for the page: mail all off while a clock runs; opponents on vacation.
+    ``game``: the game ``game_id`` with its seats and their users prefetched, when the page
+    has read it already."""
     banners: list[dict[str, Any]] = []
     if game_id is None:
         return banners
-    game = (
-        Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .defer("sealed_state", "sealed_seed")
-        .first()
-    )
+    if game is None or game.pk != game_id or "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        game = (
+            Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE)
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+            .defer("sealed_state", "sealed_seed")
+            .first()
+        )
+    elif game.status != GameStatus.ACTIVE:
+        game = None
     if game is None:
         return banners
     seats = list(game.seats.all())

@@ -34,11 +34,13 @@ def game_state(game: Game) -> GameState:
     return rules_for(game.kind).from_json(json.loads(unseal(game.sealed_state, purpose="state")))
 
 
-def game_can_abort(game: Game) -> bool:
-    """A game may be aborted while at least one side has not made its first move."""
+def game_can_abort(game: Game, *, moved: set[str] | None = None) -> bool:
+    """A game may be aborted while at least one side has not made its first move.
+    ``moved``: ``game.sides_moved()`` when the caller has already read the game's moves."""
     if game.status != GameStatus.ACTIVE:
         return False
-    moved = game.sides_moved()
+    if moved is None:
+        moved = game.sides_moved()
     return any(side not in moved for side in rules_for(game.kind).players)
 
 

@@ -6,11 +6,14 @@ game: the board comes from the engine's ``view``.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import BooleanField, Case, Exists, F, Max, OuterRef, QuerySet, Subquery, Value, When
+from django.core.cache import cache
+from django.core.paginator import Page, Paginator
+from django.db.models import BooleanField, Case, Exists, F, Max, OuterRef, Prefetch, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from engine.core import replay
@@ -33,19 +36,27 @@ class LobbyGame:
     time_left: timedelta | None
 
 
-def games_for_lobby(*, user: Any, now: datetime | None = None) -> list[LobbyGame]:
-    """The user's running games: those where it is their turn first, least time left first."""
-    now = now or timezone.now()
-    qs = (
+# The lobby lists a player's running games a page at a time ("your turn" ones first), and
+# the history page their finished games, so either page costs the same however many games
+# a player has (tests/games/test_lobby_queries.py counts the queries).
+LOBBY_PAGE_SIZE = 50
+HISTORY_PAGE_SIZE = 50
+
+
+def _lobby_games(user: Any) -> QuerySet[Game]:
+    return (
         _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user))
         .annotate(
             my_turn=Case(When(to_move_user=user, then=Value(True)), default=Value(False), output_field=BooleanField())
         )
-        .order_by("-my_turn", F("deadline").asc(nulls_last=True), "-created_at")
+        .order_by("-my_turn", F("deadline").asc(nulls_last=True), "-created_at", "-pk")
         .distinct()
     )
+
+
+def _lobby_rows(games: Any, user: Any, now: datetime) -> list[LobbyGame]:
     rows = []
-    for game in qs:
+    for game in games:
         seats = list(game.seats.all())
         mine = next(s for s in seats if s.user_id == user.pk)
         others = [s.player_name for s in seats if s.pk != mine.pk]
@@ -59,6 +70,27 @@ def games_for_lobby(*, user: Any, now: datetime | None = None) -> list[LobbyGame
             )
         )
     return rows
+
+
+def games_for_lobby(*, user: Any, now: datetime | None = None) -> list[LobbyGame]:
+    """The user's running games: those where it is their turn first, least time left first
+    (all of them: the lobby page reads one page, :func:`games_for_lobby_page`)."""
+    return _lobby_rows(_lobby_games(user), user, now or timezone.now())
+
+
+@dataclass
+class LobbyGames:
+    rows: list[LobbyGame]
+    page: Page[Any]
+
+
+def games_for_lobby_page(
+    *, user: Any, page: Any = 1, per_page: int = LOBBY_PAGE_SIZE, now: datetime | None = None
+) -> LobbyGames:
+    """One page of :func:`games_for_lobby` (a bad or out-of-range page number: the nearest
+    page), in a constant number of queries: the count, the page and its seats."""
+    shown = Paginator(_lobby_games(user), per_page).get_page(page)
+    return LobbyGames(rows=_lobby_rows(shown.object_list, user, now or timezone.now()), page=shown)
 
 
 def games_waiting_count(*, user: Any) -> int:
@@ -88,13 +120,21 @@ def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChal
     )
 
 
+def _history(user: Any) -> QuerySet[Game]:
+    return _with_seats(Game.objects.filter(seats__user=user).exclude(status=GameStatus.ACTIVE)).order_by(
+        F("finished_at").desc(nulls_last=True), "-pk"
+    )
+
+
 def games_history(*, user: Any, limit: int = 100) -> list[Game]:
     """The user's finished and aborted games, latest first."""
-    return list(
-        _with_seats(Game.objects.filter(seats__user=user).exclude(status=GameStatus.ACTIVE)).order_by("-finished_at")[
-            :limit
-        ]
-    )
+    return list(_history(user)[:limit])
+
+
+def games_history_page(*, user: Any, page: Any = 1, per_page: int = HISTORY_PAGE_SIZE) -> Page[Any]:
+    """One page of the user's finished and aborted games, latest first (a bad or
+    out-of-range page number: the nearest page), in a constant number of queries."""
+    return Paginator(_history(user), per_page).get_page(page)
 
 
 @dataclass
@@ -137,33 +177,104 @@ class GamePage:
         return seat is not None and seat.is_bot
 
 
+# A position never changes once reached, so what is read from it is kept in the cache
+# (CACHE_URL) rather than read again on every request: the viewer's ``view``, the move
+# that led to it and the legal moves of the player to move. The key names the game by its
+# seed commitment (unique per game, so a reused id in a test database cannot collide) and
+# the position by its ply and, at the current ply, a digest of the sealed state itself (a
+# resignation or time-out that the engine records changes the state at the same ply).
+POSITION_CACHE_SECONDS = 6 * 3600
+_MISSING = object()
+
+
+def position_key(game: Game, shown: int) -> str:
+    """The cache key prefix of the position after ply ``shown`` of ``game`` (also the
+    board's, games/views.py)."""
+    if shown == game.ply:
+        version = hashlib.blake2b(game.sealed_state.encode(), digest_size=12).hexdigest()
+    else:
+        version = "replay"
+    return "games:pos:%s:%s:%d:%s" % (game.seed_commitment, game.data_version or "-", shown, version)
+
+
+def _position_reads(
+    game: Game, moves: list[Move], shown: int, side: str | None, *, legal: bool, previews: bool
+) -> tuple[dict[str, Any], LegalMove | None, list[LegalMove]]:
+    """(the view of ``side``, the move before, the legal moves when ``legal``) of the position
+    after ply ``shown``, from the cache or else from the engine state, read (and parsed)
+    at most once."""
+    prefix = position_key(game, shown)
+    names = {
+        "view": "%s:view:%s" % (prefix, side or "-"),
+        "last": "%s:last" % prefix,
+        "legal": "%s:legal%s" % (prefix, ":previews" if previews else ""),
+    }
+    if not legal:
+        del names["legal"]
+    found = cache.get_many(list(names.values()))
+    values = {name: found.get(key, _MISSING) for name, key in names.items()}
+    if any(value is _MISSING for value in values.values()):
+        rules = rules_for(game.kind)
+        states: list[Any] = []
+
+        def state() -> Any:
+            if not states:
+                if shown == game.ply:
+                    states.append(game_state(game))
+                else:
+                    _salt, seed = game_secret(game)
+                    states.append(
+                        replay(
+                            rules,
+                            seed,
+                            game.options,
+                            [m.text for m in moves[:shown]],
+                            data_version=game.data_version or None,
+                        )
+                    )
+            return states[0]
+
+        missing: dict[str, Any] = {}
+        if values["view"] is _MISSING:
+            missing[names["view"]] = values["view"] = rules.view(state(), side)
+        if values["last"] is _MISSING:
+            missing[names["last"]] = values["last"] = _move_before(game, moves, shown)
+        if legal and values["legal"] is _MISSING:
+            try:
+                values["legal"] = legal_moves_of(kind=game.kind, state=state(), previews=previews)
+            except EngineError:
+                values["legal"] = []
+            missing[names["legal"]] = values["legal"]
+        cache.set_many(missing, POSITION_CACHE_SECONDS)
+    return values["view"], values["last"], list(values.get("legal") or [])
+
+
 def game_for_viewer(
     *, game_id: int, user: Any, ply: int | None = None, now: datetime | None = None, previews: bool = False
 ) -> GamePage:
     """The game page data for ``user`` (anonymous: a spectator); ``ply`` shows an earlier position.
     ``previews``: the player to move's legal moves carry the engine's preview of their result
     (up to a few ms for a crowded Maatatahay decision; what sends no preview does not ask for one).
+    The seats (with their users) come prefetched on ``page.game.seats.all()``.
 
     Raises Game.DoesNotExist for an unknown game.
     """
     now = now or timezone.now()
-    game = Game.objects.get(pk=game_id)
-    seats = list(game.seats.select_related("user"))
+    game = Game.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(
+        pk=game_id
+    )
+    seats = list(game.seats.all())
     moves = list(game.moves.select_related("seat").order_by("ply"))
     viewer_seat = None
     if user is not None and getattr(user, "is_authenticated", False):
         viewer_seat = next((s for s in seats if s.user_id == user.pk), None)
-    rules = rules_for(game.kind)
     shown = game.ply if ply is None else max(0, min(int(ply), game.ply))
-    if shown == game.ply:
-        state = game_state(game)
-    else:
-        _salt, seed = game_secret(game)
-        state = replay(
-            rules, seed, game.options, [m.text for m in moves[:shown]], data_version=game.data_version or None
-        )
     side = viewer_seat.side if viewer_seat else None
-    view = rules.view(state, side)
+    active_seat = game.status == GameStatus.ACTIVE and viewer_seat is not None
+    my_turn = active_seat and game.to_move_side == side
+    view, last_move, legal_moves = _position_reads(
+        game, moves, shown, side, legal=my_turn and shown == game.ply, previews=previews
+    )
     page = GamePage(
         game=game,
         seats=seats,
@@ -172,18 +283,14 @@ def game_for_viewer(
         shown_ply=shown,
         view=view,
         is_current=shown == game.ply,
-        last_move=_move_before(game, moves, shown),
+        last_move=last_move,
+        legal_moves=legal_moves,
+        my_turn=my_turn,
     )
     if game.deadline:
         page.time_left = game.deadline - now
-    if game.status == GameStatus.ACTIVE and viewer_seat is not None:
-        page.my_turn = game.to_move_side == viewer_seat.side
-        if page.my_turn and page.is_current:
-            try:
-                page.legal_moves = legal_moves_of(kind=game.kind, state=state, previews=previews)
-            except EngineError:
-                page.legal_moves = []
-        page.can_abort = game_can_abort(game)
+    if active_seat and viewer_seat is not None:
+        page.can_abort = game_can_abort(game, moved={m.seat.side for m in moves})
         if game.allows_draws:
             offer = game.draw_offers.filter(status=DrawOfferStatus.PENDING).first()
             page.draw_offer = offer

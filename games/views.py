@@ -9,16 +9,21 @@ move previews of one square the board asks for (for the player to move only).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -53,8 +58,10 @@ def lobby(
     solo_form: SoloForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    games = selectors.games_for_lobby_page(user=request.user, page=request.GET.get("page"))
     context = {
-        "games": selectors.games_for_lobby(user=request.user),
+        "games": games.rows,
+        "games_page": games.page,
         "challenges": selectors.challenges_for_lobby(user=request.user),
         "history": selectors.games_history(user=request.user, limit=10),
         "challenge_form": challenge_form or ChallengeForm(prefix="challenge"),
@@ -69,9 +76,8 @@ def player_history(request: HttpRequest, username: str) -> HttpResponse:
     player = account_selectors.user_get_public(username=username)
     if player is None:
         raise Http404(_("No such player."))
-    return render(
-        request, "games/history.html", {"player": player, "games": selectors.games_history(user=player, limit=200)}
-    )
+    games = selectors.games_history_page(user=player, page=request.GET.get("page"))
+    return render(request, "games/history.html", {"player": player, "games": games, "games_page": games})
 
 
 def _verify_command(game: Game) -> str:
@@ -92,16 +98,18 @@ def game_detail(
     except Game.DoesNotExist:
         raise Http404(_("This game does not exist.")) from None
     game = page.game
+    request.game_shown = game  # type: ignore[attr-defined]  # for the banners (correspondence.context_processors)
     flip = bool(page.viewer_seat and page.viewer_seat.position == 1)
     seats = page.seats_by_side
     if not typed and page.legal_moves:
         typed = request.GET.get("move", "").strip()[:200]  # a move chosen on the list page
+    board, extras = _board_drawn(page, flip)
     context = {
         "page": page,
         "game": game,
         "flip": flip,
-        "board": board_svg(game.kind, page.view, flip=flip, last=page.last_move.squares if page.last_move else ()),
-        "extras": extras_svg(game.kind, page.view, flip=flip),
+        "board": board,
+        "extras": extras,
         "result_text": result_text(game, seats=seats, viewer_side=page.viewer_seat.side if page.viewer_seat else None),
         "rematch": selectors.rematch_for_viewer(game=game, viewer_seat=page.viewer_seat),
         "to_move_label": side_label(game.to_move_side),
@@ -113,6 +121,28 @@ def game_detail(
         **_move_form_context(page, typed),
     }
     return render(request, "games/game.html", context, status=status)
+
+
+def _board_drawn(page: selectors.GamePage, flip: bool) -> tuple[SafeString, SafeString]:
+    """The board and what sits beside it, drawn once per position, viewer side, orientation
+    and language (the spaces' names are translated), then kept in the cache with the position."""
+    game = page.game
+    side = page.viewer_seat.side if page.viewer_seat else "-"
+    key = "%s:board:%s:%d:%s" % (
+        selectors.position_key(game, page.shown_ply),
+        side,
+        flip,
+        translation.get_language(),
+    )
+    drawn = cache.get(key)
+    if drawn is None:
+        last = page.last_move.squares if page.last_move else ()
+        drawn = (
+            str(board_svg(game.kind, page.view, flip=flip, last=last)),
+            str(extras_svg(game.kind, page.view, flip=flip)),
+        )
+        cache.set(key, drawn, selectors.POSITION_CACHE_SECONDS)
+    return mark_safe(drawn[0]), mark_safe(drawn[1])  # noqa: S308  # the boards' own safe markup, kept as text
 
 
 # At most this many moves that name no square are offered as buttons beside the board
@@ -276,14 +306,25 @@ def _game_action(request: HttpRequest, game_id: int, action: Callable[[], Any], 
     return redirect("games:game", game_id=game_id)
 
 
-def game_status(request: HttpRequest, game_id: int) -> JsonResponse:
-    """Public, cheap: what a page needs to know whether to reload (no state, no seed)."""
+def game_status(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Public, cheap: what a page needs to know whether to reload (no state, no seed). Its
+    ETag is its body's, so a poll that sends it back (If-None-Match) gets a bodiless 304
+    while nothing changed."""
     game = Game.objects.filter(pk=game_id).only("pk", "ply", "turn", "status", "to_move_side").first()
     if game is None:
         raise Http404(_("This game does not exist."))
-    return JsonResponse(
-        {"id": game.pk, "ply": game.ply, "turn": game.turn, "status": game.status, "to_move": game.to_move_side or None}
-    )
+    body = {
+        "id": game.pk,
+        "ply": game.ply,
+        "turn": game.turn,
+        "status": game.status,
+        "to_move": game.to_move_side or None,
+    }
+    etag = '"%s"' % hashlib.blake2b(json.dumps(body, sort_keys=True).encode(), digest_size=12).hexdigest()
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if etag in [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]:
+        return HttpResponseNotModified(headers=headers)
+    return JsonResponse(body, headers=headers)
 
 
 @login_required

@@ -6,11 +6,12 @@ service refuses with it and the page lists the players it does not refuse.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import is_blocked
@@ -43,13 +44,22 @@ def member_of(*, ladder_id: int, user: Any) -> LadderMember | None:
     return LadderMember.objects.filter(ladder_id=ladder_id, user=user, position__isnull=False).first()
 
 
-def ladder_standings(*, ladder_id: int) -> list[LadderMember]:
-    """The current members, top first."""
-    return list(
+def _standings(ladder_id: int) -> QuerySet[LadderMember]:
+    return (
         LadderMember.objects.select_related("user")
         .filter(ladder_id=ladder_id, position__isnull=False)
         .order_by("position")
     )
+
+
+def ladder_standings(*, ladder_id: int) -> list[LadderMember]:
+    """The current members, top first."""
+    return list(_standings(ladder_id))
+
+
+# The ladder page shows its positions a page at a time, as the lobby its games, so that it
+# costs the same however many members the ladder has (tests/ladder/test_ladder_pages.py).
+STANDINGS_PAGE_SIZE = 50
 
 
 def running_challenges(*, ladder_id: int) -> list[LadderChallenge]:
@@ -140,12 +150,22 @@ class LadderPage:
     challengeable: list[LadderMember]
     running: list[LadderChallenge]
     changes: list[LadderEvent]
+    standings_page: Page[Any] | None = field(default=None)
+    """The page of positions shown, when ``standings`` is one page of them."""
 
 
-def ladder_page(*, ladder_id: int, user: Any, now: datetime | None = None) -> LadderPage:
-    """Everything the ladder page shows. Raises Ladder.DoesNotExist."""
+def ladder_page(
+    *, ladder_id: int, user: Any, now: datetime | None = None, page: Any = None, per_page: int = STANDINGS_PAGE_SIZE
+) -> LadderPage:
+    """Everything the ladder page shows; with ``page``, one page of the positions (a bad or
+    out-of-range number: the nearest page), else all of them. Raises Ladder.DoesNotExist."""
     ladder = Ladder.objects.get(pk=ladder_id)
-    standings = ladder_standings(ladder_id=ladder_id)
+    standings_page = None
+    if page is None:
+        standings = ladder_standings(ladder_id=ladder_id)
+    else:
+        standings_page = Paginator(_standings(ladder_id), per_page).get_page(page)
+        standings = list(standings_page.object_list)
     ratings = ratings_by_user(users=[m.user for m in standings], kind=ladder.kind, now=now)
     for member in standings:
         member.rating = ratings[member.user_id]  # type: ignore[attr-defined]
@@ -159,6 +179,7 @@ def ladder_page(*, ladder_id: int, user: Any, now: datetime | None = None) -> La
         challengeable=challengeable,
         running=running_challenges(ladder_id=ladder_id),
         changes=recent_changes(ladder_id=ladder_id),
+        standings_page=standings_page,
     )
 
 

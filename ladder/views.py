@@ -30,7 +30,7 @@ def ladder_detail(
     request: HttpRequest, ladder_id: int, *, error: GameActionError | None = None, status: int = 200
 ) -> HttpResponse:
     try:
-        page = selectors.ladder_page(ladder_id=ladder_id, user=request.user)
+        page = selectors.ladder_page(ladder_id=ladder_id, user=request.user, page=request.GET.get("page") or 1)
     except Ladder.DoesNotExist:
         raise Http404(_("This ladder does not exist.")) from None
     return render(request, "ladder/detail.html", {"page": page, "ladder": page.ladder, "error": error}, status=status)

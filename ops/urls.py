@@ -8,6 +8,7 @@ app_name = "ops"
 
 urlpatterns = [
     path("healthz/", views.healthz, name="healthz"),
+    path("floor/", views.floor, name="floor"),
     path("blocks/", views.block_list, name="blocks"),
     path("players/<str:username>/block/", views.block_toggle, name="block"),
     path("players/<str:username>/report/", views.report_player, name="report_player"),

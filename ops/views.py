@@ -24,6 +24,15 @@ from games.errors import GameActionError
 
 from . import selectors
 
+FLOOR_BODY = b'{"ok": true}'
+
+
+def floor(request: HttpRequest) -> HttpResponse:
+    """The framework's floor for the benches (bench/pages.py, bench/api.py): constant JSON
+    through the middleware only; no DRF, throttle, database, session or template. Nothing
+    else may be added here, or the benches stop measuring the floor."""
+    return HttpResponse(FLOOR_BODY, content_type="application/json")
+
 
 @never_cache
 @require_GET

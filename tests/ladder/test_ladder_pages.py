@@ -98,3 +98,37 @@ def test_actions_need_a_login_and_a_post(client, ladder, players):
     assert client.post(join).status_code == 302 and order(ladder)[-1] == "p10"
     client.force_login(players[0])
     assert client.get(join).status_code == 405
+
+
+def test_the_ladder_page_shows_its_positions_a_page_at_a_time_in_constant_queries(client, ladder):
+    """A page of positions costs the same queries for a ladder of 5 as of 60 members
+    (ratings read for the shown page at once, never member by member)."""
+    import re
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ladder.selectors import STANDINGS_PAGE_SIZE
+
+    def counted(path: str) -> tuple[int, str]:
+        client.get(path)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(path)
+        assert response.status_code == 200
+        return len(queries), response.content.decode()
+
+    row = re.compile(r'<li value="(\d+)"')
+    members = [make_user("lp%d" % i) for i in range(5)]
+    for user in members:
+        services.ladder_join(ladder_id=ladder.pk, user=user)
+    client.force_login(members[0])
+    few_count, few_html = counted("/ladders/%d/" % ladder.pk)
+    assert len(row.findall(few_html)) == 5
+    for i in range(5, STANDINGS_PAGE_SIZE + 10):
+        services.ladder_join(ladder_id=ladder.pk, user=make_user("lp%d" % i))
+    many_count, many_html = counted("/ladders/%d/" % ladder.pk)
+    last_count, last_html = counted("/ladders/%d/?page=2" % ladder.pk)
+    assert [int(p) for p in row.findall(many_html)] == list(range(1, STANDINGS_PAGE_SIZE + 1))
+    assert [int(p) for p in row.findall(last_html)] == list(range(STANDINGS_PAGE_SIZE + 1, STANDINGS_PAGE_SIZE + 11))
+    assert 'rel="next"' in many_html and 'rel="prev"' in last_html
+    assert few_count == many_count == last_count, (few_count, many_count, last_count)

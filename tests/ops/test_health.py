@@ -123,3 +123,12 @@ def test_with_a_real_worker_and_beat_everything_is_ok(celery_worker, celery_beat
     response = client.get(reverse("ops:healthz"))
     assert response.json() == {"database": "ok", "redis": "ok", "workers": "ok", "beat": "ok"}
     assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_floor_view_is_constant_json_without_a_query(client, django_assert_num_queries):
+    """/floor/, the trivial view the benches measure against, does nothing but answer."""
+    with django_assert_num_queries(0):
+        response = client.get("/floor/")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    assert response.json() == {"ok": True}

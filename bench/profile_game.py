@@ -1,0 +1,165 @@
+"""Where the time of a game page and of a move goes: cProfile over in-process requests.
+
+    .venv/bin/python bench/profile_game.py [--requests 50] [--top 25] [--kind onitama|maatatahay|both]
+                                          [--database postgres://postgres@127.0.0.1:5432/maatasite_bench]
+
+Sets up its own database (created if missing, migrated), makes a game per kind between two
+new players and, with Django's test client in this process (the whole middleware stack,
+no network), profiles ``--requests`` requests of each of: the game page GET of the player
+to move, the move POST (form; each plays one of the legal moves, a finished game is
+replaced), the API's game detail and the API's move. Prints, per request kind, the
+profile's top entries by own time and by cumulative time, and the queries per request.
+Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import random
+
+from _common import django_migrated, ensure_database, site_environment
+
+PROJECT_CODE = r"/(accounts|api|chat|correspondence|engine|fairplay|games|ladder|maatasite|ops|ratings)/"
+OPTIONS = {"onitama": {"cards": "base"}, "maatatahay": {"variant": "first"}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=50)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--kind", default="both", choices=["onitama", "maatatahay", "both"])
+    parser.add_argument(
+        "--database", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench")
+    )
+    args = parser.parse_args()
+    site_environment(args.database)
+    ensure_database(args.database)
+    django_migrated()
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from api import services as api_services
+    from engine import get_game
+    from games import services
+    from games.models import Game
+    from games.selectors import game_for_viewer
+
+    run = os.urandom(3).hex()
+    users = get_user_model().objects
+    first = users.create_user("p%sa" % run, "p%sa@example.org" % run, None)
+    second = users.create_user("p%sb" % run, "p%sb@example.org" % run, None)
+    tokens = {u.pk: api_services.token_create(user=u, name="p", scopes=["read", "play"])[1] for u in (first, second)}
+    clients = {}
+    for user in (first, second):
+        clients[user.pk] = Client(HTTP_HOST="127.0.0.1")
+        clients[user.pk].force_login(user)
+    chooser = random.Random(1)
+    kinds = ["onitama", "maatatahay"] if args.kind == "both" else [args.kind]
+
+    def fresh(kind: str) -> Game:
+        seats = dict(zip(get_game(kind).players, (first, second), strict=True))
+        return services.game_create(kind=kind, seats=seats, options=OPTIONS[kind], days_per_move=14)
+
+    def live(kind: str, game: Game | None) -> Game:
+        if game is not None:
+            game.refresh_from_db()
+        return game if game is not None and game.is_active else fresh(kind)
+
+    def legal(game: Game) -> list[str]:
+        page = game_for_viewer(game_id=game.pk, user=game.to_move_user)
+        return [m.text for m in page.legal_moves]
+
+    def profiled(name: str, step) -> None:
+        for _ in range(3):  # warm caches and imports
+            step()()
+        profile = cProfile.Profile()
+        queries = 0
+        for _ in range(args.requests):
+            request = step()  # the set-up of one request, not profiled
+            with CaptureQueriesContext(connection) as captured:
+                profile.enable()
+                request()
+                profile.disable()
+            queries += len(captured)
+        out = io.StringIO()
+        stats = pstats.Stats(profile, stream=out)
+        total = stats.total_tt  # type: ignore[attr-defined]
+        print("=" * 100)
+        print(
+            "%s: %d requests, %.1f ms per request under the profiler, %.1f queries per request"
+            % (name, args.requests, total * 1000 / args.requests, queries / args.requests)
+        )
+        stats.sort_stats("tottime").print_stats(args.top)
+        stats.sort_stats("cumulative").print_stats(args.top)
+        # the site's own functions (not Django's, DRF's or the driver's), by cumulative time
+        stats.sort_stats("cumulative").print_stats(PROJECT_CODE, args.top)
+        text = out.getvalue()
+        print("\n".join(line for line in text.splitlines() if line.strip() and "function calls" not in line))
+
+    holders: dict[str, Game | None] = {}
+    for kind in kinds:
+        holders[kind] = None
+
+        def page_get(kind: str = kind):
+            game = holders[kind] = live(kind, holders[kind])
+            client = clients[game.to_move_user_id]
+
+            def request() -> None:
+                response = client.get("/games/%d/" % game.pk)
+                assert response.status_code == 200, response.status_code
+
+            return request
+
+        def move_post(kind: str = kind):
+            game = holders[kind] = live(kind, holders[kind])
+            client = clients[game.to_move_user_id]
+            form = {"expected_ply": game.ply, "move": chooser.choice(legal(game))}
+
+            def request() -> None:
+                response = client.post("/games/%d/move/" % game.pk, form)
+                assert response.status_code == 302, response.status_code
+
+            return request
+
+        def api_get(kind: str = kind):
+            game = holders[kind] = live(kind, holders[kind])
+            client, token = Client(HTTP_HOST="127.0.0.1"), tokens[game.to_move_user_id]
+
+            def request() -> None:
+                response = client.get("/api/v1/games/%d/" % game.pk, HTTP_AUTHORIZATION="Bearer " + token)
+                assert response.status_code == 200, response.status_code
+
+            return request
+
+        def api_move(kind: str = kind):
+            game = holders[kind] = live(kind, holders[kind])
+            client, token = Client(HTTP_HOST="127.0.0.1"), tokens[game.to_move_user_id]
+            body = {"move": chooser.choice(legal(game)), "ply": game.ply}
+
+            def request() -> None:
+                response = client.post(
+                    "/api/v1/games/%d/moves/" % game.pk,
+                    body,
+                    content_type="application/json",
+                    HTTP_AUTHORIZATION="Bearer " + token,
+                    HTTP_IDEMPOTENCY_KEY=os.urandom(8).hex(),
+                )
+                assert response.status_code == 201, (response.status_code, response.content[:300])
+
+            return request
+
+        profiled("game page GET, %s" % kind, page_get)
+        profiled("move POST (form), %s" % kind, move_post)
+        profiled("API game detail, %s" % kind, api_get)
+        profiled("API move, %s" % kind, api_move)
+
+
+if __name__ == "__main__":
+    main()

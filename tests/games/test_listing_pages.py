@@ -1,0 +1,157 @@
+"""The lists of games come a page at a time, in a number of queries that does not grow
+with a player's games: the lobby ("your turn" games first, then the rest, paged), the
+history page, and the API's game lists. The game page itself and its status poll cost a
+constant number of queries too. Queries are counted, never timed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from engine import get_game
+from games import selectors, services
+
+from .conftest import make_user, play, start_game
+
+pytestmark = pytest.mark.django_db
+
+ROW = re.compile(r'<li class="game-row( my-turn)?" data-game="(\d+)"')
+
+
+def give_running(player, count: int, prefix: str) -> list[int]:
+    """``count`` running Onitama games against new players, ``player`` on either side in
+    turn (the deal decides who moves first). Their ids, oldest first."""
+    ids = []
+    first, second = get_game("onitama").players
+    for index in range(count):
+        other = make_user("%s%d" % (prefix, index))
+        seats = {first: player, second: other} if index % 2 == 0 else {first: other, second: player}
+        ids.append(services.game_create(kind="onitama", seats=seats, options={"cards": "base"}, days_per_move=3).pk)
+    return ids
+
+
+def give_finished(player, count: int, prefix: str) -> None:
+    for game_id in give_running(player, count, prefix):
+        services.game_resign(game_id=game_id, user=player)
+
+
+def counted(client, path: str) -> tuple[int, str]:
+    client.get(path)  # warm per-process caches (content types, translations) out of the count
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path)
+    assert response.status_code == 200, response.status_code
+    return len(queries), response.content.decode()
+
+
+def test_the_lobby_lists_your_turn_games_first_a_page_at_a_time_in_constant_queries(client):
+    few, many = make_user("few"), make_user("many")
+    give_running(few, 4, "f")
+    many_ids = give_running(many, selectors.LOBBY_PAGE_SIZE + 10, "m")
+
+    client.force_login(few)
+    few_count, few_html = counted(client, "/lobby/")
+    client.force_login(many)
+    many_count, many_html = counted(client, "/lobby/")
+    second_count, second_html = counted(client, "/lobby/?page=2")
+
+    assert len(ROW.findall(few_html)) == 4
+    first_rows, second_rows = ROW.findall(many_html), ROW.findall(second_html)
+    assert len(first_rows) == selectors.LOBBY_PAGE_SIZE and len(second_rows) == 10
+    # every running game once over the two pages, "your turn" ones all before the rest
+    assert sorted(int(pk) for _turn, pk in first_rows + second_rows) == sorted(many_ids)
+    turns = [bool(turn) for turn, _pk in first_rows + second_rows]
+    waiting = selectors.games_waiting_count(user=many)
+    assert 0 < waiting < len(many_ids) and turns.count(True) == waiting
+    assert turns == sorted(turns, reverse=True)
+    assert 'rel="next"' in many_html and 'rel="prev"' in second_html
+    assert many_count == few_count == second_count, (few_count, many_count, second_count)
+
+
+def test_a_bad_lobby_page_number_shows_a_page_not_an_error(client):
+    player = make_user("pager")
+    give_running(player, 3, "p")
+    client.force_login(player)
+    for page in ("0", "-1", "abc", "99999999999999999999", "2"):
+        response = client.get("/lobby/", {"page": page})
+        assert response.status_code == 200
+        assert len(ROW.findall(response.content.decode())) == 3
+
+
+def test_the_history_page_is_paged_in_constant_queries(client):
+    few, many = make_user("few"), make_user("many")
+    give_finished(few, 3, "f")
+    give_finished(many, selectors.HISTORY_PAGE_SIZE + 5, "m")
+
+    few_count, few_html = counted(client, "/history/few/")
+    many_count, many_html = counted(client, "/history/many/")
+    last_count, last_html = counted(client, "/history/many/?page=2")
+
+    rows = re.compile(r'<a href="/games/(\d+)/">')
+    assert len(rows.findall(few_html)) == 3
+    assert len(rows.findall(many_html)) == selectors.HISTORY_PAGE_SIZE and len(rows.findall(last_html)) == 5
+    assert not set(rows.findall(many_html)) & set(rows.findall(last_html))
+    assert many_count == few_count == last_count, (few_count, many_count, last_count)
+
+
+def test_the_game_page_and_its_status_cost_the_same_queries_in_a_short_and_a_long_game(client):
+    """The page reads the game, its seats and its moves once each, whatever their number
+    (a query per move or per seat would grow here)."""
+    player, other = make_user("long"), make_user("short")
+    short = start_game(player, other, seed=11)
+    long = play(start_game(player, other, seed=11), 8)
+    assert long.is_active and long.ply == 8 and long.to_move_user == short.to_move_user
+    client.force_login(long.to_move_user)
+    short_count, _ = counted(client, "/games/%d/" % short.pk)
+    long_count, long_html = counted(client, "/games/%d/" % long.pk)
+    assert len(re.findall(r'class="ply( current)?"', long_html)) == 8
+    assert short_count == long_count, (short_count, long_count)
+    status_short, _ = counted(client, "/games/%d/status.json" % short.pk)
+    status_long, _ = counted(client, "/games/%d/status.json" % long.pk)
+    assert status_short == status_long
+
+
+def test_the_api_game_lists_cost_the_same_queries_for_few_and_many_games(client):
+    few, many = make_user("few"), make_user("many")
+    give_running(few, 3, "f")
+    give_running(many, 30, "m")
+    give_finished(many, 5, "mf")
+    counts = []
+    for player in (few, many):
+        client.force_login(player)
+        for path in ("/api/v1/games/?mine=true", "/api/v1/games/?my_turn=true", "/api/v1/players/%s/games/" % player):
+            count, _body = counted(client, path)
+            counts.append((path.replace(str(player), "<player>"), count))
+    few_counts, many_counts = counts[:3], counts[3:]
+    assert [c for _p, c in few_counts] == [c for _p, c in many_counts], counts
+
+
+def test_the_status_poll_answers_304_to_its_etag_until_the_game_moves(client):
+    game = start_game(make_user("st1"), make_user("st2"), seed=5)
+    first = client.get("/games/%d/status.json" % game.pk)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag
+    again = client.get("/games/%d/status.json" % game.pk, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
+    assert client.get("/games/%d/status.json" % game.pk, HTTP_IF_NONE_MATCH='"other"').status_code == 200
+    play(game, 1)
+    moved = client.get("/games/%d/status.json" % game.pk, HTTP_IF_NONE_MATCH=etag)
+    assert moved.status_code == 200 and moved.json()["ply"] == 1 and moved["ETag"] != etag
+
+
+def test_the_game_page_shows_the_position_after_each_move_and_a_resignation(client):
+    """The position read from the cache is the game's current one: a move, and a
+    resignation at the same ply, each show at once."""
+    white, black = make_user("cw"), make_user("cb")
+    game = start_game(white, black, seed=7)
+    client.force_login(game.to_move_user)
+    before = client.get("/games/%d/" % game.pk).content.decode()
+    assert 'id="move-form"' in before and 'data-ply="0"' in before
+    game = play(game, 1)
+    after = client.get("/games/%d/" % game.pk).content.decode()
+    assert 'data-ply="1"' in after and 'id="move-form"' not in after
+    services.game_resign(game_id=game.pk, user=white)
+    ended = client.get("/games/%d/" % game.pk).content.decode()
+    assert 'data-status="finished"' in ended and 'id="move-form"' not in ended
