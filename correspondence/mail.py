@@ -118,7 +118,7 @@ def reply_address(*, game: Game, user_id: int) -> str:
 
 
 # Groups of legal decisions listed one by one up to this size; larger ones are summarised.
-LEGAL_LISTED = 12
+LEGAL_LISTED = 24
 # Values shown per field of a summarised group.
 LEGAL_VALUES = 30
 
@@ -129,41 +129,40 @@ def _move_word(text: str) -> str:
     return text.replace(":", " ").split(" ", 1)[0]
 
 
-def _part_text(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return "-".join(str(item) for item in value) or "-"
-    return str(value)
+def _values(seen: list[str]) -> str:
+    return ", ".join(seen[:LEGAL_VALUES]) + (" ..." if len(seen) > LEGAL_VALUES else "")
 
 
 def legal_groups(game: Game) -> list[dict[str, Any]]:
     """The legal decisions of the player to move, grouped by their first word: a small group
-    lists its decisions; a large one gives its count, an example and the values each part
-    takes (a Maatatahay placement has hundreds of decisions: a few lines, not 400)."""
+    lists its decisions; a large one gives its count, an example, the words each place of
+    the decision takes (``a1, a3, ...``, ``r0, r1, ...``) and the optional endings (``put 1e``):
+    a Maatatahay placement has hundreds of decisions, and takes a few lines, not 400."""
     rules = engine.get_game(game.kind)
-    moves = list(rules.legal_moves(game_state(game)))
-    groups: dict[str, list[Any]] = {}
-    for move in moves:
-        groups.setdefault(_move_word(rules.move_text(move)), []).append(move)
+    groups: dict[str, list[str]] = {}
+    for move in rules.legal_moves(game_state(game)):
+        text = rules.move_text(move)
+        groups.setdefault(_move_word(text), []).append(text)
     summary = []
-    for word, members in groups.items():
-        texts = [rules.move_text(move) for move in members]
-        entry: dict[str, Any] = {"word": word, "count": len(texts), "moves": [], "example": texts[0], "parts": []}
+    for word, texts in groups.items():
+        entry: dict[str, Any] = {"word": word, "count": len(texts), "moves": [], "example": texts[0], "places": []}
         if len(texts) <= LEGAL_LISTED:
             entry["moves"] = texts
-        else:
-            values: dict[str, list[str]] = {}
-            for move in members:
-                for name, value in rules.move_parts(move).items():
-                    if name == "type":
-                        continue
-                    seen = values.setdefault(name, [])
-                    text = _part_text(value)
-                    if text not in seen:
-                        seen.append(text)
-            entry["parts"] = [
-                {"name": name, "values": ", ".join(seen[:LEGAL_VALUES]) + (" ..." if len(seen) > LEGAL_VALUES else "")}
-                for name, seen in values.items()
-            ]
+            summary.append(entry)
+            continue
+        split = [text.replace(":", " ", 1).split(" ")[1:] for text in texts]
+        shortest = min(len(words) for words in split)
+        places: list[list[str]] = [[] for _ in range(shortest)]
+        endings: list[str] = []
+        for words in split:
+            for place, value in zip(places, words[:shortest], strict=False):
+                if value not in place:
+                    place.append(value)
+            ending = " ".join(words[shortest:])
+            if ending and ending not in endings:
+                endings.append(ending)
+        entry["places"] = [_values(place) for place in places]
+        entry["endings"] = _values(endings) if endings else ""
         summary.append(entry)
     return summary
 
