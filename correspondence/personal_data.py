@@ -55,7 +55,7 @@ def register() -> None:
                 "correspondence.Vacation": "deleted",
                 "correspondence.VacationAccount": "deleted",
                 "correspondence.CalendarFeed": "deleted",
-                "correspondence.ReplyAddressUse": "kept: moves played by mail and a hash of each Message-ID (duplicates, answer limits)",
+                "correspondence.ReplyAddressUse": "kept: moves played by mail, hashed Message-IDs",
             },
             export=(ExportSection(key="replies_by_mail", position=90, build=_replies_by_mail),),
             erase=(

@@ -32,9 +32,9 @@ AUTORESPONDER_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppre
 # Languages whose attribution and signature lines mail-parser-reply knows; English always.
 PARSER_LANGUAGES = ["en", "de", "fr", "nl", "es", "it", "da", "sv", "pl", "cs", "ja", "ko", "zh"]
 # Attribution lines of Indonesian and Arabic mail clients, which the library does not know,
-# possibly wrapped over up to three lines: "Pada ... menulis:", "في ... كتب:".
+# possibly wrapped over up to three lines: "Pada ... menulis:", "في ... كتب <name>:".
 EXTRA_ATTRIBUTION = re.compile(
-    r"^[ \t]*(?:Pada|Tanggal|في|بتاريخ)\b[^\n]*(?:\n[^\n]*){0,2}?(?:menulis|كتب)[ \t]*:?[ \t]*$",
+    r"^[ \t]*(?:Pada|Tanggal|في|بتاريخ)\b[^\n]*(?:\n[^\n]*){0,2}?(?:menulis|كتب)[^\n]*:[ \t]*$",
     re.MULTILINE | re.IGNORECASE,
 )
 # How an attribution line begins, in the languages above and ours.
@@ -179,7 +179,7 @@ def decision_lines(message: Any) -> list[str]:
         text = text[: match.start()]
     body = EmailReplyParser(languages=list(PARSER_LANGUAGES)).read(text).replies[0].body if text.strip() else ""
     own = _own_addresses()
-    lines = []
+    lines: list[str] = []
     for raw in body.splitlines():
         line = raw.strip()
         if line.startswith(">") or raw.rstrip() == "--" or raw.startswith("-- "):

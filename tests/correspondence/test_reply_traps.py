@@ -173,6 +173,7 @@ def test_a_typo_then_a_correct_reply_to_the_reminder_plays(alice, bob, smtp_sink
     answer = mail_to(smtp_sink, user)[-1]
     assert "Nothing was played" in answer["Subject"] and answer["Reply-To"] == address
     assert first_legal(game) in SmtpSink.body(answer)
+    assert game.turn_started_at is not None
     reminder = turn_mail(smtp_sink, user, now=game.turn_started_at + timedelta(days=2.4, seconds=1))
     assert "Time is running out" in reminder["Subject"] and reminder["Reply-To"] == address
     move = first_legal(game)
@@ -198,7 +199,9 @@ def test_each_decision_of_a_turn_has_its_address_and_the_site_retires_it(alice, 
     [answer] = mail_to(smtp_sink, user)
     assert "This decision was already made (%s)" % decision in SmtpSink.body(answer)
     second_address = answer["Reply-To"]
-    assert second_address != first_address and tokens.ReplyAddress.read(second_address).ply == game.ply
+    second = tokens.ReplyAddress.read(second_address)
+    assert second_address != first_address and second is not None and second.ply == game.ply
+    assert game.deadline is not None
     reminder = turn_mail(smtp_sink, user, now=game.deadline - timedelta(hours=6))
     assert reminder["Reply-To"] == second_address
     inbound(
