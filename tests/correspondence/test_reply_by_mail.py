@@ -242,3 +242,34 @@ def test_the_smtp_server_command_feeds_the_service(alice, bob):
     # through the stored row, as the webhook (tasks run at once here, so before the 250)
     stored = InboundMail.objects.get()
     assert stored.recipient == address and stored.outcome == "played" and stored.processed_at is not None
+
+
+def test_the_webhook_passes_the_envelope_sender_and_the_providers_verdict(
+    client, onitama_game, settings, django_capture_on_commit_callbacks
+):
+    """The webhook's X-Envelope-Sender "<>" marks automatic mail (nothing played, no answer);
+    with a trusted server named, its X-Inbound-Authentication verdict decides."""
+    settings.CORRESPONDENCE_INBOUND_AUTHSERV_ID = "mx.maata.example"
+    game = onitama_game
+    user = game.to_move_user
+    raw = reply(sender=user.email, address=address_for(game, user), lines=[first_legal(game)])
+    url = reverse("correspondence:inbound")
+    headers = {"HTTP_X_INBOUND_SECRET": "inbound-test-secret"}
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, raw, content_type="message/rfc822", HTTP_X_ENVELOPE_SENDER="<>", **headers)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, raw, content_type="message/rfc822", HTTP_X_INBOUND_AUTHENTICATION="dkim=fail", **headers)
+    assert Game.objects.get(pk=game.pk).ply == 0
+    assert list(InboundMail.objects.order_by("pk").values_list("outcome", flat=True)) == [
+        "automatic",
+        "unauthenticated",
+    ]
+    assert [m.to for m in mail.outbox] == [[user.email]] and "was not played" in mail.outbox[0].subject
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            url, raw, content_type="message/rfc822", HTTP_X_INBOUND_AUTHENTICATION="dkim=pass; dmarc=pass", **headers
+        )
+    assert Game.objects.get(pk=game.pk).ply == 1
+    stored = InboundMail.objects.order_by("pk")
+    assert stored[0].envelope_sender == "<>" and stored[2].authentication == "dkim=pass; dmarc=pass"
