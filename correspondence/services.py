@@ -580,7 +580,9 @@ def mail_reply_receive(
             result = ReplyResult("unauthenticated")
         else:
             result = _reply_play(user=user, game=game, address=address, message=message, message_hash=message_hash)
-        answered = _reply_answer(user=user, game=game, result=result, sender=sender, now=now)
+        answered = _reply_answer(
+            user=user, game=game, result=result, sender=sender, message_hash=message_hash, now=now
+        )
         ReplyAddressUse.objects.create(
             game=game,
             user=user,
@@ -664,18 +666,21 @@ def _answered_lately(*, user: Any, game: Game, statuses: tuple[str, ...] | None,
     since = now - timedelta(hours=settings.CORRESPONDENCE_REPLY_ANSWER_HOURS)
     rows = ReplyAddressUse.objects.filter(game=game, user=user, answered=True, used_at__gte=since)
     if statuses is None:
-        rows = rows.exclude(result__in=PLAYED_STATUSES + NOTICE_STATUSES)
+        rows = rows.exclude(result__in=(*PLAYED_STATUSES, *NOTICE_STATUSES, "already_played"))
     else:
         rows = rows.filter(result__in=statuses)
     return rows.exists()
 
 
-def _reply_answer(*, user: Any, game: Game, result: ReplyResult, sender: str, now: datetime) -> bool:
+def _reply_answer(
+    *, user: Any, game: Game, result: ReplyResult, sender: str, message_hash: str, now: datetime
+) -> bool:
     """Queue the answer to a reply, or the notice to its player; True when one was queued.
 
-    A reply that played gets its answer; one that played nothing gets one at most once a
-    game and CORRESPONDENCE_REPLY_ANSWER_HOURS (so does the player's notice of replies
-    from elsewhere). The answer is rendered when it is sent (mail.reply_answer_render),
+    A reply that played gets its answer, and so does each mail's first duplicate delivery
+    ("already played"); one that played nothing gets one at most once a game and
+    CORRESPONDENCE_REPLY_ANSWER_HOURS (so does the player's notice of replies from
+    elsewhere). The answer is rendered when it is sent (mail.reply_answer_render),
     with the reply address of the player's pending decision then, if any."""
     if result.status in SILENT_STATUSES:
         return False
@@ -690,7 +695,14 @@ def _reply_answer(*, user: Any, game: Game, result: ReplyResult, sender: str, no
             params={"reason": result.status, "sender": sender[:320]},
         )
         return row is not None
-    if result.status not in PLAYED_STATUSES and _answered_lately(user=user, game=game, statuses=None, now=now):
+    if result.status == "already_played":
+        # A duplicate delivery: answered once per mail, whatever else was answered today
+        # (no responder can make one: it is a copy of the player's mail that played).
+        if ReplyAddressUse.objects.filter(
+            game=game, user=user, message_hash=message_hash, result="already_played", answered=True
+        ).exists():
+            return False
+    elif result.status not in PLAYED_STATUSES and _answered_lately(user=user, game=game, statuses=None, now=now):
         log.info("mail_reply to game %s played nothing, answered lately: no answer", game.pk)
         return False
     row = outbox_add(kind="reply_answer", user=user, object_id=game.pk, params={"result": asdict(result)})

@@ -213,18 +213,23 @@ def test_each_decision_of_a_turn_has_its_address_and_the_site_retires_it(alice, 
 
 
 def test_a_duplicate_delivery_says_the_move_was_already_played(alice, bob, smtp_sink, inbound):
-    """Sent: one reply, delivered twice. Answered: "Played in ...", then "Your move X was
-    already played"; the game moved once."""
+    """Sent: a typo (answered: today's one answer to a reply that played nothing), then one
+    reply delivered three times. Answered: "Played in ...", then "Your move X was already
+    played" once (a duplicate is answered whatever else was today, once per mail); the game
+    moved once."""
     game = start_game(alice, bob)
     user = to_move(game)
     address = turn_mail(smtp_sink, user)["Reply-To"]
+    inbound(compose(sender=user.email, to=address, body="crane:z9z9\n"), to=address, mail_from=user.email)
     move = first_legal(game)
     raw = compose(sender=user.email, to=address, body=move + "\n", headers={"Message-ID": "<dup-1@example.org>"})
-    inbound(raw, to=address, mail_from=user.email)
-    inbound(raw, to=address, mail_from=user.email)
-    assert Game.objects.get(pk=game.pk).ply == 1 and outcomes() == ["played", "already_played"]
+    for _ in range(3):
+        inbound(raw, to=address, mail_from=user.email)
+    assert Game.objects.get(pk=game.pk).ply == 1
+    assert outcomes() == ["rejected", "played", "already_played", "already_played"]
     answers = mail_to(smtp_sink, user)[1:]
-    assert len(answers) == 2 and "Your move %s was already played" % move in SmtpSink.body(answers[1])
+    assert [answer["Subject"].split(" in ")[0] for answer in answers] == ["Nothing was played", "Played", "Played"]
+    assert "Your move %s was already played" % move in SmtpSink.body(answers[2])
 
 
 # ---------------------------------------------------------------- who may play
