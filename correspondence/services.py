@@ -580,9 +580,7 @@ def mail_reply_receive(
             result = ReplyResult("unauthenticated")
         else:
             result = _reply_play(user=user, game=game, address=address, message=message, message_hash=message_hash)
-        answered = _reply_answer(
-            user=user, game=game, result=result, sender=sender, message_hash=message_hash, now=now
-        )
+        answered = _reply_answer(user=user, game=game, result=result, sender=sender, message_hash=message_hash, now=now)
         ReplyAddressUse.objects.create(
             game=game,
             user=user,
@@ -672,9 +670,7 @@ def _answered_lately(*, user: Any, game: Game, statuses: tuple[str, ...] | None,
     return rows.exists()
 
 
-def _reply_answer(
-    *, user: Any, game: Game, result: ReplyResult, sender: str, message_hash: str, now: datetime
-) -> bool:
+def _reply_answer(*, user: Any, game: Game, result: ReplyResult, sender: str, message_hash: str, now: datetime) -> bool:
     """Queue the answer to a reply, or the notice to its player; True when one was queued.
 
     A reply that played gets its answer, and so does each mail's first duplicate delivery
