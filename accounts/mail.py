@@ -51,8 +51,12 @@ def email_message(
     headers: dict | None = None,
     images: dict[str, bytes] | None = None,
 ) -> EmailMultiAlternatives:
-    """A ready message; ``images`` maps a content id to PNG bytes shown inline by the HTML."""
-    headers = dict(headers or {})
+    """A ready message; ``images`` maps a content id to PNG bytes shown inline by the HTML.
+
+    Every mail of the site is automatic (RFC 3834): ``Auto-Submitted: auto-generated`` unless
+    ``headers`` say otherwise (``auto-replied`` on answers to a player's mail), so that
+    auto-responders do not answer it."""
+    headers = {"Auto-Submitted": "auto-generated", **(headers or {})}
     reply_to = [headers.pop("Reply-To")] if headers.get("Reply-To") else None
     message = EmailMultiAlternatives(
         subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=to, headers=headers, reply_to=reply_to

@@ -24,8 +24,9 @@ The other links and secrets of the site, and why they stay as they are:
   purpose, as RFC 8058 needs and old mail must keep working; it only turns mail off.
 - The game link of a mail (``correspondence.tokens.open_token``): reusable, it signs
   nobody in and changes nothing (it redirects to the game, through the login page).
-- Reply addresses (``correspondence.tokens.ReplyAddress``): each already works once
-  (``correspondence.models.ReplyAddressUse``).
+- Reply addresses (``correspondence.tokens.ReplyAddress``): each names one pending
+  decision and works until that decision is played; only the player's own, authenticated
+  mail plays from it (``correspondence.services.mail_reply_receive``).
 - The calendar feed's secret address: reusable on purpose (calendar apps poll it);
   read-only, revocable and renewable by its owner.
 - API tokens: credentials, reusable until revoked.

@@ -13,7 +13,18 @@ class InboundMailAdmin(ReadOnlyModelAdmin):
     list_display = ("pk", "received_at", "user", "recipient", "outcome", "processed_at", "attempts")
     list_filter = ("outcome",)
     search_fields = ("=user__id", "recipient")
-    fields = ("received_at", "user", "recipient", "outcome", "processed_at", "attempts", "sweep_at", "message")
+    fields = (
+        "received_at",
+        "user",
+        "recipient",
+        "envelope_sender",
+        "authentication",
+        "outcome",
+        "processed_at",
+        "attempts",
+        "sweep_at",
+        "message",
+    )
     readonly_fields = fields
 
     @admin.display(description="message")

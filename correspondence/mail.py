@@ -9,13 +9,16 @@ time, through accounts.mail, so signed links and reply addresses are never store
 - ``digest``: the games waiting for the row's user when it is sent;
 - ``vacation_notice``: an opponent's vacation (``object_id``: the Vacation);
 - ``reply_answer``: the answer to a reply by mail (``object_id``: the game;
-  ``params``: what was played, the next reply address's attempt number).
+  ``params``: what was played or why nothing was), ``Auto-Submitted: auto-replied``;
+- ``reply_notice``: the player's notice that a reply for their game came from another
+  address or was not authenticated, and was not played (``params``: why, the sender).
 
 Every mail has a plain-text and an HTML part in the recipient's language, a PNG
 of the current position (the recipient's own view), a signed link that opens
 the game, and one-click unsubscribe headers (RFC 8058) that turn off that kind
-of mail only. "Your turn" and reminder mails carry a reply address for moves
-by mail (see correspondence.tokens.ReplyAddress).
+of mail only. "Your turn" and reminder mails, and answers while the turn goes on, carry
+the reply address of the player's pending decision (see correspondence.tokens.ReplyAddress):
+they share it until that decision is played.
 """
 
 from __future__ import annotations
@@ -30,10 +33,12 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Prefetch
 from django.urls import reverse
+from django.utils import translation
 
 import engine
 from accounts.mail import absolute_url, user_email_build
 from accounts.outbox import mail_kind_register
+from games.errors import GameActionError, MoveRejected
 from games.models import Alarm, Game, GameStatus, Seat
 from games.rules import game_state
 
@@ -107,8 +112,73 @@ def outcome_for(game: Game, seat: Seat | None) -> str:
     return "won" if seat is not None and game.winner_side == seat.side else "lost"
 
 
-def reply_address(*, game: Game, user_id: int, attempt: int = 0) -> str:
-    return tokens.ReplyAddress(game_id=game.pk, user_id=user_id, ply=game.ply, attempt=attempt).address
+def reply_address(*, game: Game, user_id: int) -> str:
+    """The reply address of ``user_id``'s decision pending at the game's current ply."""
+    return tokens.ReplyAddress(game_id=game.pk, user_id=user_id, ply=game.ply).address
+
+
+# Groups of legal decisions listed one by one up to this size; larger ones are summarised.
+LEGAL_LISTED = 24
+# Values shown per field of a summarised group.
+LEGAL_VALUES = 30
+
+
+def _move_word(text: str) -> str:
+    """The word a decision begins with: its card in Onitama (``crane:a5a4``), its kind in
+    Maatatahay (``place a1 r0``)."""
+    return text.replace(":", " ").split(" ", 1)[0]
+
+
+def _values(seen: list[str]) -> str:
+    return ", ".join(seen[:LEGAL_VALUES]) + (" ..." if len(seen) > LEGAL_VALUES else "")
+
+
+def legal_groups(game: Game) -> list[dict[str, Any]]:
+    """The legal decisions of the player to move, grouped by their first word: a small group
+    lists its decisions; a large one gives its count, an example, the words each place of
+    the decision takes (``a1, a3, ...``, ``r0, r1, ...``) and the optional endings (``put 1e``):
+    a Maatatahay placement has hundreds of decisions, and takes a few lines, not 400."""
+    rules = engine.get_game(game.kind)
+    groups: dict[str, list[str]] = {}
+    for move in rules.legal_moves(game_state(game)):
+        text = rules.move_text(move)
+        groups.setdefault(_move_word(text), []).append(text)
+    summary = []
+    for word, texts in groups.items():
+        entry: dict[str, Any] = {"word": word, "count": len(texts), "moves": [], "example": texts[0], "places": []}
+        if len(texts) <= LEGAL_LISTED:
+            entry["moves"] = texts
+            summary.append(entry)
+            continue
+        split = [text.replace(":", " ", 1).split(" ")[1:] for text in texts]
+        shortest = min(len(words) for words in split)
+        places: list[list[str]] = [[] for _ in range(shortest)]
+        endings: list[str] = []
+        for words in split:
+            for place, value in zip(places, words[:shortest], strict=False):
+                if value not in place:
+                    place.append(value)
+            ending = " ".join(words[shortest:])
+            if ending and ending not in endings:
+                endings.append(ending)
+        entry["places"] = [_values(place) for place in places]
+        entry["endings"] = _values(endings) if endings else ""
+        summary.append(entry)
+    return summary
+
+
+def reply_error_text(error: Any) -> str:
+    """The refused decision and why, in the active language: the engine's or the site's
+    message made again from its code and params (as in the game page's errors)."""
+    if not error:
+        return ""
+    if isinstance(error, str):  # an answer queued before errors were kept as codes
+        return error
+    params = dict(error.get("params") or {})
+    code, fallback = str(error.get("code", "")), str(error.get("fallback", ""))
+    kind = MoveRejected if error.get("engine") else GameActionError
+    refusal = kind(code, fallback, **params)
+    return "%s: %s" % (error.get("line", ""), refusal.message)
 
 
 def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) -> EmailMultiAlternatives:
@@ -266,22 +336,24 @@ def reply_games_load(rows) -> dict[int, Game]:
 
 
 def reply_answer_render(row, game: Game | None, sending):
-    """The answer to a reply by mail, from the game as it is when the answer is sent."""
+    """The answer to a reply by mail, from the game as it is when the answer is sent: while
+    the player is to move, the legal decisions (grouped) and the reply address of the
+    decision pending then, the one the turn mail and reminders carry."""
     if game is None:
         return "gone"
     user = row.user
-    result, attempt = row.params.get("result", {}), row.params.get("attempt")
+    result = row.params.get("result", {})
     seat = seat_of(game, user.pk)
     my_turn = game.status == GameStatus.ACTIVE and game.to_move_user_id == user.pk
-    legal: list[str] = []
-    if my_turn and result.get("status") != "played":
-        rules = engine.get_game(game.kind)
-        legal = [rules.move_text(m) for m in rules.legal_moves(game_state(game))]
+    legal = legal_groups(game) if my_turn and result.get("status") != "played" else []
     reply = None
     headers = unsubscribe_headers(user_id=user.pk, kind="turn")
-    if my_turn and attempt is not None:
-        reply = reply_address(game=game, user_id=user.pk, attempt=attempt)
+    headers["Auto-Submitted"] = "auto-replied"  # RFC 3834: an answer to the player's mail
+    if my_turn:
+        reply = reply_address(game=game, user_id=user.pk)
         headers["Reply-To"] = reply
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        error_text = reply_error_text(result.get("error"))
     return user_email_build(
         user=user,
         subject_template="correspondence/email/reply_subject.txt",
@@ -290,7 +362,10 @@ def reply_answer_render(row, game: Game | None, sending):
         context={
             "game": game,
             "result": result,
+            "error_text": error_text,
+            "played_text": ", ".join(result.get("played") or []),
             "legal": legal,
+            "legal_count": sum(group["count"] for group in legal),
             "reply_address": reply,
             "my_turn": my_turn,
             "open_url": open_url(game_id=game.pk, user_id=user.pk),
@@ -301,8 +376,31 @@ def reply_answer_render(row, game: Game | None, sending):
     )
 
 
+def reply_notice_render(row, game: Game | None, sending):
+    """The player's notice that a reply for their game was not played because it came from
+    another address, or its sender was not authenticated (the sender is never answered)."""
+    if game is None:
+        return "gone"
+    user = row.user
+    my_turn = game.status == GameStatus.ACTIVE and game.to_move_user_id == user.pk
+    return user_email_build(
+        user=user,
+        subject_template="correspondence/email/reply_notice_subject.txt",
+        body_template="correspondence/email/reply_notice.txt",
+        html_template="correspondence/email/reply_notice.html",
+        context={
+            "game": game,
+            "reason": row.params.get("reason", "wrong_sender"),
+            "sender": row.params.get("sender", ""),
+            "my_turn": my_turn,
+            "open_url": open_url(game_id=game.pk, user_id=user.pk),
+        },
+    )
+
+
 def register() -> None:
     mail_kind_register("alarm", render=alarm_render, load=alarms_load)
     mail_kind_register("digest", render=digest_render, load=digests_load)
     mail_kind_register("vacation_notice", render=vacation_notice_render, load=vacations_load)
     mail_kind_register("reply_answer", render=reply_answer_render, load=reply_games_load)
+    mail_kind_register("reply_notice", render=reply_notice_render, load=reply_games_load)

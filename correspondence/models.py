@@ -65,22 +65,26 @@ class Vacation(models.Model):
 
 
 class ReplyAddressUse(models.Model):
-    """A reply address (game, player, ply) that has been used: each works once."""
+    """A reply by mail received at a player's reply address (game, player, ply: one pending
+    decision), and what became of it. A reply address is never used up: it works until its
+    decision is played (``ply`` then is past). These rows tell a duplicate delivery of a
+    reply that played (``played``, ``message_hash``) and count the answers and notices sent
+    (``answered``), at most one a game and a day for replies that played nothing."""
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     ply = models.PositiveIntegerField()
-    attempt = models.PositiveIntegerField(default=0)
     used_at = models.DateTimeField(auto_now_add=True)
     result = models.CharField(max_length=30)
+    played = models.JSONField(default=list, blank=True)  # the move texts this reply played
+    message_hash = models.CharField(max_length=64, blank=True)  # SHA-256 of the Message-ID, never the mail
+    answered = models.BooleanField(default=False)  # an answer (or a wrong-sender notice) was queued
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "user", "ply", "attempt"], name="correspondence_reply_once")
-        ]
+        indexes = [models.Index(fields=["game", "user", "used_at"], name="correspondence_reply_recent")]
 
     def __str__(self) -> str:
-        return "game %s, user %s, ply %s/%s: %s" % (self.game_id, self.user_id, self.ply, self.attempt, self.result)
+        return "game %s, user %s, ply %s: %s" % (self.game_id, self.user_id, self.ply, self.result)
 
 
 class CalendarFeed(models.Model):
@@ -106,6 +110,12 @@ class InboundMail(models.Model):
 
     raw = models.BinaryField()
     recipient = models.CharField(max_length=320, blank=True)  # the envelope's, when one was given
+    # The envelope sender (SMTP MAIL FROM) when the entry knows it, "<>" for the null sender
+    # of automatic mail (bounces, auto-replies, RFC 3834); empty when unknown (a webhook).
+    envelope_sender = models.CharField(max_length=320, blank=True)
+    # The provider webhook's verdict on the sender's authentication (X-Inbound-Authentication,
+    # RFC 8601 results such as "dkim=pass dmarc=pass"), trusted as the secret authenticates it.
+    authentication = models.CharField(max_length=300, blank=True)
     # The player whose (signed) reply address the mail was sent to; null when it names none.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"

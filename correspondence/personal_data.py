@@ -55,7 +55,7 @@ def register() -> None:
                 "correspondence.Vacation": "deleted",
                 "correspondence.VacationAccount": "deleted",
                 "correspondence.CalendarFeed": "deleted",
-                "correspondence.ReplyAddressUse": "kept: the reply addresses already used stay spent",
+                "correspondence.ReplyAddressUse": "kept: moves played by mail, hashed Message-IDs",
             },
             export=(ExportSection(key="replies_by_mail", position=90, build=_replies_by_mail),),
             erase=(

@@ -22,6 +22,7 @@ for what may be doubled: at most the one mail in flight per sending process).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import secrets
@@ -34,7 +35,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -45,10 +46,10 @@ from accounts.selectors import email_deliverable
 from games import rules as game_rules
 from games import services as games_services
 from games.clock import local_hour_next
-from games.errors import GameActionError
-from games.models import Alarm, Game, GameStatus, Seat
+from games.errors import GameActionError, MoveRejected
+from games.models import Alarm, Game, GameStatus, Move, Seat
 
-from . import selectors, tasks, tokens
+from . import replies, selectors, tasks, tokens
 from .errors import CorrespondenceError
 from .models import CalendarFeed, DigestAlarm, InboundMail, ReplyAddressUse, Vacation, VacationAccount
 
@@ -342,14 +343,23 @@ def calendar_feed_revoke(*, user: Any) -> int:
 # ---------------------------------------------------------------- inbound mail: stored, then played
 
 
-def inbound_mail_store(*, raw: bytes, recipient: str | None = None, now: datetime | None = None) -> InboundMail:
+def inbound_mail_store(
+    *,
+    raw: bytes,
+    recipient: str | None = None,
+    envelope_sender: str | None = None,
+    authentication: str = "",
+    now: datetime | None = None,
+) -> InboundMail:
     """Keep a received reply by mail as a row, and enqueue its play after the commit: the
     first step of both entries (the webhook and ``manage.py mail_inbound_smtp``), so that
     their answer (202, 250) means "stored" and a lost task can lose nothing.
 
     The row names the player its signed reply address names (``user``, so that it goes
     with their account); whether the reply is theirs and playable is judged when it is
-    played (``inbound_mail_play``).
+    played (``inbound_mail_play``). ``envelope_sender`` is SMTP's MAIL FROM ("<>" for the
+    null sender of automatic mail; None or "" when the entry does not know it);
+    ``authentication`` the provider webhook's verdict (see ``replies.authentication_passes``).
     """
     now = now or _now()
     try:
@@ -364,6 +374,8 @@ def inbound_mail_store(*, raw: bytes, recipient: str | None = None, now: datetim
         inbound = InboundMail.objects.create(
             raw=raw,
             recipient=(recipient or "")[:320],
+            envelope_sender=(envelope_sender or "")[:320],
+            authentication=(authentication or "")[:300],
             user_id=user_id,
             received_at=now,
             sweep_at=now + timedelta(seconds=settings.CORRESPONDENCE_INBOUND_OVERDUE_SECONDS),
@@ -390,7 +402,12 @@ def inbound_mail_play(*, inbound_id: int, now: datetime | None = None) -> str:
         if inbound.processed_at is not None:
             log.info("inbound mail %s already processed (%s): nothing to do", inbound_id, inbound.outcome)
             return inbound.outcome
-        result = mail_reply_receive(raw=bytes(inbound.raw), recipient=inbound.recipient or None)
+        result = mail_reply_receive(
+            raw=bytes(inbound.raw),
+            recipient=inbound.recipient or None,
+            envelope_sender=inbound.envelope_sender or None,
+            authentication=inbound.authentication,
+        )
         inbound.processed_at = now or _now()
         inbound.outcome = result.status
         inbound.save(update_fields=["processed_at", "outcome"])
@@ -446,37 +463,32 @@ def inbound_mails_purge(*, now: datetime | None = None) -> int:
 
 # ---------------------------------------------------------------- moves by mail
 
+# What a reply may come to. Only the first two played something.
+PLAYED_STATUSES = ("played", "played_then_rejected")
+# Replies nobody is answered for: not ours, or written by no person (RFC 3834).
+SILENT_STATUSES = ("forged", "automatic")
+# Replies whose player is told at their registered address, never the sender.
+NOTICE_STATUSES = ("wrong_sender", "unauthenticated")
+
 
 @dataclass
 class ReplyResult:
-    status: str  # played, rejected, forged, wrong_sender, used, stale, game_over, not_your_turn, empty
+    # played, played_then_rejected, rejected, already_played, stale, game_over, not_your_turn,
+    # empty; and, never answered to the sender: forged, automatic, wrong_sender, unauthenticated
+    status: str
     played: list[str] = field(default_factory=list)
     revealed: list[str] = field(default_factory=list)
-    error: str = ""
+    # The decision refused: {"line", "code", "params", "fallback", "engine"}, translated when
+    # the answer is rendered, in the player's language (correspondence.mail.reply_error_text).
+    error: dict[str, Any] = field(default_factory=dict)
+    # For a decision no longer pending: the player's move made for it since (site, API, mail).
+    decided: list[str] = field(default_factory=list)
 
 
-def _decision_lines(text: str) -> list[str]:
-    """The reply's own lines, up to the quoted mail or the signature."""
-    lines = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith(">") or raw.rstrip() == "--" or raw.startswith("-- "):
-            break
-        if line.lower().startswith("on ") and line.rstrip().endswith("wrote:"):
-            break
-        if line:
-            lines.append(line)
-    return lines
-
-
-def _message_text(message: Any) -> str:
-    part = message.get_body(preferencelist=("plain",))
-    if part is None:
-        return ""
-    try:
-        return part.get_content()
-    except (LookupError, UnicodeError):
-        return ""
+def _message_hash(message: Any, raw: bytes) -> str:
+    """What tells two deliveries of one mail: its Message-ID, else its bytes (hashed)."""
+    message_id = str(message.get("Message-ID", "") or "").strip()
+    return hashlib.sha256(message_id.encode() if message_id else raw).hexdigest()
 
 
 def _reply_address_of(message: Any, recipient: str | None) -> tokens.ReplyAddress | None:
@@ -508,56 +520,109 @@ def _reveals(kind: str, before: dict[str, Any], after: dict[str, Any], move_text
     return revealed
 
 
-def mail_reply_receive(*, raw: bytes, recipient: str | None = None) -> ReplyResult:
-    """Play the decisions of a reply to a "your turn" mail: the one judge of inbound mail,
-    called by ``inbound_mail_play`` on the row that both entries (SMTP command and HTTP
-    webhook alike) store first.
+def mail_reply_receive(
+    *,
+    raw: bytes,
+    recipient: str | None = None,
+    envelope_sender: str | None = None,
+    authentication: str = "",
+    now: datetime | None = None,
+) -> ReplyResult:
+    """Play the decisions of a reply to a game mail: the one judge of inbound mail, called by
+    ``inbound_mail_play`` on the row that both entries (SMTP command and HTTP webhook alike)
+    store first.
 
-    The address must be ours, unused, signed for this player and the game's
-    current ply, and the mail must come from the player's address. Decisions
-    are played in order until one reveals something, the turn ends or the game
-    ends; the answer mail confirms them (with a fresh address when the turn goes
-    on) or lists the legal decisions. Anything else changes nothing.
+    In order, under the game's row lock:
+
+    1. the address must be one of ours (signed): else ``forged``, unanswered;
+    2. automatic mail (``replies.automatic_reason``: auto-replies, bounces, lists) plays
+       nothing and gets no answer: ``automatic``;
+    3. the mail must come from the player's address (``wrong_sender``) and, with
+       CORRESPONDENCE_INBOUND_AUTHSERV_ID set, carry that server's DKIM or DMARC pass
+       (``unauthenticated``): else nothing is played, the sender is not answered
+       (backscatter), and the player is told at their registered address, at most once a
+       game and CORRESPONDENCE_REPLY_ANSWER_HOURS;
+    4. the address names one pending decision (its ply): once that decision is played, a
+       reply to it is ``already_played`` (a duplicate delivery says what it played) or
+       ``stale``; an unreadable or illegal reply changes nothing and the address keeps
+       working;
+    5. decisions are played in order until one reveals something, the turn ends or the
+       game ends; the answer confirms them (with the next decision's address while the
+       turn goes on) or says why nothing was played, with the legal decisions. Answers to
+       replies that played nothing go out at most once a game and
+       CORRESPONDENCE_REPLY_ANSWER_HOURS (an auto-responder that slips past step 2 gets
+       one answer a day, not a loop).
     """
+    now = now or _now()
     message = message_from_bytes(raw, policy=policy.default)
     address = _reply_address_of(message, recipient)
     if address is None:
         log.info("mail_reply refused: no valid reply address")
         return ReplyResult("forged")
+    automatic = replies.automatic_reason(message, envelope_sender=envelope_sender)
+    if automatic:
+        log.info("mail_reply ignored: automatic mail (%s) for game %s", automatic, address.game_id)
+        return ReplyResult("automatic")
     user = User.objects.filter(pk=address.user_id, is_active=True).first()
-    sender = parseaddr(str(message.get("From", "")))[1]
-    if user is None or not user.email or sender.lower() != user.email.lower():
-        log.info("mail_reply refused: sender %r is not the player", sender)
-        return ReplyResult("wrong_sender")
-    game = Game.objects.filter(pk=address.game_id).first()
-    if game is None:
+    if user is None:
         return ReplyResult("forged")
-    try:
-        with transaction.atomic():
-            ReplyAddressUse.objects.create(
-                game=game, user=user, ply=address.ply, attempt=address.attempt, result="received"
-            )
-    except IntegrityError:
-        result = ReplyResult("used")
-        _reply_answer(user=user, game=game, result=result, attempt=None)
-        return result
-    result = _reply_play(user=user, game=game, address=address, lines=_decision_lines(_message_text(message)))
-    ReplyAddressUse.objects.filter(game=game, user=user, ply=address.ply, attempt=address.attempt).update(
-        result=result.status
-    )
-    game.refresh_from_db()
-    _reply_answer(user=user, game=game, result=result, attempt=address.attempt + 1)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=address.game_id).first()
+        if game is None:
+            return ReplyResult("forged")
+        message_hash = _message_hash(message, raw)
+        sender = parseaddr(str(message.get("From", "")))[1]
+        if not user.email or sender.lower() != user.email.lower():
+            log.info("mail_reply refused: sender %r is not the player of game %s", sender, game.pk)
+            result = ReplyResult("wrong_sender")
+        elif not replies.authentication_passes(message, webhook_verdict=authentication):
+            log.info("mail_reply refused: sender of game %s not authenticated", game.pk)
+            result = ReplyResult("unauthenticated")
+        else:
+            result = _reply_play(user=user, game=game, address=address, message=message, message_hash=message_hash)
+        answered = _reply_answer(user=user, game=game, result=result, sender=sender, message_hash=message_hash, now=now)
+        ReplyAddressUse.objects.create(
+            game=game,
+            user=user,
+            ply=address.ply,
+            result=result.status,
+            played=result.played,
+            message_hash=message_hash,
+            answered=answered,
+        )
     return result
 
 
-def _reply_play(*, user: Any, game: Game, address: tokens.ReplyAddress, lines: list[str]) -> ReplyResult:
+def _decided(*, user: Any, game: Game, address: tokens.ReplyAddress, message_hash: str) -> ReplyResult:
+    """The answer to a reply whose decision is no longer pending: ``already_played`` with
+    what this very mail played, for a duplicate delivery of a reply that played; else
+    ``stale`` (``game_over`` once the game ended), naming the player's move made since for
+    that decision (on the site, through the API or by another mail), if any."""
+    earlier = (
+        ReplyAddressUse.objects.filter(
+            game=game, user=user, ply=address.ply, message_hash=message_hash, result__in=PLAYED_STATUSES
+        )
+        .order_by("-used_at")
+        .first()
+    )
+    if earlier is not None:
+        return ReplyResult("already_played", played=list(earlier.played))
+    result = ReplyResult("game_over" if game.status != GameStatus.ACTIVE else "stale")
+    move = Move.objects.filter(game=game, ply=address.ply + 1).first()
+    if move is not None and move.user_id == user.pk:
+        result.decided = [move.text]
+    return result
+
+
+def _reply_play(*, user: Any, game: Game, address: tokens.ReplyAddress, message: Any, message_hash: str) -> ReplyResult:
     rules = engine.get_game(game.kind)
+    if game.ply != address.ply:
+        return _decided(user=user, game=game, address=address, message_hash=message_hash)
     if game.status != GameStatus.ACTIVE:
         return ReplyResult("game_over")
-    if game.ply != address.ply:
-        return ReplyResult("stale")
     if game.to_move_user_id != user.pk:
         return ReplyResult("not_your_turn")
+    lines = replies.decision_lines(message)
     if not lines:
         return ReplyResult("empty")
     result = ReplyResult("played")
@@ -571,7 +636,13 @@ def _reply_play(*, user: Any, game: Game, address: tokens.ReplyAddress, lines: l
             move = games_services.move_submit(game_id=game.pk, user=user, move_text=line, expected_ply=game.ply)
         except GameActionError as error:
             result.status = "rejected" if not result.played else "played_then_rejected"
-            result.error = "%s: %s" % (line, error.message)
+            result.error = {
+                "line": line[:200],
+                "code": error.code,
+                "params": {key: value for key, value in error.params.items() if _json_ready(value)},
+                "fallback": error.fallback,
+                "engine": isinstance(error, MoveRejected),
+            }
             break
         result.played.append(move.text)
         game.refresh_from_db()
@@ -582,8 +653,53 @@ def _reply_play(*, user: Any, game: Game, address: tokens.ReplyAddress, lines: l
     return result
 
 
-def _reply_answer(*, user: Any, game: Game, result: ReplyResult, attempt: int | None) -> None:
-    """Answer a reply: what was played and revealed, or why nothing was, with the legal
-    decisions and, while it is still their turn, a fresh reply address (attempt
-    ``attempt``), made when the mail is sent (correspondence.mail.reply_answer_render)."""
-    outbox_add(kind="reply_answer", user=user, object_id=game.pk, params={"result": asdict(result), "attempt": attempt})
+def _json_ready(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool | list | tuple | type(None))
+
+
+def _answered_lately(*, user: Any, game: Game, statuses: tuple[str, ...] | None, now: datetime) -> bool:
+    """Whether an answer (or notice) about ``game`` went to ``user`` in the last
+    CORRESPONDENCE_REPLY_ANSWER_HOURS for a reply of one of ``statuses`` (None: any that
+    played nothing)."""
+    since = now - timedelta(hours=settings.CORRESPONDENCE_REPLY_ANSWER_HOURS)
+    rows = ReplyAddressUse.objects.filter(game=game, user=user, answered=True, used_at__gte=since)
+    if statuses is None:
+        rows = rows.exclude(result__in=(*PLAYED_STATUSES, *NOTICE_STATUSES, "already_played"))
+    else:
+        rows = rows.filter(result__in=statuses)
+    return rows.exists()
+
+
+def _reply_answer(*, user: Any, game: Game, result: ReplyResult, sender: str, message_hash: str, now: datetime) -> bool:
+    """Queue the answer to a reply, or the notice to its player; True when one was queued.
+
+    A reply that played gets its answer, and so does each mail's first duplicate delivery
+    ("already played"); one that played nothing gets one at most once a game and
+    CORRESPONDENCE_REPLY_ANSWER_HOURS (so does the player's notice of replies from
+    elsewhere). The answer is rendered when it is sent (mail.reply_answer_render),
+    with the reply address of the player's pending decision then, if any."""
+    if result.status in SILENT_STATUSES:
+        return False
+    if result.status in NOTICE_STATUSES:
+        if _answered_lately(user=user, game=game, statuses=NOTICE_STATUSES, now=now):
+            log.info("mail_reply notice for game %s already sent lately: none", game.pk)
+            return False
+        row = outbox_add(
+            kind="reply_notice",
+            user=user,
+            object_id=game.pk,
+            params={"reason": result.status, "sender": sender[:320]},
+        )
+        return row is not None
+    if result.status == "already_played":
+        # A duplicate delivery: answered once per mail, whatever else was answered today
+        # (no responder can make one: it is a copy of the player's mail that played).
+        if ReplyAddressUse.objects.filter(
+            game=game, user=user, message_hash=message_hash, result="already_played", answered=True
+        ).exists():
+            return False
+    elif result.status not in PLAYED_STATUSES and _answered_lately(user=user, game=game, statuses=None, now=now):
+        log.info("mail_reply to game %s played nothing, answered lately: no answer", game.pk)
+        return False
+    row = outbox_add(kind="reply_answer", user=user, object_id=game.pk, params={"result": asdict(result)})
+    return row is not None

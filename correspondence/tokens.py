@@ -1,10 +1,12 @@
 """Signed values in mail: the link that opens a game, one-click unsubscribe, reply addresses.
 
-A reply address is ``play-<game>-<user>-<ply>-<attempt>-<signature>@<domain>``:
-the signature (HMAC with SECRET_KEY) makes it unforgeable, the ply ties it to
-the position the mail showed, and the attempt number lets the answer to a
-reply carry a fresh address for the same ply (each address works once, see
-correspondence.models.ReplyAddressUse).
+A reply address is ``play-<game>-<user>-<ply>-<signature>@<domain>``: the signature
+(HMAC with SECRET_KEY) makes it unforgeable, and the ply names one pending decision of
+the player (in Maatatahay a turn has several: one address each). The turn mail, its
+reminders and every answer about that decision carry the same address; it works until
+that decision is played, on the site, through the API or by mail, whatever was wrongly
+sent to it before. Addresses of the earlier form ``play-<game>-<user>-<ply>-<attempt>-
+<signature>`` (mail sent before the change) are read as the same decision.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 OPEN_SALT = "correspondence.open-game"
 UNSUBSCRIBE_SALT = "correspondence.unsubscribe"
 REPLY_SALT = "correspondence.reply-address"
-REPLY_RE = re.compile(r"^play-(\d+)-(\d+)-(\d+)-(\d+)-([0-9a-f]{20})@", re.IGNORECASE)
+REPLY_RE = re.compile(r"^play-(\d+)-(\d+)-(\d+)(?:-(\d+))?-([0-9a-f]{20})@", re.IGNORECASE)
 
 # What one unsubscribe link turns off: the user's preference field for it.
 UNSUBSCRIBE_FIELDS = {"turn": "email_on_your_turn", "reminders": "email_reminders", "game_over": "email_on_game_over"}
@@ -49,28 +51,25 @@ def unsubscribe_token_read(token: str) -> tuple[int, str]:
     return int(data["u"]), data["k"]
 
 
+def _reply_signature(value: str) -> str:
+    return salted_hmac(REPLY_SALT, value, algorithm="sha256").hexdigest()[:20]
+
+
 @dataclass(frozen=True)
 class ReplyAddress:
+    """One pending decision of a player: ``ply`` is the game's ply when it is to be made."""
+
     game_id: int
     user_id: int
     ply: int
-    attempt: int
 
     def _signature(self) -> str:
-        value = "%d-%d-%d-%d" % (self.game_id, self.user_id, self.ply, self.attempt)
-        return salted_hmac(REPLY_SALT, value, algorithm="sha256").hexdigest()[:20]
+        return _reply_signature("%d-%d-%d" % (self.game_id, self.user_id, self.ply))
 
     @property
     def address(self) -> str:
         domain = settings.CORRESPONDENCE_REPLY_DOMAIN
-        return "play-%d-%d-%d-%d-%s@%s" % (
-            self.game_id,
-            self.user_id,
-            self.ply,
-            self.attempt,
-            self._signature(),
-            domain,
-        )
+        return "play-%d-%d-%d-%s@%s" % (self.game_id, self.user_id, self.ply, self._signature(), domain)
 
     @classmethod
     def read(cls, address: str) -> ReplyAddress | None:
@@ -78,7 +77,12 @@ class ReplyAddress:
         match = REPLY_RE.match((address or "").strip().strip("<>"))
         if match is None:
             return None
-        found = cls(*(int(match.group(i)) for i in range(1, 5)))
-        if not constant_time_compare(found._signature(), match.group(5).lower()):
+        game_id, user_id, ply = (int(match.group(i)) for i in range(1, 4))
+        found = cls(game_id, user_id, ply)
+        if match.group(4) is None:
+            expected = found._signature()
+        else:  # the earlier form, with an attempt number
+            expected = _reply_signature("%d-%d-%d-%d" % (game_id, user_id, ply, int(match.group(4))))
+        if not constant_time_compare(expected, match.group(5).lower()):
             return None
         return found

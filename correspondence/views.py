@@ -133,7 +133,10 @@ def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
 def inbound_mail(request: HttpRequest) -> HttpResponse:
     """A mail provider's inbound webhook: the raw message (message/rfc822 body, or the
     form field ``email``), authenticated by the shared secret header X-Inbound-Secret.
-    The 202 means the message is stored (committed); a task plays it."""
+    Optional: the envelope recipient (``X-Recipient`` or field ``recipient``) and sender
+    (``X-Envelope-Sender`` or field ``sender``, "<>" for the null sender), and the provider's
+    verdict on the sender (``X-Inbound-Authentication``, RFC 8601 results such as
+    ``dkim=pass; dmarc=pass``). The 202 means the message is stored (committed); a task plays it."""
     secret = settings.CORRESPONDENCE_INBOUND_SECRET
     given = request.headers.get("X-Inbound-Secret", "")
     if not secret or not hmac.compare_digest(secret.encode(), given.encode()):
@@ -144,8 +147,15 @@ def inbound_mail(request: HttpRequest) -> HttpResponse:
         raw = (request.POST.get("email") or "").encode("utf-8")
     if not raw.strip():
         return JsonResponse({"error": "empty", "message": _("No message was given.")}, status=400)
-    recipient = request.POST.get("recipient") if request.content_type != "message/rfc822" else None
-    services.inbound_mail_store(raw=raw, recipient=recipient or request.headers.get("X-Recipient"))
+    form = request.content_type != "message/rfc822"
+    recipient = request.POST.get("recipient") if form else None
+    sender = request.POST.get("sender") if form else None
+    services.inbound_mail_store(
+        raw=raw,
+        recipient=recipient or request.headers.get("X-Recipient"),
+        envelope_sender=sender or request.headers.get("X-Envelope-Sender"),
+        authentication=request.headers.get("X-Inbound-Authentication", ""),
+    )
     return JsonResponse({"accepted": True}, status=202)
 
 

@@ -396,6 +396,13 @@ CHANNEL_LAYERS = live_channel_layers(LIVE_REDIS_URL, LIVE_KEY_PREFIX) if LIVE_RE
 CORRESPONDENCE_REPLY_DOMAIN = env.str("CORRESPONDENCE_REPLY_DOMAIN", default="localhost")
 # Shared secret of the inbound-mail webhook (header X-Inbound-Secret); empty turns it off.
 CORRESPONDENCE_INBOUND_SECRET = env.str("CORRESPONDENCE_INBOUND_SECRET", default="")
+# The authserv-id (RFC 8601) of the trusted server that receives reply mail and checks DKIM,
+# SPF and DMARC. Set, a reply plays only with that server's Authentication-Results header (or
+# the webhook's X-Inbound-Authentication) reporting a dkim or dmarc pass; unset, From is trusted.
+CORRESPONDENCE_INBOUND_AUTHSERV_ID = env.str("CORRESPONDENCE_INBOUND_AUTHSERV_ID", default="")
+# Answers to replies that played nothing, and wrong-sender notices: at most one per game,
+# player and this many hours (an auto-responder that slips past the checks is not fed).
+CORRESPONDENCE_REPLY_ANSWER_HOURS = 24
 # Shared secret of the mail provider's bounce/complaint webhook (header X-Webhook-Secret); empty turns it off.
 MAIL_WEBHOOK_SECRET = env.str("MAIL_WEBHOOK_SECRET", default="")
 # How long the game links in mail ("open the game" without signing in) stay valid, in seconds (90 days).

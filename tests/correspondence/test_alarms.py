@@ -1,6 +1,7 @@
 """The alarm sweep: due and not due, once only, stale turns, preferences, the outbox's
 claims, query count."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -36,7 +37,8 @@ def test_your_turn_goes_out_once_with_text_html_picture_link_and_unsubscribe(oni
     assert len(image) == 1 and image[0].get_payload(decode=True).startswith(b"\x89PNG")
     assert message.extra_headers["List-Unsubscribe"].startswith("<http://testserver/correspondence/unsubscribe/")
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
-    assert message.reply_to[0].startswith("play-%d-%d-0-0-" % (game.pk, game.to_move_user_id))
+    assert re.match(r"^play-%d-%d-0-[0-9a-f]{20}@" % (game.pk, game.to_move_user_id), message.reply_to[0])
+    assert message.extra_headers["Auto-Submitted"] == "auto-generated"
     # a second sweep sends nothing: the alarm is marked sent
     assert services.alarms_send_due(now=timezone.now()).sent == 0
     assert len(mail.outbox) == 1

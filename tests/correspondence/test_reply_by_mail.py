@@ -32,8 +32,8 @@ def reply(*, sender, address, lines, quoted=True) -> bytes:
     return bytes(message)
 
 
-def address_for(game, user, attempt=0):
-    return tokens.ReplyAddress(game_id=game.pk, user_id=user.pk, ply=game.ply, attempt=attempt).address
+def address_for(game, user):
+    return tokens.ReplyAddress(game_id=game.pk, user_id=user.pk, ply=game.ply).address
 
 
 def answers_to(user):
@@ -106,10 +106,9 @@ def test_a_maatatahay_reply_stops_at_the_first_decision_that_reveals_something(a
     lines, reveal_at = _turn_with_a_reveal(game)
     game.refresh_from_db()
     user = to_move(game)
+    first_address = address_for(game, user)
     mail.outbox.clear()
-    result = capture(
-        services.mail_reply_receive, raw=reply(sender=user.email, address=address_for(game, user), lines=lines)
-    )
+    result = capture(services.mail_reply_receive, raw=reply(sender=user.email, address=first_address, lines=lines))
     assert result.status == "played" and result.played == lines[:reveal_at] and result.revealed
     game.refresh_from_db()
     assert game.to_move_user == user  # the turn goes on
@@ -117,7 +116,8 @@ def test_a_maatatahay_reply_stops_at_the_first_decision_that_reveals_something(a
     assert "This revealed:" in answer.body
     fresh = answer.reply_to[0]
     read = tokens.ReplyAddress.read(fresh)
-    assert fresh != address_for(game, user) and read is not None and read.ply == game.ply
+    # the next decision has an address of its own, the one its reminders would carry too
+    assert fresh != first_address and fresh == address_for(game, user) and read is not None and read.ply == game.ply
     # the fresh address plays the rest of the turn
     rest = lines[reveal_at:]
     mail.outbox.clear()
@@ -140,17 +140,21 @@ def test_an_illegal_decision_changes_nothing_and_the_answer_lists_the_legal_ones
     [answer] = answers_to(user)
     assert answer.subject == "Nothing was played in Onitama #%d" % game.pk
     assert all(text in answer.body for text in legal)
-    # its fresh address (same ply, next attempt) works
-    fresh = answer.reply_to[0]
-    read = tokens.ReplyAddress.read(fresh)
-    assert read is not None and read.attempt == 1
+    # the answer carries the same address (the decision is still pending), and it still works
+    assert answer.reply_to == [address_for(game, user)]
+    assert answer.extra_headers["Auto-Submitted"] == "auto-replied"
     assert (
-        capture(services.mail_reply_receive, raw=reply(sender=user.email, address=fresh, lines=[legal[0]])).status
+        capture(
+            services.mail_reply_receive,
+            raw=reply(sender=user.email, address=answer.reply_to[0], lines=[legal[0]]),
+        ).status
         == "played"
     )
 
 
-@pytest.mark.parametrize("case", ["forged", "wrong_sender", "used", "stale", "game_over", "not_your_turn", "empty"])
+@pytest.mark.parametrize(
+    "case", ["forged", "wrong_sender", "already_played", "stale", "game_over", "not_your_turn", "empty"]
+)
 def test_refusals_change_nothing(onitama_game, alice, bob, capture, case):
     game = onitama_game
     user = game.to_move_user
@@ -162,8 +166,8 @@ def test_refusals_change_nothing(onitama_game, alice, bob, capture, case):
         address = address.replace("play-%d-%d" % (game.pk, user.pk), "play-%d-%d" % (game.pk, other.pk))
     elif case == "wrong_sender":
         sender = "mallory@example.org"
-    elif case == "used":
-        capture(services.mail_reply_receive, raw=reply(sender=sender, address=address, lines=["bad move"]))
+    elif case == "already_played":  # the same mail delivered a second time
+        capture(services.mail_reply_receive, raw=reply(sender=sender, address=address, lines=lines))
     elif case == "stale":
         play(game, 2)  # the game moved on: the address names an old ply
         user = Game.objects.get(pk=game.pk).to_move_user
@@ -177,12 +181,18 @@ def test_refusals_change_nothing(onitama_game, alice, bob, capture, case):
     moves = Move.objects.filter(game=game).count()
     mail.outbox.clear()
     result = capture(services.mail_reply_receive, raw=reply(sender=sender, address=address, lines=lines))
-    assert result.status == case and result.played == []
+    assert result.status == case and result.played == (lines if case == "already_played" else [])
     after = Game.objects.get(pk=game.pk)
     assert (after.ply, after.status, after.sealed_state) == (before.ply, before.status, before.sealed_state)
     assert Move.objects.filter(game=game).count() == moves
-    if case in ("forged", "wrong_sender"):
+    if case == "forged":
         assert mail.outbox == []  # no answer to a stranger
+    elif case == "wrong_sender":  # the stranger is not answered; the player is told
+        assert [m.to for m in mail.outbox] == [[user.email]] and "was not played" in mail.outbox[0].subject
+        assert "mallory@example.org" in mail.outbox[0].body
+    elif case == "already_played":
+        assert len(mail.outbox) == 1 and "was already played" in mail.outbox[0].body
+        assert lines[0] in mail.outbox[0].body
     else:
         assert len(mail.outbox) == 1 and "Nothing was played" in mail.outbox[0].subject
 
@@ -232,3 +242,34 @@ def test_the_smtp_server_command_feeds_the_service(alice, bob):
     # through the stored row, as the webhook (tasks run at once here, so before the 250)
     stored = InboundMail.objects.get()
     assert stored.recipient == address and stored.outcome == "played" and stored.processed_at is not None
+
+
+def test_the_webhook_passes_the_envelope_sender_and_the_providers_verdict(
+    client, onitama_game, settings, django_capture_on_commit_callbacks
+):
+    """The webhook's X-Envelope-Sender "<>" marks automatic mail (nothing played, no answer);
+    with a trusted server named, its X-Inbound-Authentication verdict decides."""
+    settings.CORRESPONDENCE_INBOUND_AUTHSERV_ID = "mx.maata.example"
+    game = onitama_game
+    user = game.to_move_user
+    raw = reply(sender=user.email, address=address_for(game, user), lines=[first_legal(game)])
+    url = reverse("correspondence:inbound")
+    headers = {"HTTP_X_INBOUND_SECRET": "inbound-test-secret"}
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, raw, content_type="message/rfc822", HTTP_X_ENVELOPE_SENDER="<>", **headers)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, raw, content_type="message/rfc822", HTTP_X_INBOUND_AUTHENTICATION="dkim=fail", **headers)
+    assert Game.objects.get(pk=game.pk).ply == 0
+    assert list(InboundMail.objects.order_by("pk").values_list("outcome", flat=True)) == [
+        "automatic",
+        "unauthenticated",
+    ]
+    assert [m.to for m in mail.outbox] == [[user.email]] and "was not played" in mail.outbox[0].subject
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            url, raw, content_type="message/rfc822", HTTP_X_INBOUND_AUTHENTICATION="dkim=pass; dmarc=pass", **headers
+        )
+    assert Game.objects.get(pk=game.pk).ply == 1
+    stored = InboundMail.objects.order_by("pk")
+    assert stored[0].envelope_sender == "<>" and stored[2].authentication == "dkim=pass; dmarc=pass"

@@ -7,7 +7,10 @@ at it. Only recipients that look like our reply addresses are accepted. Like the
 HTTP webhook, it stores each message (one row per recipient,
 correspondence.services.inbound_mail_store) and a task plays it, so the 250 means
 "stored": a mail is never lost to a worker killed while playing it, and the
-inbound sweep plays what a lost task left. The sender gets the same answer mail
+inbound sweep plays what a lost task left. The envelope sender is kept: the null sender
+``<>`` marks automatic mail, which never plays (RFC 3834). Deploy it behind the receiving
+server that checks DKIM and DMARC and writes Authentication-Results, and name that server
+in CORRESPONDENCE_INBOUND_AUTHSERV_ID (README). The sender gets the same answer mail
 as before, from the same service, a moment later. (Without a broker, tasks run at
 once, so the reply is played before the 250, as it always was.)
 """
@@ -26,12 +29,16 @@ from correspondence import services, tokens
 log = logging.getLogger(__name__)
 
 
-def _receive(raw: bytes, recipients: list[str]) -> list[int]:
+def _receive(raw: bytes, recipients: list[str], mail_from: str = "") -> list[int]:
     """Store a reply for each recipient, all or none (the play of each is enqueued), then
-    drop the thread's database connection (a long-lived server)."""
+    drop the thread's database connection (a long-lived server). ``mail_from`` is the
+    envelope sender, "<>" for the null sender of automatic mail (which plays nothing)."""
     try:
         with transaction.atomic():
-            return [services.inbound_mail_store(raw=raw, recipient=recipient).pk for recipient in recipients]
+            return [
+                services.inbound_mail_store(raw=raw, recipient=recipient, envelope_sender=mail_from).pk
+                for recipient in recipients
+            ]
     finally:
         close_old_connections()
 
@@ -47,8 +54,11 @@ class ReplyHandler:
 
     async def handle_DATA(self, server, session, envelope):
         raw = envelope.original_content or envelope.content
+        mail_from = (envelope.mail_from or "").strip()
+        if mail_from.strip("<>").strip() == "":
+            mail_from = "<>"  # the null sender: a bounce or an auto-reply (RFC 3834)
         try:
-            await sync_to_async(_receive, thread_sensitive=False)(raw, list(envelope.rcpt_tos))
+            await sync_to_async(_receive, thread_sensitive=False)(raw, list(envelope.rcpt_tos), mail_from)
         except DatabaseError:
             log.exception("inbound mail not stored")
             return "451 Try again later"  # the sending server keeps the mail and retries
