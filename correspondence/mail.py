@@ -20,8 +20,6 @@ by mail (see correspondence.tokens.ReplyAddress).
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -39,7 +37,7 @@ from games.rules import game_state
 
 from . import selectors, tokens
 from .models import Vacation
-from .pictures import position_png
+from .pictures import mail_picture, mail_pictures_attach
 
 # Which unsubscribe link each alarm kind carries.
 UNSUBSCRIBE_KIND: dict[str, str] = {
@@ -74,25 +72,11 @@ def seat_of(game: Game, user_id: int, seats: Iterable[Seat] | None = None) -> Se
     return None
 
 
-def player_view(game: Game, seat: Seat | None) -> dict[str, Any]:
-    """What ``seat``'s player may see of the game (the public view; everything once it is over)."""
-    rules = engine.get_game(game.kind)
-    side = seat.side if seat is not None else rules.players[0]
-    return rules.view(game_state(game), side)
-
-
 def game_picture(game: Game, seat: Seat | None, cache: dict | None = None) -> bytes:
-    """The PNG of the position as ``seat``'s player sees it. ``cache`` (one per sweep)
-    shares the picture between mails showing the same view (e.g. opening positions)."""
-    view = player_view(game, seat)
-    flip = bool(seat and seat.position == 1)
-    key = (game.kind, flip, hashlib.sha256(json.dumps(view, sort_keys=True, default=str).encode()).hexdigest())
-    if cache is not None and key in cache:
-        return cache[key]
-    png = position_png(kind=game.kind, view=view, flip=flip)
-    if cache is not None:
-        cache[key] = png
-    return png
+    """The PNG of the position as ``seat``'s player sees it: the picture stored when the
+    position was reached (correspondence.pictures), drawn now only if it is missing.
+    ``cache`` is no longer used (each picture is drawn once, when the move is made)."""
+    return mail_picture(game, seat)
 
 
 def opponents_of(game: Game, user_id: int) -> str:
@@ -195,6 +179,7 @@ def alarms_load(rows) -> dict[int, Alarm]:
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
     by_id = {alarm.pk: alarm for alarm in alarms}
+    mail_pictures_attach((alarm.game, alarm.user_id) for alarm in by_id.values())
     return {row.pk: by_id[row.object_id] for row in rows if row.object_id in by_id}
 
 
@@ -209,6 +194,7 @@ def alarm_render(row, alarm: Alarm | None, sending):
 
 def digests_load(rows) -> dict[int, list[Game]]:
     waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows])
+    mail_pictures_attach((game, user_id) for user_id, games in waiting.items() for game in games)
     return {row.pk: waiting.get(row.user_id, []) for row in rows}
 
 
@@ -262,6 +248,7 @@ def reply_games_load(rows) -> dict[int, Game]:
             Prefetch("seats", queryset=Seat.objects.select_related("user"))
         )
     }
+    mail_pictures_attach((games[row.object_id], row.user_id) for row in rows if row.object_id in games)
     return {row.pk: games[row.object_id] for row in rows if row.object_id in games}
 
 

@@ -68,3 +68,12 @@ def mail_reply_receive(self, raw: str, recipient: str | None = None) -> int:
     from . import services  # at run time: services import this module to enqueue
 
     return services.inbound_mail_store(raw=raw.encode("latin-1"), recipient=recipient).pk
+
+
+@shared_task(name="correspondence.tasks.mail_pictures_render", **RETRYING_TASK)
+def mail_pictures_render(self, game_id: int) -> int:
+    """Draw the mail pictures of a game's current position (enqueued after each move, see
+    correspondence.receivers); idempotent: what is already current is not drawn again."""
+    from . import pictures  # at run time: the receivers import this module to enqueue
+
+    return pictures.mail_pictures_render(game_id=game_id).rendered
