@@ -98,7 +98,7 @@ def main() -> None:
     from tests.conftest import free_port
 
     port = free_port()
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("fork")  # before any database connection or thread
     ready, stop, results = context.Event(), context.Event(), context.Queue()
     sink = context.Process(target=_sink_process, args=(port, ready, stop, results), daemon=True)
     sink.start()
