@@ -2,7 +2,7 @@
 queued by correspondence's sweep and sent by the outbox to an SMTP server.
 
     DATABASE_URL=postgres://... .venv/bin/python bench/reminders.py [--count 10000] [--batch 1000]
-        [--kinds onitama,maatatahay] [--render 200] [--draw-at-send]
+        [--kinds onitama,maatatahay] [--render 200] [--senders 1] [--draw-at-send]
 
 Creates a scratch test database (test_<name>, dropped at the end) and N players, each
 with a game of their own (Onitama and Maatatahay in turn, a deal of its own and 0 to 11
@@ -18,9 +18,11 @@ be) that counts and measures what it receives.
    so the sweep draws every picture itself, as it did before pictures were stored.
 2. Sweep: ``alarms_send_due`` (queue up to ``--batch`` alarms in the outbox, then drain it:
    claimed in batches of OUTBOX_BATCH, sent over one kept-open SMTP connection, each row
-   marked on its own) until nothing is due.
+   marked on its own) until nothing is due. ``--senders 2``: the alarms are queued first, then
+   two processes drain the outbox at once, as the drain task and its helper do on a worker
+   of two processes (the SQL queries are then counted for the queueing only).
 
-Prints the time taken (wall clock and this process's CPU time: the machine may be shared),
+Prints the time taken (wall clock and the senders' CPU time: the machine may be shared),
 the mails per second, the SQL queries (in total, per call and per mail), the pictures drawn
 by the sweep, the mail sizes (median, 95th percentile, largest) and the pictures' storage.
 Without DATABASE_URL it runs on SQLite in memory.
@@ -32,6 +34,7 @@ import argparse
 import multiprocessing
 import os
 import random
+import resource
 import statistics
 import sys
 import time
@@ -73,6 +76,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1000, help="alarms claimed per sweep call")
     parser.add_argument("--kinds", default="onitama,maatatahay", help="the games, in turn")
     parser.add_argument("--render", type=int, default=200, help="games whose pictures are drawn, timed")
+    parser.add_argument("--senders", type=int, default=1, help="processes draining the outbox at once")
     parser.add_argument("--draw-at-send", action="store_true", help="no stored pictures: the sweep draws them")
     args = parser.parse_args()
 
@@ -84,11 +88,12 @@ def main() -> None:
     logging.getLogger("accounts.outbox").setLevel(logging.WARNING)  # one line per mail otherwise
     from django.conf import settings
     from django.contrib.auth import get_user_model
-    from django.db import connection
+    from django.db import connection, connections
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
     import engine
+    from accounts.outbox import outbox_send_due
     from correspondence import pictures, services
     from correspondence.models import MailPicture
     from engine import fair
@@ -268,21 +273,49 @@ def main() -> None:
         per_batch = []
         load_before = os.getloadavg()[0]
         started, cpu_started = time.perf_counter(), time.process_time()
+        children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         with CaptureQueriesContext(connection) as queries:
-            while True:
-                before = len(queries.captured_queries)
-                result = services.alarms_send_due(now=now, limit=args.batch)
-                if result.claimed == 0:
-                    break
-                batches += 1
-                sent += result.sent
-                per_batch.append(len(queries.captured_queries) - before)
+            if args.senders == 1:
+                while True:
+                    before = len(queries.captured_queries)
+                    result = services.alarms_send_due(now=now, limit=args.batch)
+                    if result.claimed == 0:
+                        break
+                    batches += 1
+                    sent += result.sent
+                    per_batch.append(len(queries.captured_queries) - before)
+            else:
+                # As the drain task does with its helper: queue, then several senders drain the
+                # outbox at once (skip-locked claims), here processes forked after the queueing.
+                while services.alarms_queue_due(now=now, limit=args.batch).claimed:
+                    batches += 1
+                connections.close_all()
+                readers = []
+                for _ in range(args.senders):
+                    read, write = os.pipe()
+                    if os.fork() == 0:  # a sender
+                        os.close(read)
+                        code = 1
+                        try:
+                            os.write(write, b"%d" % outbox_send_due(now=now).sent)
+                            code = 0
+                        finally:
+                            os._exit(code)
+                    os.close(write)
+                    readers.append(read)
+                for read in readers:
+                    sent += int(os.read(read, 64) or b"0")
+                    os.close(read)
+                for _ in readers:
+                    os.wait()
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu += (children.ru_utime - children_before.ru_utime) + (children.ru_stime - children_before.ru_stime)
         stop.set()
         sizes = results.get(timeout=60)
         print("reminders sent:      %d (SMTP server received %d, %.1f MB)" % (sent, len(sizes), sum(sizes) / 1e6))
         print(
-            "time:                %.2f s (%.0f mails/s); CPU time of this process %.2f s (%.0f mails per CPU s); "
+            "time:                %.2f s (%.0f mails/s); CPU time of the senders %.2f s (%.0f mails per CPU s); "
             "load average %.1f before, %.1f after (%d cores)"
             % (
                 elapsed,

@@ -20,6 +20,7 @@ by mail (see correspondence.tokens.ReplyAddress).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -27,7 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Prefetch
-from django.urls import reverse
+from django.urls import get_urlconf, reverse
 
 import engine
 from accounts.mail import absolute_url, user_email_build
@@ -48,14 +49,26 @@ UNSUBSCRIBE_KIND: dict[str, str] = {
 }
 
 
+_TOKEN = "TOKEN0PLACE0HOLDER"
+
+
+@functools.lru_cache(maxsize=32)
+def _token_path_template(name: str, urlconf: str | None) -> str:
+    return reverse(name, args=[_TOKEN], urlconf=urlconf)
+
+
+def _token_path(name: str, token: str) -> str:
+    """``reverse(name, args=[token])`` for a signed token (URL-safe characters and ``:``, never
+    quoted): the pattern is reversed once per URLconf, not for each of thousands of mails."""
+    return _token_path_template(name, get_urlconf() or settings.ROOT_URLCONF).replace(_TOKEN, token)
+
+
 def open_url(*, game_id: int, user_id: int) -> str:
-    return absolute_url(reverse("correspondence:open", args=[tokens.open_token(game_id=game_id, user_id=user_id)]))
+    return absolute_url(_token_path("correspondence:open", tokens.open_token(game_id=game_id, user_id=user_id)))
 
 
 def unsubscribe_url(*, user_id: int, kind: str) -> str:
-    return absolute_url(
-        reverse("correspondence:unsubscribe", args=[tokens.unsubscribe_token(user_id=user_id, kind=kind)])
-    )
+    return absolute_url(_token_path("correspondence:unsubscribe", tokens.unsubscribe_token(user_id=user_id, kind=kind)))
 
 
 def unsubscribe_headers(*, user_id: int, kind: str) -> dict[str, str]:

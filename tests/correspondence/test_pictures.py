@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -20,7 +21,7 @@ from correspondence.models import MailPicture
 from engine.fair import SeedStream
 from games.models import Game
 from games.rules import game_state
-from tests.factories import first_legal, make_user, play, start_game
+from tests.factories import first_legal, make_user, play, start_game, to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +50,7 @@ def test_an_onitama_picture_shows_both_hands_the_side_card_and_the_last_move(ali
     game.refresh_from_db()
     view = game_state(game)
     rules = engine.get_game("onitama")
-    public = rules.view(view, "red")
+    public: Any = rules.view(view, "red")
     for user in (alice, bob):
         svg = _svg(game, user)
         cards = re.findall(r'data-card="([a-z_]+)" data-holder="([a-z]*)"', svg)
@@ -71,7 +72,7 @@ def test_a_maatatahay_picture_shows_the_stream_the_tracks_and_both_storages(alic
     play(game, 3)
     game.refresh_from_db()
     rules = engine.get_game("maatatahay")
-    view = rules.view(game_state(game), "balan")
+    view: Any = rules.view(game_state(game), "balan")
     assert view["stream"], "a deal with a stream"
     svg = _svg(game, alice)
     assert "Spirit Track" in svg and "%d/%d" % (view["track"], 6) in svg
@@ -121,7 +122,7 @@ def test_a_mail_carries_the_stored_picture_of_its_recipient_and_draws_nothing(al
     message = mail.outbox[0]
     game.refresh_from_db()
     image = [part for part in message.attachments if part.get_content_type() == "image/png"]
-    assert len(image) == 1 and image[0].get_payload(decode=True) == marker[game.to_move_user_id]
+    assert len(image) == 1 and image[0].get_payload(decode=True) == marker[to_move(game).pk]
 
 
 def test_a_missing_or_old_picture_is_drawn_at_send_and_stored(alice, bob):
@@ -143,7 +144,7 @@ def test_a_picture_depends_on_the_players_view_only_never_on_hidden_state(alice,
     game = start_game(alice, bob, "maatatahay", seed=seed)
     play(game, 4)
     game.refresh_from_db()
-    rules = engine.get_game("maatatahay")
+    rules: Any = engine.get_game("maatatahay")  # sample_state: Maatatahay's own
     state = game_state(game)
     for user in (alice, bob):
         seat = _seat(game, user)
@@ -160,3 +161,35 @@ def test_only_players_who_get_mail_get_a_picture(alice):
     pictures.mail_pictures_render(game_id=game.pk)
     assert list(MailPicture.objects.filter(game=game).values_list("user_id", flat=True)) == [alice.pk]
     assert first_legal(game)  # the game runs
+
+
+def test_the_pictures_of_a_game_over_for_a_day_are_purged(alice, bob):
+    from datetime import timedelta
+
+    from games import services as game_services
+
+    game = start_game(alice, bob, "onitama", {"cards": "base"}, seed=6)
+    running = start_game(alice, bob, "onitama", {"cards": "base"}, seed=12)
+    game_services.game_resign(game_id=game.pk, user=alice)
+    for each in (game, running):
+        pictures.mail_pictures_render(game_id=each.pk)
+    game.refresh_from_db()
+    assert game.finished_at is not None
+    assert MailPicture.objects.filter(game=game, finished=True).count() == 2  # the game-over mail's
+    assert pictures.mail_pictures_purge(now=game.finished_at + timedelta(hours=23)) == 0
+    assert pictures.mail_pictures_purge(now=game.finished_at + timedelta(hours=25)) == 2
+    assert MailPicture.objects.filter(game=running).count() == 2
+    storage = pictures.mail_pictures_storage()
+    assert storage["running_games"] == 1 and storage["pictures"] == 2 and storage["bytes_per_running_game"] > 0
+
+
+def test_the_links_of_a_mail_are_the_urls_reverse_gives():
+    """The sweep reverses each link's pattern once (correspondence.mail._token_path)."""
+    from django.urls import reverse
+
+    from correspondence import mail as correspondence_mail
+    from correspondence import tokens
+
+    for token in (tokens.open_token(game_id=12, user_id=34), tokens.unsubscribe_token(user_id=5, kind="turn")):
+        for name in ("correspondence:open", "correspondence:unsubscribe"):
+            assert correspondence_mail._token_path(name, token) == reverse(name, args=[token])
