@@ -8,7 +8,7 @@ class CorrespondenceConfig(AppConfig):
     verbose_name = _("Correspondence")
 
     def ready(self) -> None:
-        from . import mail, personal_data
+        from . import mail, personal_data, receivers  # noqa: F401  (receivers connects to games.signals)
 
         mail.register()  # the outbox's renderers of correspondence's mails
         personal_data.register()  # its part of the account export and erasure (maatasite.personal_data)

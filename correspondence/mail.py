@@ -23,8 +23,7 @@ they share it until that decision is played.
 
 from __future__ import annotations
 
-import hashlib
-import json
+import functools
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -32,7 +31,7 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Prefetch
-from django.urls import reverse
+from django.urls import get_urlconf, reverse
 from django.utils import translation
 
 import engine
@@ -44,7 +43,7 @@ from games.rules import game_state
 
 from . import selectors, tokens
 from .models import Vacation
-from .pictures import position_png
+from .pictures import mail_picture, mail_pictures_attach
 
 # Which unsubscribe link each alarm kind carries.
 UNSUBSCRIBE_KIND: dict[str, str] = {
@@ -55,14 +54,26 @@ UNSUBSCRIBE_KIND: dict[str, str] = {
 }
 
 
+_TOKEN = "TOKEN0PLACE0HOLDER"
+
+
+@functools.lru_cache(maxsize=32)
+def _token_path_template(name: str, urlconf: str | None) -> str:
+    return reverse(name, args=[_TOKEN], urlconf=urlconf)
+
+
+def _token_path(name: str, token: str) -> str:
+    """``reverse(name, args=[token])`` for a signed token (URL-safe characters and ``:``, never
+    quoted): the pattern is reversed once per URLconf, not for each of thousands of mails."""
+    return _token_path_template(name, get_urlconf() or settings.ROOT_URLCONF).replace(_TOKEN, token)
+
+
 def open_url(*, game_id: int, user_id: int) -> str:
-    return absolute_url(reverse("correspondence:open", args=[tokens.open_token(game_id=game_id, user_id=user_id)]))
+    return absolute_url(_token_path("correspondence:open", tokens.open_token(game_id=game_id, user_id=user_id)))
 
 
 def unsubscribe_url(*, user_id: int, kind: str) -> str:
-    return absolute_url(
-        reverse("correspondence:unsubscribe", args=[tokens.unsubscribe_token(user_id=user_id, kind=kind)])
-    )
+    return absolute_url(_token_path("correspondence:unsubscribe", tokens.unsubscribe_token(user_id=user_id, kind=kind)))
 
 
 def unsubscribe_headers(*, user_id: int, kind: str) -> dict[str, str]:
@@ -79,25 +90,11 @@ def seat_of(game: Game, user_id: int, seats: Iterable[Seat] | None = None) -> Se
     return None
 
 
-def player_view(game: Game, seat: Seat | None) -> dict[str, Any]:
-    """What ``seat``'s player may see of the game (the public view; everything once it is over)."""
-    rules = engine.get_game(game.kind)
-    side = seat.side if seat is not None else rules.players[0]
-    return rules.view(game_state(game), side)
-
-
 def game_picture(game: Game, seat: Seat | None, cache: dict | None = None) -> bytes:
-    """The PNG of the position as ``seat``'s player sees it. ``cache`` (one per sweep)
-    shares the picture between mails showing the same view (e.g. opening positions)."""
-    view = player_view(game, seat)
-    flip = bool(seat and seat.position == 1)
-    key = (game.kind, flip, hashlib.sha256(json.dumps(view, sort_keys=True, default=str).encode()).hexdigest())
-    if cache is not None and key in cache:
-        return cache[key]
-    png = position_png(kind=game.kind, view=view, flip=flip)
-    if cache is not None:
-        cache[key] = png
-    return png
+    """The PNG of the position as ``seat``'s player sees it: the picture stored when the
+    position was reached (correspondence.pictures), drawn now only if it is missing.
+    ``cache`` is no longer used (each picture is drawn once, when the move is made)."""
+    return mail_picture(game, seat)
 
 
 def opponents_of(game: Game, user_id: int) -> str:
@@ -265,6 +262,7 @@ def alarms_load(rows) -> dict[int, Alarm]:
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
     by_id = {alarm.pk: alarm for alarm in alarms}
+    mail_pictures_attach((alarm.game, alarm.user_id) for alarm in by_id.values())
     return {row.pk: by_id[row.object_id] for row in rows if row.object_id in by_id}
 
 
@@ -279,6 +277,7 @@ def alarm_render(row, alarm: Alarm | None, sending):
 
 def digests_load(rows) -> dict[int, list[Game]]:
     waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows])
+    mail_pictures_attach((game, user_id) for user_id, games in waiting.items() for game in games)
     return {row.pk: waiting.get(row.user_id, []) for row in rows}
 
 
@@ -332,6 +331,7 @@ def reply_games_load(rows) -> dict[int, Game]:
             Prefetch("seats", queryset=Seat.objects.select_related("user"))
         )
     }
+    mail_pictures_attach((games[row.object_id], row.user_id) for row in rows if row.object_id in games)
     return {row.pk: games[row.object_id] for row in rows if row.object_id in games}
 
 

@@ -137,3 +137,29 @@ class InboundMail(models.Model):
 
     def __str__(self) -> str:
         return "inbound mail %s (%s)" % (self.pk, self.outcome or "unprocessed")
+
+
+class MailPicture(models.Model):
+    """The picture of a game's current position as one player sees it, for their mail
+    (correspondence.pictures): rendered once per game, ply and player right after the move
+    (``services.mail_pictures_render``, a task enqueued after commit) and replaced by the next
+    move's, so only the current ply's pictures are kept. The outbox's sweep only reads it.
+
+    It is current while ``ply``, ``finished`` (the game over: every view shows all) and
+    ``language`` (of its labels) match the game and the player; otherwise it is drawn again."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ply = models.PositiveIntegerField()
+    finished = models.BooleanField(default=False)
+    language = models.CharField(max_length=10, blank=True)
+    png = models.BinaryField()
+    size = models.PositiveIntegerField(default=0)  # bytes of png
+    render_ms = models.PositiveIntegerField(default=0)
+    rendered_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="correspondence_mail_picture_once")]
+
+    def __str__(self) -> str:
+        return "picture of game %s for user %s at ply %s" % (self.game_id, self.user_id, self.ply)

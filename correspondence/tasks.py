@@ -2,9 +2,11 @@
 
 ``correspondence_sweep`` runs from beat (CELERY_BEAT_SCHEDULE
 "correspondence-sweep"): due alarms and digests become outbox rows, ended vacations
-end, and a drain of the outbox (accounts.tasks.outbox_drain) sends the mail. Each step
-locks its rows with skip-locked locks and queues them in one transaction, so
-overlapping runs never queue a mail twice.
+end, the mail pictures of games over for a day are deleted, and a drain of the outbox
+(accounts.tasks.outbox_drain) sends the mail. Each step locks its rows with skip-locked
+locks and queues them in one transaction, so overlapping runs never queue a mail twice.
+
+``mail_pictures_render`` draws the mail pictures of a game's new position (after each move).
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ from maatasite.task_policy import RETRYING_TASK
 @shared_task(name="correspondence.tasks.correspondence_sweep", **RETRYING_TASK)
 def correspondence_sweep(self) -> dict[str, int]:
     """Queue due alarms and digests in the outbox and drain it; end vacations whose time is up."""
-    from . import services  # at run time: services import this module to enqueue
+    from . import pictures, services  # at run time: services import this module to enqueue
 
     now = timezone.now()
     alarms = services.alarms_queue_due(now=now)
     digests = services.digests_queue_due(now=now)
     vacations_ended = services.vacations_expire(now=now)
+    pictures_purged = pictures.mail_pictures_purge(now=now)
     if alarms.queued or digests.queued:
         outbox_drain.delay()
     return {
@@ -32,6 +35,7 @@ def correspondence_sweep(self) -> dict[str, int]:
         "alarms_queued": alarms.queued,
         "digests_queued": digests.queued,
         "vacations_ended": vacations_ended,
+        "pictures_purged": pictures_purged,
     }
 
 
@@ -68,3 +72,12 @@ def mail_reply_receive(self, raw: str, recipient: str | None = None) -> int:
     from . import services  # at run time: services import this module to enqueue
 
     return services.inbound_mail_store(raw=raw.encode("latin-1"), recipient=recipient).pk
+
+
+@shared_task(name="correspondence.tasks.mail_pictures_render", **RETRYING_TASK)
+def mail_pictures_render(self, game_id: int) -> int:
+    """Draw the mail pictures of a game's current position (enqueued after each move, see
+    correspondence.receivers); idempotent: what is already current is not drawn again."""
+    from . import pictures  # at run time: the receivers import this module to enqueue
+
+    return pictures.mail_pictures_render(game_id=game_id).rendered

@@ -299,6 +299,17 @@ def game_for_viewer(
     return page
 
 
+def last_move_of(*, game: Game, moves: list[Move] | None = None) -> LegalMove | None:
+    """The decision that led to the game's current position, with its parts (``squares``
+    marks it on a board); None before the first. ``moves``: the game's moves by ply, when
+    the caller loaded them (for many games in one query)."""
+    if game.ply < 1:
+        return None
+    if moves is None:
+        moves = list(game.moves.order_by("ply"))
+    return _move_before(game, moves, game.ply)
+
+
 def _move_before(game: Game, moves: list[Move], shown: int) -> LegalMove | None:
     """The move of ply ``shown`` with its parts, read in the position before it (a replay
     of the moves before: a few milliseconds even for a whole game of Maatatahay)."""

@@ -55,7 +55,7 @@ from .models import (
 from .rules import game_can_abort, game_secret, game_state, rules_for, side_other
 from .sealing import seal
 from .selectors import bot_turns_overdue
-from .signals import game_finished
+from .signals import game_finished, position_changed
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -266,6 +266,7 @@ def game_create(
             )
         game_turn_update(game=game, state=state, now=now, first=True)
         game.save()
+        position_changed.send(sender=Game, game=game)
     return game
 
 
@@ -328,6 +329,7 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
     else:
         game_turn_update(game=game, state=new_state, now=now)
         game.save()
+    position_changed.send(sender=Game, game=game)
     return record
 
 

@@ -29,3 +29,10 @@ from django.dispatch import Signal
 
 game_finished = Signal()
 game_result_changed = Signal()
+
+# ``position_changed`` is sent inside the transaction in which a game's position changes: the
+# game was created, or a decision was played (``sender=Game``, keyword argument ``game``, as it
+# is after the change; a decision that ends the game also sends ``game_finished``). Receivers
+# follow the rules above: correspondence enqueues, after commit, the rendering of the mail
+# pictures of the new position.
+position_changed = Signal()
