@@ -9,6 +9,11 @@ in the recipient's language; the context gets ``user`` and ``site_url``
 extra headers (e.g. List-Unsubscribe), a Reply-To address and inline images (referenced
 from the HTML as ``cid:<name>``). ``email_deliver`` sends a built message.
 
+Every message has a ``Message-ID`` on the domain of settings.SITE_URL (``mail_domain``)
+and a ``Date`` in UTC written ``+0000`` (Django's default writes ``-0000``, "zone
+unknown"); a caller may give its own (threading headers such as ``In-Reply-To`` pass
+through ``headers``).
+
 No mail goes to a failing address (a hard bounce or a spam complaint):
 ``accounts.selectors.email_deliverable`` is the one gate; the outbox checks it when a
 mail is queued and again when it is sent, and ``user_email_build`` refuses to build for
@@ -19,8 +24,11 @@ into a hard bounce of that address instead of an error that would be retried for
 """
 
 import logging
+from datetime import UTC, datetime
 from email.mime.image import MIMEImage
+from email.utils import format_datetime, make_msgid
 from smtplib import SMTPRecipientsRefused
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -42,6 +50,16 @@ def absolute_url(path: str) -> str:
     return settings.SITE_URL + path
 
 
+def mail_domain() -> str:
+    """The domain of the site's own mail identifiers: SITE_URL's host."""
+    return urlsplit(settings.SITE_URL).hostname or "localhost"
+
+
+def message_id_make(*, local: str = "") -> str:
+    """A new Message-ID on the site's domain (``local``: a readable prefix)."""
+    return make_msgid(idstring=local or None, domain=mail_domain())
+
+
 def email_message(
     *,
     to: list[str],
@@ -57,6 +75,8 @@ def email_message(
     ``headers`` say otherwise (``auto-replied`` on answers to a player's mail), so that
     auto-responders do not answer it."""
     headers = {"Auto-Submitted": "auto-generated", **(headers or {})}
+    headers.setdefault("Message-ID", message_id_make())
+    headers.setdefault("Date", format_datetime(datetime.now(UTC)))
     reply_to = [headers.pop("Reply-To")] if headers.get("Reply-To") else None
     message = EmailMultiAlternatives(
         subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=to, headers=headers, reply_to=reply_to
@@ -71,12 +91,18 @@ def email_message(
     return message
 
 
+def user_language(user):
+    """The context in which text for ``user`` is written: their language (the site's default
+    when they chose none), e.g. ``with user_language(user): ...``."""
+    return translation.override(user.language or settings.LANGUAGE_CODE)
+
+
 def user_email_render(
     *, user, subject_template: str, body_template: str, html_template: str | None = None, context: dict | None = None
 ) -> tuple[str, str, str | None]:
     """(subject, text body, HTML body or None) rendered in ``user``'s language."""
     full_context = {"user": user, "site_url": settings.SITE_URL, **(context or {})}
-    with translation.override(user.language or settings.LANGUAGE_CODE):
+    with user_language(user):
         subject = " ".join(render_to_string(subject_template, full_context).split())
         body = render_to_string(body_template, full_context)
         html = render_to_string(html_template, full_context) if html_template else None

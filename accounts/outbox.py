@@ -37,7 +37,9 @@ The outbox knows no app above accounts: each app registers its kinds (in its
 short reason why nothing goes out (it becomes the row's outcome); ``loaded`` is what its
 optional ``load(rows)`` returned for the row (it returns ``{row.pk: object}`` for a batch
 of rows of its kind, in constant queries); ``sending`` has the time (``now``) and the
-drain's ``cache``.
+drain's ``cache``. A renderer may also answer ``Defer(until)``: not now (e.g. the
+recipient's night); the row stays unsent, due again at ``until``, and is rendered again
+then, so that what it says is true when it goes out.
 """
 
 from __future__ import annotations
@@ -74,7 +76,14 @@ class Sending:
     cache: dict = field(default_factory=dict)
 
 
-Render = Callable[[OutgoingMail, Any, Sending], "EmailMultiAlternatives | str"]
+@dataclass(frozen=True)
+class Defer:
+    """A renderer's answer "not now": the row stays unsent, due again at ``until``."""
+
+    until: datetime
+
+
+Render = Callable[[OutgoingMail, Any, Sending], "EmailMultiAlternatives | str | Defer"]
 Load = Callable[[list[OutgoingMail]], dict[int, Any]]
 
 
@@ -162,6 +171,7 @@ class SendResult:
     claimed: int = 0
     sent: int = 0
     retried: int = 0  # left unsent for a later try (an outage, a 4xx, a renderer's error)
+    deferred: int = 0  # left unsent on the renderer's word (Defer), due again at its time
     outcomes: dict[str, int] = field(default_factory=dict)
     outage: str = ""  # why sending stopped (the SMTP server could not be reached)
 
@@ -169,6 +179,7 @@ class SendResult:
         self.claimed += other.claimed
         self.sent += other.sent
         self.retried += other.retried
+        self.deferred += other.deferred
         for outcome, count in other.outcomes.items():
             self.outcomes[outcome] = self.outcomes.get(outcome, 0) + count
         self.outage = self.outage or other.outage
@@ -178,6 +189,7 @@ class SendResult:
             "claimed": self.claimed,
             "sent": self.sent,
             "retried": self.retried,
+            "deferred": self.deferred,
             "outcomes": self.outcomes,
             "outage": self.outage,
         }
@@ -219,12 +231,19 @@ def _retry_later(rows: list[OutgoingMail], error: str, now: datetime, result: Se
     result.retried += len(rows)
 
 
+def _defer(row: OutgoingMail, until: datetime, result: SendResult) -> None:
+    OutgoingMail.objects.filter(pk=row.pk).update(due_at=until, claimed_at=None)
+    result.deferred += 1
+
+
 def _release(rows: list[OutgoingMail], now: datetime) -> None:
     """Hand rows back untried, due at once (this sender ran out of lease)."""
     OutgoingMail.objects.filter(pk__in=[row.pk for row in rows]).update(due_at=now, claimed_at=None)
 
 
-def _render(row: OutgoingMail, loaded: dict[str, dict[int, Any]], sending: Sending) -> EmailMultiAlternatives | str:
+def _render(
+    row: OutgoingMail, loaded: dict[str, dict[int, Any]], sending: Sending
+) -> EmailMultiAlternatives | str | Defer:
     if not row.to and not email_deliverable(user=row.user):
         return "failing" if row.user.email else "no_address"
     kind = _KINDS.get(row.kind)
@@ -300,6 +319,9 @@ def _send_rows(rows: list[OutgoingMail], *, now: datetime, cache: dict, result: 
                 continue
             if isinstance(message, str):
                 _done(row, message, now, result)
+                continue
+            if isinstance(message, Defer):
+                _defer(row, max(message.until, now + timedelta(seconds=1)), result)
                 continue
             try:
                 if connection is None:

@@ -1,4 +1,6 @@
-"""The iCal (RFC 5545) text of a user's move deadlines, written by hand (no dependency)."""
+"""The iCal (RFC 5545) text of a user's move deadlines, written by hand (no dependency).
+
+Its texts are in the user's language, whatever the calendar client asks for."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from accounts.mail import user_language
 from games.models import Game
 
 
@@ -34,6 +37,11 @@ def _fold(line: str) -> str:
 
 
 def ical_text(*, user: Any, games: Iterable[Game], now: datetime) -> str:
+    with user_language(user):
+        return _ical_text(user=user, games=games, now=now)
+
+
+def _ical_text(*, user: Any, games: Iterable[Game], now: datetime) -> str:
     lines = [
         "BEGIN:VCALENDAR",
         "VERSION:2.0",

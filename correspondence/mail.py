@@ -7,7 +7,9 @@ time, through accounts.mail, so signed links and reply addresses are never store
 - ``alarm``: a due ``games.Alarm`` (``object_id``): your turn, reminders, game over;
   sent only if still true then (``selectors.alarm_outcome``), else e.g. ``stale``;
 - ``digest``: the games waiting for the row's user when it is sent;
-- ``vacation_notice``: an opponent's vacation (``object_id``: the Vacation);
+- ``vacation_notice``: an opponent's vacation (``object_id``: the Vacation), listing the
+  shared games whose clock it stops (those that allow vacations); ``vacation_back``: the
+  same opponents when it ends;
 - ``reply_answer``: the answer to a reply by mail (``object_id``: the game;
   ``params``: what was played or why nothing was), ``Auto-Submitted: auto-replied``;
 - ``reply_notice``: the player's notice that a reply for their game came from another
@@ -19,31 +21,53 @@ the game, and one-click unsubscribe headers (RFC 8058) that turn off that kind
 of mail only. "Your turn" and reminder mails, and answers while the turn goes on, carry
 the reply address of the player's pending decision (see correspondence.tokens.ReplyAddress):
 they share it until that decision is played.
+
+What a mail says is enough to decide from: the "your turn" mail tells what the
+opponent just played (move text and words), the time left and the legal moves
+(Onitama, by card) or the kinds of decision open with an example (Maatatahay);
+reminders the time left; the game-over mail how the game ended and against whom.
+
+Headers: every mail of one game to one player carries the same ``In-Reply-To`` and
+``References`` (``thread_headers``), so a mail client shows them as one conversation,
+and a subject starting with the same stem ("Onitama #24 with bob"); game mail has a
+``List-Id``. The HTML part names its language and direction (``base.html``).
+
+Quiet hours: no game mail (turn, reminders, game over, digest, vacation notices) goes
+out in the recipient's night: its renderer answers ``Defer`` to the night's end, when it
+is rendered again (and may then be stale). Answers to replies go at once.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Prefetch
 from django.urls import get_urlconf, reverse
 from django.utils import translation
+from django.utils.translation import gettext
 
 import engine
-from accounts.mail import absolute_url, user_email_build
-from accounts.outbox import mail_kind_register
+from accounts.mail import absolute_url, mail_domain, user_email_build, user_language
+from accounts.outbox import Defer, mail_kind_register
+from engine import EngineError, replay
+from games.clock import quiet_hours_shift
 from games.errors import GameActionError, MoveRejected
-from games.models import Alarm, Game, GameStatus, Seat
-from games.rules import game_state
+from games.labels import decision_kind_label, move_in_words, result_text
+from games.models import Alarm, Game, GameKind, GameStatus, Move, Seat
+from games.rules import game_secret, game_state, legal_moves_of
 
 from . import selectors, tokens
 from .models import Vacation
 from .pictures import mail_picture, mail_pictures_attach
+
+log = logging.getLogger(__name__)
 
 # Which unsubscribe link each alarm kind carries.
 UNSUBSCRIBE_KIND: dict[str, str] = {
@@ -80,6 +104,42 @@ def unsubscribe_headers(*, user_id: int, kind: str) -> dict[str, str]:
     return {
         "List-Unsubscribe": "<%s>" % unsubscribe_url(user_id=user_id, kind=kind),
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+
+
+def list_headers() -> dict[str, str]:
+    """``List-Id`` (RFC 2919) of the site's game mail, so that it can be filtered."""
+    return {"List-Id": "Maatasite game mail <games.%s>" % mail_domain()}
+
+
+def thread_headers(*, game_id: int, user_id: int) -> dict[str, str]:
+    """The headers that make one game's mails to one player one conversation: each names
+    the same (never sent) first message of the thread."""
+    root = "<game-%d.player-%d@%s>" % (game_id, user_id, mail_domain())
+    return {"In-Reply-To": root, "References": root}
+
+
+def game_mail_headers(*, game_id: int, user_id: int, unsubscribe_kind: str) -> dict[str, str]:
+    return {
+        **unsubscribe_headers(user_id=user_id, kind=unsubscribe_kind),
+        **list_headers(),
+        **thread_headers(game_id=game_id, user_id=user_id),
+    }
+
+
+def quiet_until(user: Any, now: datetime) -> datetime | None:
+    """The end of the user's night when ``now`` falls in it (game mail waits until then)."""
+    end = quiet_hours_shift(now, time_zone=user.time_zone, start=user.quiet_hours_start, end=user.quiet_hours_end)
+    return end if end > now else None
+
+
+def game_stem(game: Game, user_id: int) -> str:
+    """The stem every subject of this game's mail to this player starts with (in the
+    active language): "Onitama #24 with bob"."""
+    return gettext("%(game)s #%(id)s with %(opponent)s") % {
+        "game": game.get_kind_display(),
+        "id": game.pk,
+        "opponent": opponents_of(game, user_id),
     }
 
 
@@ -178,28 +238,108 @@ def reply_error_text(error: Any) -> str:
     return "%s: %s" % (error.get("line", ""), refusal.message)
 
 
+def mailto_link(address: str, subject: str) -> str:
+    """A ``mailto:`` link to ``address`` with ``subject`` (RFC 6068)."""
+    return "mailto:%s?subject=%s" % (quote(address, safe="@"), quote(subject, safe=""))
+
+
+def opponent_moves(game: Game, user_id: int, moves: list[Move]) -> list[dict[str, str]]:
+    """The decisions the opponents made since ``user_id``'s last one (``moves``: the
+    game's, by ply, their seats loaded): each one's move text, the player and what it did
+    in words (from the engine's preview of it, in the position it was made in). Text in
+    the active language."""
+    recent: list[Move] = []
+    for move in reversed(moves):
+        if move.seat.user_id == user_id:
+            break
+        recent.append(move)
+    recent.reverse()
+    if not recent:
+        return []
+    rules = engine.get_game(game.kind)
+    texts = [m.text for m in moves]
+    first = len(moves) - len(recent)  # the moves before the opponents' latest ones
+    out = []
+    try:
+        _salt, seed = game_secret(game)
+        state = replay(rules, seed, game.options, texts[:first], data_version=game.data_version or None)
+        for move in recent:
+            effects = next(
+                (p.effects for p in rules.move_previews(state) if rules.move_text(p.move) == move.text), None
+            )
+            out.append(
+                {
+                    "text": move.text,
+                    "player": move.seat.player_name,
+                    "words": move_in_words(game.kind, effects) if effects is not None else "",
+                }
+            )
+            state = rules.apply(state, rules.parse_move(state, move.text))
+    except EngineError:  # a record the engine no longer reads: the move text alone
+        log.warning("game %s: the last moves could not be replayed for the mail", game.pk, exc_info=True)
+        return [{"text": m.text, "player": m.seat.player_name, "words": ""} for m in recent]
+    return out
+
+
+def legal_summary(game: Game) -> dict[str, Any]:
+    """What the player to move may decide, shortly: Onitama's moves grouped by card
+    (``by_card``: card, the moves' squares), Maatatahay's kinds of decision open, each
+    with how many and one example (``kinds``)."""
+    try:
+        legal = legal_moves_of(kind=game.kind, state=game_state(game))
+    except EngineError:
+        return {"by_card": [], "kinds": []}
+    if game.kind == GameKind.ONITAMA:
+        by_card: dict[str, list[str]] = {}
+        for move in legal:
+            card = str(move.parts.get("card"))
+            if move.parts.get("type") == "pass":
+                by_card.setdefault(card, []).append("pass")
+            else:
+                by_card.setdefault(card, []).append("%s%s" % (move.parts.get("from"), move.parts.get("to")))
+        return {"by_card": [{"card": card, "moves": moves} for card, moves in by_card.items()], "kinds": []}
+    kinds: dict[str, dict[str, Any]] = {}
+    for move in legal:
+        kind = str(move.parts.get("type"))
+        entry = kinds.setdefault(kind, {"label": decision_kind_label(kind), "count": 0, "example": move.text})
+        entry["count"] += 1
+    return {"by_card": [], "kinds": list(kinds.values())}
+
+
 def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) -> EmailMultiAlternatives:
-    """The mail for one due alarm (its game and user loaded, seats prefetched)."""
+    """The mail for one due alarm (its game and user loaded, seats prefetched; for a
+    "your turn", ``alarm.game_moves``: the game's moves by ply with their seats)."""
     game, user = alarm.game, alarm.user
     seat = seat_of(game, user.pk)
     unsubscribe_kind = UNSUBSCRIBE_KIND[alarm.kind]
-    headers = unsubscribe_headers(user_id=user.pk, kind=unsubscribe_kind)
+    headers = game_mail_headers(game_id=game.pk, user_id=user.pk, unsubscribe_kind=unsubscribe_kind)
     reply = None
     if alarm.kind != Alarm.Kind.GAME_OVER:
         reply = reply_address(game=game, user_id=user.pk)
         headers["Reply-To"] = reply
-    context = {
-        "kind": alarm.kind,
-        "game": game,
-        "opponent": opponents_of(game, user.pk),
-        "deadline": game.deadline,
-        "time_left": (game.deadline - now) if game.deadline else None,
-        "open_url": open_url(game_id=game.pk, user_id=user.pk),
-        "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind=unsubscribe_kind),
-        "reply_address": reply,
-        "outcome": outcome_for(game, seat),
-        "time_zone": user.time_zone or "UTC",
-    }
+    seats = {s.side: s for s in game.seats.all()}
+    with user_language(user):
+        context = {
+            "kind": alarm.kind,
+            "game": game,
+            "stem": game_stem(game, user.pk),
+            "opponent": opponents_of(game, user.pk),
+            "deadline": game.deadline,
+            "now": now,
+            "time_left": (game.deadline - now) if game.deadline else None,
+            "open_url": open_url(game_id=game.pk, user_id=user.pk),
+            "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind=unsubscribe_kind),
+            "reply_address": reply,
+            "outcome": outcome_for(game, seat),
+            "result": result_text(game, seats=seats, viewer_side=seat.side if seat else None)
+            if alarm.kind == Alarm.Kind.GAME_OVER
+            else "",
+            "time_zone": user.time_zone or "UTC",
+            "last_moves": opponent_moves(game, user.pk, getattr(alarm, "game_moves", []))
+            if alarm.kind == Alarm.Kind.YOUR_TURN
+            else [],
+            "legal": legal_summary(game) if alarm.kind == Alarm.Kind.YOUR_TURN else {},
+        }
     return user_email_build(
         user=user,
         subject_template="correspondence/email/alarm_subject.txt",
@@ -214,36 +354,46 @@ def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) 
 def digest_message(
     user: Any, games: list[Game], *, now: datetime, pictures: dict | None = None
 ) -> EmailMultiAlternatives:
-    """The daily digest: every game waiting for ``user``'s move, with the time left."""
-    entries = []
+    """The daily digest: every game waiting for ``user``'s move, with the time left (in
+    their time zone, which it names) and a ``mailto:`` link to the game's reply address."""
+    entries: list[dict[str, Any]] = []
     images = {}
-    for game in games:
-        seat = seat_of(game, user.pk)
-        name = "board-%d" % game.pk
-        images[name] = game_picture(game, seat, pictures)
-        entries.append(
-            {
-                "game": game,
-                "opponent": opponents_of(game, user.pk),
-                "deadline": game.deadline,
-                "time_left": (game.deadline - now) if game.deadline else None,
-                "open_url": open_url(game_id=game.pk, user_id=user.pk),
-                "image": name,
-                "reply_address": reply_address(game=game, user_id=user.pk),
-            }
-        )
+    with user_language(user):
+        for game in games:
+            seat = seat_of(game, user.pk)
+            name = "board-%d" % game.pk
+            images[name] = game_picture(game, seat, pictures)
+            address = reply_address(game=game, user_id=user.pk)
+            stem = game_stem(game, user.pk)
+            entries.append(
+                {
+                    "game": game,
+                    "stem": stem,
+                    "opponent": opponents_of(game, user.pk),
+                    "deadline": game.deadline,
+                    "time_left": (game.deadline - now) if game.deadline else None,
+                    "open_url": open_url(game_id=game.pk, user_id=user.pk),
+                    "image": name,
+                    "reply_address": address,
+                    "mailto": mailto_link(address, "Re: %s" % stem),
+                }
+            )
     context = {
         "entries": entries,
+        "now": now,
         "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind="turn"),
         "time_zone": user.time_zone or "UTC",
     }
+    headers = {**unsubscribe_headers(user_id=user.pk, kind="turn"), **list_headers()}
+    if len(entries) == 1:  # pressing Reply answers the one game
+        headers["Reply-To"] = str(entries[0]["reply_address"])
     return user_email_build(
         user=user,
         subject_template="correspondence/email/digest_subject.txt",
         body_template="correspondence/email/digest.txt",
         html_template="correspondence/email/digest.html",
         context=context,
-        headers=unsubscribe_headers(user_id=user.pk, kind="turn"),
+        headers=headers,
         images=images,
     )
 
@@ -256,11 +406,19 @@ def _pictures(sending) -> dict:
 
 
 def alarms_load(rows) -> dict[int, Alarm]:
-    alarms = (
+    alarms = list(
         Alarm.objects.filter(pk__in=[row.object_id for row in rows])
         .select_related("user", "game", "game__to_move_user")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
+    # "your turn" tells the opponent's last decisions: the moves of those games, one query
+    turn_games = {alarm.game_id for alarm in alarms if alarm.kind == Alarm.Kind.YOUR_TURN}
+    moves: dict[int, list[Move]] = {}
+    if turn_games:
+        for move in Move.objects.filter(game_id__in=turn_games).select_related("seat").order_by("game_id", "ply"):
+            moves.setdefault(move.game_id, []).append(move)
+    for alarm in alarms:
+        alarm.game_moves = moves.get(alarm.game_id, [])  # type: ignore[attr-defined]
     by_id = {alarm.pk: alarm for alarm in alarms}
     mail_pictures_attach((alarm.game, alarm.user_id) for alarm in by_id.values())
     return {row.pk: by_id[row.object_id] for row in rows if row.object_id in by_id}
@@ -272,6 +430,9 @@ def alarm_render(row, alarm: Alarm | None, sending):
     outcome = selectors.alarm_outcome(alarm, now=sending.now)
     if outcome is not None:
         return outcome
+    until = quiet_until(alarm.user, sending.now)
+    if until is not None:
+        return Defer(until)
     return alarm_message(alarm, now=sending.now, pictures=_pictures(sending))
 
 
@@ -284,6 +445,9 @@ def digests_load(rows) -> dict[int, list[Game]]:
 def digest_render(row, games: list[Game] | None, sending):
     if not games:
         return "nothing_waiting"
+    until = quiet_until(row.user, sending.now)
+    if until is not None:
+        return Defer(until)
     return digest_message(row.user, games, now=sending.now, pictures=_pictures(sending))
 
 
@@ -303,25 +467,52 @@ def vacations_load(rows) -> dict[int, tuple[Vacation, list[Game]]]:
     return loaded
 
 
-def vacation_notice_render(row, loaded, sending):
+def games_stopped_by_vacation(games: Iterable[Game], *, opponent_id: int) -> list[Game]:
+    """Of a vacationing player's active games, those shared with ``opponent_id`` whose
+    clock their vacation stops (the games that allow vacations: games.services)."""
+    return [
+        game
+        for game in games
+        if game.vacation_allowed and any(seat.user_id == opponent_id for seat in game.seats.all())
+    ]
+
+
+def _vacation_render(row, loaded, sending, *, back: bool):
     if loaded is None:
         return "gone"
     vacation, games = loaded
     opponent = row.user
-    shared = [game for game in games if any(seat.user_id == opponent.pk for seat in game.seats.all())]
+    if not opponent.email_on_your_turn:
+        return "off"  # the notices go with the turn mail (and its unsubscribe link)
+    shared = games_stopped_by_vacation(games, opponent_id=opponent.pk)
+    if not shared:
+        return "no_stopped_clock"
+    until = quiet_until(opponent, sending.now)
+    if until is not None:
+        return Defer(until)
+    name = "vacation_back" if back else "vacation"
     return user_email_build(
         user=opponent,
-        subject_template="correspondence/email/vacation_subject.txt",
-        body_template="correspondence/email/vacation.txt",
-        html_template="correspondence/email/vacation.html",
+        subject_template="correspondence/email/%s_subject.txt" % name,
+        body_template="correspondence/email/%s.txt" % name,
+        html_template="correspondence/email/%s.html" % name,
         context={
             "player": vacation.user,
             "vacation": vacation,
             "time_zone": opponent.time_zone or "UTC",
-            "games": shared,
-            "site_url": settings.SITE_URL,
+            "games": [{"game": game, "url": absolute_url(game.get_absolute_url())} for game in shared],
+            "unsubscribe_url": unsubscribe_url(user_id=opponent.pk, kind="turn"),
         },
+        headers={**unsubscribe_headers(user_id=opponent.pk, kind="turn"), **list_headers()},
     )
+
+
+def vacation_notice_render(row, loaded, sending):
+    return _vacation_render(row, loaded, sending, back=False)
+
+
+def vacation_back_render(row, loaded, sending):
+    return _vacation_render(row, loaded, sending, back=True)
 
 
 def reply_games_load(rows) -> dict[int, Game]:
@@ -347,12 +538,12 @@ def reply_answer_render(row, game: Game | None, sending):
     my_turn = game.status == GameStatus.ACTIVE and game.to_move_user_id == user.pk
     legal = legal_groups(game) if my_turn and result.get("status") != "played" else []
     reply = None
-    headers = unsubscribe_headers(user_id=user.pk, kind="turn")
+    headers = game_mail_headers(game_id=game.pk, user_id=user.pk, unsubscribe_kind="turn")
     headers["Auto-Submitted"] = "auto-replied"  # RFC 3834: an answer to the player's mail
     if my_turn:
         reply = reply_address(game=game, user_id=user.pk)
         headers["Reply-To"] = reply
-    with translation.override(user.language or settings.LANGUAGE_CODE):
+    with translation.override(user_language(user)):
         error_text = reply_error_text(result.get("error"))
     return user_email_build(
         user=user,
@@ -402,5 +593,6 @@ def register() -> None:
     mail_kind_register("alarm", render=alarm_render, load=alarms_load)
     mail_kind_register("digest", render=digest_render, load=digests_load)
     mail_kind_register("vacation_notice", render=vacation_notice_render, load=vacations_load)
+    mail_kind_register("vacation_back", render=vacation_back_render, load=vacations_load)
     mail_kind_register("reply_answer", render=reply_answer_render, load=reply_games_load)
     mail_kind_register("reply_notice", render=reply_notice_render, load=reply_games_load)

@@ -272,20 +272,25 @@ def vacation_start(*, user: Any, days: int, now: datetime | None = None) -> Vaca
     return vacation
 
 
-def _vacation_announce(*, user: Any, vacation: Vacation) -> None:
-    """Tell the opponents in the user's active games (a mail each, once the transaction commits)."""
+def _vacation_announce(*, user: Any, vacation: Vacation, kind: str = "vacation_notice") -> None:
+    """Tell the opponents in the user's active games whose clock the vacation stops (the
+    games that allow vacations): a mail each, once the transaction commits. ``kind``:
+    ``vacation_notice`` when it starts, ``vacation_back`` when it ends."""
     told: set[int] = set()
     for game in selectors.active_games_of(user_id=user.pk):
+        if not game.vacation_allowed:
+            continue
         for seat in game.seats.all():
             if seat.user is None or seat.user.pk == user.pk or seat.user.pk in told:
                 continue
             told.add(seat.user.pk)
-            outbox_add(kind="vacation_notice", user=seat.user, object_id=vacation.pk)
+            outbox_add(kind=kind, user=seat.user, object_id=vacation.pk)
 
 
 def vacation_end(*, user: Any, now: datetime | None = None) -> Vacation:
-    """End the running vacation (early or at its planned end): the clocks run again
-    and the hours used (begun hours) come off the allowance."""
+    """End the running vacation (early or at its planned end): the clocks run again,
+    the hours used (begun hours) come off the allowance, and the opponents told of it
+    are told it is over."""
     now = now or _now()
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
@@ -302,6 +307,7 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> Vacation:
         locked.vacation_since = None
         locked.save(update_fields=["vacation_since"])
         games_services.games_clock_update(user_id=locked.pk, now=end)
+        _vacation_announce(user=locked, vacation=vacation, kind="vacation_back")
     return vacation
 
 

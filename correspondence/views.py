@@ -115,6 +115,7 @@ def _settings_context(request, form, vacation_form) -> dict:
         "balance_hours": selectors.vacation_balance_hours(user_id=request.user.pk),
         "feed_url": feed_url,
         "no_mail": selectors.user_gets_no_mail(request.user),
+        "time_zone": request.user.time_zone or "UTC",
     }
 
 

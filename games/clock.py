@@ -48,6 +48,33 @@ def quiet_hours_shift(moment: datetime, *, time_zone: str, start: int | None, en
     return wall.astimezone(moment.tzinfo or zone)
 
 
+def quiet_night_before(
+    moment: datetime, *, time_zone: str, start: int | None, end: int | None
+) -> tuple[datetime, datetime] | None:
+    """(start, end) of the player's last night that ends at or before ``moment``, or None
+    without quiet hours; both on the local wall clock, returned in ``moment``'s zone.
+
+    >>> from datetime import datetime, timezone
+    >>> morning = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
+    >>> start, end = quiet_night_before(morning, time_zone="UTC", start=22, end=7)
+    >>> start.isoformat(), end.isoformat()
+    ('2026-03-01T22:00:00+00:00', '2026-03-02T07:00:00+00:00')
+    """
+    if start is None or end is None or start == end:
+        return None
+    zone = _zone(time_zone)
+    local = moment.astimezone(zone)
+    day = local.date()
+    ends = datetime.combine(day, time(end), tzinfo=zone)
+    if ends > local:
+        ends = datetime.combine(day - timedelta(days=1), time(end), tzinfo=zone)
+    begins = datetime.combine(ends.date(), time(start), tzinfo=zone)
+    if begins >= ends:
+        begins = datetime.combine(ends.date() - timedelta(days=1), time(start), tzinfo=zone)
+    target = moment.tzinfo or zone
+    return begins.astimezone(target), ends.astimezone(target)
+
+
 def local_hour_next(after: datetime, *, time_zone: str, hour: int) -> datetime:
     """The first moment strictly after ``after`` when the local clock shows ``hour``:00."""
     zone = _zone(time_zone)

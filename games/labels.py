@@ -93,3 +93,102 @@ def result_text(game: Game, *, seats: Mapping[str, Seat], viewer_side: str | Non
         "side": side_label(game.winner_side),
         "reason": reason,
     }
+
+
+# ---------------------------------------------------------------- moves in words
+
+_PIECES: dict[str, Promise] = {"student": _("student"), "master": _("master")}
+_TILES: dict[str, Promise] = {
+    "bravery": _("Bravery"),
+    "rookie": _("Rookie"),
+    "elite": _("Elite"),
+    "champion": _("Champion"),
+    "berserk": _("Berserk"),
+    "support": _("Support"),
+    "elder": _("Elder"),
+    "convert": _("Convert"),
+}
+# Maatatahay's kinds of decision (``move_parts``' "type"), as a player reads them.
+DECISION_KINDS: dict[str, Promise] = {
+    "pick": _("pick a pair of tiles from the stream"),
+    "first": _("name the player who places first"),
+    "draft": _("place a relic"),
+    "place": _("place a warrior"),
+    "shrine": _("place on a Shrine and pay for it"),
+    "finish": _("finish the Shrine placement"),
+}
+
+
+def tile_label(name: str) -> str:
+    """A Maatatahay tile's name in the reader's language (an unknown one as it is)."""
+    label = _TILES.get(name)
+    return str(label) if label is not None else name
+
+
+def decision_kind_label(kind: str) -> str:
+    label = DECISION_KINDS.get(kind)
+    return str(label) if label is not None else kind
+
+
+def _crystals(energy: int, spirit: int) -> str:
+    return gettext("%(energy)s Energy and %(spirit)s Spirit") % {"energy": energy, "spirit": spirit}
+
+
+def move_in_words(kind: str, effects: Mapping[str, object]) -> str:
+    """What a decision did, in a sentence for its player's opponent, from the engine's
+    preview of it (``engine.GameRules.move_previews``: ``effects`` of the move as played,
+    from the public table). "" for a kind of decision it does not know."""
+    what = effects.get("type")
+    if kind == GameKind.ONITAMA:
+        card = str(effects.get("card", "")).replace("_", " ")
+        if what == "pass":
+            return gettext("no piece could move with %(card)s: they passed") % {"card": card}
+        piece = _PIECES.get(str(effects.get("piece")), _("student"))
+        values = {"card": card, "piece": piece, "from": effects.get("from"), "to": effects.get("to")}
+        captures = effects.get("captures")
+        if isinstance(captures, Mapping):
+            values["captured"] = _PIECES.get(str(captures.get("piece")), _("student"))
+            text = gettext("with %(card)s, their %(piece)s moved from %(from)s to %(to)s and took your %(captured)s")
+        else:
+            text = gettext("with %(card)s, their %(piece)s moved from %(from)s to %(to)s")
+        return text % values
+    if what == "pick":
+        return gettext("took %(wazu)s for Wazu and %(balan)s for Balan from the stream") % {
+            "wazu": tile_label(str(effects.get("wazu"))),
+            "balan": tile_label(str(effects.get("balan"))),
+        }
+    if what == "first":
+        return gettext("chose %(player)s to place first") % {"player": side_label(str(effects.get("player")))}
+    if what == "draft":
+        return gettext("placed a relic on %(square)s") % {"square": effects.get("square")}
+    if what == "shrine":
+        pay = effects.get("pay")
+        pay = pay if isinstance(pay, Mapping) else {}
+        return gettext("chose the Shrine on %(square)s, paying %(crystals)s") % {
+            "square": effects.get("square"),
+            "crystals": _crystals(int(str(pay.get("energy", 0))), int(str(pay.get("spirit", 0)))),
+        }
+    if what in ("place", "finish"):
+        strength = effects.get("strength")
+        total = strength.get("total") if isinstance(strength, Mapping) else None
+        parts = [
+            gettext("placed %(tile)s on %(square)s with Strength %(strength)s")
+            % {"tile": tile_label(str(effects.get("tile"))), "square": effects.get("square"), "strength": total}
+        ]
+        deaths = effects.get("deaths")
+        if isinstance(deaths, list) and deaths:
+            dead = ", ".join(
+                "%s %s (%s)" % (side_label(str(d.get("tribe"))), tile_label(str(d.get("tile"))), d.get("square"))
+                for d in deaths
+                if isinstance(d, Mapping)
+            )
+            parts.append(gettext("warriors died: %(dead)s") % {"dead": dead})
+        change = effects.get("score_change")
+        if isinstance(change, Mapping):
+            gains = ", ".join(
+                "%s %+d" % (side_label(str(side)), int(str(points))) for side, points in change.items() if points
+            )
+            if gains:
+                parts.append(gettext("score %(change)s") % {"change": gains})
+        return "; ".join(parts)
+    return ""

@@ -6,7 +6,11 @@ games only *schedules* alarms, inside the transaction that changes a game:
 * ``reminder`` when ``settings.GAMES_REMIND_SHARE`` (0.8) of the turn's time is
   used, and ``last_call`` ``settings.GAMES_LAST_CALL_HOURS`` (6) hours before
   the deadline; both are rescheduled whenever the deadline moves (vacation,
-  quiet hours) and dropped while the clock stands still;
+  quiet hours) and dropped while the clock stands still. When the deadline falls less
+  than ``QUIET_LAST_REMINDER_WINDOW`` (2 hours) after the end of the player's night, the
+  reminders that would come in that night or after it go ``QUIET_LAST_REMINDER_LEAD``
+  (1 hour) before the night starts instead: mail waits for the end of the night
+  (correspondence), and a reminder then would leave too little time to move;
 * ``game_over`` for each human player when a game ends.
 
 Sending is the correspondence app's job (its beat sweep claims due alarms with
@@ -20,15 +24,31 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
+from .clock import quiet_night_before
 from .models import Alarm, Game, Seat
 
 REMINDER_KINDS = (Alarm.Kind.REMINDER, Alarm.Kind.LAST_CALL)
+QUIET_LAST_REMINDER_WINDOW = timedelta(hours=2)
+QUIET_LAST_REMINDER_LEAD = timedelta(hours=1)
 
 
-def reminder_times(*, turn_started_at: datetime, turn_paused: timedelta, deadline: datetime) -> dict[str, datetime]:
+def reminder_times(
+    *,
+    turn_started_at: datetime,
+    turn_paused: timedelta,
+    deadline: datetime,
+    time_zone: str = "",
+    quiet_start: int | None = None,
+    quiet_end: int | None = None,
+) -> dict[str, datetime]:
     """When the reminders of a turn are due: at the set share of the time the
     player had (pauses excluded), and a few hours before the deadline; the
-    last call is dropped when it would come before the share reminder."""
+    last call is dropped when it would come before the share reminder.
+
+    With quiet hours (the player's night, ``quiet_start`` to ``quiet_end`` o'clock in
+    ``time_zone``): when the deadline falls less than 2 hours after a night's end, a
+    reminder due at or after that night's start is due 1 hour before it instead (see the
+    module docstring)."""
     share = settings.GAMES_REMIND_SHARE
     last_hours = settings.GAMES_LAST_CALL_HOURS
     started = turn_started_at + turn_paused
@@ -36,6 +56,14 @@ def reminder_times(*, turn_started_at: datetime, turn_paused: timedelta, deadlin
     last_call = deadline - timedelta(hours=last_hours)
     if last_call > times[Alarm.Kind.REMINDER]:
         times[Alarm.Kind.LAST_CALL] = last_call
+    night = quiet_night_before(deadline, time_zone=time_zone, start=quiet_start, end=quiet_end)
+    if night is not None and deadline - night[1] < QUIET_LAST_REMINDER_WINDOW:
+        before_night = night[0] - QUIET_LAST_REMINDER_LEAD
+        for kind, due in list(times.items()):
+            if due >= night[0]:
+                times[kind] = before_night
+        if Alarm.Kind.LAST_CALL in times and times[Alarm.Kind.LAST_CALL] <= times[Alarm.Kind.REMINDER]:
+            del times[Alarm.Kind.LAST_CALL]  # one reminder before the night, not two at once
     return times
 
 
@@ -53,8 +81,14 @@ def turn_alarms_schedule(game: Game, *, now: datetime, turn_started: bool) -> No
     if turn_started:
         rows.append(Alarm(game=game, user_id=user_id, kind=Alarm.Kind.YOUR_TURN, turn=game.turn, due_at=now))
     if game.deadline is not None and game.turn_started_at is not None:
+        user = game.to_move_user
         for kind, due in reminder_times(
-            turn_started_at=game.turn_started_at, turn_paused=game.turn_paused, deadline=game.deadline
+            turn_started_at=game.turn_started_at,
+            turn_paused=game.turn_paused,
+            deadline=game.deadline,
+            time_zone=user.time_zone if user is not None else "",
+            quiet_start=user.quiet_hours_start if user is not None else None,
+            quiet_end=user.quiet_hours_end if user is not None else None,
         ).items():
             rows.append(Alarm(game=game, user_id=user_id, kind=kind, turn=game.turn, due_at=due))
     Alarm.objects.bulk_create(rows, ignore_conflicts=True)

@@ -294,11 +294,18 @@ def test_make_run_plays_bots_in_the_worker_prints_your_turn_mail_and_stops_every
             token=mover,
         )
         assert status == 201 and played["game"]["to_move_username"] == waiting, played
-        subject = f"Your turn in Onitama #{game_id}"
+        subject = f"Onitama #{game_id} with ...: your turn"
+        stem = f"Onitama #{game_id} with "
 
         def your_turn_mail():
             return next(
-                (m for m in printed_mails(launcher.output()) if m["To"] == waiting_email and m["Subject"] == subject),
+                (
+                    m
+                    for m in printed_mails(launcher.output())
+                    if m["To"] == waiting_email
+                    and m["Subject"].startswith(stem)
+                    and m["Subject"].endswith(": your turn")
+                ),
                 None,
             )
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from engine.maatatahay import data as component_data
 
-from ..labels import SIDES, side_label
+from ..labels import SIDES, side_label, tile_label
 from ..models import GameKind
 
 CELL = 80
@@ -51,19 +51,6 @@ def component_table(view: dict[str, Any]) -> dict[str, Any]:
         return component_data.table(view.get("data_version") or component_data.CURRENT)
     except Exception:  # an unknown version still draws, with the current data
         return component_data.table(component_data.CURRENT)
-
-
-def tile_label(name: str) -> str:
-    return {
-        "bravery": _("Bravery"),
-        "rookie": _("Rookie"),
-        "elite": _("Elite"),
-        "champion": _("Champion"),
-        "berserk": _("Berserk"),
-        "support": _("Support"),
-        "elder": _("Elder"),
-        "convert": _("Convert"),
-    }.get(name, name)
 
 
 def tribe_label(tribe: str) -> str:

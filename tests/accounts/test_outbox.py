@@ -541,6 +541,7 @@ def test_an_unknown_kind_is_refused_and_every_app_registers_its_kinds(alice):
         "alarm",
         "digest",
         "vacation_notice",
+        "vacation_back",
         "reply_answer",
         "reply_notice",
         "tournament_round_paired",

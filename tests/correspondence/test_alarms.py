@@ -29,7 +29,8 @@ def test_your_turn_goes_out_once_with_text_html_picture_link_and_unsubscribe(oni
     assert result.sent == 1 and len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [to_move(game).email]
-    assert "Your turn in Onitama #%d" % game.pk == message.subject
+    opponent = next(seat.player_name for seat in game.seats.all() if seat.user_id != game.to_move_user_id)
+    assert "Onitama #%d with %s: your turn" % (game.pk, opponent) == message.subject
     html = html_alternative(message)
     assert "cid:board" in html and "/correspondence/open/" in html
     assert "/correspondence/open/" in message.body
@@ -54,10 +55,10 @@ def test_reminders_due_and_not_due(onitama_game):
     started = game.turn_started_at
     assert services.alarms_send_due(now=started + timedelta(days=2)).sent == 0  # 67 % used
     assert services.alarms_send_due(now=started + timedelta(days=2.4, seconds=1)).sent == 1  # 80 %
-    assert "Time is running out" in mail.outbox[-1].subject
+    assert "time is running out" in mail.outbox[-1].subject
     assert services.alarms_send_due(now=game.deadline - timedelta(hours=7)).sent == 0
     assert services.alarms_send_due(now=game.deadline - timedelta(hours=6)).sent == 1
-    assert "Last hours" in mail.outbox[-1].subject
+    assert "last hours to move" in mail.outbox[-1].subject
     assert services.alarms_send_due(now=game.deadline - timedelta(hours=1)).sent == 0
     assert len(mail.outbox) == 2
 
@@ -96,8 +97,8 @@ def test_game_over_mail_once_per_player(onitama_game, alice, bob):
     assert services.alarms_send_due(now=timezone.now()).sent == 2
     assert services.alarms_send_due(now=timezone.now()).sent == 0
     bodies = {m.to[0]: m.body for m in mail.outbox}
-    assert "You lost." in bodies[alice.email] and "You won." in bodies[bob.email]
-    assert all("is over" in m.subject for m in mail.outbox)
+    assert "You lost: you resigned." in bodies[alice.email] and "You won: your opponent resigned." in bodies[bob.email]
+    assert all("the game is over" in m.subject for m in mail.outbox)
 
 
 def test_mail_comes_in_the_players_language(onitama_game):
@@ -204,7 +205,7 @@ def test_a_held_clock_still_tells_the_player_it_is_their_turn_but_reminds_only_a
     mail.outbox.clear()
     # the "your turn" mail goes out during the hold ...
     assert services.alarms_send_due(now=held_at + timedelta(minutes=1)).sent == 1
-    assert "Your turn" in mail.outbox[-1].subject
+    assert "your turn" in mail.outbox[-1].subject
     # ... but no reminder, however long the hold lasts
     assert services.alarms_send_due(now=held_at + timedelta(days=20)).sent == 0
     resumed_at = held_at + timedelta(days=20)
@@ -213,4 +214,4 @@ def test_a_held_clock_still_tells_the_player_it_is_their_turn_but_reminds_only_a
     assert game.deadline == game.turn_started_at + timedelta(days=3) + (resumed_at - held_at)
     reminder_at = game.turn_started_at + (resumed_at - held_at) + timedelta(days=2.4, seconds=1)
     assert services.alarms_send_due(now=reminder_at).sent == 1
-    assert "Time is running out" in mail.outbox[-1].subject
+    assert "time is running out" in mail.outbox[-1].subject

@@ -24,13 +24,24 @@ def test_beat_and_worker_send_your_turn_and_a_due_reminder_once(celery_worker, c
     game = start_game(alice, bob)
     mover = to_move(game)
     first = smtp_sink.wait_for(1)
-    assert first[0]["To"] == mover.email and first[0]["Subject"].startswith("Your turn")
+    stem = "Onitama #%d with %s: " % (game.pk, next(s.player_name for s in game.seats.all() if s.user_id != mover.pk))
+    assert first[0]["To"] == mover.email and first[0]["Subject"] == stem + "your turn"
     assert first[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert first[0].get_body(preferencelist=("html",)) is not None
     # make the 80 % reminder due now (and not the last call)
     Alarm.objects.filter(game=game, kind="reminder").update(due_at=timezone.now())
     messages = smtp_sink.wait_for(2)
-    assert messages[1]["Subject"].startswith("Time is running out")
+    assert messages[1]["Subject"] == stem + "time is running out"
+    # through a real SMTP server, the two mails of the game thread as one conversation
+    # (on the worker's SITE_URL domain: its settings are its environment's)
+    thread = messages[0]["References"]
+    assert thread.startswith("<game-%d.player-%d@" % (game.pk, mover.pk))
+    domain = thread.split("@")[1].rstrip(">")
+    for message in messages:
+        assert message["In-Reply-To"] == message["References"] == thread
+        assert message["Message-ID"].endswith("@%s>" % domain) and message["Date"].endswith("+0000")
+        assert message["List-Id"] == "Maatasite game mail <games.%s>" % domain
+    assert messages[0]["Message-ID"] != messages[1]["Message-ID"]
     # Several more sweeps, each run to its end after the reminder went: nothing is queued or sent twice.
     wait_for_task_runs(celery_worker, "correspondence.tasks.correspondence_sweep", more=3)
     assert OutgoingMail.objects.filter(kind="alarm").count() == 2
