@@ -50,7 +50,6 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Prefetch
 from django.urls import get_urlconf, reverse
-from django.utils import translation
 from django.utils.translation import gettext
 
 import engine
@@ -543,7 +542,7 @@ def reply_answer_render(row, game: Game | None, sending):
     if my_turn:
         reply = reply_address(game=game, user_id=user.pk)
         headers["Reply-To"] = reply
-    with translation.override(user_language(user)):
+    with user_language(user):
         error_text = reply_error_text(result.get("error"))
     return user_email_build(
         user=user,

@@ -257,6 +257,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ROUTES = {  # long staff checks: `worker -Q slow`; their quick sweep stays on the default queue
     "fairplay.tasks.fairplay_checks_sweep": {"queue": "celery"},
     "fairplay.tasks.*": {"queue": "slow"},
+    # Mail pictures drawn after each move (`worker -Q pictures`): a backlog of them never holds up
+    # mail, moves or bots, and a picture still missing when its mail goes is drawn then.
+    "correspondence.tasks.mail_pictures_render": {"queue": "pictures"},
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below (structured, with ids)
 # Mail printed by the console backend (make run) shows as it is, not as one WARNING log line per write.

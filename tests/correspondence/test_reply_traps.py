@@ -175,7 +175,7 @@ def test_a_typo_then_a_correct_reply_to_the_reminder_plays(alice, bob, smtp_sink
     assert first_legal(game) in SmtpSink.body(answer)
     assert game.turn_started_at is not None
     reminder = turn_mail(smtp_sink, user, now=game.turn_started_at + timedelta(days=2.4, seconds=1))
-    assert "Time is running out" in reminder["Subject"] and reminder["Reply-To"] == address
+    assert reminder["Subject"].endswith(": time is running out") and reminder["Reply-To"] == address
     move = first_legal(game)
     inbound(compose(sender=user.email, to=address, body=move + "\n"), to=address, mail_from=user.email)
     assert Game.objects.get(pk=game.pk).ply == 1
