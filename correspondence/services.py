@@ -35,7 +35,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 
 import engine
@@ -80,10 +80,13 @@ def alarms_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult:
     (one transaction, see the module docstring)."""
     result = SweepResult()
     with transaction.atomic():
+        # The due alarms alone (the partial index games_alarm_due), then their players and
+        # games by primary key: a join here lets the planner read every account when it
+        # guesses many rows due, so the sweep would cost what exists, not what is due.
         alarms = list(
-            Alarm.objects.select_for_update(skip_locked=True, of=("self",))
+            Alarm.objects.select_for_update(skip_locked=True)
             .filter(sent_at__isnull=True, due_at__lte=now)
-            .select_related("user", "game")
+            .prefetch_related("user", Prefetch("game", queryset=Game.objects.defer("sealed_state", "sealed_seed")))
             .order_by("due_at")[:limit]
         )
         by_outcome: dict[str, list[int]] = {}
