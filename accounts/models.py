@@ -139,7 +139,7 @@ class User(AbstractUser):
             # sweep): a few of all accounts.
             models.Index(
                 fields=["id"],
-                condition=models.Q(turn_mail=TurnMail.DIGEST, email_on_your_turn=True, is_active=True),
+                condition=models.Q(turn_mail=TurnMail.DIGEST, email_on_your_turn=True),
                 name="accounts_user_digest",
             ),
         ]

@@ -29,7 +29,7 @@ Steps:
    sequential scans on the tables that grow with players, games, moves or alarms;
 4. against the big database only: gunicorn (the Procfile's server, 2 workers) takes a
    burst of ``--burst-rate`` API moves per second for ``--burst-seconds`` (open loop: each
-   move starts at its own time, at most 32 in flight), reporting p50/p99 and whether it
+   move starts at its own time, at most 16 in flight), reporting p50/p99 and whether it
    kept up; then the resident memory of one web worker after ``--memory-requests``
    requests, and of a real Celery worker (filesystem broker, solo pool) after
    ``--bot-moves`` bot moves, each against its size after a warm-up;
@@ -1020,9 +1020,10 @@ def call(base: str, method: str, path: str, token: str | None = None, body: dict
     return status, time.perf_counter() - started
 
 
-def burst(base: str, setup: dict, rate: float, seconds: float, in_flight: int = 32) -> None:
+def burst(base: str, setup: dict, rate: float, seconds: float, in_flight: int = 16) -> None:
     """Open loop: move i starts at t0 + i/rate; at most ``in_flight`` at once (bounded)."""
     import queue
+    from concurrent.futures import ThreadPoolExecutor
 
     from django.db import connection
 
@@ -1036,6 +1037,10 @@ def burst(base: str, setup: dict, rate: float, seconds: float, in_flight: int = 
     slots = threading.Semaphore(in_flight)
     lock = threading.Lock()
 
+    # The legal moves are read in this process by one thread (one database connection),
+    # so that the clients' threads hold no connection of their own.
+    picker = ThreadPoolExecutor(max_workers=1)
+
     def one(scheduled: float) -> None:
         try:
             try:
@@ -1043,7 +1048,7 @@ def burst(base: str, setup: dict, rate: float, seconds: float, in_flight: int = 
             except queue.Empty:
                 errors.append("no free game")
                 return
-            move = next_move(gid)
+            move = picker.submit(next_move, gid).result()
             if move is None:
                 errors.append("game %d over" % gid)
                 return
@@ -1058,10 +1063,9 @@ def burst(base: str, setup: dict, rate: float, seconds: float, in_flight: int = 
                     lags.append(lag)
                 else:
                     errors.append("HTTP %d" % status)
-            if next_move(gid) is not None:
+            if picker.submit(next_move, gid).result() is not None:
                 free_games.put(gid)
         finally:
-            connection.close()
             slots.release()
 
     threads = []
@@ -1080,6 +1084,8 @@ def burst(base: str, setup: dict, rate: float, seconds: float, in_flight: int = 
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - t0
+    picker.submit(connection.close).result()
+    picker.shutdown()
     if not latencies:
         print("burst FAILED: %s" % "; ".join(errors[:5]))
         return
@@ -1308,6 +1314,11 @@ def bot_driver(user_id: int, moves: int) -> None:
 
 def child_load(args) -> None:
     env = site_environment(args.database)
+    # Under ASGI each request runs in a thread of its own: a persistent connection would be
+    # left open per thread (Django's documentation: no persistent connections under ASGI),
+    # and a burst would exhaust the server's connections.
+    env["DATABASE_CONN_MAX_AGE"] = "0"
+    os.environ["DATABASE_CONN_MAX_AGE"] = "0"
     import django
 
     django.setup()

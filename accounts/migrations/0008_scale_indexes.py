@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
         migrations.AddIndex(
             model_name="user",
             index=models.Index(
-                condition=models.Q(("email_on_your_turn", True), ("is_active", True), ("turn_mail", "digest")),
+                condition=models.Q(("email_on_your_turn", True), ("turn_mail", "digest")),
                 fields=["id"],
                 name="accounts_user_digest",
             ),
