@@ -1084,7 +1084,7 @@ def burst(base: str, setup: dict, rate: float, seconds: float, in_flight: int = 
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - t0
-    picker.submit(connection.close).result()
+    picker.submit(lambda: connection.close()).result()  # the picker's own connection
     picker.shutdown()
     if not latencies:
         print("burst FAILED: %s" % "; ".join(errors[:5]))
@@ -1322,7 +1322,7 @@ def child_load(args) -> None:
     import django
 
     django.setup()
-    setup = burst_setup(games=max(200, int(args.burst_rate * args.burst_seconds / 15)))
+    setup = burst_setup(games=max(100, int(args.burst_rate * args.burst_seconds / 30)))
     server = serve(env, 2)
     try:
         print(
