@@ -1123,10 +1123,14 @@ def children(pid: int) -> list[int]:
 
 def web_memory(env: dict, setup: dict, requests: int) -> None:
     """One web worker: RSS after a warm-up (a tenth of the requests), then after ``requests`` more."""
+    from importlib import import_module
+
+    from django.conf import settings
     from django.contrib.auth import get_user_model
-    from django.contrib.sessions.backends.db import SessionStore
 
     from games.models import Game
+
+    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore  # the site's own session engine
 
     User = get_user_model()
     busy = User.objects.get(username="busy")
