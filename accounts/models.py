@@ -19,7 +19,7 @@ from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
-from django.db.models.functions import Lower
+from django.db.models.functions import Lower, Upper
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -127,6 +127,20 @@ class User(AbstractUser):
                 Lower("email"),
                 condition=~models.Q(email=""),
                 name="accounts_user_email_ci_unique",
+            ),
+        ]
+        # The case-insensitive lookups (``username__iexact``, ``email__iexact``: sign-in, a
+        # player's page and history, sign-up) compare UPPER(column): without these they read
+        # every account.
+        indexes = [
+            models.Index(Upper("username"), name="accounts_user_username_upper"),
+            models.Index(Upper("email"), name="accounts_user_email_upper"),
+            # The digest subscribers (correspondence.services.digest_alarms_sync, every mail
+            # sweep): a few of all accounts.
+            models.Index(
+                fields=["id"],
+                condition=models.Q(turn_mail=TurnMail.DIGEST, email_on_your_turn=True),
+                name="accounts_user_digest",
             ),
         ]
 

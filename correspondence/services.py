@@ -36,7 +36,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 
 import engine
@@ -81,10 +81,13 @@ def alarms_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult:
     (one transaction, see the module docstring)."""
     result = SweepResult()
     with transaction.atomic():
+        # The due alarms alone (the partial index games_alarm_due), then their players and
+        # games by primary key: a join here lets the planner read every account when it
+        # guesses many rows due, so the sweep would cost what exists, not what is due.
         alarms = list(
-            Alarm.objects.select_for_update(skip_locked=True, of=("self",))
+            Alarm.objects.select_for_update(skip_locked=True)
             .filter(sent_at__isnull=True, due_at__lte=now)
-            .select_related("user", "game")
+            .prefetch_related("user", Prefetch("game", queryset=Game.objects.defer("sealed_state", "sealed_seed")))
             .order_by("due_at")[:limit]
         )
         by_outcome: dict[str, list[int]] = {}
@@ -132,10 +135,12 @@ def digest_alarms_sync(*, now: datetime) -> None:
         ],
         ignore_conflicts=True,
     )
+    # (the rows left are the subscribers', which the partial index accounts_user_digest holds:
+    # saying so lets the join start from them rather than from every account)
     changed = list(
-        DigestAlarm.objects.filter(~Q(hour=F("user__digest_hour")) | ~Q(time_zone=F("user__time_zone"))).select_related(
-            "user"
-        )
+        DigestAlarm.objects.filter(user__turn_mail=TurnMail.DIGEST, user__email_on_your_turn=True)
+        .filter(~Q(hour=F("user__digest_hour")) | ~Q(time_zone=F("user__time_zone")))
+        .select_related("user")
     )
     for row in changed:
         row.hour, row.time_zone = row.user.digest_hour, row.user.time_zone
@@ -149,9 +154,9 @@ def digests_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult
     result = SweepResult()
     with transaction.atomic():
         rows = list(
-            DigestAlarm.objects.select_for_update(skip_locked=True, of=("self",))
+            DigestAlarm.objects.select_for_update(skip_locked=True)
             .filter(due_at__lte=now)
-            .select_related("user")
+            .prefetch_related("user")  # by primary key, as the alarms' (alarms_queue_due)
             .order_by("due_at")[:limit]
         )
         waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows])

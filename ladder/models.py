@@ -115,7 +115,11 @@ class LadderChallenge(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["ladder", "challenger", "defender", "created_at"])]
+        indexes = [
+            models.Index(fields=["ladder", "challenger", "defender", "created_at"]),
+            # The ladder page's games in progress: a few of all the ladder's games.
+            models.Index(fields=["ladder"], condition=Q(state=ChallengeState.PLAYING), name="ladder_challenge_playing"),
+        ]
 
     def __str__(self) -> str:
         return "%s: %s -> %s" % (self.ladder, self.challenger, self.defender)
@@ -144,6 +148,8 @@ class LadderEvent(models.Model):
 
     class Meta:
         ordering = ["-pk"]
+        # The ladder page's recent changes: the latest of one ladder, without sorting them all.
+        indexes = [models.Index(fields=["ladder", "-id"], name="ladder_event_recent")]
 
     def __str__(self) -> str:
         return "%s: user %s, %s -> %s" % (self.kind, self.user_id, self.position_before, self.position_after)

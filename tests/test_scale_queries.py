@@ -1,0 +1,161 @@
+"""The query shapes a million games depend on (issue 17, bench/scale.py): the sweeps read
+what is due, not what exists, and the lookups the pages and sign-in make have an index.
+
+The plan tests run on PostgreSQL only: each captures the queries of one action and asks
+the planner for their plans with sequential scans priced out of reach
+(``enable_seqscan = off``). A "Seq Scan" that is left means no index can answer the query:
+at the full size it reads the whole table; so does an index scan without a condition on
+an index that is not partial. Nothing here is about time.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+from accounts.models import TurnMail
+from correspondence import services as mail_services
+from games import outages
+from games.models import Alarm, Game, GameStatus
+from tests.factories import make_user, start_game
+
+pytestmark = pytest.mark.django_db
+
+# The tables that grow with players, games, moves and alarms.
+GROWING = ("accounts_user", "games_game", "games_seat", "games_move", "games_alarm", "ratings_rating")
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="plans are PostgreSQL's (set DATABASE_URL=postgres://...)"
+)
+
+
+def _whole_reads(plan: dict, partial: set[str]) -> list[str]:
+    """The growing tables a JSON plan reads whole: a sequential scan, or an index scan with
+    no condition on an index that is not partial (it walks the whole index)."""
+    found = []
+    relation = plan.get("Relation Name", "")
+    if relation in GROWING:
+        kind = plan["Node Type"]
+        if kind == "Seq Scan":
+            found.append(relation)
+        elif kind in ("Index Scan", "Index Only Scan") and "Index Cond" not in plan:
+            if plan.get("Index Name") not in partial:
+                found.append(relation)
+    for child in plan.get("Plans", []):
+        found += _whole_reads(child, partial)
+    return found
+
+
+def whole_table_scans(action) -> list[str]:
+    """The growing tables some SELECT of ``action()`` can only read whole."""
+    with CaptureQueriesContext(connection) as captured:
+        action()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indpred IS NOT NULL"
+        )
+        partial = {name for (name,) in cursor.fetchall()}
+    found = []
+    for query in captured.captured_queries:
+        sql = query["sql"]
+        if not sql.startswith("SELECT"):
+            continue
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN (FORMAT JSON) " + sql.replace("%", "%%"))
+            plan = cursor.fetchone()[0]
+            plan = (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
+        found += ["%s in: %s" % (relation, sql[:160]) for relation in _whole_reads(plan, partial)]
+    return found
+
+
+def _overdue(game: Game) -> None:
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+
+
+def _running_count_queries(queries) -> list[str]:
+    return [q["sql"] for q in queries if q["sql"].startswith('SELECT COUNT(*) AS "__count" FROM "games_game"')]
+
+
+def test_a_sweep_with_few_games_due_does_not_count_the_running_games(settings, alice, bob):
+    """Counting the running games reads them all; the share rule needs the count only when
+    more games are due than a sweep may always time out."""
+    settings.GAMES_TIMEOUT_MIN_UNCONFIRMED = 2
+    settings.GAMES_TIMEOUT_MAX_SHARE = 0.10
+    games = [start_game(alice, bob) for _ in range(4)]
+    _overdue(games[0])
+    with CaptureQueriesContext(connection) as captured:
+        result = outages.games_sweep()
+    assert result.timed_out == 1 and result.held == 0
+    assert _running_count_queries(captured.captured_queries) == []
+    assert Game.objects.get(pk=games[0].pk).status != GameStatus.ACTIVE
+
+
+def test_a_sweep_with_many_due_still_holds_them_by_the_share_of_running_games(settings, alice, bob):
+    settings.GAMES_TIMEOUT_MIN_UNCONFIRMED = 2
+    settings.GAMES_TIMEOUT_MAX_SHARE = 0.10
+    games = [start_game(alice, bob) for _ in range(4)]
+    for game in games[:3]:
+        _overdue(game)
+    with CaptureQueriesContext(connection) as captured:
+        result = outages.games_sweep()
+    # 3 due > max(2, 10 % of 4 running): all held for staff, none timed out
+    assert (result.timed_out, result.held) == (0, 3)
+    assert len(_running_count_queries(captured.captured_queries)) == 1
+    assert Game.objects.filter(status=GameStatus.ACTIVE).count() == 4
+
+
+def test_the_alarm_sweep_claims_due_alarms_without_joining_players_or_games(alice, bob):
+    """A join in the claim lets the planner read every account when it guesses many alarms
+    due; the players and games come by primary key instead, in a constant number of queries."""
+
+    def claim_queries(count: int) -> list[str]:
+        for _ in range(count):
+            start_game(alice, bob)
+        with CaptureQueriesContext(connection) as captured:
+            result = mail_services.alarms_queue_due(now=timezone.now())
+        assert result.claimed == count
+        return [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
+
+    one, four = claim_queries(1), claim_queries(4)
+    assert len(one) == len(four)
+    claim = next(sql for sql in four if sql.startswith('SELECT "games_alarm"'))
+    assert "JOIN" not in claim and "FOR UPDATE" in claim
+    assert '"games_game"."sealed_state"' not in " ".join(four)  # the games without their state
+    assert not Alarm.objects.filter(sent_at__isnull=True, due_at__lte=timezone.now(), kind="your_turn").exists()
+
+
+@postgres_only
+def test_the_sweeps_read_no_growing_table_whole(settings, alice, bob):
+    settings.GAMES_TIMEOUT_MIN_UNCONFIRMED = 5
+    games = [start_game(alice, bob) for _ in range(3)]
+    _overdue(games[0])
+    carol = make_user("carol")
+    mail_services.mail_preferences_update(user=carol, turn_mail=TurnMail.DIGEST)
+    now = timezone.now()
+    assert whole_table_scans(outages.games_sweep) == []
+    assert whole_table_scans(lambda: mail_services.alarms_queue_due(now=now)) == []
+    assert whole_table_scans(lambda: mail_services.digests_queue_due(now=now)) == []
+
+
+@postgres_only
+def test_case_insensitive_account_lookups_have_an_index(alice):
+    """A player's page and history, sign-in with a name or an address, sign-up: each finds
+    the account through UPPER(username) or UPPER(email), indexed."""
+    assert whole_table_scans(lambda: account_selectors.user_get_public(username="ALICE")) == []
+    assert whole_table_scans(lambda: account_selectors.user_get_public(username="nobody")) == []
+
+    def sign_in_by_address() -> None:
+        with pytest.raises(Exception):  # noqa: B017 - the answer does not matter, the lookups do
+            account_services.token_create_from_credentials(
+                username="ALICE@example.org", password="wrong", name="t", scopes=["read"], client_address="10.0.0.1"
+            )
+
+    assert whole_table_scans(sign_in_by_address) == []
