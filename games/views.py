@@ -204,16 +204,15 @@ def game_previews(request: HttpRequest, game_id: int) -> JsonResponse:
     square, the moves that name none), for the player to move only: the board asks for
     them when a square is chosen rather than the page carrying every preview. They come
     from the public table only (engine/maatatahay/preview.py)."""
+    square = request.GET.get("square", "").strip()[:8]
     try:
-        page = selectors.game_for_viewer(game_id=game_id, user=request.user, previews=True)
+        found = selectors.previews_for_viewer(game_id=game_id, user=request.user, square=square or None)
     except Game.DoesNotExist:
         raise Http404(_("This game does not exist.")) from None
-    if not page.legal_moves:
+    if found is None:
         return JsonResponse({"error": "not_your_move"}, status=403)
-    square = request.GET.get("square", "").strip()
-    moves = [move for move in page.legal_moves if (square in move.squares if square else not move.squares)]
     return JsonResponse(
-        {"ply": page.game.ply, "moves": [{"text": move.text, "preview": move.preview} for move in moves]},
+        {"ply": found.ply, "moves": [{"text": move.text, "preview": move.preview} for move in found.moves]},
         headers={"Cache-Control": "private, no-store"},
     )
 
