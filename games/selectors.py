@@ -228,10 +228,14 @@ def previews_for_viewer(*, game_id: int, user: Any, square: str | None) -> Squar
 
 
 def _move_before(game: Game, moves: list[Move], shown: int) -> LegalMove | None:
-    """The move of ply ``shown`` with its parts, read in the position before it (a replay
-    of the moves before: a few milliseconds even for a whole game of Maatatahay)."""
+    """The move of ply ``shown`` with its parts: those kept with it when it was played
+    (Move.parts); for a move recorded before they were kept, read in the position before
+    it (a replay of the moves before: a few milliseconds for a whole game of Maatatahay)."""
     if shown < 1 or len(moves) < shown:
         return None
+    record = moves[shown - 1]
+    if record.parts:
+        return LegalMove(text=record.text, parts=record.parts)
     _salt, seed = game_secret(game)
     try:
         before = replay(
