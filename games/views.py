@@ -91,12 +91,21 @@ def game_detail(
         page = selectors.game_for_viewer(game_id=game_id, user=request.user, ply=ply)
     except Game.DoesNotExist:
         raise Http404(_("This game does not exist.")) from None
+    context = game_page_context(page, error=error, typed=typed, requested_move=request.GET.get("move", ""))
+    return render(request, "games/game.html", context, status=status)
+
+
+def game_page_context(
+    page: selectors.GamePage, *, error: GameActionError | None = None, typed: str = "", requested_move: str = ""
+) -> dict[str, Any]:
+    """What games/game.html and its parts need to show ``page`` to its viewer: the page's
+    view, and the parts that games/consumers.py pushes to open pages after a change."""
     game = page.game
     flip = bool(page.viewer_seat and page.viewer_seat.position == 1)
     seats = page.seats_by_side
     if not typed and page.legal_moves:
-        typed = request.GET.get("move", "").strip()[:200]  # a move chosen on the list page
-    context = {
+        typed = requested_move.strip()[:200]  # a move chosen on the list page
+    return {
         "page": page,
         "game": game,
         "flip": flip,
@@ -112,7 +121,6 @@ def game_detail(
         "turns": _turn_rows(page),
         **_move_form_context(page, typed),
     }
-    return render(request, "games/game.html", context, status=status)
 
 
 # At most this many moves that name no square are offered as buttons beside the board
