@@ -185,6 +185,13 @@ class GameRules(Protocol):
         (empty once the game is over); see ``MovePreview``."""
         ...
 
+    def move_previews_at(self, state: GameState, square: str | None) -> list[MovePreview]:
+        """The previews of ``move_previews`` whose move names ``square`` (as ``from``, ``to``
+        or ``square`` of ``move_parts``), in the same order and equal to them; with None,
+        those of the moves that name no square. Computes only those previews (a board that
+        asks for one square's moves does not pay for every other square's)."""
+        ...
+
 
 class ReplayError(EngineError):
     """A recorded move could not be played; ``ply`` counts decisions from 1."""

@@ -13,6 +13,16 @@ which decides for this viewer whether they get anything at all.
 
 Sent to the client, as JSON: ``{"type": "game", "game": {...}}`` on connecting and after each
 change, and what the registered handlers send (chat: ``{"type": "message", ...}``).
+
+The game page opens its socket with ``?view=page&lang=<its language>``. It is then sent, on
+connecting, only ``{"type": "hello", "ply", "status"}`` (the page knows whether it missed a
+change), and after each change the parts of its own page that change, rendered for this viewer
+in the page's language (``{"type": "page", "ply", "status", "parts": {"header", "board",
+"actions", "moves"}}``, games/templates/games/_*.html): the page swaps them in without fetching
+itself again. A page sends ``{"type": "ping"}`` now and then: the socket renews its place in
+the game's group (the layer drops a member after its group expiry, 24 h) and answers
+``{"type": "pong", "ply", "status"}``; a page that gets no answer reopens its socket, polling
+meanwhile (static/games/live.js).
 """
 
 from __future__ import annotations
@@ -21,9 +31,10 @@ import asyncio
 import json
 import logging
 import weakref
+import zoneinfo
 from collections import OrderedDict
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from channels.auth import get_user
 from channels.db import database_sync_to_async
@@ -31,6 +42,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http.request import split_domain_port, validate_host
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 
 from api.selectors import token_for_secret
 
@@ -38,6 +51,15 @@ from . import live
 from .models import Game
 from .selectors import game_for_viewer
 from .serializers import GameDetailSerializer
+from .views import game_page_context
+
+# The parts of the game page pushed to it after a change, by the name the page knows them by.
+PAGE_PARTS = {
+    "header": "games/_game_header.html",
+    "board": "games/_board_column.html",
+    "actions": "games/_game_actions.html",
+    "moves": "games/_move_list.html",
+}
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +89,7 @@ def layer_slot() -> asyncio.Semaphore:
 # same for every spectator and with nothing hidden from one that another may see. A thousand
 # spectators of one game then cost one render, not a thousand. The newest RENDERED_KEPT are kept.
 RENDERED_KEPT = 256
-RenderedViews = OrderedDict[tuple[str, int | None], "asyncio.Future[str | None]"]
+RenderedViews = OrderedDict[tuple[Any, ...], "asyncio.Future[str | None]"]
 _rendered: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RenderedViews] = weakref.WeakKeyDictionary()
 
 
@@ -116,6 +138,15 @@ def token_user(scope: dict[str, Any]) -> Any | None:
     return token.user
 
 
+def page_language(asked: str, user: Any) -> str:
+    """The language the page is shown in (it says so when it opens its socket), if the site has
+    it; else the viewer's own, else the site's."""
+    codes = {code for code, _name in settings.LANGUAGES}
+    if asked in codes:
+        return asked
+    return user.language if getattr(user, "language", "") in codes else settings.LANGUAGE_CODE
+
+
 class GamePageConsumer(AsyncJsonWebsocketConsumer):
     """One open game page: its viewer, the game it watches, and what it sends them."""
 
@@ -123,6 +154,8 @@ class GamePageConsumer(AsyncJsonWebsocketConsumer):
     user: Any = None
     seat_id: int | None = None  # the viewer's seat in the game; None for a spectator
     joined: bool = False
+    page_view: bool = False  # the game page's socket: sent its page's parts (module docstring)
+    language: str = ""
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -139,11 +172,15 @@ class GamePageConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_ANONYMOUS)
             return
         self.user = user
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
+        self.page_view = query.get("view") == ["page"]
+        self.language = page_language(query.get("lang", [""])[0], user)
         # In the group first, then read: a change committed in between is not missed.
         async with layer_slot():
             await self.channel_layer.group_add(live.group_name(self.game_id), self.channel_name)
         self.joined = True
-        text = await database_sync_to_async(self.viewer_text)()
+        reader = self.hello_text if self.page_view else self.viewer_text
+        text = await database_sync_to_async(reader)()
         if text is None:
             await self.disconnect(CLOSE_NOT_FOUND)
             await self.close(code=CLOSE_NOT_FOUND)
@@ -158,7 +195,15 @@ class GamePageConsumer(AsyncJsonWebsocketConsumer):
                 await self.channel_layer.group_discard(live.group_name(self.game_id), self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """The page sends nothing: moves and messages go through their forms and the API."""
+        """A page sends only its pings (moves and messages go through their forms and the API):
+        the socket renews its place in the group and answers with where the game stands."""
+        if not isinstance(content, dict) or content.get("type") != "ping" or self.channel_layer is None:
+            return
+        async with layer_slot():
+            await self.channel_layer.group_add(live.group_name(self.game_id), self.channel_name)
+        text = await database_sync_to_async(self.hello_text)("pong")
+        if text is not None:
+            await self.send(text_data=text)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = live.event_handler(message.get("type", ""))
@@ -171,26 +216,61 @@ class GamePageConsumer(AsyncJsonWebsocketConsumer):
     async def game_changed(self, event: dict[str, Any]) -> None:
         event_id = event.get("event")
         if not isinstance(event_id, str):
-            text = await database_sync_to_async(self.viewer_text)()
+            text = await database_sync_to_async(self.reader())()
         else:
             views = rendered_views()
-            key = (event_id, self.seat_id)
+            key: tuple[Any, ...] = (event_id, self.seat_id)
+            if self.page_view:  # a page's parts also depend on its language and time zone
+                key = (event_id, self.seat_id, self.language, self.user.time_zone or "")
             future = views.get(key)
             if future is None:
                 future = views[key] = asyncio.get_running_loop().create_future()
                 while len(views) > RENDERED_KEPT:
                     views.popitem(last=False)
                 try:
-                    future.set_result(await database_sync_to_async(self.viewer_text)())
+                    future.set_result(await database_sync_to_async(self.reader())())
                 except Exception:  # this socket's read failed: those waiting for it read for themselves
                     views.pop(key, None)
                     future.set_result(None)
                     raise
             text = await future
             if text is None and views.get(key) is not future:
-                text = await database_sync_to_async(self.viewer_text)()
+                text = await database_sync_to_async(self.reader())()
         if text is not None:
             await self.send(text_data=text)
+
+    def reader(self) -> Any:
+        return self.page_text if self.page_view else self.viewer_text
+
+    def hello_text(self, kind: str = "hello") -> str | None:
+        """Where the game stands (ply and status), cheaply; None once it is gone. The viewer's
+        seat is read here too (for the key of the parts rendered once per kind of viewer)."""
+        game = Game.objects.filter(pk=self.game_id).only("pk", "ply", "status").first()
+        if game is None:
+            return None
+        seat = game.seats.filter(user_id=self.user.pk).order_by("position").values_list("pk", flat=True).first()
+        self.seat_id = seat
+        return json.dumps({"type": kind, "ply": game.ply, "status": game.status})
+
+    def page_text(self) -> str | None:
+        """The parts of the game page that change, as this socket's viewer sees them now, in
+        the page's language and the viewer's time zone (None once the game is gone). A form
+        among them carries no CSRF token: the page puts its own in (static/games/live.js)."""
+        try:
+            page = game_for_viewer(game_id=self.game_id, user=self.user)
+        except Game.DoesNotExist:
+            return None
+        self.seat_id = page.viewer_seat.pk if page.viewer_seat else None
+        try:
+            zone = zoneinfo.ZoneInfo(self.user.time_zone) if self.user.time_zone else None
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            zone = None
+        with translation.override(self.language), timezone.override(zone):
+            context = game_page_context(page)
+            parts = {name: render_to_string(template, context) for name, template in PAGE_PARTS.items()}
+        game = page.game
+        poll = game.is_active and not page.my_turn  # as data-poll on the page (games/game.html)
+        return json.dumps({"type": "page", "ply": game.ply, "status": game.status, "poll": poll, "parts": parts})
 
     def viewer_text(self) -> str | None:
         """The message of the game as this socket's viewer sees it now (None once it is gone)."""

@@ -241,6 +241,10 @@ class Move(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     text = models.CharField(_("move"), max_length=200)
+    # The engine's move_parts of the move as it was played (from its text and the position
+    # it was played in; nothing hidden): the board highlights the last move's squares from
+    # them without replaying the game. Empty for moves recorded before they were kept.
+    parts = models.JSONField(default=dict, blank=True)
     bot_seed = models.PositiveBigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

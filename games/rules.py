@@ -89,6 +89,17 @@ def legal_moves_of(*, kind: str, state: GameState, previews: bool = False) -> li
     return [LegalMove(text=rules.move_text(move), parts=rules.move_parts(move)) for move in rules.legal_moves(state)]
 
 
+def legal_moves_at(*, kind: str, state: GameState, square: str | None) -> list[LegalMove]:
+    """The legal moves that name ``square`` (None: those that name none), each with its
+    preview, in the engine's order: what the board asks for when a square is chosen, and
+    only that computed (``engine.GameRules.move_previews_at``)."""
+    rules = rules_for(kind)
+    return [
+        LegalMove(text=rules.move_text(p.move), parts=rules.move_parts(p.move), preview=p.effects)
+        for p in rules.move_previews_at(state, square)
+    ]
+
+
 def move_of_text(*, kind: str, state: GameState, text: str) -> LegalMove:
     """A move already made, read back from its text in the state it was made in (the
     board highlights the last move by its parts). Raises the engine's errors."""

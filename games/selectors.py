@@ -20,7 +20,16 @@ from engine.core import replay
 from engine.errors import EngineError
 
 from .models import Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameStatus, Move, Seat
-from .rules import LegalMove, game_can_abort, game_secret, game_state, legal_moves_of, move_of_text, rules_for
+from .rules import (
+    LegalMove,
+    game_can_abort,
+    game_secret,
+    game_state,
+    legal_moves_at,
+    legal_moves_of,
+    move_of_text,
+    rules_for,
+)
 
 
 def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
@@ -310,11 +319,41 @@ def last_move_of(*, game: Game, moves: list[Move] | None = None) -> LegalMove | 
     return _move_before(game, moves, game.ply)
 
 
+@dataclass(frozen=True)
+class SquarePreviews:
+    """The legal moves on one square with their previews, at ply ``ply``."""
+
+    ply: int
+    moves: list[LegalMove]
+
+
+def previews_for_viewer(*, game_id: int, user: Any, square: str | None) -> SquarePreviews | None:
+    """The moves on ``square`` (None: those on no square) with the engine's previews, for
+    the player to move only (None for anyone else, or once the game is over). Only these
+    previews are computed: no other square's, no page, no replay.
+
+    Raises Game.DoesNotExist for an unknown game."""
+    game = Game.objects.get(pk=game_id)
+    if game.status != GameStatus.ACTIVE or user is None or not getattr(user, "is_authenticated", False):
+        return None
+    if not game.seats.filter(user_id=user.pk, side=game.to_move_side).exists():
+        return None
+    try:
+        moves = legal_moves_at(kind=game.kind, state=game_state(game), square=square)
+    except EngineError:
+        moves = []
+    return SquarePreviews(ply=game.ply, moves=moves)
+
+
 def _move_before(game: Game, moves: list[Move], shown: int) -> LegalMove | None:
-    """The move of ply ``shown`` with its parts, read in the position before it (a replay
-    of the moves before: a few milliseconds even for a whole game of Maatatahay)."""
+    """The move of ply ``shown`` with its parts: those kept with it when it was played
+    (Move.parts); for a move recorded before they were kept, read in the position before
+    it (a replay of the moves before: a few milliseconds for a whole game of Maatatahay)."""
     if shown < 1 or len(moves) < shown:
         return None
+    record = moves[shown - 1]
+    if record.parts:
+        return LegalMove(text=record.text, parts=record.parts)
     _salt, seed = game_secret(game)
     try:
         before = replay(

@@ -307,7 +307,14 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
     except EngineError as error:
         raise MoveRejected(error.code, error.message, move_text=text, **error.params) from error
     record = Move.objects.create(
-        game=game, ply=game.ply + 1, turn=game.turn, seat=seat, user=user, text=rules.move_text(move), bot_seed=bot_seed
+        game=game,
+        ply=game.ply + 1,
+        turn=game.turn,
+        seat=seat,
+        user=user,
+        text=rules.move_text(move),
+        parts=rules.move_parts(move),
+        bot_seed=bot_seed,
     )
     game.ply += 1
     game_state_keep(game=game, state=new_state)

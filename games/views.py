@@ -97,14 +97,23 @@ def game_detail(
         page = selectors.game_for_viewer(game_id=game_id, user=request.user, ply=ply)
     except Game.DoesNotExist:
         raise Http404(_("This game does not exist.")) from None
+    request.game_shown = page.game  # type: ignore[attr-defined]  # for the banners (correspondence.context_processors)
+    context = game_page_context(page, error=error, typed=typed, requested_move=request.GET.get("move", ""))
+    return render(request, "games/game.html", context, status=status)
+
+
+def game_page_context(
+    page: selectors.GamePage, *, error: GameActionError | None = None, typed: str = "", requested_move: str = ""
+) -> dict[str, Any]:
+    """What games/game.html and its parts need to show ``page`` to its viewer: the page's
+    view, and the parts that games/consumers.py pushes to open pages after a change."""
     game = page.game
-    request.game_shown = game  # type: ignore[attr-defined]  # for the banners (correspondence.context_processors)
     flip = bool(page.viewer_seat and page.viewer_seat.position == 1)
     seats = page.seats_by_side
     if not typed and page.legal_moves:
-        typed = request.GET.get("move", "").strip()[:200]  # a move chosen on the list page
+        typed = requested_move.strip()[:200]  # a move chosen on the list page
     board, extras = _board_drawn(page, flip)
-    context = {
+    return {
         "page": page,
         "game": game,
         "flip": flip,
@@ -120,7 +129,6 @@ def game_detail(
         "turns": _turn_rows(page),
         **_move_form_context(page, typed),
     }
-    return render(request, "games/game.html", context, status=status)
 
 
 def _board_drawn(page: selectors.GamePage, flip: bool) -> tuple[SafeString, SafeString]:
@@ -234,16 +242,15 @@ def game_previews(request: HttpRequest, game_id: int) -> JsonResponse:
     square, the moves that name none), for the player to move only: the board asks for
     them when a square is chosen rather than the page carrying every preview. They come
     from the public table only (engine/maatatahay/preview.py)."""
+    square = request.GET.get("square", "").strip()[:8]
     try:
-        page = selectors.game_for_viewer(game_id=game_id, user=request.user, previews=True)
+        found = selectors.previews_for_viewer(game_id=game_id, user=request.user, square=square or None)
     except Game.DoesNotExist:
         raise Http404(_("This game does not exist.")) from None
-    if not page.legal_moves:
+    if found is None:
         return JsonResponse({"error": "not_your_move"}, status=403)
-    square = request.GET.get("square", "").strip()
-    moves = [move for move in page.legal_moves if (square in move.squares if square else not move.squares)]
     return JsonResponse(
-        {"ply": page.game.ply, "moves": [{"text": move.text, "preview": move.preview} for move in moves]},
+        {"ply": found.ply, "moves": [{"text": move.text, "preview": move.preview} for move in found.moves]},
         headers={"Cache-Control": "private, no-store"},
     )
 

@@ -243,6 +243,12 @@ class MaatatahayRules:
         state = _own(state)
         return [MovePreview(move, effects) for move, effects in _preview.previews(state)]
 
+    def move_previews_at(self, state: GameState, square: str | None) -> list[MovePreview]:
+        """``move_previews`` of the decisions on ``square`` (None: those on no square), and
+        only those computed: a placement's other spaces are not settled at all."""
+        state = _own(state)
+        return [MovePreview(move, effects) for move, effects in _preview.previews_at(state, square)]
+
     def scores(self, state: State) -> dict[str, int]:
         """The score of each player so far (final once the game is over)."""
         sc = _r.scores(state)

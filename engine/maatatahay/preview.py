@@ -73,19 +73,32 @@ def blind(state: State) -> State:
     return new
 
 
+_ALL = "*"
+
+
 def previews(state: State) -> list[tuple[Move, JSONObject]]:
     """Every legal decision of the player to move with its preview (module docstring)."""
+    return previews_at(state, _ALL)
+
+
+def previews_at(state: State, square: str | None) -> list[tuple[Move, JSONObject]]:
+    """The items of ``previews`` whose move names ``square`` (None: the moves that name no
+    square: picks, who places first, the second half of a Shrine placement), computing
+    only those: a placement's spaces other than ``square`` are not planned at all."""
     public = blind(state)
     placements = None
     if public.phase in ("place", "finish"):
         # legal_moves, spot by spot, keeping the settlements the listing built
         placements = _Placements(public)
         moves: list[Move] = []
-        for spot in _plan(public):
-            moves.extend(_spot_moves(public, spot))
-            placements.know(spot)
+        finish = public.phase == "finish"
+        if square == _ALL or (square is None) == finish:
+            only = None if finish or square in (_ALL, None) else public.t.index.get(square, -1)
+            for spot in _plan(public, only):
+                moves.extend(_spot_moves(public, spot))
+                placements.know(spot)
     else:
-        moves = legal_moves(public)
+        moves = [m for m in legal_moves(public) if square == _ALL or _square_of(m) == square]
     out: list[tuple[Move, JSONObject]] = []
     for move in moves:
         if isinstance(move, (Place, Finish)):
@@ -94,6 +107,11 @@ def previews(state: State) -> list[tuple[Move, JSONObject]]:
         else:
             out.append((move, _other(public, move)))
     return out
+
+
+def _square_of(move: Move) -> str | None:
+    """The space a decision names (Draft, Place, Shrine), or None."""
+    return move.square if isinstance(move, (Draft, Place, Shrine)) else None
 
 
 def _crystals(energy: int, spirit: int) -> JSONObject:

@@ -374,8 +374,9 @@ _FREE, _ORDERED, _SHRINE = 0, 1, 2
 Spot = tuple[int, int, int, Any]
 
 
-def _plan(state: State) -> list[Spot]:
-    """Every space of the current placement with the structure of its moves."""
+def _plan(state: State, only: int | None = None) -> list[Spot]:
+    """Every space of the current placement with the structure of its moves (with ``only``,
+    a space's index, that space alone: nothing is computed for the others)."""
     t = state.t
     p = state.placer
     k = tile_of(state, p)
@@ -405,6 +406,8 @@ def _plan(state: State) -> list[Spot]:
     else:
         squares = bits(t.full & ~occ)
         relics = state.relics
+        if only is not None:
+            squares = [s for s in squares if s == only]
     for s in squares:
         if relics >> s & 1:
             cost = t.shrine_cost(occ, s)

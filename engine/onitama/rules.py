@@ -63,6 +63,13 @@ def _illegal(code: str, message: str, **params: Any) -> IllegalMoveError:
     return IllegalMoveError(code, message, **params)
 
 
+def _names(move: Move, square: str | None) -> bool:
+    """Whether ``move`` names ``square`` as its from or to (None: a pass, which names none)."""
+    if move.src is None or move.dst is None:
+        return square is None
+    return square in (square_name(move.src), square_name(move.dst))
+
+
 def _own(state: GameState) -> OnitamaState:
     """``state`` as an Onitama state; a TypeError for another game's state."""
     if not isinstance(state, OnitamaState):
@@ -368,13 +375,21 @@ class OnitamaRules:
         ``receives`` (the side card, which joins the mover's hand) and ``ends`` (None, or
         the outcome the move brings: ``{"winner", "reason", "scores"}``, reason
         ``master_captured``, ``temple_reached`` or ``repetition``)."""
+        return self._previews(_own(state), self.legal_moves(state))
+
+    def move_previews_at(self, state: GameState, square: str | None) -> list[MovePreview]:
+        """``move_previews`` of the moves from or to ``square`` (None: the passes)."""
         state = _own(state)
+        moves = [m for m in self.legal_moves(state) if _names(m, square)]
+        return self._previews(state, moves)
+
+    def _previews(self, state: OnitamaState, moves: list[Move]) -> list[MovePreview]:
         red = state.turn == RED
         own_master = state.red_master if red else state.blue_master
         enemy_master = state.blue_master if red else state.red_master
         enemy = state.blue if red else state.red
         out = []
-        for move in self.legal_moves(state):
+        for move in moves:
             after = self.apply(state, move)
             effects: JSONObject = {"type": "pass" if move.is_pass else "move", "card": move.card}
             if move.src is not None and move.dst is not None:

@@ -192,6 +192,7 @@ def hot_tile(view: dict[str, Any], side: str | None) -> dict[str, Any] | None:
         "claws": info.get("claws", 0),
         "arrows": [DIRS[d] for d in info.get("arrows", []) if d in DIRS],
         "cell": CELL,
+        "crystal_colours": {"energy": ENERGY, "spirit": SPIRIT},
     }
 
 

@@ -1,11 +1,14 @@
 // Game page, live: the opponent's move, a new message and the game's end appear without a reload.
 //
-// A WebSocket (games/consumers.py) sends this viewer's own view of the game after every change,
-// and each new message the viewer may read, already rendered. A change then patches the page
-// from a fresh copy of it (the same page, fetched): the header, the board, the moves and the
-// actions are swapped; the message box, with whatever is being typed in it, is never touched.
-// The socket is opened only when the site has push on (data-live-url). While it is closed,
-// game.js polls as before and patches the page the same way (window.maatasiteLive.refresh).
+// A WebSocket (games/consumers.py) sends, after every change, the parts of this page that
+// change (header, board column, actions, move list), rendered for this viewer alone, and each
+// new message the viewer may read, already rendered: they are swapped in as they come, with
+// no fetch. The game's end, or a page showing an earlier ply, fetches a fresh copy of the page
+// instead and patches it the same way. The message box, with whatever is being typed in it, is
+// never touched. The socket is opened only when the site has push on (data-live-url); it is
+// pinged now and then, which also renews its place in the game's group (the channel layer
+// forgets a member after a day); without an answer it is reopened. While it is closed, game.js
+// polls as before and patches the page from a fresh copy (window.maatasiteLive.refresh).
 (function () {
   "use strict";
   var root = document.querySelector(".game-page");
@@ -38,9 +41,27 @@
     if (old && next) { old.replaceWith(document.importNode(next, true)); }
   }
 
+  // The page's own CSRF token, read once (pushed parts carry none) and after each fresh copy.
+  var token = "";
   function csrfToken() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
+    if (input && input.value) { token = input.value; }
+    return token;
+  }
+  csrfToken();
+
+  function withToken(node) {
+    node.querySelectorAll("form[method=post]").forEach(function (f) {
+      var input = f.querySelector("input[name=csrfmiddlewaretoken]");
+      if (!input) {
+        input = document.createElement("input");
+        input.type = "hidden";
+        input.name = "csrfmiddlewaretoken";
+        f.prepend(input);
+      }
+      input.value = token;
+    });
+    return node;
   }
 
   // The side column, child by child, around the messages panel, which stays as it is; only the
@@ -76,15 +97,7 @@
     if (!item.id || document.getElementById(item.id)) { return; }
     var panel = document.getElementById("messages");
     if (!panel) { return; }
-    item.querySelectorAll("form[method=post]").forEach(function (f) {
-      if (!f.querySelector("input[name=csrfmiddlewaretoken]")) {
-        var input = document.createElement("input");
-        input.type = "hidden";
-        input.name = "csrfmiddlewaretoken";
-        input.value = csrfToken();
-        f.prepend(input);
-      }
-    });
+    withToken(item);
     var list = panel.querySelector(".message-list");
     if (!list) {
       list = document.createElement("ol");
@@ -110,6 +123,26 @@
     swap(".game-header", fresh);
     if (moved) { swap("#board", fresh); }
     patchSide(fresh);
+    csrfToken();
+    document.dispatchEvent(new CustomEvent("maatasite:game-updated"));
+  }
+
+  // --- Patching the page from the parts pushed to it ----------------------------------------
+  var PARTS = {header: ".game-header", board: "#board", actions: "#game-actions", moves: ".move-list"};
+
+  function applyParts(data) {
+    var current = root.getAttribute("data-shown-ply") === root.getAttribute("data-ply");
+    if (data.status !== root.getAttribute("data-status") || !current) { refresh(); return; }
+    var moved = String(data.ply) !== root.getAttribute("data-ply");
+    Object.keys(PARTS).forEach(function (name) {
+      if (name === "board" && !moved) { return; }  // a move being chosen on it stays
+      var old = document.querySelector(PARTS[name]);
+      var next = new DOMParser().parseFromString(data.parts[name] || "", "text/html").querySelector(PARTS[name]);
+      if (old && next) { old.replaceWith(withToken(document.importNode(next, true))); }
+    });
+    root.setAttribute("data-ply", String(data.ply));
+    root.setAttribute("data-shown-ply", String(data.ply));
+    if (data.poll) { root.setAttribute("data-poll", "1"); } else { root.removeAttribute("data-poll"); }
     document.dispatchEvent(new CustomEvent("maatasite:game-updated"));
   }
 
@@ -122,18 +155,32 @@
     return String(game.ply) !== root.getAttribute("data-ply") || game.status !== root.getAttribute("data-status");
   }
 
+  var PING_EVERY = 240000;  // ms; the answer must come within PONG_WITHIN
+  var PONG_WITHIN = 20000;
+
   function open() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + window.location.host + path);
-    var first = true;
-    socket.addEventListener("open", function () { live.connected = true; retry = 2000; });
+    var lang = encodeURIComponent(document.documentElement.lang || "");
+    var socket = new WebSocket(scheme + window.location.host + path + "?view=page&lang=" + lang);
+    var pinger = null;
+    var deadline = null;
+    socket.addEventListener("open", function () {
+      live.connected = true;
+      retry = 2000;
+      pinger = window.setInterval(function () {
+        socket.send(JSON.stringify({type: "ping"}));
+        if (!deadline) { deadline = window.setTimeout(function () { socket.close(); }, PONG_WITHIN); }
+      }, PING_EVERY);
+    });
     socket.addEventListener("message", function (event) {
       var data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
-      if (data.type === "game" && data.game) {
-        // The first view says whether anything changed between the page's render and now.
-        if (!first || changed(data.game)) { refresh(); }
-        first = false;
+      if (data.type === "hello" || data.type === "pong") {
+        if (deadline) { window.clearTimeout(deadline); deadline = null; }
+        // Whether anything changed since the page was drawn (or the last answer): fetch it then.
+        if (changed(data)) { refresh(); }
+      } else if (data.type === "page" && data.parts) {
+        applyParts(data);
       } else if (data.type === "message" && data.html) {
         var item = new DOMParser().parseFromString("<ol>" + data.html + "</ol>", "text/html").querySelector("li");
         if (item) { addMessage(document.importNode(item, true)); }
@@ -141,6 +188,8 @@
     });
     socket.addEventListener("close", function () {
       live.connected = false;  // game.js polls meanwhile
+      window.clearInterval(pinger);
+      if (deadline) { window.clearTimeout(deadline); deadline = null; }
       window.setTimeout(open, retry);
       retry = Math.min(retry * 2, 60000);
     });

@@ -217,8 +217,40 @@ export function maatatahayControls(board) {
       .catch(() => {});
   }
 
-  // The tile drawn on the chosen space, turned as the pending move says.
-  function drawTile(where, rotation) {
+  // The crystals moved from storage onto the pending tile, drawn as a placed tile's (small
+  // diamonds, energy then spirit, a count beyond 3: games/boards/maatatahay.py _crystals).
+  function drawCrystals(group, x, y, energy, spirit) {
+    const size = 5;
+    let cx = x;
+    [["energy", energy], ["spirit", spirit]].forEach(([crystal, count]) => {
+      if (!count) { return; }
+      for (let i = 0; i < Math.min(count, 3); i += 1) {
+        const path = document.createElementNS(SVG, "path");
+        path.setAttribute("d", "M" + cx + " " + (y - size) + " l" + size + " " + size + " l-" + size + " " + size +
+          " l-" + size + " -" + size + " z");
+        path.setAttribute("class", "hot-crystal hot-" + crystal);
+        path.setAttribute("fill", hot.crystal_colours[crystal]);
+        path.setAttribute("stroke", "#333");
+        path.setAttribute("stroke-width", "0.8");
+        group.append(path);
+        cx += (size * 2 + 2) * 0.7;
+      }
+      if (count > 3) {
+        const text = document.createElementNS(SVG, "text");
+        [["x", cx - 2], ["y", y + 5], ["font-size", 15], ["fill", "#222"]].forEach(([k, v]) => text.setAttribute(k, v));
+        text.textContent = String(count);
+        group.append(text);
+        cx += 12;
+      }
+      cx += 3;
+    });
+  }
+
+  // The tile drawn on the chosen space, turned as the pending move says and with the crystals
+  // it puts on it. The first half of a Shrine placement names no rotation and puts nothing:
+  // its tile is drawn as the engine's first "finish" places it (rotation 0, no crystals) until
+  // the second confirm chooses.
+  function drawTile(where, rotation, energy, spirit) {
     removeTile();
     const rect = board.space(where);
     if (!rect || !hot) { return; }
@@ -232,6 +264,7 @@ export function maatatahayControls(board) {
     group.setAttribute("class", "hot-tile");
     group.setAttribute("pointer-events", "none");
     group.setAttribute("aria-hidden", "true");
+    group.dataset.rotation = String(rotation);
     const turned = document.createElementNS(SVG, "g");
     turned.setAttribute("transform", "rotate(" + angle + " " + cx + " " + cy + ")");
     const m = 6;
@@ -260,6 +293,7 @@ export function maatatahayControls(board) {
       ["fill", hot.stroke]].forEach(([k, v]) => claws.setAttribute(k, v));
     claws.textContent = String(hot.claws);
     group.append(turned, text, claws);
+    drawCrystals(group, x + 16, y + cell - 16, energy, spirit);
     board.svg.append(group);
     tileGroup = group;
   }
@@ -328,7 +362,9 @@ export function maatatahayControls(board) {
           name();
         }
         board.mark([where], "selected");
-        drawTile(where, kind === "shrine" ? 0 : rotationOf(move));
+        if (kind === "shrine") { drawTile(where, 0, 0, 0); } else {
+          drawTile(where, rotationOf(move), move.parts.put_energy || 0, move.parts.put_spirit || 0);
+        }
         showPreview(move);
         board.say(labels.adjust);
       }

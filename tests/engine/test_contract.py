@@ -96,3 +96,35 @@ def test_every_legal_move_has_a_preview_as_json_data(game: str, options: dict) -
                 assert json.loads(json.dumps(p.effects)) == p.effects
             state = rules.apply(state, rules.random_move(state, stream))
         assert rules.move_previews(state) == []
+
+
+def squares_named(parts: dict) -> list[str]:
+    return [value for key in ("from", "to", "square") if isinstance(value := parts.get(key), str)]
+
+
+@pytest.mark.parametrize("game, options", SETUPS)
+def test_the_previews_of_one_square_are_exactly_those_of_every_move_on_it(game: str, options: dict) -> None:
+    """move_previews_at(square) is move_previews filtered to the moves naming the square (None:
+    naming none), in the same order, for every square of every decision of random games; a
+    square nobody can play on, or no square of the board, gets none."""
+    rules: GameRules = engine.get_game(game)
+    for seed in range(2):
+        state = rules.new_game(seed, options)
+        stream = SeedStream(seed, "test/contract-previews-at")
+        while rules.outcome(state) is None:
+            every = rules.move_previews(state)
+            named = {square for p in every for square in squares_named(rules.move_parts(p.move))}
+            for square in sorted(named) + [None]:
+                expected = [
+                    p
+                    for p in every
+                    if (
+                        square in squares_named(rules.move_parts(p.move))
+                        if square
+                        else not squares_named(rules.move_parts(p.move))
+                    )
+                ]
+                assert rules.move_previews_at(state, square) == expected, (seed, square)
+            assert rules.move_previews_at(state, "zz9") == []
+            state = rules.apply(state, rules.random_move(state, stream))
+        assert rules.move_previews_at(state, None) == []

@@ -90,10 +90,10 @@ class WebsocketCommunicator(ApplicationCommunicator):
     """An ASGI WebSocket client of the application, in-process (what channels.testing's one
     does; that module needs daphne, which the site does not use)."""
 
-    def __init__(self, application: Any, path: str, headers: list[tuple[bytes, bytes]]) -> None:
+    def __init__(self, application: Any, path: str, headers: list[tuple[bytes, bytes]], query: bytes = b"") -> None:
         super().__init__(
             application,
-            {"type": "websocket", "path": path, "query_string": b"", "headers": headers, "subprotocols": []},
+            {"type": "websocket", "path": path, "query_string": query, "headers": headers, "subprotocols": []},
         )
 
     async def connect(self, timeout: float) -> tuple[bool, Any]:
@@ -128,6 +128,7 @@ def socket(
     origin: str | None = ORIGIN,
     token: str | None = None,
     host: str = "testserver",
+    query: str = "",
 ) -> WebsocketCommunicator:
     headers = [(b"host", host.encode())]
     if origin is not None:
@@ -136,7 +137,9 @@ def socket(
         headers.append((b"cookie", cookie.encode()))
     if token is not None:
         headers.append((b"authorization", b"Bearer " + token.encode()))
-    return WebsocketCommunicator(websocket_application, "/ws/games/%d/" % game_id, headers=headers)
+    return WebsocketCommunicator(
+        websocket_application, "/ws/games/%d/" % game_id, headers=headers, query=query.encode()
+    )
 
 
 def in_a_loop_of_its_own(fn: Callable[[], Awaitable[None]]) -> None:
@@ -444,3 +447,122 @@ def test_the_page_names_its_socket_only_with_push_on_and_someone_signed_in(clien
     settings.LIVE_REDIS_URL = ""
     assert 'data-live-url=""' in client.get("/games/%d/" % game.pk).content.decode()
     assert not live.push_enabled()
+
+
+# --- The game page's own socket: its parts, pushed (?view=page) ---------------------------
+
+
+def page_socket(game_id: int, cookie: str, lang: str = "en") -> WebsocketCommunicator:
+    return socket(game_id, cookie=cookie, query="view=page&lang=%s" % lang)
+
+
+async def said_hello(communicator: WebsocketCommunicator) -> dict[str, Any]:
+    connected, code = await communicator.connect(timeout=WAIT)
+    assert connected, "refused with %s" % code
+    first = await communicator.receive_json_from(timeout=WAIT)
+    assert set(first) == {"type", "ply", "status"} and first["type"] == "hello"
+    return first
+
+
+def test_a_page_is_pushed_its_own_parts_in_its_language_with_no_refetch(alice, bob, carol, committed):
+    """The page's socket says hello with the ply only, then after a move brings each viewer the
+    parts of their own page: the player to move gets their move form, the other player and a
+    spectator none, each in the page's language; no part holds a CSRF token (the page adds its own)."""
+    game = start_game(alice, bob, "onitama", {"cards": "base"})
+    mover = to_move(game)
+    waiter = bob if mover == alice else alice
+    cookies = {"waiter": session_cookie(waiter), "mover": session_cookie(mover), "spectator": session_cookie(carol)}
+    move_text = first_legal(game)
+
+    async def run() -> None:
+        pages = {
+            name: page_socket(game.pk, cookie, "ar" if name == "spectator" else "en")
+            for name, cookie in cookies.items()
+        }
+        for page in pages.values():
+            assert (await said_hello(page))["ply"] == 0
+        await committed(services.move_submit, game_id=game.pk, user=mover, move_text=move_text, expected_ply=0)
+        got = {name: await page.receive_json_from(timeout=WAIT) for name, page in pages.items()}
+        for name, message in got.items():
+            assert message["type"] == "page" and message["ply"] == 1 and message["status"] == GameStatus.ACTIVE, name
+            assert set(message["parts"]) == {"header", "board", "actions", "moves"}
+            assert move_text in message["parts"]["moves"]
+            assert "csrfmiddlewaretoken" not in json.dumps(message["parts"])
+        assert 'id="move-data"' in got["waiter"]["parts"]["board"] and got["waiter"]["poll"] is False
+        assert 'id="move-data"' not in got["mover"]["parts"]["board"] and got["mover"]["poll"] is True
+        assert 'id="move-data"' not in got["spectator"]["parts"]["board"]
+        assert "Resign" in got["mover"]["parts"]["actions"] and "Resign" not in got["spectator"]["parts"]["actions"]
+        assert "النقلات" in got["spectator"]["parts"]["moves"]  # "Moves", in the page's Arabic
+        for page in pages.values():
+            await page.disconnect()
+
+    scenario(run)
+
+
+def test_no_pushed_part_holds_the_hidden_order_of_maatatahay(alice, bob, carol, committed):
+    game = start_game(alice, bob, "maatatahay", {"variant": "standard"})
+    needles: set[str] = set()
+
+    def move_and_remember() -> None:
+        needles.update(hidden_needles(full_state(game)))
+        play(game, 1)
+        needles.update(hidden_needles(full_state(game)))
+
+    cookies = [session_cookie(user) for user in (alice, bob, carol)]
+    salt_hex, seed = services.game_secret(game)
+    secrets = {str(seed), salt_hex, game.sealed_seed}
+
+    async def run() -> None:
+        pages = [page_socket(game.pk, cookie) for cookie in cookies]
+        payloads = [await said_hello(page) for page in pages]
+        for _ in range(4):
+            await committed(move_and_remember)
+            for page in pages:
+                payloads.append(await page.receive_json_from(timeout=WAIT))
+        for page in pages:
+            await page.disconnect()
+        assert needles
+        for payload in payloads:
+            text = json.dumps(payload)
+            for needle in needles | secrets:
+                assert needle not in text, "hidden information %r left the server" % needle[:60]
+
+    scenario(run)
+
+
+async def only_member(layer: Any, game_id: int) -> str:
+    """The one channel in the game's group (in-memory or Redis layer)."""
+    group = live.group_name(game_id)
+    if hasattr(layer, "groups"):  # Channels' in-memory layer
+        members = list(layer.groups.get(group, {}))
+    else:  # channels-redis: a sorted set of channel names
+        connection = layer.connection(layer.consistent_hash(group))
+        members = [m.decode() for m in await connection.zrange(layer._group_key(group), 0, -1)]
+    assert len(members) == 1, members
+    return members[0]
+
+
+def test_a_ping_renews_the_sockets_place_in_the_group_after_the_layer_expired_it(alice, bob, carol, committed):
+    """The layer forgets a group's member after its expiry (a day in production): a page's
+    ping puts its socket back, so the next move still reaches it; the pong says where the
+    game stands, so a page that missed a change fetches it."""
+    game = start_game(alice, bob, "onitama", {"cards": "base"})
+    mover = to_move(game)
+    cookie, move_text = session_cookie(carol), first_legal(game)
+
+    async def run() -> None:
+        page = page_socket(game.pk, cookie)
+        await said_hello(page)
+        layer = get_channel_layer()
+        # What the layer does when the membership expires: the socket is no member any more.
+        await layer.group_discard(live.group_name(game.pk), await only_member(layer, game.pk))
+        await committed(services.move_submit, game_id=game.pk, user=mover, move_text=move_text, expected_ply=0)
+        assert await page.receive_nothing(timeout=1.0)
+        await page.send_input({"type": "websocket.receive", "text": json.dumps({"type": "ping"})})
+        pong = await page.receive_json_from(timeout=WAIT)
+        assert pong == {"type": "pong", "ply": 1, "status": GameStatus.ACTIVE}  # the page fetches the move it missed
+        await committed(services.draw_offer, game_id=game.pk, user=mover)
+        assert (await page.receive_json_from(timeout=WAIT))["type"] == "page"
+        await page.disconnect()
+
+    scenario(run)

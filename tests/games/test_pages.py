@@ -115,6 +115,42 @@ def test_game_page_board_and_legal_moves(client, alice, bob, kind, options):
     assert 'id="move-data"' not in anonymous and 'id="move-form"' not in anonymous
 
 
+@pytest.mark.parametrize(
+    "kind, options",
+    [("onitama", {"cards": "base"}), ("maatatahay", {"variant": "first"}), ("maatatahay", {"variant": "standard"})],
+)
+def test_the_last_move_is_highlighted_from_its_kept_parts_without_a_replay(
+    client, alice, bob, kind, options, monkeypatch
+):
+    """Each move keeps the engine's parts as it was played, so the page names and highlights
+    the last move without replaying the game; a move recorded before parts were kept (empty)
+    is still read back by a replay."""
+    from games import selectors
+
+    game = play(start_game(alice, bob, kind, options), 4)
+    rules = engine.get_game(kind)
+    for record in game.moves.all():
+        assert record.parts == rules.move_parts(rules.parse_move(replay_to(game, record.ply - 1), record.text))
+    last = game.moves.get(ply=game.ply)
+    squares = [v for k, v in last.parts.items() if k in ("from", "to", "square")]
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("the page replayed the game to find the last move")
+
+    client.force_login(alice)
+    with monkeypatch.context() as patched:
+        patched.setattr(selectors, "replay", no_replay)
+        page = selectors.game_for_viewer(game_id=game.pk, user=alice)
+        assert page.last_move is not None and page.last_move.parts == last.parts
+        html = client.get("/games/%d/" % game.pk).content.decode()
+    assert "<code>%s</code>" % last.text in html
+    for square in squares:
+        assert re.search(r'class="space last-move" data-square="%s"' % square, html)
+    game.moves.update(parts={})
+    page = selectors.game_for_viewer(game_id=game.pk, user=alice)
+    assert page.last_move is not None and page.last_move.parts == last.parts
+
+
 def move_data(html: str) -> dict:
     found = re.search(r'<script id="move-data" type="application/json">(.*?)</script>', html, re.S)
     assert found, "the page holds no move data"
