@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from maatasite.personal_data import ErasePhase, EraseStep, ExportSection, PersonalData, registry, timestamp
 
-from .models import CalendarFeed, DigestAlarm, InboundMail, Vacation, VacationAccount
+from .models import CalendarFeed, DigestAlarm, InboundMail, MailPicture, Vacation, VacationAccount
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -43,6 +43,7 @@ def _mail_settings_delete(user: User, now: datetime) -> None:
     Vacation.objects.filter(user=user).delete()
     VacationAccount.objects.filter(user=user).delete()
     CalendarFeed.objects.filter(user=user).delete()
+    MailPicture.objects.filter(user=user).delete()
 
 
 def register() -> None:
@@ -56,6 +57,7 @@ def register() -> None:
                 "correspondence.VacationAccount": "deleted",
                 "correspondence.CalendarFeed": "deleted",
                 "correspondence.ReplyAddressUse": "kept: moves played by mail, hashed Message-IDs",
+                "correspondence.MailPicture": "deleted (a picture of a game position, drawn for their mail)",
             },
             export=(ExportSection(key="replies_by_mail", position=90, build=_replies_by_mail),),
             erase=(

@@ -641,3 +641,24 @@ def staff_client(client, db):
 
     client.force_login(make_staff("root"))
     return client
+
+
+@pytest.fixture
+def no_mail_pictures():
+    """Leave out the mail pictures' task that every move enqueues after commit, for tests that
+    count the after-commit work of one service (a bot's turn, a resignation); the pictures'
+    own tests (tests/correspondence/test_pictures.py) check that enqueue."""
+    from correspondence.receivers import mail_pictures_enqueue
+    from games.models import Game
+    from games.signals import game_finished, game_result_changed, position_changed
+
+    hooks = (
+        (position_changed, "correspondence.pictures_on_move"),
+        (game_finished, "correspondence.pictures_on_finish"),
+        (game_result_changed, "correspondence.pictures_on_result"),
+    )
+    for hook, uid in hooks:
+        assert hook.disconnect(sender=Game, dispatch_uid=uid)
+    yield
+    for hook, uid in hooks:
+        hook.connect(mail_pictures_enqueue, sender=Game, dispatch_uid=uid)

@@ -66,7 +66,7 @@ def test_a_move_request_logs_its_request_game_and_user_ids(client, alice, bob, j
 
 @pytest.mark.django_db
 def test_a_task_run_in_process_logs_the_request_that_sent_it_and_its_game(
-    alice, json_log, django_capture_on_commit_callbacks
+    no_mail_pictures, alice, json_log, django_capture_on_commit_callbacks
 ):
     # a solo game: the bot's turn is a Celery task (run in-process without a broker)
     with logs.log_context(request_id="req-solo-000001"), django_capture_on_commit_callbacks(execute=True):

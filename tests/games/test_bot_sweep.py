@@ -36,7 +36,9 @@ def _bot_moves(game: Game) -> list[int]:
     return list(Move.objects.filter(game=game, user__isnull=True).order_by("ply").values_list("ply", flat=True))
 
 
-def test_a_lost_bot_turn_is_enqueued_again_once_overdue_and_played(alice, django_capture_on_commit_callbacks):
+def test_a_lost_bot_turn_is_enqueued_again_once_overdue_and_played(
+    no_mail_pictures, alice, django_capture_on_commit_callbacks
+):
     game = solo_game(alice)
     _age(game, _overdue())
     with django_capture_on_commit_callbacks(execute=True) as sent:
@@ -183,7 +185,7 @@ def test_beat_schedules_every_sweep_with_its_interval():
 
 
 def test_a_broker_that_refuses_the_bot_turn_keeps_the_move_and_the_sweep_plays_it(
-    alice, monkeypatch, caplog, django_capture_on_commit_callbacks
+    no_mail_pictures, alice, monkeypatch, caplog, django_capture_on_commit_callbacks
 ):
     game = solo_game(alice)
     tasks.bot_turn_play.delay(game.pk, 0)

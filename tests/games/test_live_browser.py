@@ -146,7 +146,7 @@ def test_a_move_and_a_message_appear_in_the_other_browser_without_reload(asgi_li
     assert watching.locator("#message-text").input_value() == HALF_WRITTEN
     assert watching.evaluate("() => document.activeElement && document.activeElement.id") == "message-text"
     assert watching.locator(".move-list .ply").count() == 1
-    move_push = arrival_after(watching, "game", started)
+    move_push = arrival_after(watching, "page", started)  # a page gets its own parts (games/consumers.py)
 
     # A message in the first browser appears in the other, whose half-written text stays.
     moving.locator("#message-text").fill("well played")

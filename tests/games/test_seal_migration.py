@@ -21,8 +21,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 migration = importlib.import_module("games.migrations.0007_seal_state")
 BEFORE = [("games", "0006_bot_to_move_index")]
-# Forward runs 0007 and any later games migration: the checks read with the current models.
-AFTER = MigrationLoader(None, ignore_no_migrations=True).graph.leaf_nodes("games")
+# Forward runs 0007 and every later migration of every app, those of other apps that depend
+# on a later games migration included (going back to 0006 unapplied them too): the checks
+# read with the current models, and the tests after these find the whole schema.
+AFTER = MigrationLoader(None, ignore_no_migrations=True).graph.leaf_nodes()
 
 
 def migrate(target):

@@ -40,7 +40,9 @@ def _age_departure(ladder, user, seconds: float | None = None) -> None:
     )
 
 
-def test_a_lost_resignation_is_enqueued_again_once_overdue(ladder, players, django_capture_on_commit_callbacks):
+def test_a_lost_resignation_is_enqueued_again_once_overdue(
+    no_mail_pictures, ladder, players, django_capture_on_commit_callbacks
+):
     slow, running = _removed_with_a_game_left_running(ladder, players)
     with django_capture_on_commit_callbacks(execute=True) as sent:
         assert services.ladder_departed_games_requeue() == 0  # just removed: its own task may be running
