@@ -124,9 +124,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 @pytest.fixture(autouse=True)
 def _celery_eager(request):
-    """Run tasks in-process unless the test asked for the real worker."""
+    """Run tasks in-process unless the test asked for the real worker.
+
+    Celery keeps "a result may not be awaited here" in one process-wide flag that each eager
+    task sets and restores; an eager task still running in another thread (a live server's
+    request) when one runs here restores it crosswise and leaves it set, and every later
+    ``.get()`` would fail. Each test starts with it cleared, as a fresh process does."""
+    from celery._state import _set_task_join_will_block
+
     from maatasite.celery import app
 
+    _set_task_join_will_block(False)
     saved = app.conf.task_always_eager, app.conf.task_eager_propagates
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
