@@ -87,6 +87,8 @@ def check_game_pages(page, base, games, language, viewport) -> None:
                     box = labels.nth(i).bounding_box()
                     assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
 
+        if game.is_active:
+            quiet_buttons_are_not_the_accent(page)
         if viewport is PHONE and game.is_active:
             board = page.locator(".board-wrap svg").bounding_box()
             controls = page.locator("#move-form").bounding_box()
@@ -98,3 +100,23 @@ def check_game_pages(page, base, games, language, viewport) -> None:
             assert controls["y"] <= board_bottom + 120, (board, controls)
             assert controls["y"] < extras["y"]
             assert controls["y"] < viewport["height"], "the move form starts below the first screen"
+
+
+SECONDARY_BACKGROUNDS = """() => {
+    const probe = document.createElement("div");
+    probe.style.background = "var(--accent)";
+    document.body.append(probe);
+    const accent = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return {accent, quiet: [...document.querySelectorAll(".secondary")].map(
+        (e) => [e.textContent.trim(), getComputedStyle(e).backgroundColor])};
+}"""
+
+
+def quiet_buttons_are_not_the_accent(page) -> None:
+    """The quieter buttons (Undo, Abort, Offer a draw) do not wear the main button's accent: a rule
+    of lower specificity once lost to the site's submit-button rule and painted them red."""
+    found = page.evaluate(SECONDARY_BACKGROUNDS)
+    assert found["quiet"], "a running game's page shows at least the Undo button"
+    accented = [label for label, background in found["quiet"] if background == found["accent"]]
+    assert not accented, (found["accent"], accented)
