@@ -79,3 +79,19 @@ def test_the_lobby_shows_the_variant_of_games_and_challenges(client, alice, bob)
     html = client.get("/lobby/").content.decode()
     variants = [html_lib.unescape(v) for v in re.findall(r'<span class="variant">\(?([^<)]*)\)?</span>', html)]
     assert sorted(variants) == ["Both mixed", "First Game", "Sensei's Path", "Standard Game"], variants
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("en", ["Standard Game", "Base game"]), ("ar", ["Standard Game", "اللعبة الأساسية"])],
+)
+def test_the_game_page_names_the_variant_in_the_readers_language(client, alice, bob, language, expected):
+    """The header's variant is the forms' name, translated (it once showed the raw "variant: standard")."""
+    games = [start_game(alice, bob, "maatatahay", {"variant": "standard"}), start_game(alice, bob, "onitama")]
+    client.force_login(alice)
+    client.cookies["django_language"] = language
+    for game, name in zip(games, expected, strict=True):
+        html = client.get("/games/%d/" % game.pk).content.decode()
+        header = html[html.index('class="game-meta') : html.index('class="game-status"')]
+        assert re.findall(r'<span class="variant">([^<]*)</span>', header) == [name]
+        assert "standard" not in header and "base" not in header
