@@ -63,9 +63,13 @@ export function maatatahayControls(board) {
   pendingBox.parentNode.insertBefore(panel, pendingBox);
 
   rotate.addEventListener("click", () => turn(1));
+  // Up turns on, down turns back; sideways follows the reading direction, as a slider's arrows do
+  // (in Arabic the arrow pointing left, where the line runs, turns on).
   rotate.addEventListener("keydown", (event) => {
-    if (event.key === "ArrowRight" || event.key === "ArrowUp") { event.preventDefault(); turn(1); }
-    if (event.key === "ArrowLeft" || event.key === "ArrowDown") { event.preventDefault(); turn(-1); }
+    const forward = getComputedStyle(rotate).direction === "rtl" ? "ArrowLeft" : "ArrowRight";
+    const back = forward === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+    if (event.key === forward || event.key === "ArrowUp") { event.preventDefault(); turn(1); }
+    if (event.key === back || event.key === "ArrowDown") { event.preventDefault(); turn(-1); }
   });
 
   // Pairs of the Tile Stream are buttons when a pick is to be made.

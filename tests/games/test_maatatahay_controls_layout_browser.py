@@ -139,6 +139,7 @@ def test_the_move_controls_and_the_panel_lie_inside_the_viewport_in_each_directi
                     assert len(centres) == 3
                     expected = sorted(centres, reverse=direction == "rtl")
                     assert centres == expected, (language, name, crystal, centres)
+                rotate_keys_follow_the_reading_direction(page, direction)
                 if shots:
                     os.makedirs(shots, exist_ok=True)
                     page.screenshot(
@@ -146,6 +147,25 @@ def test_the_move_controls_and_the_panel_lie_inside_the_viewport_in_each_directi
                     )
             finally:
                 page.context.close()
+
+
+def rotate_keys_follow_the_reading_direction(page, direction: str) -> None:
+    """On the rotate button the sideways arrow pointing along the line (right in English, left in
+    Arabic) turns the tile on as a click does, and the other arrow turns it back."""
+    forward, back = ("ArrowLeft", "ArrowRight") if direction == "rtl" else ("ArrowRight", "ArrowLeft")
+    rotation = lambda: page.locator(".hot-tile").get_attribute("data-rotation")  # noqa: E731
+    start = rotation()
+    page.locator("#maat-rotate").click()
+    clicked = rotation()
+    page.locator("#maat-rotate").press(back)
+    assert rotation() == start, (direction, start, clicked)
+    page.locator("#maat-rotate").press(back)
+    turned_back = rotation()
+    page.locator("#maat-rotate").press(forward)
+    page.locator("#maat-rotate").press(forward)
+    assert rotation() == clicked, (direction, start, clicked)
+    # Four or more distinct turns here: back and on differ, so a mirrored key would be caught.
+    assert len({start, clicked, turned_back}) == 3, (start, clicked, turned_back)
 
 
 def test_the_pending_tile_is_drawn_as_it_will_be_placed_with_the_crystals_put_on_it(live_server, browser, settings):
