@@ -139,6 +139,9 @@ def test_the_move_controls_and_the_panel_lie_inside_the_viewport_in_each_directi
                     assert len(centres) == 3
                     expected = sorted(centres, reverse=direction == "rtl")
                     assert centres == expected, (language, name, crystal, centres)
+                # Confirm and Undo stay on one line (Undo wrapped below on a desktop once).
+                confirm, undo = (page.locator(s).bounding_box() for s in ("#confirm-move", "#undo-move"))
+                assert confirm and undo and abs(confirm["y"] - undo["y"]) < 2, (language, name, confirm, undo)
                 rotate_keys_follow_the_reading_direction(page, direction)
                 if shots:
                     os.makedirs(shots, exist_ok=True)
