@@ -146,8 +146,20 @@ def enter_by_clicks(page, move: LegalMove, legal: list[LegalMove]) -> int:
     return 1 + adjust(page, move, legal, lambda selector: page.locator(selector).click())
 
 
+def check_pending_tile(page, move: LegalMove) -> None:
+    """The tile drawn on the chosen space is turned as the pending move says: a Shrine's first
+    half at the turn its "finish" starts from (0), its second half as chosen."""
+    kind = move.parts["type"]
+    if kind not in ("place", "shrine", "finish"):
+        return
+    hot = page.locator(".hot-tile")
+    assert hot.count() == 1, move.text
+    assert hot.get_attribute("data-rotation") == ("0" if kind == "shrine" else str(_rotation(move))), move.text
+
+
 def check_preview(page, move: LegalMove) -> None:
     """The preview shown is the engine's, fetched for the chosen square."""
+    check_pending_tile(page, move)
     if move.parts["type"] not in ("place", "shrine", "finish"):
         return
     page.wait_for_function("() => !document.getElementById('maat-preview').textContent.includes('…')")
