@@ -4,7 +4,7 @@ python -m engine perft onitama --position "<position text>" --depth N
 python -m engine random-game {onitama,maatatahay} --seed N [--variant first|standard]
                              [--opening 1-4] [--cards base|senseis_path|mixed]
 python -m engine reveal {onitama,maatatahay} --seed N [same options]
-python -m engine replay FILE
+python -m engine replay FILE       (a JSON replay record or a text record: engine/records.py)
 python -m engine bot-move {onitama,maatatahay} --position <text or file> --level N
                           [--seed N] [--seconds S]
 """
@@ -20,6 +20,7 @@ from typing import Any
 from . import GAME_NAMES, get_game
 from .core import ReplayError, random_game, replay
 from .errors import EngineError
+from .records import RecordError, record_read
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -60,22 +61,25 @@ def cmd_reveal(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """Either record format (engine/records.py): the JSON replay record or the text record."""
     try:
         with open(args.file, encoding="utf-8") as handle:
-            record = json.load(handle)
-        rules = get_game(record["game"])
-        seed, moves = record["seed"], record["moves"]
-        options = record.get("options") or {}
-        if not isinstance(moves, list) or not isinstance(options, dict):
-            raise ValueError("moves must be a list and options an object")
-    except (OSError, ValueError, KeyError, TypeError) as error:
+            record = record_read(handle.read())
+    except (OSError, ValueError) as error:
         print("cannot read the game record: %s" % error, file=sys.stderr)
         return 2
+    except RecordError as error:
+        where = "line %d: " % error.line if error.line else ""
+        print("cannot read the game record: %s%s" % (where, error.message), file=sys.stderr)
+        return 2
+    rules = get_game(record.game)
     try:
-        state = replay(rules, seed, options, moves, data_version=record.get("data_version"))
+        state = replay(rules, record.seed, record.options, record.moves, data_version=record.data_version)
     except ReplayError as error:
         sys.stdout.flush()
         print("illegal at ply %d: %s" % (error.ply, error.message))
+        if record.move_lines:
+            print("(line %d of the record)" % record.move_lines[error.ply - 1], file=sys.stderr)
         return 1
     print(rules.summary(state))
     print(rules.result_line(state))
