@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -21,10 +22,12 @@ from accounts.apis import public_player_or_404
 from api.base import ApiView, PublicReadView, body_conditional_response, conditional_response, idempotent
 from api.docs import CONDITIONAL, IDEMPOTENCY, NOT_MODIFIED, errors
 from api.errors import ApiError, service_error_response
+from engine.records import record_to_json, record_to_text
 
+from . import records as game_records
 from . import selectors, services
 from . import serializers as s
-from .errors import Conflict
+from .errors import Conflict, GameActionError
 from .events import Cursor, events_for_user
 from .models import Game, GameKind, GameStatus
 
@@ -143,6 +146,40 @@ class GameDetailView(PublicReadView):
             last_modified=changed_at,
             build=lambda: Response(game_detail_data(game_id, request.user)),
         )
+
+
+def _record_or_error(game_id: int) -> tuple[Any, str]:
+    try:
+        return game_records.game_record_get(game_id=game_id)
+    except GameActionError as error:
+        raise ApiError(error.code, error.message, status_code=error.status) from None
+
+
+class GameRecordView(PublicReadView):
+    @extend_schema(
+        tags=["games"],
+        responses={200: OpenApiTypes.OBJECT, **errors(404, 409, 429)},
+        summary="The JSON replay record of a game that is over (what `python -m engine replay` reads)",
+        description=(
+            "Keys: `game`, `seed` (revealed at the end), `options`, `moves` (one move text per decision), "
+            "`data_version`, `salt`, and `tags`: the text record's header (Event, Site, Date, Game, the players "
+            "by side, their ratings, Result, Reason, the options, Seed, Salt). A running game answers 409."
+        ),
+    )
+    def get(self, request: Any, game_id: int) -> Response:
+        record, salt = _record_or_error(game_id)
+        return Response(record_to_json(record, salt=salt))
+
+
+class GameRecordTextView(PublicReadView):
+    @extend_schema(
+        tags=["games"],
+        responses={(200, "text/plain"): OpenApiTypes.STR, **errors(404, 409, 429)},
+        summary="The text record of a game that is over (PGN-like: tags, one decision a line, the result)",
+    )
+    def get(self, request: Any, game_id: int) -> HttpResponse:
+        record, _salt = _record_or_error(game_id)
+        return HttpResponse(record_to_text(record), content_type="text/plain; charset=utf-8")
 
 
 class MoveSubmitView(ApiView):

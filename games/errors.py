@@ -45,6 +45,7 @@ SITE_MESSAGES: dict[str, Any] = {
     "blocked": _("This player does not accept your challenges."),
     "bad_options": _("These game options are not valid."),
     "rematch_not_finished": _("A rematch can be offered once the game is finished."),
+    "record_not_ready": _("The record can be downloaded once the game is over: until then its seed is secret."),
     "rematch_not_available": _("Ladder and tournament games have no rematch: their rules decide who plays next."),
     # staff decisions (games.adjudication, games.outages)
     "not_staff": _("Only staff may do this."),

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:game_id>/moves/", views.game_moves, name="moves"),
     path("games/<int:game_id>/previews.json", views.game_previews, name="previews"),
     path("games/<int:game_id>/status.json", views.game_status, name="status"),
+    path("games/<int:game_id>/record.<str:form>", views.game_record_download, name="record"),
     path("games/<int:game_id>/resign/", views.game_resign, name="resign"),
     path("games/<int:game_id>/abort/", views.game_abort, name="abort"),
     path("games/<int:game_id>/draw/offer/", views.draw_offer, name="draw_offer"),

@@ -29,7 +29,9 @@ from django.views.decorators.http import require_POST
 
 from accounts import selectors as account_selectors
 from accounts.http import AuthenticatedHttpRequest
+from engine.records import record_to_json, record_to_text
 
+from . import records as game_records
 from . import selectors, services
 from .boards import board_svg, extras_svg, hot_tile
 from .errors import GameActionError
@@ -253,6 +255,30 @@ def game_previews(request: HttpRequest, game_id: int) -> JsonResponse:
         {"ply": found.ply, "moves": [{"text": move.text, "preview": move.preview} for move in found.moves]},
         headers={"Cache-Control": "private, no-store"},
     )
+
+
+RECORD_FORMATS = {"txt": "text/plain; charset=utf-8", "json": "application/json"}
+
+
+def game_record_download(request: HttpRequest, game_id: int, form: str) -> HttpResponse:
+    """The record of a game that is over, as a file (games/records.py; engine/records.py for
+    the formats): ``record.txt`` the text record, ``record.json`` the JSON replay record. A
+    running game answers 409: its seed is still secret."""
+    if form not in RECORD_FORMATS:
+        raise Http404(_("This page does not exist."))
+    try:
+        record, salt = game_records.game_record_get(game_id=game_id)
+    except GameActionError as error:
+        if error.status == 404:
+            raise Http404(error.message) from None
+        return HttpResponse(error.message, status=error.status, content_type="text/plain; charset=utf-8")
+    if form == "txt":
+        body = record_to_text(record)
+    else:
+        body = json.dumps(record_to_json(record, salt=salt), ensure_ascii=False, indent=1) + "\n"
+    response = HttpResponse(body, content_type=RECORD_FORMATS[form])
+    response["Content-Disposition"] = 'attachment; filename="maatasite-%s-%d.%s"' % (record.game, game_id, form)
+    return response
 
 
 MOVES_PER_PAGE = 50

@@ -8,6 +8,9 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
-        from . import personal_data, receivers  # noqa: F401
+        from games.records import record_tags_register  # reason: models load only once apps are ready
+
+        from . import personal_data, receivers, records  # noqa: F401
 
         personal_data.register()  # its part of the account export and erasure (maatasite.personal_data)
+        record_tags_register(records.rating_tags)  # its tags in a game's record (games.records)
