@@ -182,6 +182,42 @@ class GameRecordTextView(PublicReadView):
         return HttpResponse(record_to_text(record), content_type="text/plain; charset=utf-8")
 
 
+class RecordImportView(ApiView):
+    @extend_schema(
+        tags=["games"],
+        request=s.RecordImportSerializer,
+        parameters=[IDEMPOTENCY],
+        responses={201: s.ImportedRecordSerializer, **errors(400, 401, 422, 429)},
+        summary="Import a game record to step through on an analysis board (no bot evaluation)",
+        description="A malformed record or an illegal move answers 400 with `line` (0 when it has none).",
+    )
+    def post(self, request: Any) -> Response:
+        data = s.RecordImportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def create() -> Response:
+            imported = game_records.record_import(owner=request.user, text=data.validated_data["record"])
+            position = game_records.imported_record_position(record_id=imported.pk, owner=request.user, ply=0)
+            return Response(s.ImportedRecordSerializer(position).data, status=status.HTTP_201_CREATED)
+
+        return idempotent(request, create)
+
+
+class ImportedRecordView(ApiView):
+    @extend_schema(
+        tags=["games"],
+        parameters=[OpenApiParameter("ply", OpenApiTypes.INT, description="The position after this many decisions.")],
+        responses={200: s.ImportedRecordSerializer, **errors(401, 404, 429)},
+        summary="One of your imported records at a position",
+    )
+    def get(self, request: Any, record_id: int) -> Response:
+        ply = request.query_params.get("ply", "")
+        position = game_records.imported_record_position(
+            record_id=record_id, owner=request.user, ply=int(ply) if ply.isdigit() else None
+        )
+        return Response(s.ImportedRecordSerializer(position).data)
+
+
 class MoveSubmitView(ApiView):
     @extend_schema(
         tags=["games"],

@@ -45,6 +45,10 @@ SITE_MESSAGES: dict[str, Any] = {
     "blocked": _("This player does not accept your challenges."),
     "bad_options": _("These game options are not valid."),
     "rematch_not_finished": _("A rematch can be offered once the game is finished."),
+    "record_invalid_line": _("This record cannot be read at line %(line)s: %(problem)s"),
+    "record_invalid": _("This record cannot be read: %(problem)s"),
+    "record_too_long": _("This record is too long (at most %(limit)s characters)."),
+    "record_not_found": _("This imported record does not exist."),
     "record_not_ready": _("The record can be downloaded once the game is over: until then its seed is secret."),
     "rematch_not_available": _("Ladder and tournament games have no rematch: their rules decide who plays next."),
     # staff decisions (games.adjudication, games.outages)

@@ -473,3 +473,24 @@ class TimeoutHold(models.Model):
 
     def __str__(self) -> str:
         return "game %s turn %s" % (self.game_id, self.turn)
+
+
+class ImportedRecord(models.Model):
+    """A game record a player imported (games.records.record_import) to step through on an
+    analysis board. Checked by the engine when saved; private to its owner; shows no bot
+    evaluation, so importing a running game's moves gains nothing."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="imported_records")
+    kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
+    text = models.TextField(_("record"))
+    plies = models.PositiveIntegerField(_("decisions"))
+    created_at = models.DateTimeField(_("imported"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="games_imported_owner_idx")]
+        verbose_name = _("imported record")
+        verbose_name_plural = _("imported records")
+
+    def __str__(self) -> str:
+        return "%s record %s" % (self.kind, self.pk)

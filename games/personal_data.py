@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from maatasite.personal_data import ErasePhase, EraseStep, ExportSection, PersonalData, registry, timestamp
 
 from . import services
-from .models import Alarm, Game, GameStatus, Move, PlayerResult
+from .models import Alarm, Game, GameStatus, ImportedRecord, Move, PlayerResult
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -108,6 +108,18 @@ def _alarms_delete(user: User, now: datetime) -> None:
     Alarm.objects.filter(user=user, sent_at__isnull=True).delete()
 
 
+def _imported_records(user: User) -> list[dict[str, Any]]:
+    """The records the user imported to an analysis board, as they gave them."""
+    return [
+        {"id": r.pk, "kind": r.kind, "plies": r.plies, "imported_at": timestamp(r.created_at), "record": r.text}
+        for r in ImportedRecord.objects.filter(owner=user).order_by("pk")
+    ]
+
+
+def _imported_records_delete(user: User, now: datetime) -> None:
+    ImportedRecord.objects.filter(owner=user).delete()
+
+
 def register() -> None:
     registry.register(
         PersonalData(
@@ -119,11 +131,16 @@ def register() -> None:
                 "games.Challenge": "the open ones closed (cancelled or declined); kept",
                 "games.Alarm": "the ones not sent yet deleted; the sent ones kept",
                 "games.TimeoutBatch": "kept: the staff member's decision on held time-outs",
+                "games.ImportedRecord": "exported; deleted",
             },
-            export=(ExportSection(key="games", position=20, build=_games),),
+            export=(
+                ExportSection(key="games", position=20, build=_games),
+                ExportSection(key="imported_records", position=21, build=_imported_records),
+            ),
             erase=(
                 EraseStep(name="games.play", phase=ErasePhase.GAMES, run=_play_end),
                 EraseStep(name="games.alarms", phase=ErasePhase.REMAINDER, run=_alarms_delete),
+                EraseStep(name="games.imported_records", phase=ErasePhase.REMAINDER, run=_imported_records_delete),
             ),
         )
     )

@@ -13,16 +13,20 @@ installed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC
+from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Prefetch
 
-from engine.records import GameRecord, option_tag, result_token, side_tag
+from engine import GameState
+from engine.records import GameRecord, RecordError, option_tag, record_read, record_states, result_token, side_tag
 
-from .errors import Conflict, NotFound
-from .models import Game, GameStatus, Seat
-from .rules import rules_for
+from .errors import Conflict, InvalidInput, NotFound
+from .models import Game, GameStatus, ImportedRecord, Seat
+from .rules import LegalMove, move_of_text, rules_for
 
 RecordTags = Callable[[Game], Mapping[str, str]]
 _TAG_PROVIDERS: list[RecordTags] = []
@@ -84,3 +88,68 @@ def game_record_get(*, game_id: int) -> tuple[GameRecord, str]:
         tags=tags,
     )
     return record, game.revealed_salt
+
+
+# ---------------------------------------------------------------- imported records
+
+IMPORT_MAX_CHARS = 200_000
+"""An imported record's largest size (a Maatatahay game of 200 decisions is about 8 KB)."""
+IMPORTS_KEPT = 100
+"""Each player keeps their latest imports; an older one goes when a new one comes."""
+
+
+@dataclass(frozen=True)
+class ImportedPosition:
+    """One position of an imported record, as the analysis board shows it: the public view of
+    the state after ``ply`` decisions, and the decision that led there."""
+
+    imported: ImportedRecord
+    record: GameRecord
+    ply: int
+    view: dict[str, Any]
+    last: LegalMove | None
+
+
+def _checked(text: str) -> tuple[GameRecord, list[GameState]]:
+    if len(text) > IMPORT_MAX_CHARS:
+        raise InvalidInput("record_too_long", limit=IMPORT_MAX_CHARS)
+    try:
+        record = record_read(text)
+        return record, record_states(record)
+    except RecordError as error:
+        raise InvalidInput(
+            "record_invalid_line" if error.line else "record_invalid", line=error.line, problem=error.message
+        ) from None
+
+
+def record_import(*, owner: Any, text: str) -> ImportedRecord:
+    """Check ``text`` (either record format) with the engine and keep it for ``owner``'s
+    analysis board. Raises InvalidInput naming the line of a malformed record or illegal move."""
+    record, states = _checked(text)
+    with transaction.atomic():
+        imported = ImportedRecord.objects.create(owner=owner, kind=record.game, text=text, plies=len(states) - 1)
+        stale = ImportedRecord.objects.filter(owner=owner).order_by("-created_at", "-pk")[IMPORTS_KEPT:]
+        ImportedRecord.objects.filter(pk__in=list(stale.values_list("pk", flat=True))).delete()
+    return imported
+
+
+def imported_record_position(*, record_id: int, owner: Any, ply: int | None = None) -> ImportedPosition:
+    """The position after ``ply`` decisions (the last one by default) of ``owner``'s import.
+    Raises NotFound for an unknown record or someone else's."""
+    imported = ImportedRecord.objects.filter(pk=record_id, owner_id=getattr(owner, "pk", None)).first()
+    if imported is None:
+        raise NotFound("record_not_found")
+    record, states = _checked(imported.text)
+    shown = len(states) - 1 if ply is None else max(0, min(ply, len(states) - 1))
+    rules = rules_for(record.game)
+    last = None
+    if shown:
+        last = move_of_text(kind=record.game, state=states[shown - 1], text=record.moves[shown - 1])
+    return ImportedPosition(
+        imported=imported, record=record, ply=shown, view=rules.view(states[shown], None), last=last
+    )
+
+
+def imported_records_of(*, owner: Any, limit: int = 20) -> list[ImportedRecord]:
+    """``owner``'s latest imports, newest first (without their texts)."""
+    return list(ImportedRecord.objects.filter(owner=owner).defer("text").order_by("-created_at", "-pk")[:limit])

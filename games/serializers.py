@@ -314,3 +314,31 @@ class EventPageSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
     cursor = serializers.CharField(source="cursor.text", help_text="Poll again with `after=<cursor>`.")
     has_more = serializers.BooleanField(help_text="True when more events wait: ask again at once.")
+
+
+# ---------------------------------------------------------------- imported records
+
+
+class RecordImportSerializer(serializers.Serializer):
+    record = serializers.CharField(
+        trim_whitespace=False,
+        help_text="A game record in either format: the text record or the JSON replay record (as text).",
+    )
+
+
+class ImportedRecordSerializer(serializers.Serializer):
+    """An imported record at one position (games.records.ImportedPosition): its header, its
+    moves, and the public view after ``ply`` decisions. No bot evaluation."""
+
+    id = serializers.IntegerField(source="imported.pk")
+    game = serializers.CharField(source="record.game")
+    plies = serializers.IntegerField(source="imported.plies")
+    ply = serializers.IntegerField()
+    tags = serializers.DictField(child=serializers.CharField(), source="record.tags")
+    moves = serializers.ListField(child=serializers.CharField(), source="record.moves")
+    view = serializers.DictField(help_text="The engine's public view of the position shown (as in a game's `view`).")
+    last_move = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField(source="imported.created_at")
+
+    def get_last_move(self, position: Any) -> str | None:
+        return position.last.text if position.last else None

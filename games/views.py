@@ -281,6 +281,59 @@ def game_record_download(request: HttpRequest, game_id: int, form: str) -> HttpR
     return response
 
 
+@login_required
+def record_import(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Import a game record (either format) to step through on an analysis board; a malformed
+    record or an illegal move is refused (400) with its line, and the text is kept in the form."""
+    error: GameActionError | None = None
+    text = ""
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is not None:
+            raw = upload.read(game_records.IMPORT_MAX_CHARS * 4 + 1)
+            text = raw.decode("utf-8", errors="replace")
+        else:
+            text = request.POST.get("record", "")
+        try:
+            imported = game_records.record_import(owner=request.user, text=text)
+        except GameActionError as refused:
+            error = refused
+        else:
+            return redirect("games:imported", record_id=imported.pk)
+    context = {
+        "error": error,
+        "text": text[: game_records.IMPORT_MAX_CHARS],
+        "imports": game_records.imported_records_of(owner=request.user),
+    }
+    return render(request, "games/record_import.html", context, status=error.status if error else 200)
+
+
+@login_required
+def record_board(request: AuthenticatedHttpRequest, record_id: int) -> HttpResponse:
+    """The analysis board of an imported record, at ``?ply=`` (the end by default)."""
+    ply_param = request.GET.get("ply", "")
+    ply = int(ply_param) if ply_param.isdigit() else None
+    try:
+        position = game_records.imported_record_position(record_id=record_id, owner=request.user, ply=ply)
+    except GameActionError as error:
+        raise Http404(error.message) from None
+    kind = position.record.game
+    last = position.last.squares if position.last else ()
+    context = {
+        "position": position,
+        "kind_name": Game(kind=kind).get_kind_display(),
+        "total": len(position.record.moves),
+        "board": board_svg(kind, position.view, last=last),
+        "extras": extras_svg(kind, position.view),
+        "tags": sorted(position.record.tags.items(), key=lambda item: _TAG_ORDER.get(item[0], 99)),
+        "moves": list(enumerate(position.record.moves, start=1)),
+    }
+    return render(request, "games/record_board.html", context)
+
+
+_TAG_ORDER = {name: i for i, name in enumerate(["Event", "Site", "Date", "Round", "Game", "Result", "Reason"])}
+
+
 MOVES_PER_PAGE = 50
 
 

@@ -162,11 +162,22 @@ class ExportReplyByMailSerializer(serializers.Serializer):
     )
 
 
+class ExportImportedRecordSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=GameKind.choices)
+    plies = serializers.IntegerField(help_text="Its number of decisions.")
+    imported_at = serializers.DateTimeField()
+    record = serializers.CharField(help_text="The record as you imported it (either record format).")
+
+
 class AccountExportSerializer(serializers.Serializer):
     format = serializers.CharField(help_text="Always `maatasite-account-export`.")
     version = serializers.IntegerField(help_text="The version of this format (1).")
     profile = ExportProfileSerializer()
     games = ExportGameSerializer(many=True)
+    imported_records = ExportImportedRecordSerializer(
+        many=True, help_text="The game records you imported to the analysis board."
+    )
     ratings = ExportRatingsSerializer()
     blocks = ExportBlockSerializer(many=True, help_text="The players you blocked.")
     reports = ExportReportSerializer(many=True, help_text="The reports you made.")

@@ -68,6 +68,7 @@ def test_the_export_keeps_its_envelope_and_sections_in_order(alice):
         "version",
         "profile",
         "games",
+        "imported_records",
         "ratings",
         "blocks",
         "reports",
