@@ -7,6 +7,7 @@ import pytest
 
 from games import services
 from games.models import Game
+from tests.api_clients import anon  # noqa: F401  (the anonymous API client, for test_api)
 from tests.factories import play, start_game, to_move
 
 LEVEL = 2

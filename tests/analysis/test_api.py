@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from analysis.models import GameAnalysis
-from tests.api_clients import anon, api_settings, token_client  # noqa: F401  (anon, api_settings: fixtures)
+from tests.api_clients import api_settings, token_client  # noqa: F401  (api_settings: the API tests. settings)
 from tests.factories import start_game
 
 from .conftest import LEVEL, finished
