@@ -14,8 +14,8 @@ from typing import Any
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-WIDTH, HEIGHT = 600, 200
-LEFT, RIGHT, TOP, BOTTOM = 8, 8, 22, 22
+WIDTH, HEIGHT = 360, 160
+LEFT, RIGHT, TOP, BOTTOM = 6, 6, 22, 22
 """Room around the plot: the labels of the two players sit in the top and bottom bands."""
 
 
@@ -34,12 +34,12 @@ def advantage_chart_svg(
     marks: Sequence[Mapping[str, Any]],
     mark_titles: Mapping[int, str],
     title: str,
-    description: str,
     first_label: str,
     second_label: str,
 ) -> SafeString:
     """The chart: ``positions`` and ``marks`` as engine.analysis's ``as_dict`` holds them,
-    ``mark_titles`` the text of each mark by its ply, the other texts already translated."""
+    ``mark_titles`` the text of each mark by its ply, the other texts already translated. Its
+    description is the page's element ``#analysis-chart-desc`` (a caption under it)."""
     last = max((int(p["ply"]) for p in positions), default=0)
     points = " ".join("%.1f,%.1f" % (_x(int(p["ply"]), last), _y(float(p["value"]))) for p in positions)
     mid = _y(0.0)
@@ -62,9 +62,10 @@ def advantage_chart_svg(
         '<polygon class="chart-area" points="%s %s %s"></polygon>' % (points, base[0], base[1]) if points else ""
     )
     return format_html(
-        '<svg class="analysis-chart" viewBox="0 0 {w} {h}" role="img" dir="ltr" '
-        'aria-labelledby="analysis-chart-title analysis-chart-desc" xmlns="http://www.w3.org/2000/svg">'
-        '<title id="analysis-chart-title">{title}</title><desc id="analysis-chart-desc">{desc}</desc>'
+        '<svg class="analysis-chart" viewBox="0 0 {w} {h}" role="img" direction="ltr" '
+        'aria-labelledby="analysis-chart-title" aria-describedby="analysis-chart-desc" '
+        'xmlns="http://www.w3.org/2000/svg">'
+        '<title id="analysis-chart-title">{title}</title>'
         '<rect class="chart-bg" x="0" y="0" width="{w}" height="{h}"></rect>'
         '<rect class="chart-band-first" x="{left}" y="{top}" width="{pw}" height="{ph}"></rect>'
         "{area}"
@@ -77,7 +78,6 @@ def advantage_chart_svg(
         w=WIDTH,
         h=HEIGHT,
         title=title,
-        desc=description,
         left=LEFT,
         right=WIDTH - RIGHT,
         top=TOP,

@@ -53,6 +53,14 @@ def mark_title(row: dict[str, Any]) -> str:
     }
 
 
+def chart_description(analysis: GameAnalysis) -> str:
+    first, second = (side_label(p) for p in get_game(analysis.game.kind).players)
+    return _("Above the middle line %(first)s is ahead, below it %(second)s; dots mark the moves listed below.") % {
+        "first": first,
+        "second": second,
+    }
+
+
 def analysis_chart(analysis: GameAnalysis, rows: list[dict[str, Any]]) -> str:
     first, second = (side_label(p) for p in get_game(analysis.game.kind).players)
     return advantage_chart_svg(
@@ -60,10 +68,6 @@ def analysis_chart(analysis: GameAnalysis, rows: list[dict[str, Any]]) -> str:
         marks=analysis.marks,
         mark_titles={row["ply"]: mark_title(row) for row in rows},
         title=_("Advantage over the game"),
-        description=_(
-            "Above the middle line %(first)s is ahead, below it %(second)s; dots mark the moves listed below."
-        )
-        % {"first": first, "second": second},
         first_label=first,
         second_label=second,
     )
