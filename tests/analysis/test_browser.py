@@ -90,7 +90,8 @@ def test_the_chart_and_its_marks_on_the_page_in_each_language_and_size(live_serv
                 try:
                     page.goto("%s/games/%d/#analysis" % (live_server.url, game.pk))
                     marks = len(GameAnalysis.objects.get(game=game).marks)
-                    _panel_checks(page, width=viewport["width"], direction=direction, marks=marks, phone=size == "phone")
+                    phone = size == "phone"
+                    _panel_checks(page, width=viewport["width"], direction=direction, marks=marks, phone=phone)
                     if language == "ar":
                         assert page.locator("#analysis-title").inner_text() == "التحليل"
                     if shots:
