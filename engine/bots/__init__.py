@@ -37,6 +37,7 @@ Draws by repetition are ignored: a view carries no history.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -170,10 +171,11 @@ def evaluate_position(game: str, view: Mapping[str, Any], *, level: int, seed: i
 _BOT_SOURCES = {"onitama": ("__init__.py", "onitama.py"), "maatatahay": ("__init__.py", "maatatahay.py")}
 
 
+@functools.cache
 def bot_version(game: str) -> str:
     """The version of ``game``'s bot: a digest of the bot's source (its search, evaluation and
     budgets), so that any change to what it plays changes it. A figure computed by another
-    version is computed again, never reused."""
+    version is computed again, never reused. Read once per process (a deploy restarts it)."""
     if game not in _BOT_SOURCES:
         raise OptionsError("unknown_game", "Unknown game %r" % (game,), game=str(game))
     digest = hashlib.sha256()

@@ -59,6 +59,17 @@ def test_a_running_game_is_a_409_with_a_clear_message(alice, bob, rated):
     assert not GameAnalysis.objects.exists()
 
 
+def test_a_game_that_runs_again_hides_its_analysis(alice, finished_game, django_capture_on_commit_callbacks):
+    """Staff may reverse a time-out: the game runs again, and a bot's judgement of it is no
+    longer shown to anyone (it would be advice during play)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        assert token_client(alice).post(_url(finished_game.pk)).status_code == 202
+    assert token_client(alice).get(_url(finished_game.pk)).status_code == 200
+    finished_game.__class__.objects.filter(pk=finished_game.pk).update(status="active")
+    response = token_client(alice).get(_url(finished_game.pk))
+    assert (response.status_code, response.json()["code"]) == (409, "analysis_game_running")
+
+
 def test_the_budget_is_a_429_with_retry_after(alice, bob, settings, django_capture_on_commit_callbacks):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "analysis": "1/hour"}
     first, second = finished(alice, bob, seed=1), finished(alice, bob, seed=2)

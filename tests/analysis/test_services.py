@@ -103,6 +103,12 @@ def _lost_request(game, user) -> GameAnalysis:
     return row
 
 
+def _run(analysis_id: int) -> GameAnalysis:
+    row = services.game_analysis_run(analysis_id=analysis_id)
+    assert row is not None
+    return row
+
+
 def _lost_ago():
     return timezone.now() - timedelta(seconds=settings.ANALYSIS_TASK_HARD_SECONDS + 5)
 
@@ -121,7 +127,7 @@ def test_the_task_is_idempotent_and_a_lost_one_is_enqueued_again(
     row.refresh_from_db()
     assert row.status == AnalysisStatus.DONE
     finished_at = row.finished_at
-    assert services.game_analysis_run(analysis_id=row.pk).finished_at == finished_at  # done: unchanged
+    assert _run(row.pk).finished_at == finished_at  # done: unchanged
     with django_capture_on_commit_callbacks(execute=True):
         assert services.game_analyses_requeue() == 0
 
@@ -129,17 +135,17 @@ def test_the_task_is_idempotent_and_a_lost_one_is_enqueued_again(
 def test_a_run_under_way_is_left_alone_until_its_time_limit(alice, finished_game):
     row = _lost_request(finished_game, alice)
     GameAnalysis.objects.filter(pk=row.pk).update(status=AnalysisStatus.RUNNING, started_at=timezone.now())
-    assert services.game_analysis_run(analysis_id=row.pk).status == AnalysisStatus.RUNNING
+    assert _run(row.pk).status == AnalysisStatus.RUNNING
     assert services.game_analyses_requeue() == 0
     GameAnalysis.objects.filter(pk=row.pk).update(requested_at=_lost_ago(), started_at=_lost_ago())
     assert services.game_analyses_requeue() == 1
-    assert services.game_analysis_run(analysis_id=row.pk).status == AnalysisStatus.DONE
+    assert _run(row.pk).status == AnalysisStatus.DONE
 
 
 def test_a_game_running_again_fails_its_queued_analysis(alice, finished_game):
     row = _lost_request(finished_game, alice)
     finished_game.__class__.objects.filter(pk=finished_game.pk).update(status=GameStatus.ACTIVE)
-    done = services.game_analysis_run(analysis_id=row.pk)
+    done = _run(row.pk)
     assert done.status == AnalysisStatus.FAILED and done.result is None
 
 
@@ -150,7 +156,7 @@ def test_the_time_limit_fails_it_with_its_reason(alice, finished_game, monkeypat
         raise SoftTimeLimitExceeded()
 
     monkeypatch.setattr(services, "analyse_game", too_long)
-    done = services.game_analysis_run(analysis_id=row.pk)
+    done = _run(row.pk)
     assert done.status == AnalysisStatus.FAILED and "ANALYSIS_TASK_SECONDS" in done.error
 
 

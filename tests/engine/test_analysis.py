@@ -23,8 +23,8 @@ from engine.bots import bot_version, choose_move, evaluate_position
 from engine.errors import StateFormatError
 from engine.maatatahay import RULES as MAATATAHAY
 
-ONITAMA = ("onitama", {"cards": "base"})
-FIRST_GAME = ("maatatahay", {"variant": "first", "opening": 2})
+ONITAMA: tuple[str, dict[str, str | int | None]] = ("onitama", {"cards": "base"})
+FIRST_GAME: tuple[str, dict[str, str | int | None]] = ("maatatahay", {"variant": "first", "opening": 2})
 PLAYERS = ("red", "blue")
 
 
@@ -67,7 +67,9 @@ def test_the_series_has_every_position_the_moves_played_and_the_bots_moves(kind,
     assert [p.ply for p in found.positions] == list(range(len(moves) + 1))
     assert [p.played for p in found.positions[:-1]] == moves  # canonical texts, as random_game writes them
     assert found.positions[-1].to_move is None and found.positions[-1].played is None
-    winner = rules.outcome(final).winner
+    outcome = rules.outcome(final)
+    assert outcome is not None
+    winner = outcome.winner
     assert found.positions[-1].value == (0.0 if winner is None else (1.0 if winner == rules.players[0] else -1.0))
     assert all(-1.0 <= p.value <= 1.0 for p in found.positions)
     assert all(p.best is not None for p in found.positions[:-1])
