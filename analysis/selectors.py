@@ -42,8 +42,9 @@ class AnalysisShown:
 
 
 def analysis_for_viewer(*, game: Game, user: Any) -> AnalysisShown | None:
-    """For the game page: None while the game runs (or before any move), else the analysis if any."""
-    if game.status == GameStatus.ACTIVE or game.ply == 0:
+    """For the game page: None while the game runs (or before any move, or when its seed was never
+    revealed), else the analysis if any."""
+    if game.status == GameStatus.ACTIVE or game.ply == 0 or not game.revealed_seed:
         return None
     row = GameAnalysis.objects.filter(game=game).first()
     current = row is not None and row.matches(
