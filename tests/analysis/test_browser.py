@@ -102,3 +102,28 @@ def test_the_chart_and_its_marks_on_the_page_in_each_language_and_size(live_serv
                 finally:
                     page.context.close()
     assert violations == []
+
+
+def test_a_page_waiting_for_its_analysis_shows_it_once_done(live_server, browser, settings):
+    """The queued analysis's page asks the API now and then (static/analysis/analysis.js) and
+    shows the chart by itself once the worker (here: the test) has computed it."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    alice, bob = make_user("alice"), make_user("bob")
+    game = _finished(alice, bob, "onitama", {"cards": "base"}, 40)
+    row = GameAnalysis.objects.create(
+        game=game,
+        bot_level=settings.ANALYSIS_BOT_LEVEL,
+        bot_version="x",
+        game_ply=game.ply,
+        requested_at=game.created_at,
+    )  # as a request leaves it before its task runs
+    page = signed_in_page(browser, live_server.url, language="en", viewport=DESKTOP, user="bob")
+    try:
+        page.goto("%s/games/%d/" % (live_server.url, game.pk))
+        assert page.locator(".analysis-status").is_visible() and page.locator("svg.analysis-chart").count() == 0
+        done = analysis_services.game_analysis_run(analysis_id=row.pk)
+        assert done is not None and done.status == AnalysisStatus.DONE
+        page.locator("svg.analysis-chart").wait_for(state="visible", timeout=30_000)
+        assert page.url.endswith("#analysis")
+    finally:
+        page.context.close()
