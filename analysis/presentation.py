@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from engine import get_game
@@ -23,7 +24,8 @@ def mark_kind_label(kind: str) -> str:
 
 
 def signed(value: float) -> str:
-    return "%+.2f" % value
+    """``value`` with its sign, isolated so that the sign stays in front in Arabic too."""
+    return format_html('<bdi class="advantage">{}</bdi>', "%+.2f" % value)
 
 
 def mark_rows(analysis: GameAnalysis) -> list[dict[str, Any]]:
