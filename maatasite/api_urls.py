@@ -10,6 +10,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 import accounts.api_urls
+import analysis.api_urls
 import api.api_urls
 import chat.api_urls
 import fairplay.api_urls
@@ -37,6 +38,7 @@ urlpatterns = [
     *privacy.api_urls.urlpatterns,
     *ratings.api_urls.urlpatterns,
     *chat.api_urls.urlpatterns,
+    *analysis.api_urls.urlpatterns,
     *ladder.api_urls.urlpatterns,
     *tournaments.api_urls.urlpatterns,
     *fairplay.api_urls.urlpatterns,

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "ops",
     "fairplay",
     "chat",
+    "analysis",
     "privacy",
 ]
 
@@ -260,6 +261,10 @@ CELERY_TASK_ROUTES = {  # long staff checks: `worker -Q slow`; their quick sweep
     # Mail pictures drawn after each move (`worker -Q pictures`): a backlog of them never holds up
     # mail, moves or bots, and a picture still missing when its mail goes is drawn then.
     "correspondence.tasks.mail_pictures_render": {"queue": "pictures"},
+    # Post-game analyses (`worker -Q analysis`): minutes of bot search each, never ahead of the
+    # fair-play checks (queue slow) nor of moves and mail; their quick sweep stays on the default queue.
+    "analysis.tasks.game_analyses_sweep": {"queue": "celery"},
+    "analysis.tasks.*": {"queue": "analysis"},
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below (structured, with ids)
 # Mail printed by the console backend (make run) shows as it is, not as one WARNING log line per write.
@@ -299,6 +304,17 @@ CORRESPONDENCE_INBOUND_OVERDUE_SECONDS = env.int("CORRESPONDENCE_INBOUND_OVERDUE
 CORRESPONDENCE_INBOUND_RETRY_MAX_SECONDS = 3600
 CORRESPONDENCE_INBOUND_SWEEP_BATCH = 500  # rows enqueued again per sweep at most, the longest due first
 CORRESPONDENCE_INBOUND_KEEP_DAYS = env.int("CORRESPONDENCE_INBOUND_KEEP_DAYS", default=7)
+# A post-game analysis (analysis.tasks.game_analysis_run) gets ANALYSIS_TASK_SECONDS (Celery's
+# soft limit; the hard one a minute later) and then fails with its reason; one queued or running
+# for longer than the hard limit was lost, and the sweep every ANALYSIS_SWEEP_SECONDS enqueues it again.
+ANALYSIS_TASK_SECONDS = env.int("ANALYSIS_TASK_SECONDS", default=1800)
+ANALYSIS_TASK_HARD_SECONDS = ANALYSIS_TASK_SECONDS + 60
+ANALYSIS_SWEEP_SECONDS = env.int("ANALYSIS_SWEEP_SECONDS", default=600)
+if CELERY_VISIBILITY_TIMEOUT <= ANALYSIS_TASK_HARD_SECONDS + RETRYING_TASK["retry_backoff_max"]:
+    raise ImproperlyConfigured(
+        "CELERY_VISIBILITY_TIMEOUT must be longer than ANALYSIS_TASK_SECONDS plus "
+        "11 minutes (the hard time limit, and the longest retry countdown)"
+    )
 if CELERY_VISIBILITY_TIMEOUT <= FAIRPLAY_CHECK_HARD_SECONDS + RETRYING_TASK["retry_backoff_max"]:
     raise ImproperlyConfigured(
         "CELERY_VISIBILITY_TIMEOUT must be longer than FAIRPLAY_CHECK_SECONDS plus "
@@ -320,6 +336,10 @@ CELERY_BEAT_SCHEDULE = {
     "fairplay-checks-sweep": {
         "task": "fairplay.tasks.fairplay_checks_sweep",
         "schedule": timedelta(seconds=FAIRPLAY_SWEEP_SECONDS),
+    },
+    "analysis-sweep": {
+        "task": "analysis.tasks.game_analyses_sweep",
+        "schedule": timedelta(seconds=ANALYSIS_SWEEP_SECONDS),
     },
     "correspondence-inbound-sweep": {
         "task": "correspondence.tasks.inbound_mails_sweep",
@@ -443,6 +463,10 @@ FAIRPLAY_RATING_BAND = 150
 FAIRPLAY_REFERENCE_PLAYERS = 5
 FAIRPLAY_REFERENCE_GAMES = 3
 FAIRPLAY_REFERENCE_MAX_GAMES = 15
+# Post-game analysis (analysis/): the bot level whose budget judges every position (the strongest,
+# with no time cap: the analysis is deterministic), and a player's budget of analyses asked for
+# (RATE_LIMITS["analysis"] below; an analysis already made or under way costs nothing).
+ANALYSIS_BOT_LEVEL = env.int("ANALYSIS_BOT_LEVEL", default=5)
 
 # --- Django REST framework --------------------------------------------------
 
@@ -499,6 +523,8 @@ RATE_LIMITS = {
     "page_auth": env.str("PAGE_RATE_AUTH", default="10/min"),
     "login_failures": env.str("ACCOUNT_RATE_LOGIN_FAILURES", default="10/hour"),
     "account_mail": env.str("ACCOUNT_RATE_MAIL", default="5/hour"),
+    # Post-game analyses a player asks for (page and API together), per player.
+    "analysis": env.str("ANALYSIS_RATE_PLAYER", default="5/hour"),
 }
 API_EVENTS_SETTLE_SECONDS = env.float("API_EVENTS_SETTLE_SECONDS", default=2.0)
 # How long the first answer to a write with an Idempotency-Key is kept and replayed (api.services).

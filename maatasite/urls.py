@@ -19,5 +19,6 @@ urlpatterns = [
     path("privacy/", include("privacy.urls")),
     path("", include("ops.urls")),
     path("", include("chat.urls")),
+    path("", include("analysis.urls")),
     path("", include("games.urls")),
 ]

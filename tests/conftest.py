@@ -338,6 +338,8 @@ def celery_services_env(django_db_setup, django_db_blocker, smtp_sink_session):
 # Not consumed by the tests' shared worker: every test's moves queue mail pictures, which
 # would then run ahead of the mail and bot tasks that other tests wait for. The pictures'
 # tests call the task themselves, and a mail whose picture is missing draws it (tested).
+# The queue "analysis" is served: only a test that asks for a post-game analysis sends to it
+# (tests/analysis/test_worker.py), and every other analysis test runs its task in-process.
 WORKER_QUEUES_SKIPPED = {"pictures"}
 
 

@@ -37,9 +37,14 @@ Draws by repetition are ignored: a view carries no history.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
+import math
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..errors import OptionsError, StateFormatError
@@ -96,6 +101,90 @@ def choose_move(game: str, view: Mapping[str, Any], *, level: int, seed: int, se
     raise OptionsError("unknown_game", "Unknown game %r" % (game,), game=str(game))
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """The bot's judgement of one running position, for the player to move.
+
+    ``move``: the move text the bot would play (``choose_move``'s, for the same view, level
+    and seed when no time cap cuts it short). ``value``: the mover's advantage in [-1, 1]
+    (1: a sure win), or None when the bot has no estimate (a single legal move, or a level
+    that does not search). ``win_in``: Onitama's proven results, the plies to the end of a
+    forced line (positive: the mover wins, negative: the mover loses), else None.
+    """
+
+    move: str
+    value: float | None
+    win_in: int | None = None
+
+
+ONITAMA_SCALE = 400.0
+"""An Onitama score (hundredths of a student) of this size is an advantage of tanh(1) = 0.76."""
+
+
+def evaluate_position(game: str, view: Mapping[str, Any], *, level: int, seed: int) -> Evaluation:
+    """The bot's move and evaluation for the player to move in ``view`` (a player's view,
+    as for ``choose_move``; a full state is refused). The level's budget decides the search
+    (no time cap), so the result is deterministic in (view, level, seed)."""
+    from ..fair import check_seed
+
+    level = _check_level(level)
+    seed = check_seed(seed)
+    if not isinstance(view, Mapping):
+        raise StateFormatError("bad_view", "A bot needs a player's view (a JSON object)")
+    if game == "onitama":
+        from ..onitama import RULES, position_from_text
+        from .onitama import MATE_BOUND, WIN, search_position
+
+        position = view.get("position")
+        if view.get("game", "onitama") != "onitama" or not isinstance(position, str):
+            raise StateFormatError("bad_view", "An Onitama view holds the position text under 'position'")
+        state = position_from_text(position)
+        if RULES.outcome(state) is not None or view.get("outcome") is not None:
+            raise StateFormatError("game_over", "The game is over: there is no move to evaluate", position=position)
+        result = search_position(
+            state.red,
+            state.blue,
+            state.red_master,
+            state.blue_master,
+            state.red_hand,
+            state.blue_hand,
+            state.side,
+            state.turn,
+            level=ONITAMA_LEVELS[level],
+            seed=seed,
+        )
+        RULES.parse_move(state, result.text)
+        if abs(result.score) > MATE_BOUND:
+            plies = WIN - abs(result.score)
+            return Evaluation(result.text, 1.0 if result.score > 0 else -1.0, plies if result.score > 0 else -plies)
+        return Evaluation(result.text, math.tanh(result.score / ONITAMA_SCALE))
+    if game == "maatatahay":
+        from .maatatahay import LEVELS, check_view, search_view
+
+        check_view(view)
+        found = search_view(view, level=LEVELS[level], seed=seed)
+        mean = found.visits.get(found.move)
+        return Evaluation(found.text, None if mean is None else 2.0 * float(mean[1]) - 1.0)
+    raise OptionsError("unknown_game", "Unknown game %r" % (game,), game=str(game))
+
+
+_BOT_SOURCES = {"onitama": ("__init__.py", "onitama.py"), "maatatahay": ("__init__.py", "maatatahay.py")}
+
+
+@functools.cache
+def bot_version(game: str) -> str:
+    """The version of ``game``'s bot: a digest of the bot's source (its search, evaluation and
+    budgets), so that any change to what it plays changes it. A figure computed by another
+    version is computed again, never reused. Read once per process (a deploy restarts it)."""
+    if game not in _BOT_SOURCES:
+        raise OptionsError("unknown_game", "Unknown game %r" % (game,), game=str(game))
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in _BOT_SOURCES[game]:
+        digest.update((here / name).read_bytes())
+    return "%s-%s" % (game, digest.hexdigest()[:12])
+
+
 def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int, seconds: float | None) -> str:
     """``python -m engine bot-move``: read ``--position`` and return the move text.
 
@@ -127,4 +216,4 @@ def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int, se
     return choose_move(game, view, level=level, seed=seed, seconds=seconds)
 
 
-__all__ = ["choose_move", "bot_move_from_cli", "ONITAMA_LEVELS"]
+__all__ = ["choose_move", "evaluate_position", "Evaluation", "bot_version", "bot_move_from_cli", "ONITAMA_LEVELS"]

@@ -191,6 +191,7 @@ class MaatatahayRules:
         new = state.copy()
         new.phase = "over"
         new.turn = None
+        new.pending = -1  # a Shrine's finish left undone stays undone (a pending Shrine is the finish phase's)
         new.ended = (None if winner is None else PLAYERS.index(winner), reason)
         return new
 

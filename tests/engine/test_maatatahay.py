@@ -551,6 +551,21 @@ def test_terminate_and_json_of_endings():
         RULES.terminate(end, reason="resign", winner="balan")
 
 
+def test_a_game_ended_by_the_site_during_a_shrines_finish_reads_back():
+    """Resigning (or timing out) at the finish decision that follows a shrine move: the state
+    stored once the game is over must read back, or the game could never be shown again."""
+    for seed in range(1, 200):
+        s = RULES.new_game(seed, {"variant": "first", "opening": 2})
+        while RULES.to_move(s) is not None and s.phase != "finish":
+            s = RULES.apply(s, RULES.legal_moves(s)[0])
+        if s.phase == "finish":
+            break
+    assert s.phase == "finish", "no seed reaches a shrine's finish"
+    end = RULES.terminate(s, reason="resign", winner="balan")
+    assert RULES.from_json(json.loads(json.dumps(RULES.to_json(end)))) == end
+    assert final_outcome(end).winner == "balan"
+
+
 def test_tie_breaks():
     base = {"a1": "B rookie", "e5": "W rookie"}
     s = position(base, phase="over")
