@@ -49,6 +49,7 @@ from urllib.parse import quote
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Prefetch
+from django.template.loader import render_to_string
 from django.urls import get_urlconf, reverse
 from django.utils.translation import gettext
 
@@ -311,7 +312,13 @@ def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) 
     game, user = alarm.game, alarm.user
     seat = seat_of(game, user.pk)
     unsubscribe_kind = UNSUBSCRIBE_KIND[alarm.kind]
-    headers = game_mail_headers(game_id=game.pk, user_id=user.pk, unsubscribe_kind=unsubscribe_kind)
+    unsubscribe = unsubscribe_url(user_id=user.pk, kind=unsubscribe_kind)  # signed once, for header and body
+    headers = {
+        "List-Unsubscribe": "<%s>" % unsubscribe,
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        **list_headers(),
+        **thread_headers(game_id=game.pk, user_id=user.pk),
+    }
     reply = None
     if alarm.kind != Alarm.Kind.GAME_OVER:
         reply = reply_address(game=game, user_id=user.pk)
@@ -326,19 +333,22 @@ def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) 
             "deadline": game.deadline,
             "now": now,
             "time_left": (game.deadline - now) if game.deadline else None,
+            "time_zone": user.time_zone or "UTC",
             "open_url": open_url(game_id=game.pk, user_id=user.pk),
-            "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind=unsubscribe_kind),
+            "unsubscribe_url": unsubscribe,
             "reply_address": reply,
             "outcome": outcome_for(game, seat),
             "result": result_text(game, seats=seats, viewer_side=seat.side if seat else None)
             if alarm.kind == Alarm.Kind.GAME_OVER
             else "",
-            "time_zone": user.time_zone or "UTC",
             "last_moves": opponent_moves(game, user.pk, getattr(alarm, "game_moves", []))
             if alarm.kind == Alarm.Kind.YOUR_TURN
             else [],
             "legal": legal_summary(game) if alarm.kind == Alarm.Kind.YOUR_TURN else {},
         }
+        # The deadline's sentence (time zone, date format, time left: the costliest part of the
+        # mail to render) is rendered once, for both the text and the HTML body.
+        context["deadline_text"] = render_to_string("correspondence/email/_deadline.txt", context)
     return user_email_build(
         user=user,
         subject_template="correspondence/email/alarm_subject.txt",
@@ -405,15 +415,30 @@ def _pictures(sending) -> dict:
 
 
 def alarms_load(rows) -> dict[int, Alarm]:
+    """The alarms of a batch of rows, with all their mails need, in constant queries: the
+    alarms with their users and games (without the sealed state and seed, which only a
+    "your turn" reads), the games' seats and players, for "your turn" mails the sealed
+    fields and the moves of those games, and the stored pictures (mail_pictures_attach)."""
     alarms = list(
         Alarm.objects.filter(pk__in=[row.object_id for row in rows])
-        .select_related("user", "game", "game__to_move_user")
+        .select_related("user", "game")
+        .defer("game__sealed_state", "game__sealed_seed")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
-    # "your turn" tells the opponent's last decisions: the moves of those games, one query
+    # "your turn" tells the opponent's last decisions and the legal moves: the games' sealed
+    # state and seed, then their moves, one query each
     turn_games = {alarm.game_id for alarm in alarms if alarm.kind == Alarm.Kind.YOUR_TURN}
     moves: dict[int, list[Move]] = {}
     if turn_games:
+        sealed = {
+            pk: (state, seed)
+            for pk, state, seed in Game.objects.filter(pk__in=turn_games).values_list(
+                "pk", "sealed_state", "sealed_seed"
+            )
+        }
+        for alarm in alarms:
+            if alarm.game_id in sealed:
+                alarm.game.sealed_state, alarm.game.sealed_seed = sealed[alarm.game_id]
         for move in Move.objects.filter(game_id__in=turn_games).select_related("seat").order_by("game_id", "ply"):
             moves.setdefault(move.game_id, []).append(move)
     for alarm in alarms:

@@ -359,6 +359,12 @@ def mail_pictures_store(
     if not todo:
         return result
     started = time.perf_counter()
+    # the games read without their sealed state (the mail sweep's, alarms_load): one query for it
+    unsealed = [game for game, _n in todo if "sealed_state" in game.get_deferred_fields()]
+    if unsealed:
+        states = dict(Game.objects.filter(pk__in=[game.pk for game in unsealed]).values_list("pk", "sealed_state"))
+        for game in unsealed:
+            game.sealed_state = states.get(game.pk, "")
     moves: dict[int, list[Move]] = {}
     for move in Move.objects.filter(game_id__in=[game.pk for game, _n in todo]).order_by("game_id", "ply"):
         moves.setdefault(move.game_id, []).append(move)

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts import outbox
 from accounts.models import OutgoingMail
-from correspondence import services, tasks
+from correspondence import pictures, services, tasks
 from games.models import Alarm
 from tests.factories import to_move
 from tests.helpers import html_alternative
@@ -184,6 +184,36 @@ def test_the_sweep_costs_one_query_per_mail_beyond_a_constant(alice, bob):
     # one INSERT for all the rows; SQLite's limit on parameters per query may split it in two
     assert small_kinds["insert"] == 1 and large_kinds["insert"] <= (1 if connection.vendor == "postgresql" else 2)
     assert len(mail.outbox) >= 110
+
+
+def test_each_batch_of_the_outbox_costs_the_same_queries_whatever_its_mails(alice, bob, settings):
+    """The outbox sends in batches (OUTBOX_BATCH): each costs a constant number of queries
+    (claim, load of alarms, games, seats, players, pictures, and for "your turn" mails the
+    games' sealed state and moves), plus the one mark per mail: a batch of 1 mail costs what
+    a batch of 3 does, and 11 mails in 3 batches three times that, for "your turn" mails and
+    reminders alike. (A picture missing would be drawn at send, in three queries more.)"""
+    settings.OUTBOX_BATCH = 4
+    for kind in ("your_turn", "reminder"):
+        others = []
+        for count in (1, 3, 11):  # one batch, one batch, three batches (4, 4 and 3)
+            Alarm.objects.all().delete()  # the earlier games' alarms, due later, stay out of this one
+            games = _due_games(alice, bob, count)
+            for game in games:  # drawn after each move, as in production (by the task)
+                pictures.mail_pictures_render(game_id=game.pk)
+            now = timezone.now()
+            if kind == "reminder":
+                services.alarms_send_due(now=now)  # their "your turn" mails first
+                now = max(game.turn_started_at for game in games) + timedelta(days=2.4, seconds=1)
+            assert services.alarms_queue_due(now=now).queued == count
+            with CaptureQueriesContext(connection) as queries:
+                sent = outbox.outbox_send_due(now=now).sent
+            assert sent == count
+            kinds = _query_kinds(queries.captured_queries)
+            assert kinds["mark"] == count and kinds["insert"] == 0
+            others.append(kinds["other"])
+        assert others == [others[0], others[0], 3 * others[0]], (kind, others)
+        assert others[0] == (10 if kind == "your_turn" else 8), (kind, others)
+    assert mail.outbox[-1].subject.endswith("time is running out")
 
 
 def test_the_beat_task_is_late_acknowledged_and_retried():
