@@ -216,7 +216,7 @@ def _claim(*, now: datetime, limit: int, ids: list[int] | None = None) -> list[O
 @functools.cache
 def _mark_sql(vendor: str) -> str:
     meta, quote = OutgoingMail._meta, db_connection.ops.quote_name
-    column = {name: quote(meta.get_field(name).column) for name in ("done_at", "outcome", "claimed_at", "id")}
+    column = {field.name: quote(str(field.column)) for field in meta.concrete_fields}
     return "UPDATE %s SET %s = %%s, %s = %%s, %s = NULL WHERE %s = %%s" % (
         quote(meta.db_table),
         column["done_at"],

@@ -31,6 +31,7 @@ Without DATABASE_URL it runs on SQLite in memory.
 from __future__ import annotations
 
 import argparse
+import collections
 import multiprocessing
 import os
 import random
@@ -350,6 +351,9 @@ def main() -> None:
         load_before = os.getloadavg()[0]
         started, cpu_started = time.perf_counter(), time.process_time()
         children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # every query of the sweep counted (Django keeps the last 9,000 only)
+        connection.queries_limit = 10**7
+        connection.queries_log = collections.deque(maxlen=connection.queries_limit)
         steps = _steps_timed() if args.breakdown else {}
         profiler = None
         if args.profile:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+from datetime import timedelta
 from email import generator, message_from_bytes, policy
 
 import pytest
@@ -63,7 +64,8 @@ def test_a_message_is_written_as_the_email_package_writes_it(subject, body, html
     parsed = message_from_bytes(raw, policy=policy.default)
     assert " ".join(str(parsed["Subject"]).split()) == " ".join(subject.split())
     if html:
-        assert parsed.get_body(("html",)).get_content().strip() == html.strip()
+        body = parsed.get_body(("html",))
+        assert body is not None and body.get_content().strip() == html.strip()
 
 
 @pytest.mark.parametrize("language", ["en", "id", "ar"])
@@ -76,13 +78,14 @@ def test_the_sweeps_mails_are_written_as_the_email_package_writes_them(onitama_g
     mail.outbox.clear()
     now = timezone.now()
     assert services.alarms_send_due(now=now).sent == 1
-    assert services.alarms_send_due(now=game.turn_started_at + timezone.timedelta(days=2.4, seconds=1)).sent == 1
+    assert services.alarms_send_due(now=game.turn_started_at + timedelta(days=2.4, seconds=1)).sent == 1
     assert len(mail.outbox) == 2
     for message in mail.outbox:
         raw = same_bytes(message)
         parsed = message_from_bytes(raw, policy=policy.default)
         assert parsed["List-Unsubscribe"].strip() == message.extra_headers["List-Unsubscribe"]
-        assert parsed.get_body(("plain",)).get_content().replace("\r\n", "\n") == message.body
+        text = parsed.get_body(("plain",))
+        assert text is not None and text.get_content().replace("\r\n", "\n") == message.body
         [image] = [part for part in parsed.iter_attachments() if part.get_content_type() == "image/png"]
         assert image.get_content().startswith(b"\x89PNG")
     translation.activate("en")

@@ -216,6 +216,32 @@ def test_each_batch_of_the_outbox_costs_the_same_queries_whatever_its_mails(alic
     assert mail.outbox[-1].subject.endswith("time is running out")
 
 
+def test_staff_see_a_mail_deferred_by_quiet_hours_as_deferred_not_only_queued(admin_client, onitama_game):
+    """An alarm queued in the outbox whose mail waits for the end of the player's night is
+    shown as deferred until then (list and page), and as sent once it went out."""
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    game = onitama_game
+    mover = to_move(game)
+    now = timezone.now()
+    get_user_model().objects.filter(pk=mover.pk).update(
+        time_zone="UTC", quiet_hours_start=now.hour, quiet_hours_end=(now.hour + 2) % 24
+    )
+    assert services.alarms_send_due(now=now).sent == 0
+    alarm = Alarm.objects.get(game=game, kind="your_turn")
+    row = OutgoingMail.objects.get(kind="alarm", object_id=alarm.pk)
+    assert alarm.outcome == "queued" and row.done_at is None and row.due_at > now
+    listing = admin_client.get(reverse("admin:games_alarm_changelist")).content.decode()
+    page = admin_client.get(reverse("admin:games_alarm_change", args=[alarm.pk])).content.decode()
+    outbox_page = admin_client.get(reverse("admin:accounts_outgoingmail_changelist")).content.decode()
+    for html in (listing, page, outbox_page):
+        assert "deferred until" in html
+    assert outbox.outbox_send_due(now=row.due_at).sent == 1
+    listing = admin_client.get(reverse("admin:games_alarm_changelist")).content.decode()
+    assert "deferred until" not in listing and ">sent<" in listing
+
+
 def test_the_beat_task_is_late_acknowledged_and_retried():
     task = tasks.correspondence_sweep
     assert task.acks_late and task.autoretry_for and task.retry_backoff
