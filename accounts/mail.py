@@ -23,6 +23,7 @@ fixed. ``email_deliver`` turns an SMTP server's permanent refusal of a recipient
 into a hard bounce of that address instead of an error that would be retried for nothing.
 """
 
+import base64
 import logging
 import random
 import sys
@@ -105,22 +106,25 @@ def _leaf_texts(msg: Message) -> list[str]:
     return [payload]
 
 
-def _lean_boundaries(msg: Message, texts: list[str]) -> None:
+def _lean_boundaries(msg: Message, texts: list[str], boundaries: dict[int, str]) -> None:
     """Give each multipart without a boundary one, of the email package's form, that no
-    part's text holds (a substring search, where the generator compiles a regex per try)."""
+    part's text holds (a substring search, where the generator compiles a regex per try);
+    ``boundaries``: each multipart's, by id()."""
     if not msg.is_multipart():
         return
-    if msg.get_boundary() is None:
+    boundary = msg.get_boundary()
+    if boundary is None:
         while True:
             boundary = "=" * 15 + ("%0*d" % (_BOUNDARY_WIDTH, random.randrange(sys.maxsize))) + "=="
             if not any(boundary in text for text in texts):
                 break
         msg.set_boundary(boundary)
+    boundaries[id(msg)] = boundary
     for part in _parts(msg):
-        _lean_boundaries(part, texts)
+        _lean_boundaries(part, texts, boundaries)
 
 
-def _lean_write(msg: Message, nl: str, out: list[str]) -> None:
+def _lean_write(msg: Message, nl: str, out: list[str], boundaries: dict[int, str]) -> None:
     if msg.preamble is not None or msg.epilogue is not None:
         raise _NotLean("preamble or epilogue")
     for name, value in msg._headers:  # type: ignore[attr-defined]  # raw (name, value) pairs
@@ -129,10 +133,10 @@ def _lean_write(msg: Message, nl: str, out: list[str]) -> None:
         out.append(_lean_header(name, value, nl))
     out.append(nl)
     if msg.is_multipart():
-        delimiter = "--" + str(msg.get_boundary())
+        delimiter = "--" + boundaries[id(msg)]
         for index, part in enumerate(_parts(msg)):
             out.append((nl if index else "") + delimiter + nl)
-            _lean_write(part, nl, out)
+            _lean_write(part, nl, out, boundaries)
         out.append(nl + delimiter + "--" + nl)
         return
     payload: str = msg._payload  # type: ignore[attr-defined]
@@ -149,9 +153,10 @@ def lean_bytes(msg: Message, *, linesep: str = "\n") -> bytes:
     chosen with a substring search. A message it does not know how to write raises _NotLean."""
     if msg.policy is not email_policy.compat32:
         raise _NotLean("policy")
-    _lean_boundaries(msg, _leaf_texts(msg))
+    boundaries: dict[int, str] = {}
+    _lean_boundaries(msg, _leaf_texts(msg), boundaries)
     out: list[str] = []
-    _lean_write(msg, linesep, out)
+    _lean_write(msg, linesep, out, boundaries)
     # 8bit text parts are stored with surrogate escapes for their UTF-8 bytes (as the generator writes them)
     return "".join(out).encode("ascii", "surrogateescape")
 
@@ -190,6 +195,17 @@ class SiteMail(EmailMultiAlternatives):
         return msg
 
 
+def _base64_lines(part: Message) -> None:
+    """email.encoders.encode_base64, the same lines of 76 characters, in one C call and a
+    split instead of one call per 57 bytes."""
+    data = part.get_payload(decode=True)  # the bytes (as email.encoders.encode_base64 reads them)
+    if not isinstance(data, bytes):
+        raise TypeError("an image part holds bytes")
+    encoded = base64.b64encode(data).decode("ascii")
+    part.set_payload("".join(encoded[i : i + 76] + "\n" for i in range(0, len(encoded), 76)))
+    part["Content-Transfer-Encoding"] = "base64"
+
+
 def email_message(
     *,
     to: list[str],
@@ -214,7 +230,7 @@ def email_message(
     if html_body:
         message.attach_alternative(html_body, "text/html")
     for name, data in (images or {}).items():
-        image = MIMEImage(data, "png")
+        image = MIMEImage(data, "png", _encoder=_base64_lines)
         image.add_header("Content-ID", "<%s>" % name)
         image.add_header("Content-Disposition", "inline", filename="%s.png" % name)
         message.attach(image)

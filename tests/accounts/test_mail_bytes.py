@@ -89,3 +89,15 @@ def test_the_sweeps_mails_are_written_as_the_email_package_writes_them(onitama_g
         [image] = [part for part in parsed.iter_attachments() if part.get_content_type() == "image/png"]
         assert image.get_content().startswith(b"\x89PNG")
     translation.activate("en")
+
+
+@pytest.mark.parametrize("size", [0, 1, 57, 58, 5000, 10001])
+def test_an_image_is_encoded_as_the_email_package_encodes_it(size):
+    from email.mime.image import MIMEImage
+
+    from accounts.mail import _base64_lines
+
+    data = os.urandom(size)
+    ours, theirs = MIMEImage(data, "png", _encoder=_base64_lines), MIMEImage(data, "png")
+    assert ours.get_payload() == theirs.get_payload() and ours.items() == theirs.items()
+    assert ours.get_payload(decode=True) == data
