@@ -61,7 +61,7 @@ from games.clock import quiet_hours_shift
 from games.errors import GameActionError, MoveRejected
 from games.labels import decision_kind_label, move_in_words, result_text
 from games.models import Alarm, Game, GameKind, GameStatus, Move, Seat
-from games.rules import game_secret, game_state, legal_moves_of
+from games.rules import SQUARE_PARTS, game_secret, game_state, legal_moves_of
 
 from . import selectors, tokens
 from .models import Vacation
@@ -264,8 +264,14 @@ def opponent_moves(game: Game, user_id: int, moves: list[Move]) -> list[dict[str
         _salt, seed = game_secret(game)
         state = replay(rules, seed, game.options, texts[:first], data_version=game.data_version or None)
         for move in recent:
+            played = rules.parse_move(state, move.text)
+            parts = rules.move_parts(played)
+            # the previews of the moves naming the move's first square only (engine
+            # move_previews_at: equal to move_previews', without every other square's)
+            square = next((value for key in SQUARE_PARTS if isinstance(value := parts.get(key), str)), None)
             effects = next(
-                (p.effects for p in rules.move_previews(state) if rules.move_text(p.move) == move.text), None
+                (p.effects for p in rules.move_previews_at(state, square) if rules.move_text(p.move) == move.text),
+                None,
             )
             out.append(
                 {
@@ -274,7 +280,7 @@ def opponent_moves(game: Game, user_id: int, moves: list[Move]) -> list[dict[str
                     "words": move_in_words(game.kind, effects) if effects is not None else "",
                 }
             )
-            state = rules.apply(state, rules.parse_move(state, move.text))
+            state = rules.apply(state, played)
     except EngineError:  # a record the engine no longer reads: the move text alone
         log.warning("game %s: the last moves could not be replayed for the mail", game.pk, exc_info=True)
         return [{"text": m.text, "player": m.seat.player_name, "words": ""} for m in recent]
@@ -301,7 +307,9 @@ def legal_summary(game: Game) -> dict[str, Any]:
     kinds: dict[str, dict[str, Any]] = {}
     for move in legal:
         kind = str(move.parts.get("type"))
-        entry = kinds.setdefault(kind, {"label": decision_kind_label(kind), "count": 0, "example": move.text})
+        entry = kinds.get(kind)
+        if entry is None:  # (the label once per kind, not per legal move: a placement has hundreds)
+            entry = kinds[kind] = {"label": decision_kind_label(kind), "count": 0, "example": move.text}
         entry["count"] += 1
     return {"by_card": [], "kinds": list(kinds.values())}
 
@@ -439,7 +447,7 @@ def alarms_load(rows) -> dict[int, Alarm]:
         for alarm in alarms:
             if alarm.game_id in sealed:
                 alarm.game.sealed_state, alarm.game.sealed_seed = sealed[alarm.game_id]
-        for move in Move.objects.filter(game_id__in=turn_games).select_related("seat").order_by("game_id", "ply"):
+        for move in Move.objects.filter(game_id__in=turn_games).select_related("seat__user").order_by("game_id", "ply"):
             moves.setdefault(move.game_id, []).append(move)
     for alarm in alarms:
         alarm.game_moves = moves.get(alarm.game_id, [])  # type: ignore[attr-defined]

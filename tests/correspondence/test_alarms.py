@@ -14,7 +14,7 @@ from accounts import outbox
 from accounts.models import OutgoingMail
 from correspondence import pictures, services, tasks
 from games.models import Alarm
-from tests.factories import to_move
+from tests.factories import to_move, turn_start
 from tests.helpers import html_alternative
 
 from .conftest import play, start_game
@@ -197,13 +197,14 @@ def test_each_batch_of_the_outbox_costs_the_same_queries_whatever_its_mails(alic
         others = []
         for count in (1, 3, 11):  # one batch, one batch, three batches (4, 4 and 3)
             Alarm.objects.all().delete()  # the earlier games' alarms, due later, stay out of this one
-            games = _due_games(alice, bob, count)
+            # one decision played: a "your turn" mail tells the opponent's move (its seat and player)
+            games = [play(game, 1) for game in _due_games(alice, bob, count)]
             for game in games:  # drawn after each move, as in production (by the task)
                 pictures.mail_pictures_render(game_id=game.pk)
             now = timezone.now()
             if kind == "reminder":
                 services.alarms_send_due(now=now)  # their "your turn" mails first
-                now = max(game.turn_started_at for game in games) + timedelta(days=2.4, seconds=1)
+                now = max(turn_start(game) for game in games) + timedelta(days=2.4, seconds=1)
             assert services.alarms_queue_due(now=now).queued == count
             with CaptureQueriesContext(connection) as queries:
                 sent = outbox.outbox_send_due(now=now).sent
