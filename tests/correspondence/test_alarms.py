@@ -243,6 +243,17 @@ def test_staff_see_a_mail_deferred_by_quiet_hours_as_deferred_not_only_queued(ad
     assert "deferred until" not in listing and ">sent<" in listing
 
 
+def test_one_sweep_queues_every_due_alarm_a_batch_per_transaction(alice, bob):
+    """A burst of due alarms is queued in one sweep (not SWEEP_LIMIT a minute), a transaction
+    per round; the drain is started once, after the first full round, while the rest queue."""
+    _due_games(alice, bob, 5)
+    started = []
+    result = services.alarms_queue_all_due(now=timezone.now(), limit=2, on_queued=lambda: started.append(1))
+    assert (result.claimed, result.queued) == (5, 5) and started == [1]
+    assert OutgoingMail.objects.filter(kind="alarm", done_at__isnull=True).count() == 5
+    assert services.alarms_queue_all_due(now=timezone.now(), limit=2).claimed == 0
+
+
 def test_the_beat_task_is_late_acknowledged_and_retried():
     task = tasks.correspondence_sweep
     assert task.acks_late and task.autoretry_for and task.retry_backoff
