@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -8,7 +9,7 @@ from maatasite.admin_readonly import ReadOnlyGenericTabularInline, ReadOnlyModel
 
 from .forms import AdminLoginForm
 from .models import OutgoingMail, StaffAction, User
-from .selectors import users_with_bad_display_names
+from .selectors import outbox_mail_state, users_with_bad_display_names
 
 
 class BadDisplayNameFilter(admin.SimpleListFilter):
@@ -61,7 +62,7 @@ class UserAdmin(DjangoUserAdmin):
 class OutgoingMailAdmin(ReadOnlyModelAdmin):
     """The outbox (accounts.outbox), to look at: what is waiting, retried, or why a mail ended."""
 
-    list_display = ("pk", "kind", "user", "created_at", "due_at", "attempts", "outcome", "done_at")
+    list_display = ("pk", "kind", "user", "created_at", "due_at", "attempts", "state", "done_at")
     list_filter = ("kind", "outcome")
     search_fields = ("user__username", "user__email")
     list_select_related = ("user",)
@@ -78,7 +79,14 @@ class OutgoingMailAdmin(ReadOnlyModelAdmin):
         "last_error",
         "done_at",
         "outcome",
+        "state",
     )
+    readonly_fields = ("state",)
+
+    @admin.display(description=_("state"))
+    def state(self, row: OutgoingMail) -> str:
+        """Sent or why not, or still waiting: due, being sent, retried or deferred (until when)."""
+        return outbox_mail_state(row, now=timezone.now())
 
 
 class StaffActionInline(ReadOnlyGenericTabularInline):

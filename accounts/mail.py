@@ -23,15 +23,23 @@ fixed. ``email_deliver`` turns an SMTP server's permanent refusal of a recipient
 into a hard bounce of that address instead of an error that would be retried for nothing.
 """
 
+import base64
 import logging
+import random
+import sys
 from datetime import UTC, datetime
+from email import policy as email_policy
+from email.header import Header
+from email.message import Message
 from email.mime.image import MIMEImage
 from email.utils import format_datetime, make_msgid
 from smtplib import SMTPRecipientsRefused
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.core.mail.message import SafeMIMEMultipart, SafeMIMEText
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -60,6 +68,144 @@ def message_id_make(*, local: str = "") -> str:
     return make_msgid(idstring=local or None, domain=mail_domain())
 
 
+# ---------------------------------------------------------------- the message's bytes, made lean
+
+# A header line longer than this is folded (RFC 5322's 78, as the email package does).
+_FOLD_AT = 78
+_BOUNDARY_WIDTH = len(repr(sys.maxsize - 1))
+
+
+class _NotLean(Exception):
+    """A message the lean writer does not write (the email package's generator does)."""
+
+
+def _lean_header(name: str, value: str, nl: str) -> str:
+    """One header line as the email package's compat32 generator writes it: a short plain
+    value as it is, anything else folded by email.header.Header, as the generator does."""
+    line = "%s: %s" % (name, value)
+    plain = value.isascii() and value.isprintable() and "  " not in value and value == value.strip()
+    if plain and len(line) <= _FOLD_AT:
+        return line + nl
+    return "%s: %s%s" % (name, Header(value, header_name=name).encode(linesep=nl, maxlinelen=_FOLD_AT), nl)
+
+
+def _parts(msg: Message) -> list[Message]:
+    payload = msg.get_payload()
+    parts = [part for part in payload if isinstance(part, Message)] if isinstance(payload, list) else []
+    if not isinstance(payload, list) or len(parts) != len(payload):
+        raise _NotLean("parts")
+    return parts
+
+
+def _leaf_texts(msg: Message) -> list[str]:
+    if msg.is_multipart():
+        return [text for part in _parts(msg) for text in _leaf_texts(part)]
+    payload = msg._payload  # type: ignore[attr-defined]  # the stored, encoded payload
+    if not isinstance(payload, str):
+        raise _NotLean("payload of type %s" % type(payload).__name__)
+    return [payload]
+
+
+def _lean_boundaries(msg: Message, texts: list[str], boundaries: dict[int, str]) -> None:
+    """Give each multipart without a boundary one, of the email package's form, that no
+    part's text holds (a substring search, where the generator compiles a regex per try);
+    ``boundaries``: each multipart's, by id()."""
+    if not msg.is_multipart():
+        return
+    boundary = msg.get_boundary()
+    if boundary is None:
+        while True:
+            boundary = "=" * 15 + ("%0*d" % (_BOUNDARY_WIDTH, random.randrange(sys.maxsize))) + "=="
+            if not any(boundary in text for text in texts):
+                break
+        msg.set_boundary(boundary)
+    boundaries[id(msg)] = boundary
+    for part in _parts(msg):
+        _lean_boundaries(part, texts, boundaries)
+
+
+def _lean_write(msg: Message, nl: str, out: list[str], boundaries: dict[int, str]) -> None:
+    if msg.preamble is not None or msg.epilogue is not None:
+        raise _NotLean("preamble or epilogue")
+    for name, value in msg._headers:  # type: ignore[attr-defined]  # raw (name, value) pairs
+        if not isinstance(value, str) or not name.isascii():
+            raise _NotLean("header %r" % name)
+        out.append(_lean_header(name, value, nl))
+    out.append(nl)
+    if msg.is_multipart():
+        delimiter = "--" + boundaries[id(msg)]
+        for index, part in enumerate(_parts(msg)):
+            out.append((nl if index else "") + delimiter + nl)
+            _lean_write(part, nl, out, boundaries)
+        out.append(nl + delimiter + "--" + nl)
+        return
+    payload: str = msg._payload  # type: ignore[attr-defined]
+    if "\r" in payload:
+        payload = payload.replace("\r\n", "\n").replace("\r", "\n")
+    out.append(payload.replace("\n", nl) if nl != "\n" else payload)
+
+
+def lean_bytes(msg: Message, *, linesep: str = "\n") -> bytes:
+    """``msg`` (a tree of the email package's compat32 messages, as Django builds them) as
+    bytes: the very bytes its BytesGenerator writes (without mangling "From " lines, as
+    Django asks), in a tenth of its time: plain header lines are written as they are, only
+    long or encoded ones go through the email package's folding, and the boundaries are
+    chosen with a substring search. A message it does not know how to write raises _NotLean."""
+    if msg.policy is not email_policy.compat32:
+        raise _NotLean("policy")
+    boundaries: dict[int, str] = {}
+    _lean_boundaries(msg, _leaf_texts(msg), boundaries)
+    out: list[str] = []
+    _lean_write(msg, linesep, out, boundaries)
+    # 8bit text parts are stored with surrogate escapes for their UTF-8 bytes (as the generator writes them)
+    return "".join(out).encode("ascii", "surrogateescape")
+
+
+class _LeanMixin:
+    def as_bytes(self, unixfrom: bool = False, linesep: str = "\n") -> bytes:
+        if not unixfrom:
+            try:
+                return lean_bytes(self, linesep=linesep)  # type: ignore[arg-type]
+            except _NotLean:
+                pass
+        return super().as_bytes(unixfrom=unixfrom, linesep=linesep)  # type: ignore[misc]
+
+
+class _LeanMultipart(_LeanMixin, SafeMIMEMultipart):  # type: ignore[misc]  # the stubs' as_bytes and as_string differ
+    pass
+
+
+class _LeanText(_LeanMixin, SafeMIMEText):  # type: ignore[misc]
+    pass
+
+
+_LEAN = {SafeMIMEMultipart: _LeanMultipart, SafeMIMEText: _LeanText}
+
+
+class SiteMail(EmailMultiAlternatives):
+    """Django's message, whose ``message()`` (the tree of MIME parts the SMTP backend
+    sends) writes its bytes with ``lean_bytes``: the same bytes, at a fraction of the cost
+    (the email package's generator was a third of the time of sending a mail)."""
+
+    def message(self, *args: Any, **kwargs: Any) -> Any:  # as Django's (whose stubs know a later signature)
+        msg = super().message(*args, **kwargs)
+        lean = _LEAN.get(type(msg))
+        if lean is not None:
+            msg.__class__ = lean  # same layout: only as_bytes differs
+        return msg
+
+
+def _base64_lines(part: Message) -> None:
+    """email.encoders.encode_base64, the same lines of 76 characters, in one C call and a
+    split instead of one call per 57 bytes."""
+    data = part.get_payload(decode=True)  # the bytes (as email.encoders.encode_base64 reads them)
+    if not isinstance(data, bytes):
+        raise TypeError("an image part holds bytes")
+    encoded = base64.b64encode(data).decode("ascii")
+    part.set_payload("".join(encoded[i : i + 76] + "\n" for i in range(0, len(encoded), 76)))
+    part["Content-Transfer-Encoding"] = "base64"
+
+
 def email_message(
     *,
     to: list[str],
@@ -78,13 +224,13 @@ def email_message(
     headers.setdefault("Message-ID", message_id_make())
     headers.setdefault("Date", format_datetime(datetime.now(UTC)))
     reply_to = [headers.pop("Reply-To")] if headers.get("Reply-To") else None
-    message = EmailMultiAlternatives(
+    message = SiteMail(
         subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=to, headers=headers, reply_to=reply_to
     )
     if html_body:
         message.attach_alternative(html_body, "text/html")
     for name, data in (images or {}).items():
-        image = MIMEImage(data, "png")
+        image = MIMEImage(data, "png", _encoder=_base64_lines)
         image.add_header("Content-ID", "<%s>" % name)
         image.add_header("Content-Disposition", "inline", filename="%s.png" % name)
         message.attach(image)

@@ -5,9 +5,11 @@ from typing import Literal
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Model, Q, QuerySet
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 
 from . import tokens
-from .models import Block, StaffAction, User
+from .models import Block, OutgoingMail, StaffAction, User
 from .names import display_name_breaks_rules
 
 
@@ -106,3 +108,29 @@ def users_with_bad_display_names() -> list[int]:
 def staff_actions_on(*, target: Model) -> QuerySet[StaffAction]:
     """The staff audit log's rows about ``target`` (a game, report, tournament, ...), latest first."""
     return StaffAction.objects.filter(target_type=ContentType.objects.get_for_model(target), target_id=target.pk)
+
+
+def outbox_rows_of(*, kind: str, object_ids: list[int]) -> dict[int, OutgoingMail]:
+    """The outbox row of each object (e.g. an alarm) of ``kind``, by object id, in one query
+    (the latest, should there be several)."""
+    rows: dict[int, OutgoingMail] = {}
+    for row in OutgoingMail.objects.filter(kind=kind, object_id__in=object_ids).order_by("pk"):
+        if row.object_id is not None:
+            rows[row.object_id] = row
+    return rows
+
+
+def outbox_mail_state(row: OutgoingMail, *, now: datetime) -> str:
+    """Where an outbox row stands, for staff: its outcome once done (sent, or why not);
+    before, "sending" (a sender holds it), "retry at ..." (after a failure), "deferred
+    until ..." (its renderer said not now, e.g. the recipient's quiet hours), or "due"."""
+    if row.done_at is not None:
+        return row.outcome
+    when = formats.localize(timezone.localtime(row.due_at))
+    if row.due_at <= now:
+        return gettext("due")
+    if row.claimed_at is not None:
+        return gettext("sending")
+    if row.attempts:
+        return gettext("retry at %(when)s (attempt %(attempt)s)") % {"when": when, "attempt": row.attempts + 1}
+    return gettext("deferred until %(when)s") % {"when": when}

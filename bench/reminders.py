@@ -31,6 +31,7 @@ Without DATABASE_URL it runs on SQLite in memory.
 from __future__ import annotations
 
 import argparse
+import collections
 import multiprocessing
 import os
 import random
@@ -43,8 +44,55 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "maatasite.settings")
 
 
+def _lean_sink_process(port: int, ready, stop, results) -> None:
+    """A minimal real SMTP server (asyncio streams: EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT)
+    that accepts everything, as a fast MTA would: a tenth of aiosmtpd's CPU time per message,
+    which on a 2-core machine the senders would otherwise share with the server."""
+    import asyncio
+    import threading
+
+    sizes: list[int] = []
+    loop = asyncio.new_event_loop()
+
+    async def session(reader, writer) -> None:
+        writer.write(b"220 sink ESMTP\r\n")
+        while True:
+            line = await reader.readline()
+            if not line:
+                break
+            command = line[:4].upper()
+            if command == b"EHLO":
+                writer.write(b"250-sink\r\n250-8BITMIME\r\n250 SIZE 33554432\r\n")
+            elif command == b"DATA":
+                writer.write(b"354 End data with <CR><LF>.<CR><LF>\r\n")
+                await writer.drain()
+                data = await reader.readuntil(b"\r\n.\r\n")
+                sizes.append(len(data) - 3)
+                writer.write(b"250 OK\r\n")
+            elif command == b"QUIT":
+                writer.write(b"221 Bye\r\n")
+                await writer.drain()
+                break
+            else:  # HELO, MAIL, RCPT, RSET, NOOP
+                writer.write(b"250 OK\r\n")
+            await writer.drain()
+        writer.close()
+
+    async def serve() -> None:
+        server = await asyncio.start_server(session, "127.0.0.1", port, limit=1 << 24)
+        async with server:
+            await server.serve_forever()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    time.sleep(0.2)
+    ready.set()
+    stop.wait()
+    results.put((sizes, time.process_time()))
+
+
 def _sink_process(port: int, ready, stop, results) -> None:
-    """An SMTP server that accepts everything and reports the size of each message at the end."""
+    """An SMTP server (aiosmtpd) that accepts everything and reports the size of each message at the end."""
     import logging
 
     from aiosmtpd.controller import Controller
@@ -62,7 +110,7 @@ def _sink_process(port: int, ready, stop, results) -> None:
     ready.set()
     stop.wait()
     controller.stop()
-    results.put(sizes)
+    results.put((sizes, time.process_time()))
 
 
 def _percentile(values: list[int], share: float) -> int:
@@ -76,8 +124,25 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1000, help="alarms claimed per sweep call")
     parser.add_argument("--kinds", default="onitama,maatatahay", help="the games, in turn")
     parser.add_argument("--render", type=int, default=200, help="games whose pictures are drawn, timed")
+    parser.add_argument(
+        "--alarm-kind",
+        default="reminder",
+        choices=["reminder", "your_turn", "mixed"],
+        help="the mails: reminders, your-turn mails (the opponent's last moves in words, the legal moves), "
+        "or both in turn",
+    )
+    parser.add_argument(
+        "--sink",
+        default="aiosmtpd",
+        choices=["aiosmtpd", "lean"],
+        help="the SMTP server: aiosmtpd, or a minimal asyncio one (less CPU taken from the senders)",
+    )
     parser.add_argument("--senders", type=int, default=1, help="processes draining the outbox at once")
     parser.add_argument("--draw-at-send", action="store_true", help="no stored pictures: the sweep draws them")
+    parser.add_argument("--profile", metavar="FILE", help="profile the sweep (cProfile, one sender) into FILE")
+    parser.add_argument(
+        "--breakdown", action="store_true", help="CPU time per mail of each step of the sweep (one sender)"
+    )
     args = parser.parse_args()
 
     import logging
@@ -105,7 +170,11 @@ def main() -> None:
     port = free_port()
     context = multiprocessing.get_context("fork")  # before any database connection or thread
     ready, stop, results = context.Event(), context.Event(), context.Queue()
-    sink = context.Process(target=_sink_process, args=(port, ready, stop, results), daemon=True)
+    sink = context.Process(
+        target=_lean_sink_process if args.sink == "lean" else _sink_process,
+        args=(port, ready, stop, results),
+        daemon=True,
+    )
     sink.start()
     assert ready.wait(30), "the SMTP server did not start"
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
@@ -189,10 +258,15 @@ def main() -> None:
         Move.objects.bulk_create(moves, batch_size=2000)
         Alarm.objects.all().delete()
         due = now - timedelta_days(0.01)
+        alarm_kinds = {
+            "reminder": [Alarm.Kind.REMINDER],
+            "your_turn": [Alarm.Kind.YOUR_TURN],
+            "mixed": [Alarm.Kind.REMINDER, Alarm.Kind.YOUR_TURN],
+        }[args.alarm_kind]
         Alarm.objects.bulk_create(
             [
-                Alarm(game=game, user=plan[0], kind=Alarm.Kind.REMINDER, turn=game.turn, due_at=due)
-                for game, plan in zip(games, plans, strict=True)
+                Alarm(game=game, user=plan[0], kind=alarm_kinds[i % len(alarm_kinds)], turn=game.turn, due_at=due)
+                for i, (game, plan) in enumerate(zip(games, plans, strict=True))
             ],
             batch_size=2000,
         )
@@ -277,6 +351,16 @@ def main() -> None:
         load_before = os.getloadavg()[0]
         started, cpu_started = time.perf_counter(), time.process_time()
         children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # every query of the sweep counted (Django keeps the last 9,000 only)
+        connection.queries_limit = 10**7
+        connection.queries_log = collections.deque(maxlen=connection.queries_limit)
+        steps = _steps_timed() if args.breakdown else {}
+        profiler = None
+        if args.profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
         with CaptureQueriesContext(connection) as queries:
             if args.senders == 1:
                 while True:
@@ -312,11 +396,17 @@ def main() -> None:
                 for _ in readers:
                     os.wait()
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(args.profile)
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu += (children.ru_utime - children_before.ru_utime) + (children.ru_stime - children_before.ru_stime)
         stop.set()
-        sizes = results.get(timeout=60)
-        print("reminders sent:      %d (SMTP server received %d, %.1f MB)" % (sent, len(sizes), sum(sizes) / 1e6))
+        sizes, sink_cpu = results.get(timeout=60)
+        print(
+            "reminders sent:      %d (SMTP server received %d, %.1f MB; its CPU time %.2f s, in all)"
+            % (sent, len(sizes), sum(sizes) / 1e6, sink_cpu)
+        )
         print(
             "time:                %.2f s (%.0f mails/s); CPU time of the senders %.2f s (%.0f mails per CPU s); "
             "load average %.1f before, %.1f after (%d cores)"
@@ -342,6 +432,8 @@ def main() -> None:
             )
         )
         print("pictures drawn:      %d by the sweep itself" % sum(drawn_at_send))
+        for name, (calls, seconds) in steps.items():
+            print("  step %-28s %6d calls, %.3f ms CPU per mail" % (name, calls, seconds * 1000 / max(sent, 1)))
         if sizes:
             print(
                 "mail size:           median %.1f KB, p95 %.1f KB, largest %.1f KB"
@@ -351,6 +443,48 @@ def main() -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         stop.set()
         sink.join(10)
+
+
+# (module, function name, label): the steps of the sweep timed by --breakdown, nested ones included
+_STEPS = [
+    ("correspondence.services", "alarms_queue_due", "queue alarms (outbox rows)"),
+    ("accounts.outbox", "_send_rows", "send a batch (all that follows)"),
+    ("accounts.outbox", "_claim", "claim a batch"),
+    ("correspondence.mail", "alarms_load", "  load a batch (alarms_load)"),
+    ("accounts.outbox", "_render", "  render (all of it)"),
+    ("correspondence.mail", "user_email_build", "    build the message"),
+    ("accounts.mail", "user_email_render", "      templates"),
+    ("accounts.mail", "email_message", "      EmailMultiAlternatives"),
+    ("accounts.outbox", "_smtp_send", "  send (MIME bytes and SMTP)"),
+    ("accounts.outbox", "_done", "  mark done"),
+]
+
+
+def _steps_timed() -> dict[str, list]:
+    import importlib
+
+    totals: dict[str, list] = {}
+    for module_name, name, label in _STEPS:
+        module = importlib.import_module(module_name)
+        inner = getattr(module, name)
+        entry = totals.setdefault(label, [0, 0.0])
+
+        def timed(*args, _inner=inner, _entry=entry, **kwargs):
+            begun = time.process_time()
+            try:
+                return _inner(*args, **kwargs)
+            finally:
+                _entry[0] += 1
+                _entry[1] += time.process_time() - begun
+
+        setattr(module, name, timed)
+        if module_name == "correspondence.mail":  # the outbox calls the loader it registered
+            from accounts import outbox
+
+            for kind, registered in list(outbox._KINDS.items()):
+                if registered.load is inner:
+                    outbox._KINDS[kind] = outbox.MailKind(render=registered.render, load=timed)
+    return totals
 
 
 def timedelta_days(days: float):

@@ -49,6 +49,7 @@ from urllib.parse import quote
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Prefetch
+from django.template.loader import render_to_string
 from django.urls import get_urlconf, reverse
 from django.utils.translation import gettext
 
@@ -60,7 +61,7 @@ from games.clock import quiet_hours_shift
 from games.errors import GameActionError, MoveRejected
 from games.labels import decision_kind_label, move_in_words, result_text
 from games.models import Alarm, Game, GameKind, GameStatus, Move, Seat
-from games.rules import game_secret, game_state, legal_moves_of
+from games.rules import SQUARE_PARTS, game_secret, game_state, legal_moves_of
 
 from . import selectors, tokens
 from .models import Vacation
@@ -263,8 +264,14 @@ def opponent_moves(game: Game, user_id: int, moves: list[Move]) -> list[dict[str
         _salt, seed = game_secret(game)
         state = replay(rules, seed, game.options, texts[:first], data_version=game.data_version or None)
         for move in recent:
+            played = rules.parse_move(state, move.text)
+            parts = rules.move_parts(played)
+            # the previews of the moves naming the move's first square only (engine
+            # move_previews_at: equal to move_previews', without every other square's)
+            square = next((value for key in SQUARE_PARTS if isinstance(value := parts.get(key), str)), None)
             effects = next(
-                (p.effects for p in rules.move_previews(state) if rules.move_text(p.move) == move.text), None
+                (p.effects for p in rules.move_previews_at(state, square) if rules.move_text(p.move) == move.text),
+                None,
             )
             out.append(
                 {
@@ -273,7 +280,7 @@ def opponent_moves(game: Game, user_id: int, moves: list[Move]) -> list[dict[str
                     "words": move_in_words(game.kind, effects) if effects is not None else "",
                 }
             )
-            state = rules.apply(state, rules.parse_move(state, move.text))
+            state = rules.apply(state, played)
     except EngineError:  # a record the engine no longer reads: the move text alone
         log.warning("game %s: the last moves could not be replayed for the mail", game.pk, exc_info=True)
         return [{"text": m.text, "player": m.seat.player_name, "words": ""} for m in recent]
@@ -300,7 +307,9 @@ def legal_summary(game: Game) -> dict[str, Any]:
     kinds: dict[str, dict[str, Any]] = {}
     for move in legal:
         kind = str(move.parts.get("type"))
-        entry = kinds.setdefault(kind, {"label": decision_kind_label(kind), "count": 0, "example": move.text})
+        entry = kinds.get(kind)
+        if entry is None:  # (the label once per kind, not per legal move: a placement has hundreds)
+            entry = kinds[kind] = {"label": decision_kind_label(kind), "count": 0, "example": move.text}
         entry["count"] += 1
     return {"by_card": [], "kinds": list(kinds.values())}
 
@@ -311,7 +320,13 @@ def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) 
     game, user = alarm.game, alarm.user
     seat = seat_of(game, user.pk)
     unsubscribe_kind = UNSUBSCRIBE_KIND[alarm.kind]
-    headers = game_mail_headers(game_id=game.pk, user_id=user.pk, unsubscribe_kind=unsubscribe_kind)
+    unsubscribe = unsubscribe_url(user_id=user.pk, kind=unsubscribe_kind)  # signed once, for header and body
+    headers = {
+        "List-Unsubscribe": "<%s>" % unsubscribe,
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        **list_headers(),
+        **thread_headers(game_id=game.pk, user_id=user.pk),
+    }
     reply = None
     if alarm.kind != Alarm.Kind.GAME_OVER:
         reply = reply_address(game=game, user_id=user.pk)
@@ -326,19 +341,22 @@ def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) 
             "deadline": game.deadline,
             "now": now,
             "time_left": (game.deadline - now) if game.deadline else None,
+            "time_zone": user.time_zone or "UTC",
             "open_url": open_url(game_id=game.pk, user_id=user.pk),
-            "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind=unsubscribe_kind),
+            "unsubscribe_url": unsubscribe,
             "reply_address": reply,
             "outcome": outcome_for(game, seat),
             "result": result_text(game, seats=seats, viewer_side=seat.side if seat else None)
             if alarm.kind == Alarm.Kind.GAME_OVER
             else "",
-            "time_zone": user.time_zone or "UTC",
             "last_moves": opponent_moves(game, user.pk, getattr(alarm, "game_moves", []))
             if alarm.kind == Alarm.Kind.YOUR_TURN
             else [],
             "legal": legal_summary(game) if alarm.kind == Alarm.Kind.YOUR_TURN else {},
         }
+        # The deadline's sentence (time zone, date format, time left: the costliest part of the
+        # mail to render) is rendered once, for both the text and the HTML body.
+        context["deadline_text"] = render_to_string("correspondence/email/_deadline.txt", context)
     return user_email_build(
         user=user,
         subject_template="correspondence/email/alarm_subject.txt",
@@ -405,16 +423,31 @@ def _pictures(sending) -> dict:
 
 
 def alarms_load(rows) -> dict[int, Alarm]:
+    """The alarms of a batch of rows, with all their mails need, in constant queries: the
+    alarms with their users and games (without the sealed state and seed, which only a
+    "your turn" reads), the games' seats and players, for "your turn" mails the sealed
+    fields and the moves of those games, and the stored pictures (mail_pictures_attach)."""
     alarms = list(
         Alarm.objects.filter(pk__in=[row.object_id for row in rows])
-        .select_related("user", "game", "game__to_move_user")
+        .select_related("user", "game")
+        .defer("game__sealed_state", "game__sealed_seed")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
-    # "your turn" tells the opponent's last decisions: the moves of those games, one query
+    # "your turn" tells the opponent's last decisions and the legal moves: the games' sealed
+    # state and seed, then their moves, one query each
     turn_games = {alarm.game_id for alarm in alarms if alarm.kind == Alarm.Kind.YOUR_TURN}
     moves: dict[int, list[Move]] = {}
     if turn_games:
-        for move in Move.objects.filter(game_id__in=turn_games).select_related("seat").order_by("game_id", "ply"):
+        sealed = {
+            pk: (state, seed)
+            for pk, state, seed in Game.objects.filter(pk__in=turn_games).values_list(
+                "pk", "sealed_state", "sealed_seed"
+            )
+        }
+        for alarm in alarms:
+            if alarm.game_id in sealed:
+                alarm.game.sealed_state, alarm.game.sealed_seed = sealed[alarm.game_id]
+        for move in Move.objects.filter(game_id__in=turn_games).select_related("seat__user").order_by("game_id", "ply"):
             moves.setdefault(move.game_id, []).append(move)
     for alarm in alarms:
         alarm.game_moves = moves.get(alarm.game_id, [])  # type: ignore[attr-defined]

@@ -38,6 +38,7 @@ from typing import Any
 
 import cairosvg
 from django.conf import settings
+from django.db import connection
 from django.db.models import Count, Prefetch, Sum
 from django.utils import timezone, translation
 from django.utils.html import escape
@@ -313,16 +314,30 @@ def _mail_players(game: Game) -> dict[int, Seat]:
     return {seat.user.pk: seat for seat in game.seats.all() if seat.user is not None and seat.user.email}
 
 
-def mail_pictures_for(games: Iterable[Game]) -> dict[tuple[int, int], MailPicture]:
+def mail_pictures_for(
+    games: Iterable[Game], *, pairs: Iterable[tuple[int, int]] | None = None
+) -> dict[tuple[int, int], MailPicture]:
     """The stored pictures of ``games`` (seats and users loaded), by (game id, user id), in one
-    query: only the current ones."""
+    query: only the current ones; with ``pairs`` ((game id, user id)), only those pictures
+    (a reminder needs its recipient's picture, not the opponent's)."""
     games = list(games)
     if not games:
         return {}
     by_id = {game.pk: game for game in games}
     users = {seat.user_id: seat.user for game in games for seat in game.seats.all() if seat.user_id}
     current = {}
-    for picture in MailPicture.objects.filter(game_id__in=list(by_id)):
+    stored = MailPicture.objects.filter(game_id__in=list(by_id))
+    wanted = sorted({(int(game_id), int(user_id)) for game_id, user_id in pairs or ()})
+    if pairs is not None and wanted:
+        columns = {
+            field.name: connection.ops.quote_name(str(field.column)) for field in MailPicture._meta.concrete_fields
+        }
+        game_column, user_column = columns["game"], columns["user"]
+        stored = stored.extra(  # noqa: S610  # row values: ((game, user), ...) as bound parameters
+            where=["(%s, %s) IN (%s)" % (game_column, user_column, ", ".join(["(%s, %s)"] * len(wanted)))],
+            params=[value for pair in wanted for value in pair],
+        )
+    for picture in stored:
         game, user = by_id[picture.game_id], users.get(picture.user_id)
         if user is not None and picture_is_current(picture, game=game, user=user):
             current[(picture.game_id, picture.user_id)] = picture
@@ -343,7 +358,10 @@ def mail_pictures_store(
     merged: dict[int, tuple[Game, list[int]]] = {}
     for game, user_ids in wanted:
         merged.setdefault(game.pk, (game, []))[1].extend(user_ids)
-    stored = mail_pictures_for(game for game, _users in merged.values())
+    stored = mail_pictures_for(
+        (game for game, _users in merged.values()),
+        pairs=[(game.pk, user_id) for game, user_ids in merged.values() for user_id in user_ids],
+    )
     todo: list[tuple[Game, list[tuple[int, Seat]]]] = []
     for game, user_ids in merged.values():
         players = _mail_players(game)
@@ -359,6 +377,12 @@ def mail_pictures_store(
     if not todo:
         return result
     started = time.perf_counter()
+    # the games read without their sealed state (the mail sweep's, alarms_load): one query for it
+    unsealed = [game for game, _n in todo if "sealed_state" in game.get_deferred_fields()]
+    if unsealed:
+        states = dict(Game.objects.filter(pk__in=[game.pk for game in unsealed]).values_list("pk", "sealed_state"))
+        for game in unsealed:
+            game.sealed_state = states.get(game.pk, "")
     moves: dict[int, list[Move]] = {}
     for move in Move.objects.filter(game_id__in=[game.pk for game, _n in todo]).order_by("game_id", "ply"):
         moves.setdefault(move.game_id, []).append(move)

@@ -26,6 +26,7 @@ import hashlib
 import logging
 import math
 import secrets
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
 from email import message_from_bytes, policy
@@ -104,6 +105,28 @@ def alarms_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult:
             result.outcomes[outcome] = len(pks)
     result.claimed, result.queued = len(alarms), len(mails)
     return result
+
+
+def alarms_queue_all_due(
+    *, now: datetime, limit: int = SWEEP_LIMIT, on_queued: Callable[[], None] | None = None
+) -> SweepResult:
+    """``alarms_queue_due`` again and again until no alarm is due (each round its own
+    transaction of up to ``limit`` alarms), so that a burst of 10,000 due alarms is queued in
+    one sweep, not one thousand a minute. ``on_queued`` is called once, after the first full
+    round that queued mail (committed) when more rounds follow: the beat task starts the
+    outbox's drain there, which sends while the next rounds are queued."""
+    total = SweepResult()
+    while True:
+        result = alarms_queue_due(now=now, limit=limit)
+        total.claimed += result.claimed
+        total.queued += result.queued
+        for outcome, count in result.outcomes.items():
+            total.outcomes[outcome] = total.outcomes.get(outcome, 0) + count
+        if result.claimed < limit:
+            return total
+        if result.queued and on_queued is not None:
+            on_queued()
+            on_queued = None
 
 
 def alarms_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -> SweepResult:

@@ -1,7 +1,8 @@
 """Celery tasks of correspondence: idempotent, acknowledged late, retried with backoff.
 
 ``correspondence_sweep`` runs from beat (CELERY_BEAT_SCHEDULE
-"correspondence-sweep"): due alarms and digests become outbox rows, ended vacations
+"correspondence-sweep"): due alarms (all of them, a thousand per transaction) and digests
+become outbox rows, ended vacations
 end, the mail pictures of games over for a day are deleted, and a drain of the outbox
 (accounts.tasks.outbox_drain) sends the mail. Each step locks its rows with skip-locked
 locks and queues them in one transaction, so overlapping runs never queue a mail twice.
@@ -24,11 +25,15 @@ def correspondence_sweep(self) -> dict[str, int]:
     from . import pictures, services  # at run time: services import this module to enqueue
 
     now = timezone.now()
-    alarms = services.alarms_queue_due(now=now)
+
+    # Many alarms due: the drain starts after the first thousand, sending while the rest are queued.
+    alarms = services.alarms_queue_all_due(now=now, on_queued=outbox_drain.delay)
     digests = services.digests_queue_due(now=now)
     vacations_ended = services.vacations_expire(now=now)
     pictures_purged = pictures.mail_pictures_purge(now=now)
     if alarms.queued or digests.queued:
+        # (after an early drain too: it may have found nothing left before the last rounds were
+        # committed; two drains take disjoint rows, skip-locked, so a second one is a helper)
         outbox_drain.delay()
     return {
         "alarms_claimed": alarms.claimed,

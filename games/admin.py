@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from accounts.selectors import outbox_mail_state, outbox_rows_of
 from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 from .models import Alarm, Challenge, ClockOutage, ClockSweep, DrawOffer, Game, Move, Seat
@@ -131,9 +133,28 @@ class DrawOfferAdmin(admin.ModelAdmin):
 
 @admin.register(Alarm)
 class AlarmAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "user", "kind", "turn", "due_at", "sent_at", "outcome")
+    """The alarms; an alarm ``queued`` in the outbox shows where its mail stands (column
+    "mail"): sent or why not, or still waiting, e.g. deferred to the end of the player's night."""
+
+    list_display = ("id", "game", "user", "kind", "turn", "due_at", "sent_at", "outcome", "mail")
     list_filter = ("kind", "outcome")
-    readonly_fields = ("game", "user", "kind", "turn", "due_at", "claimed_at", "sent_at", "outcome")
+    readonly_fields = ("game", "user", "kind", "turn", "due_at", "claimed_at", "sent_at", "outcome", "mail")
+
+    def get_changelist_instance(self, request):
+        """The page's alarms with their outbox rows, read in one query."""
+        changelist = super().get_changelist_instance(request)
+        alarms = list(changelist.result_list)  # evaluated once: the page shows these very objects
+        rows = outbox_rows_of(kind="alarm", object_ids=[alarm.pk for alarm in alarms])
+        for alarm in alarms:
+            alarm.__dict__["outbox_row"] = rows.get(alarm.pk)
+        return changelist
+
+    @admin.display(description=_("mail"))
+    def mail(self, alarm: Alarm) -> str:
+        if "outbox_row" not in alarm.__dict__:  # the alarm's own page
+            alarm.__dict__["outbox_row"] = outbox_rows_of(kind="alarm", object_ids=[alarm.pk]).get(alarm.pk)
+        row = alarm.__dict__["outbox_row"]
+        return outbox_mail_state(row, now=timezone.now()) if row is not None else "-"
 
 
 @admin.register(ClockSweep)

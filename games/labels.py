@@ -9,10 +9,10 @@ won: your master reached the temple"), neutral for everyone else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine import get_game
@@ -130,6 +130,17 @@ def decision_kind_label(kind: str) -> str:
     return str(label) if label is not None else kind
 
 
+# The list punctuation of the languages whose script has its own: Arabic's comma and semicolon.
+_PUNCTUATION = {"ar": {", ": "، ", "; ": "؛ "}}
+
+
+def joined(parts: Iterable[str], separator: str = ", ") -> str:
+    """``parts`` joined with ``separator`` (", " or "; ") as the active language writes it:
+    Arabic with its own comma and semicolon ("، ", "؛ ")."""
+    language = (get_language() or "").split("-")[0]
+    return _PUNCTUATION.get(language, {}).get(separator, separator).join(parts)
+
+
 def _crystals(energy: int, spirit: int) -> str:
     return gettext("%(energy)s Energy and %(spirit)s Spirit") % {"energy": energy, "spirit": spirit}
 
@@ -177,7 +188,7 @@ def move_in_words(kind: str, effects: Mapping[str, object]) -> str:
         ]
         deaths = effects.get("deaths")
         if isinstance(deaths, list) and deaths:
-            dead = ", ".join(
+            dead = joined(
                 "%s %s (%s)" % (side_label(str(d.get("tribe"))), tile_label(str(d.get("tile"))), d.get("square"))
                 for d in deaths
                 if isinstance(d, Mapping)
@@ -185,10 +196,10 @@ def move_in_words(kind: str, effects: Mapping[str, object]) -> str:
             parts.append(gettext("warriors died: %(dead)s") % {"dead": dead})
         change = effects.get("score_change")
         if isinstance(change, Mapping):
-            gains = ", ".join(
+            gains = joined(
                 "%s %+d" % (side_label(str(side)), int(str(points))) for side, points in change.items() if points
             )
             if gains:
                 parts.append(gettext("score %(change)s") % {"change": gains})
-        return "; ".join(parts)
+        return joined(parts, "; ")
     return ""

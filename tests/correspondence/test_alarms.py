@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from accounts import outbox
 from accounts.models import OutgoingMail
-from correspondence import services, tasks
+from correspondence import pictures, services, tasks
 from games.models import Alarm
-from tests.factories import to_move
+from tests.factories import to_move, turn_start
 from tests.helpers import html_alternative
 
 from .conftest import play, start_game
@@ -184,6 +184,74 @@ def test_the_sweep_costs_one_query_per_mail_beyond_a_constant(alice, bob):
     # one INSERT for all the rows; SQLite's limit on parameters per query may split it in two
     assert small_kinds["insert"] == 1 and large_kinds["insert"] <= (1 if connection.vendor == "postgresql" else 2)
     assert len(mail.outbox) >= 110
+
+
+def test_each_batch_of_the_outbox_costs_the_same_queries_whatever_its_mails(alice, bob, settings):
+    """The outbox sends in batches (OUTBOX_BATCH): each costs a constant number of queries
+    (claim, load of alarms, games, seats, players, pictures, and for "your turn" mails the
+    games' sealed state and moves), plus the one mark per mail: a batch of 1 mail costs what
+    a batch of 3 does, and 11 mails in 3 batches three times that, for "your turn" mails and
+    reminders alike. (A picture missing would be drawn at send, in three queries more.)"""
+    settings.OUTBOX_BATCH = 4
+    for kind in ("your_turn", "reminder"):
+        others = []
+        for count in (1, 3, 11):  # one batch, one batch, three batches (4, 4 and 3)
+            Alarm.objects.all().delete()  # the earlier games' alarms, due later, stay out of this one
+            # one decision played: a "your turn" mail tells the opponent's move (its seat and player)
+            games = [play(game, 1) for game in _due_games(alice, bob, count)]
+            for game in games:  # drawn after each move, as in production (by the task)
+                pictures.mail_pictures_render(game_id=game.pk)
+            now = timezone.now()
+            if kind == "reminder":
+                services.alarms_send_due(now=now)  # their "your turn" mails first
+                now = max(turn_start(game) for game in games) + timedelta(days=2.4, seconds=1)
+            assert services.alarms_queue_due(now=now).queued == count
+            with CaptureQueriesContext(connection) as queries:
+                sent = outbox.outbox_send_due(now=now).sent
+            assert sent == count
+            kinds = _query_kinds(queries.captured_queries)
+            assert kinds["mark"] == count and kinds["insert"] == 0
+            others.append(kinds["other"])
+        assert others == [others[0], others[0], 3 * others[0]], (kind, others)
+        assert others[0] == (10 if kind == "your_turn" else 8), (kind, others)
+    assert mail.outbox[-1].subject.endswith("time is running out")
+
+
+def test_staff_see_a_mail_deferred_by_quiet_hours_as_deferred_not_only_queued(admin_client, onitama_game):
+    """An alarm queued in the outbox whose mail waits for the end of the player's night is
+    shown as deferred until then (list and page), and as sent once it went out."""
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    game = onitama_game
+    mover = to_move(game)
+    now = timezone.now()
+    get_user_model().objects.filter(pk=mover.pk).update(
+        time_zone="UTC", quiet_hours_start=now.hour, quiet_hours_end=(now.hour + 2) % 24
+    )
+    assert services.alarms_send_due(now=now).sent == 0
+    alarm = Alarm.objects.get(game=game, kind="your_turn")
+    row = OutgoingMail.objects.get(kind="alarm", object_id=alarm.pk)
+    assert alarm.outcome == "queued" and row.done_at is None and row.due_at > now
+    listing = admin_client.get(reverse("admin:games_alarm_changelist")).content.decode()
+    page = admin_client.get(reverse("admin:games_alarm_change", args=[alarm.pk])).content.decode()
+    outbox_page = admin_client.get(reverse("admin:accounts_outgoingmail_changelist")).content.decode()
+    for html in (listing, page, outbox_page):
+        assert "deferred until" in html
+    assert outbox.outbox_send_due(now=row.due_at).sent == 1
+    listing = admin_client.get(reverse("admin:games_alarm_changelist")).content.decode()
+    assert "deferred until" not in listing and ">sent<" in listing
+
+
+def test_one_sweep_queues_every_due_alarm_a_batch_per_transaction(alice, bob):
+    """A burst of due alarms is queued in one sweep (not SWEEP_LIMIT a minute), a transaction
+    per round; the drain is started once, after the first full round, while the rest queue."""
+    _due_games(alice, bob, 5)
+    started = []
+    result = services.alarms_queue_all_due(now=timezone.now(), limit=2, on_queued=lambda: started.append(1))
+    assert (result.claimed, result.queued) == (5, 5) and started == [1]
+    assert OutgoingMail.objects.filter(kind="alarm", done_at__isnull=True).count() == 5
+    assert services.alarms_queue_all_due(now=timezone.now(), limit=2).claimed == 0
 
 
 def test_the_beat_task_is_late_acknowledged_and_retried():
