@@ -80,6 +80,9 @@ def _wins_at_once(rules, state) -> bool:
 
 
 def search(ob, state, *, seconds: float | None, max_depth: int):
+    import inspect
+
+    timed = {"time_only": True} if "time_only" in inspect.signature(ob.search_position).parameters else {}
     start_cpu = time.process_time()
     r = ob.search_position(
         state.red,
@@ -93,6 +96,7 @@ def search(ob, state, *, seconds: float | None, max_depth: int):
         level=ob.Level(10**12, max_depth, 0),
         seed=0,
         seconds=seconds,
+        **(timed if seconds is not None else {}),
     )
     return r, time.process_time() - start_cpu
 

@@ -154,8 +154,12 @@ Evaluator = Callable[[int, int, int, int, int, int, int, int, int, int], int]
 Node = tuple[int, int, int, int, int, int, int, int, int, int, int]
 # A node of the search itself: (own, opp, om, pm, configuration, 62-bit hash).
 FastNode = tuple[int, int, int, int, int, int]
+Ints = tuple[int, ...]
 # Everything one card configuration holds (see CardTables; unpacked once per node).
-Config = tuple[Any, ...]
+Config = tuple[
+    Ints, Ints, int, int, int, int, int, int, Ints, int, int, Ints, int, int,
+    Ints, Ints, Ints, Ints, int, Ints, Ints, Ints, int, int, int, int, int,
+]  # fmt: skip
 
 
 def _rows(values: Sequence[int]) -> tuple[int, ...]:
@@ -225,14 +229,16 @@ class CardTables:
             for sq in range(25)
         ]
         opp_piece = [
-            -(w.student + w.mobility * (theirs[p1][sq] | theirs[p2][sq]).bit_count() + (w.centre if CENTRE >> sq & 1 else 0))
+            -(
+                w.student
+                + w.mobility * (theirs[p1][sq] | theirs[p2][sq]).bit_count()
+                + (w.centre if CENTRE >> sq & 1 else 0)
+            )
             for sq in range(25)
         ]
         # A master is one of its side's pieces (counted above) but no centre student;
         # the tempo bonus rides on the mover's master.
-        mo = tuple(
-            w.tempo - (w.centre if CENTRE >> sq & 1 else 0) - w.advance * DIST[sq][target] for sq in range(25)
-        )
+        mo = tuple(w.tempo - (w.centre if CENTRE >> sq & 1 else 0) - w.advance * DIST[sq][target] for sq in range(25))
         mp = tuple((w.centre if CENTRE >> sq & 1 else 0) + w.advance * DIST[sq][otarget] for sq in range(25))
         z1 = Z_CARDS[col][c1][side] >> ZSHIFT
         z2 = Z_CARDS[col][c2][side] >> ZSHIFT
@@ -502,9 +508,35 @@ class Searcher:
         self.nodes = nodes
         if nodes >= self.limit or not nodes & 1023:
             self._tick()
-        (t1, t2, k1, k2, n1, n2, z1, z2, att, af, ta, _o, _a, _t, _e, _p, _m, _n, col, zmove, zmm, zcap, c1, _c, _q, _r, _s) = (
-            self.configs[cfg]
-        )
+        (
+            t1,
+            t2,
+            k1,
+            k2,
+            n1,
+            n2,
+            z1,
+            z2,
+            att,
+            af,
+            ta,
+            _o,
+            _a,
+            _t,
+            _e,
+            _p,
+            _m,
+            _n,
+            col,
+            zmove,
+            zmm,
+            zcap,
+            c1,
+            _c,
+            _q,
+            _r,
+            _s,
+        ) = self.configs[cfg]
         if att[pm] & own:
             return WIN - ply
         if af >> om & 1 and not own & ta:
@@ -646,9 +678,35 @@ class Searcher:
         self.nodes = nodes
         if nodes >= self.limit or not nodes & 1023:
             self._tick()
-        (t1, t2, k1, k2, n1, n2, _y, _z, att, af, ta, oatt, oaf, ota, evo, evp, mo, mp, _l, _m, _n, _k, c1, _c, _q, _r, _s) = (
-            self.configs[cfg]
-        )
+        (
+            t1,
+            t2,
+            k1,
+            k2,
+            n1,
+            n2,
+            _y,
+            _z,
+            att,
+            af,
+            ta,
+            oatt,
+            oaf,
+            ota,
+            evo,
+            evp,
+            mo,
+            mp,
+            _l,
+            _m,
+            _n,
+            _k,
+            c1,
+            _c,
+            _q,
+            _r,
+            _s,
+        ) = self.configs[cfg]
         if att[pm] & own:
             return WIN - ply
         if af >> om & 1 and not own & ta:
@@ -851,12 +909,14 @@ def search_position(
     level: Level,
     seed: int,
     seconds: float | None = None,
+    time_only: bool = False,
 ) -> SearchResult:
     """Choose a move for the side to move of a running position.
 
-    Deterministic in (position, level, seed): the level's node budget stops the search.
-    With ``seconds`` the search is in time-only mode instead: no node cap, it stops when
-    the time is up (the level's depth limit and noise still hold).
+    Deterministic in (position, level, seed): the level's node budget stops the search,
+    unless ``seconds`` (a wall-time cap) cuts it short. With ``time_only`` the search
+    thinks for ``seconds`` instead, with no node cap (the level's depth limit and noise
+    still hold).
     A winning move is played at once; the depth-1 iteration is always finished,
     so the move never allows an avoidable win in one for the opponent.
     """
@@ -868,7 +928,7 @@ def search_position(
         own, opp, om, pm, hand, ohand = blue, red, blue_master, red_master, blue_hand, red_hand
     c1, c2 = sorted(hand)
     p1, p2 = sorted(ohand)
-    timed = seconds is not None
+    timed = time_only and seconds is not None
     budget = (1 << 62) if timed else level.nodes
     s = Searcher(
         max_nodes=budget,
@@ -947,7 +1007,9 @@ def search_position(
     return SearchResult(best_move, best_score, depth_done, s.nodes, time.monotonic() - start)
 
 
-def choose_onitama(view: Mapping[str, Any], *, level: int, seed: int, seconds: float | None = None) -> str:
+def choose_onitama(
+    view: Mapping[str, Any], *, level: int, seed: int, seconds: float | None = None, time_only: bool = False
+) -> str:
     """Move text for the side to move of an Onitama view (``{"position": text, ...}``).
 
     The chosen move is checked by the engine's rules (``parse_move``) before it is returned.
@@ -974,6 +1036,7 @@ def choose_onitama(view: Mapping[str, Any], *, level: int, seed: int, seconds: f
         level=ONITAMA_LEVELS[level],
         seed=seed,
         seconds=seconds,
+        time_only=time_only,
     )
     text = result.text
     RULES.parse_move(state, text)  # raises IllegalMoveError if the search were ever wrong
