@@ -210,7 +210,7 @@ class CardTables:
     def _config(self, key: tuple[int, int, int, int]) -> Config:
         col, c1, c2, side = key
         w = self.weights
-        p1, p2 = (c for c in self.cards if c not in (c1, c2, side))
+        p1, p2 = [c for c in self.cards if c not in (c1, c2, side)]
         nxt = 1 - col
         mine, theirs = DEST[col], DEST[nxt]
 
@@ -349,7 +349,6 @@ class Searcher:
     """One search: a fresh fixed-size table, history and counters, a node budget and an
     optional deadline. ``bind`` (or the first search) sets the game's five cards."""
 
-    EXACT, LOWER, UPPER = EXACT, LOWER, UPPER
 
     def __init__(
         self,
@@ -370,6 +369,9 @@ class Searcher:
         self.tt_keys: list[int] = [-1] * (2 << bits)
         self.tt_vals: list[int] = [0] * (2 << bits)
         self.history: list[list[int]] = [[0] * 32768 for _ in range(2)]
+        # Two killer moves per ply (quiet moves that cut off at that ply lately).
+        self.killer1: list[int] = [-1] * 256
+        self.killer2: list[int] = [-1] * 256
         self.nodes = 0
         self.limit = 1 << 62  # nodes at which to abort; off during the depth-1 iteration
         self.depth_reached = 0
@@ -633,6 +635,9 @@ class Searcher:
                         if alpha >= beta:
                             if not opp >> (m & 31) & 1:
                                 hist[m] += depth * depth
+                                if ply < 256 and self.killer1[ply] != m:
+                                    self.killer2[ply] = self.killer1[ply]
+                                    self.killer1[ply] = m
                             break
             else:
                 # No cut-off: the next group of moves.
@@ -645,6 +650,15 @@ class Searcher:
                     quiet = _quiets(own, ~(own | opp) & FULL, t1, t2, k1, k2, tt_move)
                     if quiet:
                         quiet.sort(key=hist.__getitem__, reverse=True)
+                        if ply < 256:
+                            kill = self.killer2[ply]
+                            if kill >= 0 and kill in quiet:
+                                quiet.remove(kill)
+                                quiet.insert(0, kill)
+                            kill = self.killer1[ply]
+                            if kill >= 0 and kill in quiet:
+                                quiet.remove(kill)
+                                quiet.insert(0, kill)
                         moves = quiet
                         continue
                     if best_move < 0:  # nothing moves: the two passes

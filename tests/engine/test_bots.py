@@ -482,3 +482,44 @@ def test_a_proven_table_result_is_used_at_any_depth():
         assert fresh.nodes == before + 1  # answered by the table at the root of the probe
         return
     pytest.fail("no proven position found")
+
+
+def test_the_compiled_and_the_pure_search_choose_the_same_moves(monkeypatch):
+    """When the compiled search (mypyc, README "Compiled search") shadows the source, the
+    source's own search, loaded beside it, gives the same moves, scores and node counts."""
+    import importlib.util
+
+    if ob.__file__ is None or ob.__file__.endswith(".py"):
+        pytest.skip("the pure-Python search is the one in use (no compiled build)")
+    source = os.path.join(os.path.dirname(ob.__file__), "onitama.py")
+    spec = importlib.util.spec_from_file_location("engine.bots._onitama_source", source)
+    assert spec is not None and spec.loader is not None
+    pure = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, pure)  # its dataclasses look themselves up there
+    spec.loader.exec_module(pure)
+    assert pure.__file__ == source
+    for i, state in enumerate(random_positions(10, salt="builds")):
+        for level in (2, 4):
+            results = [
+                m.search_position(
+                    state.red,
+                    state.blue,
+                    state.red_master,
+                    state.blue_master,
+                    state.red_hand,
+                    state.blue_hand,
+                    state.side,
+                    state.turn,
+                    level=m.Level(
+                        ONITAMA_LEVELS[level].nodes, ONITAMA_LEVELS[level].max_depth, ONITAMA_LEVELS[level].noise
+                    ),
+                    seed=i,
+                )
+                for m in (ob, pure)
+            ]
+            assert [(r.move, r.score, r.depth, r.nodes) for r in results][0] == (
+                results[1].move,
+                results[1].score,
+                results[1].depth,
+                results[1].nodes,
+            )
