@@ -349,7 +349,6 @@ class Searcher:
     """One search: a fresh fixed-size table, history and counters, a node budget and an
     optional deadline. ``bind`` (or the first search) sets the game's five cards."""
 
-
     def __init__(
         self,
         *,
