@@ -159,7 +159,26 @@ Ints = tuple[int, ...]
 Config = tuple[
     Ints, Ints, int, int, int, int, int, int, Ints, int, int, Ints, int, int,
     Ints, Ints, Ints, Ints, int, Ints, Ints, Ints, int, int, int, int, int,
+    "MovesByMask", "MovesByMask",
 ]  # fmt: skip
+# Per square: a dict from a set of destinations (a subset of the card's) to their encoded moves.
+MovesByMask = tuple[dict[int, tuple[int, ...]], ...]
+
+
+@lru_cache(maxsize=64)
+def moves_by_mask(col: int, card: int) -> MovesByMask:
+    """For a piece of ``col`` holding ``card``, per square, every subset of the squares it
+    reaches mapped to the encoded moves there (destinations ascending): the move generator
+    looks a piece's moves up instead of looping over their bits."""
+    out = []
+    for sq in range(25):
+        dests = [d for d in range(25) if DEST[col][card][sq] >> d & 1]
+        table: dict[int, tuple[int, ...]] = {}
+        for subset in range(1 << len(dests)):
+            chosen = [d for i, d in enumerate(dests) if subset >> i & 1]
+            table[sum(1 << d for d in chosen)] = tuple(card << 10 | sq << 5 | d for d in chosen)
+        out.append(table)
+    return tuple(out)
 
 
 def _rows(values: Sequence[int]) -> tuple[int, ...]:
@@ -180,7 +199,7 @@ class CardTables:
     number; ``configs[i]`` is the tuple the search unpacks at each node:
 
     ``(t1, t2, k1, k2, n1, n2, z1, z2, att, af, ta, oatt, oaf, ota, evo, evp, mo, mp,
-    col, zmove, zmm, zcap, c1, c2, p1, p2, side)``
+    col, zmove, zmm, zcap, c1, c2, p1, p2, side, mv1, mv2)``
 
     with t1/t2 the destination masks of the mover's cards c1 < c2 (k1/k2 their ids
     shifted into a move code), n1/n2 the configuration after playing c1/c2 and
@@ -188,7 +207,8 @@ class CardTables:
     sq with a card in hand, af those from which its master reaches the enemy arch,
     ta that arch's bit; oatt, oaf, ota the same for the opponent; evo/evp the
     per-row tables of the mover's/opponent's pieces, mo/mp the per-square tables
-    of the mover's/opponent's master; zmove/zmm/zcap the mover's hash keys.
+    of the mover's/opponent's master; zmove/zmm/zcap the mover's hash keys; mv1/mv2
+    the moves of c1/c2 by square and set of destinations (``moves_by_mask``).
     """
 
     def __init__(self, cards: tuple[int, ...], weights: Weights) -> None:
@@ -270,6 +290,8 @@ class CardTables:
             p1,
             p2,
             side,
+            moves_by_mask(col, c1),
+            moves_by_mask(col, c2),
         )
 
     def index_of(self, col: int, c1: int, c2: int, p1: int, p2: int, side: int) -> int:
@@ -537,6 +559,8 @@ class Searcher:
             _q,
             _r,
             _s,
+            mv1,
+            mv2,
         ) = self.configs[cfg]
         if att[pm] & own:
             return WIN - ply
@@ -642,11 +666,11 @@ class Searcher:
                 # No cut-off: the next group of moves.
                 if stage == 0:
                     stage = 1
-                    moves = _captures(own, opp, t1, t2, k1, k2, tt_move)
+                    moves = _captures(own, opp, t1, t2, mv1, mv2, tt_move)
                     continue
                 if stage == 1:
                     stage = 2
-                    quiet = _quiets(own, ~(own | opp) & FULL, t1, t2, k1, k2, tt_move)
+                    quiet = _quiets(own, ~(own | opp) & FULL, t1, t2, mv1, mv2, tt_move)
                     if quiet:
                         quiet.sort(key=hist.__getitem__, reverse=True)
                         if ply < 256:
@@ -719,6 +743,8 @@ class Searcher:
             _q,
             _r,
             _s,
+            mv1,
+            mv2,
         ) = self.configs[cfg]
         if att[pm] & own:
             return WIN - ply
@@ -752,13 +778,13 @@ class Searcher:
                 return best
             if best > alpha:
                 alpha = best
-            moves = _captures(own, opp, t1, t2, k1, k2, -1)
+            moves = _captures(own, opp, t1, t2, mv1, mv2, -1)
             if not moves:
                 return best
         else:
             best = -INF
-            moves = _captures(own, opp, t1, t2, k1, k2, -1)
-            moves.extend(_quiets(own, ~(own | opp) & FULL, t1, t2, k1, k2, -1))
+            moves = _captures(own, opp, t1, t2, mv1, mv2, -1)
+            moves.extend(_quiets(own, ~(own | opp) & FULL, t1, t2, mv1, mv2, -1))
             if not moves:
                 moves = (k1 | PASS_LOW, k2 | PASS_LOW)
         checks += threatened
@@ -784,9 +810,11 @@ class Searcher:
         return best
 
 
-def _captures(own: int, opp: int, t1: Sequence[int], t2: Sequence[int], k1: int, k2: int, skip: int) -> list[int]:
-    """The captures (encoded) of the pieces ``own`` with the cards of masks t1/t2 (ids
-    k1 >> 10, k2 >> 10), leaving out ``skip``; cards in id order per piece."""
+def _captures(
+    own: int, opp: int, t1: Sequence[int], t2: Sequence[int], mv1: MovesByMask, mv2: MovesByMask, skip: int
+) -> list[int]:
+    """The captures (encoded) of the pieces ``own`` with the cards of masks t1/t2 (moves by
+    mask mv1/mv2), leaving out ``skip``; per piece (ascending), card c1's then c2's."""
     out: list[int] = []
     bb = own
     while bb:
@@ -794,21 +822,19 @@ def _captures(own: int, opp: int, t1: Sequence[int], t2: Sequence[int], k1: int,
         bb ^= low
         s = low.bit_length() - 1
         r = t1[s] & opp
-        while r:
-            lo = r & -r
-            r ^= lo
-            out.append(k1 | s << 5 | (lo.bit_length() - 1))
+        if r:
+            out.extend(mv1[s][r])
         r = t2[s] & opp
-        while r:
-            lo = r & -r
-            r ^= lo
-            out.append(k2 | s << 5 | (lo.bit_length() - 1))
+        if r:
+            out.extend(mv2[s][r])
     if skip >= 0 and opp >> (skip & 31) & 1:
         out.remove(skip)
     return out
 
 
-def _quiets(own: int, empty: int, t1: Sequence[int], t2: Sequence[int], k1: int, k2: int, skip: int) -> list[int]:
+def _quiets(
+    own: int, empty: int, t1: Sequence[int], t2: Sequence[int], mv1: MovesByMask, mv2: MovesByMask, skip: int
+) -> list[int]:
     """The moves onto empty squares, like ``_captures``."""
     out: list[int] = []
     bb = own
@@ -817,15 +843,11 @@ def _quiets(own: int, empty: int, t1: Sequence[int], t2: Sequence[int], k1: int,
         bb ^= low
         s = low.bit_length() - 1
         r = t1[s] & empty
-        while r:
-            lo = r & -r
-            r ^= lo
-            out.append(k1 | s << 5 | (lo.bit_length() - 1))
+        if r:
+            out.extend(mv1[s][r])
         r = t2[s] & empty
-        while r:
-            lo = r & -r
-            r ^= lo
-            out.append(k2 | s << 5 | (lo.bit_length() - 1))
+        if r:
+            out.extend(mv2[s][r])
     if skip >= 0 and empty >> (skip & 31) & 1:
         out.remove(skip)
     return out
