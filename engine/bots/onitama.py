@@ -77,6 +77,8 @@ ENEMY_ARCH = (22, 2)  # where the master of colour c wins
 PASS = 31  # src/dst code of a pass
 PASS_LOW = PASS << 5 | PASS  # the low ten bits of an encoded pass
 QS_CHECK_LIMIT = 4  # forced replies in a row inside the quiescence search
+LMR_DEPTH = 3  # late move reductions from this remaining depth on
+LMR_AFTER = 2  # quiet moves searched at full depth before the reduced ones
 NCARDS = len(CARD_NAMES)
 FULL = (1 << 25) - 1
 
@@ -137,6 +139,7 @@ class Weights:
 
     student: int = 100
     mobility: int = 3  # per square a piece reaches with the two cards in hand (empty board)
+    attack: int = 8  # per enemy piece one's cards attack
     side_mobility: int = 1  # per square a piece reaches with the side card (side to move only)
     advance: int = 10  # per step the enemy master is farther from its goal than ours
     danger: int = 12  # per enemy piece next to one's own master
@@ -145,7 +148,7 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
-MATERIAL_ONLY = Weights(mobility=0, side_mobility=0, advance=4, danger=0, centre=0, tempo=0)
+MATERIAL_ONLY = Weights(mobility=0, side_mobility=0, attack=0, advance=4, danger=0, centre=0, tempo=0)
 
 
 # (own, opp, om, pm, c1, c2, p1, p2, side, col) -> score for the side to move.
@@ -159,7 +162,7 @@ Ints = tuple[int, ...]
 Config = tuple[
     Ints, Ints, int, int, int, int, int, int, Ints, int, int, Ints, int, int,
     Ints, Ints, Ints, Ints, int, Ints, Ints, Ints, int, int, int, int, int,
-    "MovesByMask", "MovesByMask",
+    "MovesByMask", "MovesByMask", Ints, Ints,
 ]  # fmt: skip
 # Per square: a dict from a set of destinations (a subset of the card's) to their encoded moves.
 MovesByMask = tuple[dict[int, tuple[int, ...]], ...]
@@ -181,6 +184,20 @@ def moves_by_mask(col: int, card: int) -> MovesByMask:
     return tuple(out)
 
 
+def _row_unions(masks: Sequence[int]) -> tuple[int, ...]:
+    """Like ``_rows`` for sets: entry ``32 * row + pattern`` is the union of the masks of
+    the squares set in it (the squares a row's pieces attack)."""
+    out = []
+    for row in range(5):
+        for pattern in range(32):
+            union = 0
+            for j in range(5):
+                if pattern >> j & 1:
+                    union |= masks[5 * row + j]
+            out.append(union)
+    return tuple(out)
+
+
 def _rows(values: Sequence[int]) -> tuple[int, ...]:
     """A per-square table as five per-row tables of the 32 patterns of a board row:
     entry ``32 * row + pattern`` is the sum of the values of the squares set in it."""
@@ -199,7 +216,7 @@ class CardTables:
     number; ``configs[i]`` is the tuple the search unpacks at each node:
 
     ``(t1, t2, k1, k2, n1, n2, z1, z2, att, af, ta, oatt, oaf, ota, evo, evp, mo, mp,
-    col, zmove, zmm, zcap, c1, c2, p1, p2, side, mv1, mv2)``
+    col, zmove, zmm, zcap, c1, c2, p1, p2, side, mv1, mv2, ao, ap)``
 
     with t1/t2 the destination masks of the mover's cards c1 < c2 (k1/k2 their ids
     shifted into a move code), n1/n2 the configuration after playing c1/c2 and
@@ -208,7 +225,8 @@ class CardTables:
     ta that arch's bit; oatt, oaf, ota the same for the opponent; evo/evp the
     per-row tables of the mover's/opponent's pieces, mo/mp the per-square tables
     of the mover's/opponent's master; zmove/zmm/zcap the mover's hash keys; mv1/mv2
-    the moves of c1/c2 by square and set of destinations (``moves_by_mask``).
+    the moves of c1/c2 by square and set of destinations (``moves_by_mask``); ao/ap the
+    per-row unions of the squares the mover's/opponent's pieces attack.
     """
 
     def __init__(self, cards: tuple[int, ...], weights: Weights) -> None:
@@ -292,6 +310,8 @@ class CardTables:
             side,
             moves_by_mask(col, c1),
             moves_by_mask(col, c2),
+            _row_unions([mine[c1][sq] | mine[c2][sq] for sq in range(25)]),
+            _row_unions([theirs[p1][sq] | theirs[p2][sq] for sq in range(25)]),
         )
 
     def index_of(self, col: int, c1: int, c2: int, p1: int, p2: int, side: int) -> int:
@@ -322,6 +342,24 @@ class CardTables:
         dng = self.weights.danger
         if dng:
             score += dng * ((NEAR[pm] & own).bit_count() - (NEAR[om] & opp).bit_count())
+        att = self.weights.attack
+        if att:
+            ao, ap = config[29], config[30]
+            reach_own = (
+                ao[own & 31]
+                | ao[32 + (own >> 5 & 31)]
+                | ao[64 + (own >> 10 & 31)]
+                | ao[96 + (own >> 15 & 31)]
+                | ao[128 + (own >> 20)]
+            )
+            reach_opp = (
+                ap[opp & 31]
+                | ap[32 + (opp >> 5 & 31)]
+                | ap[64 + (opp >> 10 & 31)]
+                | ap[96 + (opp >> 15 & 31)]
+                | ap[128 + (opp >> 20)]
+            )
+            score += att * ((reach_own & opp).bit_count() - (reach_opp & own).bit_count())
         return score
 
 
@@ -384,6 +422,7 @@ class Searcher:
         self.deadline = deadline
         self.weights = weights
         self.danger = weights.danger
+        self.attack = weights.attack
         bits = table_bits(max_nodes)
         self.tt_mask = (1 << bits) - 1
         # Two slots per bucket: 2i keeps the deeper result, 2i + 1 the latest one.
@@ -543,9 +582,9 @@ class Searcher:
             att,
             af,
             ta,
-            _o,
-            _a,
-            _t,
+            oatt,
+            oaf,
+            ota,
             _e,
             _p,
             _m,
@@ -561,6 +600,8 @@ class Searcher:
             _s,
             mv1,
             mv2,
+            ao,
+            ap,
         ) = self.configs[cfg]
         if att[pm] & own:
             return WIN - ply
@@ -616,6 +657,10 @@ class Searcher:
         moves: Sequence[int] = _NO_MOVES if tt_move < 0 else (tt_move,)
         stage = 0
         first = True
+        # Late move reductions: quiet moves after the first LMR_AFTER ones are searched one
+        # ply shallower first (when the side to move is not threatened with a loss in one),
+        # and again at full depth when they beat alpha.
+        late = -(1 << 30)
         while True:
             for m in moves:
                 low10 = m & 1023
@@ -647,7 +692,15 @@ class Searcher:
                     score = -self.search_node(nopp, nown, pm, nom, nc, ch, depth - 1, -beta, -alpha, ply + 1)
                     first = False
                 else:
-                    score = -self.search_node(nopp, nown, pm, nom, nc, ch, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    late += 1
+                    if late > LMR_AFTER:
+                        score = -self.search_node(nopp, nown, pm, nom, nc, ch, depth - 2, -alpha - 1, -alpha, ply + 1)
+                        if score > alpha:
+                            score = -self.search_node(
+                                nopp, nown, pm, nom, nc, ch, depth - 1, -alpha - 1, -alpha, ply + 1
+                            )
+                    else:
+                        score = -self.search_node(nopp, nown, pm, nom, nc, ch, depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
                         score = -self.search_node(nopp, nown, pm, nom, nc, ch, depth - 1, -beta, -score, ply + 1)
                 if score > best:
@@ -683,6 +736,8 @@ class Searcher:
                                 quiet.remove(kill)
                                 quiet.insert(0, kill)
                         moves = quiet
+                        if depth >= LMR_DEPTH and not (oatt[om] & opp or (oaf >> pm & 1 and not opp & ota)):
+                            late = 0
                         continue
                     if best_move < 0:  # nothing moves: the two passes
                         moves = (k1 | PASS_LOW, k2 | PASS_LOW)
@@ -745,6 +800,8 @@ class Searcher:
             _s,
             mv1,
             mv2,
+            ao,
+            ap,
         ) = self.configs[cfg]
         if att[pm] & own:
             return WIN - ply
@@ -771,6 +828,23 @@ class Searcher:
             dng = self.danger
             if dng:
                 score += dng * ((NEAR[pm] & own).bit_count() - (NEAR[om] & opp).bit_count())
+            atk = self.attack
+            if atk:
+                reach_own = (
+                    ao[own & 31]
+                    | ao[32 + (own >> 5 & 31)]
+                    | ao[64 + (own >> 10 & 31)]
+                    | ao[96 + (own >> 15 & 31)]
+                    | ao[128 + (own >> 20)]
+                )
+                reach_opp = (
+                    ap[opp & 31]
+                    | ap[32 + (opp >> 5 & 31)]
+                    | ap[64 + (opp >> 10 & 31)]
+                    | ap[96 + (opp >> 15 & 31)]
+                    | ap[128 + (opp >> 20)]
+                )
+                score += atk * ((reach_own & opp).bit_count() - (reach_opp & own).bit_count())
             if threatened:
                 return score
             best = score

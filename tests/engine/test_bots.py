@@ -397,6 +397,13 @@ def reference_evaluation(w: ob.Weights, n: Node) -> int:
                 score -= w.centre
     score += w.advance * (ob.DIST[pm][ob.ENEMY_ARCH[1 - col]] - ob.DIST[om][ob.ENEMY_ARCH[col]])
     score += w.danger * ((ob.NEAR[pm] & own).bit_count() - (ob.NEAR[om] & opp).bit_count())
+    reach_own = reach_opp = 0
+    for sq in range(25):
+        if own >> sq & 1:
+            reach_own |= mine[c1][sq] | mine[c2][sq]
+        if opp >> sq & 1:
+            reach_opp |= theirs[p1][sq] | theirs[p2][sq]
+    score += w.attack * ((reach_own & opp).bit_count() - (reach_opp & own).bit_count())
     return score
 
 
