@@ -20,8 +20,13 @@ Search (all scores from the side to move, in hundredths of a student):
   seed give the same move whatever the process searched before;
 - move ordering: a winning move ends the node before any move is generated
   (see below), then the table's move (tried before the others are generated),
-  then captures, then quiet moves by the history heuristic, each group
-  generated only when the one before did not cut off;
+  then captures, then quiet moves (two killer moves per ply first, then by the
+  history heuristic), each group generated only when the one before did not cut
+  off; a piece's moves are looked up by its square and the set of squares it
+  reaches (``moves_by_mask``);
+- late move reductions: from a remaining depth of 3, the quiet moves after the
+  first two are searched a ply shallower first, and again at full depth when
+  they beat alpha; never when the side to move is threatened with a loss in one;
 - every node first asks whether the side to move wins at once (captures the
   enemy master or walks its master onto the enemy's arch with one of its two
   cards); if so the node is worth ``WIN - ply``, so proven wins are played as
@@ -34,7 +39,8 @@ Search (all scores from the side to move, in hundredths of a student):
   at a time, no loop over pieces): material, the squares each piece reaches
   with its side's two cards (and, for the side to move, with the side card it
   takes next), centre students, the masters' distance to the enemy arch and a
-  tempo bonus; plus enemy pieces next to one's own master (two bit counts).
+  tempo bonus; plus enemy pieces next to one's own master and enemy pieces each
+  side attacks (per-row unions of the attacked squares; a few bit counts).
   The tables are derived from the weights of ``Weights`` (the mobility terms
   count a piece's reachable squares on an empty board).
 
