@@ -52,6 +52,32 @@ from ..errors import OptionsError, StateFormatError
 from .onitama import BOT_VERSION as ONITAMA_BOT_VERSION
 from .onitama import MATERIAL_ONLY, Level
 
+
+def _warn_if_compiled_is_stale() -> None:
+    """The compiled search (README "Compiled search") shadows its source: warn when the source
+    was changed after the build (``make compiled`` again, or ``make pure``)."""
+    import warnings
+
+    from . import onitama
+
+    built = onitama.__file__ or ""
+    if built.endswith(".py"):
+        return
+    source = os.path.join(os.path.dirname(built), "onitama.py")
+    try:
+        stale = os.path.getmtime(source) > os.path.getmtime(built)
+    except OSError:
+        return
+    if stale:
+        warnings.warn(
+            "engine/bots/onitama.py changed after its compiled build %s: run `make compiled` (or `make pure`)"
+            % os.path.basename(built),
+            stacklevel=2,
+        )
+
+
+_warn_if_compiled_is_stale()
+
 MAATATAHAY_BOT_VERSION = "maatatahay-1"
 BOT_VERSIONS: dict[str, str] = {"onitama": ONITAMA_BOT_VERSION, "maatatahay": MAATATAHAY_BOT_VERSION}
 """The version of each game's bot (see the module's text)."""
