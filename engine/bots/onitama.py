@@ -190,6 +190,77 @@ def moves_by_mask(col: int, card: int) -> MovesByMask:
     return tuple(out)
 
 
+class CardConfig:
+    """One card configuration's data, as named attributes (see ``CardTables``): one object
+    per configuration, read by the search at each node (a compiled build reads its fields
+    directly)."""
+
+    t1: Ints
+    t2: Ints
+    k1: int
+    k2: int
+    n1: int
+    n2: int
+    z1: int
+    z2: int
+    att: Ints
+    af: int
+    ta: int
+    oatt: Ints
+    oaf: int
+    ota: int
+    evo: Ints
+    evp: Ints
+    mo: Ints
+    mp: Ints
+    col: int
+    zmove: Ints
+    zmm: Ints
+    zcap: Ints
+    c1: int
+    c2: int
+    p1: int
+    p2: int
+    side: int
+    mv1: MovesByMask
+    mv2: MovesByMask
+    ao: Ints
+    ap: Ints
+
+    def __init__(self, fields: Config) -> None:
+        self.t1 = fields[0]
+        self.t2 = fields[1]
+        self.k1 = fields[2]
+        self.k2 = fields[3]
+        self.n1 = fields[4]
+        self.n2 = fields[5]
+        self.z1 = fields[6]
+        self.z2 = fields[7]
+        self.att = fields[8]
+        self.af = fields[9]
+        self.ta = fields[10]
+        self.oatt = fields[11]
+        self.oaf = fields[12]
+        self.ota = fields[13]
+        self.evo = fields[14]
+        self.evp = fields[15]
+        self.mo = fields[16]
+        self.mp = fields[17]
+        self.col = fields[18]
+        self.zmove = fields[19]
+        self.zmm = fields[20]
+        self.zcap = fields[21]
+        self.c1 = fields[22]
+        self.c2 = fields[23]
+        self.p1 = fields[24]
+        self.p2 = fields[25]
+        self.side = fields[26]
+        self.mv1 = fields[27]
+        self.mv2 = fields[28]
+        self.ao = fields[29]
+        self.ap = fields[30]
+
+
 def _row_unions(masks: Sequence[int]) -> tuple[int, ...]:
     """Like ``_rows`` for sets: entry ``32 * row + pattern`` is the union of the masks of
     the squares set in it (the squares a row's pieces attack)."""
@@ -249,7 +320,7 @@ class CardTables:
                         if side not in (c1, c2):
                             keys.append((col, c1, c2, side))
         self.index: dict[tuple[int, int, int, int], int] = {key: i for i, key in enumerate(keys)}
-        self.configs: tuple[Config, ...] = tuple(self._config(key) for key in keys)
+        self.configs: tuple[CardConfig, ...] = tuple(CardConfig(self._config(key)) for key in keys)
 
     def _config(self, key: tuple[int, int, int, int]) -> Config:
         col, c1, c2, side = key
@@ -330,7 +401,7 @@ class CardTables:
     def evaluate(self, own: int, opp: int, om: int, pm: int, cfg: int) -> int:
         """The static evaluation (side to move) of a node in configuration ``cfg``."""
         config = self.configs[cfg]
-        evo, evp, mo, mp = config[14], config[15], config[16], config[17]
+        evo, evp, mo, mp = config.evo, config.evp, config.mo, config.mp
         score: int = (
             evo[own & 31]
             + evo[32 + (own >> 5 & 31)]
@@ -350,7 +421,7 @@ class CardTables:
             score += dng * ((NEAR[pm] & own).bit_count() - (NEAR[om] & opp).bit_count())
         att = self.weights.attack
         if att:
-            ao, ap = config[29], config[30]
+            ao, ap = config.ao, config.ap
             reach_own = (
                 ao[own & 31]
                 | ao[32 + (own >> 5 & 31)]
@@ -442,7 +513,7 @@ class Searcher:
         self.limit = 1 << 62  # nodes at which to abort; off during the depth-1 iteration
         self.depth_reached = 0
         self.tables: CardTables | None = None
-        self.configs: tuple[Config, ...] = ()
+        self.configs: tuple[CardConfig, ...] = ()
 
     def bind(self, cards: Sequence[int]) -> CardTables:
         """Use the tables of these five cards (the game's); returns them."""
@@ -576,46 +647,19 @@ class Searcher:
         self.nodes = nodes
         if nodes >= self.limit or not nodes & 1023:
             self._tick()
-        (
-            t1,
-            t2,
-            k1,
-            k2,
-            n1,
-            n2,
-            z1,
-            z2,
-            att,
-            af,
-            ta,
-            oatt,
-            oaf,
-            ota,
-            _e,
-            _p,
-            _m,
-            _n,
-            col,
-            zmove,
-            zmm,
-            zcap,
-            c1,
-            _c,
-            _q,
-            _r,
-            _s,
-            mv1,
-            mv2,
-            ao,
-            ap,
-        ) = self.configs[cfg]
-        if att[pm] & own:
+        config = self.configs[cfg]
+        if config.att[pm] & own:
             return WIN - ply
-        if af >> om & 1 and not own & ta:
+        if config.af >> om & 1 and not own & config.ta:
             return WIN - ply
         # Mate distance pruning: nothing here can beat a win at the next ply.
         if alpha >= WIN - ply - 2:
             return alpha
+        t1 = config.t1
+        t2 = config.t2
+        k1 = config.k1
+        k2 = config.k2
+        c1 = config.c1
         keys = self.tt_keys
         vals = self.tt_vals
         i = (h & self.tt_mask) << 1
@@ -656,7 +700,16 @@ class Searcher:
                 or not ((t1 if card == c1 else t2)[src] & ~own) >> (tt_move & 31) & 1
             ):
                 tt_move = -1
-        hist = self.history[col]
+        n1 = config.n1
+        n2 = config.n2
+        z1 = config.z1
+        z2 = config.z2
+        zmove = config.zmove
+        zmm = config.zmm
+        zcap = config.zcap
+        mv1 = config.mv1
+        mv2 = config.mv2
+        hist = self.history[config.col]
         alpha0 = alpha
         best = -INF
         best_move = -1
@@ -742,7 +795,9 @@ class Searcher:
                                 quiet.remove(kill)
                                 quiet.insert(0, kill)
                         moves = quiet
-                        if depth >= LMR_DEPTH and not (oatt[om] & opp or (oaf >> pm & 1 and not opp & ota)):
+                        if depth >= LMR_DEPTH and not (
+                            config.oatt[om] & opp or (config.oaf >> pm & 1 and not opp & config.ota)
+                        ):
                             late = 0
                         continue
                     if best_move < 0:  # nothing moves: the two passes
@@ -776,47 +831,21 @@ class Searcher:
         self.nodes = nodes
         if nodes >= self.limit or not nodes & 1023:
             self._tick()
-        (
-            t1,
-            t2,
-            k1,
-            k2,
-            n1,
-            n2,
-            _y,
-            _z,
-            att,
-            af,
-            ta,
-            oatt,
-            oaf,
-            ota,
-            evo,
-            evp,
-            mo,
-            mp,
-            _l,
-            _m,
-            _n,
-            _k,
-            c1,
-            _c,
-            _q,
-            _r,
-            _s,
-            mv1,
-            mv2,
-            ao,
-            ap,
-        ) = self.configs[cfg]
-        if att[pm] & own:
+        config = self.configs[cfg]
+        if config.att[pm] & own:
             return WIN - ply
-        if af >> om & 1 and not own & ta:
+        if config.af >> om & 1 and not own & config.ta:
             return WIN - ply
         # Does the opponent threaten to win on its next move?
-        threatened = 1 if oatt[om] & opp or (oaf >> pm & 1 and not opp & ota) else 0
+        threatened = 1 if config.oatt[om] & opp or (config.oaf >> pm & 1 and not opp & config.ota) else 0
+        t1 = config.t1
+        t2 = config.t2
+        mv1 = config.mv1
+        mv2 = config.mv2
         moves: Sequence[int]
         if not threatened or checks >= QS_CHECK_LIMIT:
+            evo = config.evo
+            evp = config.evp
             score = (
                 evo[own & 31]
                 + evo[32 + (own >> 5 & 31)]
@@ -828,14 +857,16 @@ class Searcher:
                 + evp[64 + (opp >> 10 & 31)]
                 + evp[96 + (opp >> 15 & 31)]
                 + evp[128 + (opp >> 20)]
-                + mo[om]
-                + mp[pm]
+                + config.mo[om]
+                + config.mp[pm]
             )
             dng = self.danger
             if dng:
                 score += dng * ((NEAR[pm] & own).bit_count() - (NEAR[om] & opp).bit_count())
             atk = self.attack
             if atk:
+                ao = config.ao
+                ap = config.ap
                 reach_own = (
                     ao[own & 31]
                     | ao[32 + (own >> 5 & 31)]
@@ -866,8 +897,11 @@ class Searcher:
             moves = _captures(own, opp, t1, t2, mv1, mv2, -1)
             moves.extend(_quiets(own, ~(own | opp) & FULL, t1, t2, mv1, mv2, -1))
             if not moves:
-                moves = (k1 | PASS_LOW, k2 | PASS_LOW)
+                moves = (config.k1 | PASS_LOW, config.k2 | PASS_LOW)
         checks += threatened
+        n1 = config.n1
+        n2 = config.n2
+        c1 = config.c1
         for m in moves:
             nc = n1 if m >> 10 == c1 else n2
             low10 = m & 1023
@@ -933,29 +967,29 @@ def _quiets(
     return out
 
 
-def fast_child(node: FastNode, m: int, configs: Sequence[Config]) -> FastNode:
+def fast_child(node: FastNode, m: int, configs: Sequence[CardConfig]) -> FastNode:
     """The search's child node after encoded move ``m`` (no win test)."""
     own, opp, om, pm, cfg, h = node
     config = configs[cfg]
-    if m >> 10 == config[22]:
-        nc, ch = config[4], h ^ config[6]
+    if m >> 10 == config.c1:
+        nc, ch = config.n1, h ^ config.z1
     else:
-        nc, ch = config[5], h ^ config[7]
+        nc, ch = config.n2, h ^ config.z2
     low10 = m & 1023
     if low10 == PASS_LOW:
         return (opp, own, pm, om, nc, ch)
     src, dst = low10 >> 5, m & 31
     bit = 1 << dst
     nown = own ^ (1 << src) ^ bit
-    ch ^= config[19][low10]
+    ch ^= config.zmove[low10]
     nopp = opp
     if opp & bit:
         nopp = opp ^ bit
-        ch ^= config[21][dst]
+        ch ^= config.zcap[dst]
     nom = om
     if src == om:
         nom = dst
-        ch ^= config[20][low10]
+        ch ^= config.zmm[low10]
     return (nopp, nown, pm, nom, nc, ch)
 
 
