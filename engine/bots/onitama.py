@@ -290,7 +290,8 @@ class CardTables:
 
     A configuration is (colour to move, its two cards, the side card); the
     opponent holds the other two. ``index[(col, c1, c2, side)]`` (c1 < c2) is its
-    number; ``configs[i]`` is the tuple the search unpacks at each node:
+    number; ``configs[i]`` is its ``CardConfig``, whose fields (named as in the tuple
+    ``_config`` builds) the search reads at each node:
 
     ``(t1, t2, k1, k2, n1, n2, z1, z2, att, af, ta, oatt, oaf, ota, evo, evp, mo, mp,
     col, zmove, zmm, zcap, c1, c2, p1, p2, side, mv1, mv2, ao, ap)``
