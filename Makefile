@@ -12,7 +12,7 @@ ARGS ?=
 # Extra arguments for pip-compile, e.g. `make lock LOCK_ARGS="--upgrade-package Django"`.
 LOCK_ARGS ?=
 
-.PHONY: run test venv dev lint lock messages compilemessages schema
+.PHONY: run test venv dev lint lock messages compilemessages schema compiled pure
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,24 @@ run: venv
 
 test: dev
 	$(PY) -m pytest $(ARGS)
+
+# Optional compiled Onitama search (README "Compiled search"): mypyc (it ships with mypy, in
+# the dev lock) compiles the search module into an extension beside its source, which then
+# shadows the .py; needs a C compiler. `make pure` removes it again. Neither `run` nor `test`
+# builds it.
+COMPILED_MODULES := engine/bots/onitama.py
+COMPILED_BUILD := $(or $(TMPDIR),/tmp)/maatasite-mypyc-build
+compiled: dev
+	rm -rf $(COMPILED_BUILD) && mkdir -p $(COMPILED_BUILD)
+	cp -r engine $(COMPILED_BUILD)/ && find $(COMPILED_BUILD) -name __pycache__ -prune -exec rm -rf {} +
+	cd $(COMPILED_BUILD) && $(CURDIR)/.venv/bin/mypyc $(COMPILED_MODULES)
+	for module in $(COMPILED_MODULES); do cp $(COMPILED_BUILD)/$${module%.py}*.so $$(dirname $$module)/; done
+	rm -rf $(COMPILED_BUILD)
+	$(PY) -c "import engine.bots.onitama as m; print('compiled search in use:', m.__file__)"
+
+pure:
+	for module in $(COMPILED_MODULES); do rm -f $${module%.py}.*.so $${module%.py}__mypyc.*.so; done
+	$(PY) -c "import engine.bots.onitama as m; print('search in use:', m.__file__)"
 
 # Translations (README "Layout", locale/). `make messages` adds the strings marked in the source to
 # the Indonesian and Arabic catalogs (locale/<language>/LC_MESSAGES/django.po) and drops those no

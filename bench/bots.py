@@ -216,6 +216,7 @@ def onitama_speed(seconds: float) -> None:
         level=ob.Level(10**9, 64, 0),
         seed=0,
         seconds=seconds,
+        time_only=True,
     )
     print(
         "onitama search from perft position 1: %d nodes in %.2fs = %.0f nodes/s, depth %d "

@@ -95,6 +95,7 @@ DETAIL_FIELDS = (
     "kind",
     "games_limit",
     "bot_level",
+    "bot_version",
     "status",
     "requested_by",
     "requested_at",
@@ -174,8 +175,8 @@ class FairPlayCheckAdmin(admin.ModelAdmin):
 class GameAgreementAdmin(admin.ModelAdmin):
     """The cache of per-game figures, to look at (and delete, to have one recomputed)."""
 
-    list_display = ("game", "side", "user", "bot_level", "decisions", "matches", "computed_at")
-    list_filter = ("bot_level",)
+    list_display = ("game", "side", "user", "bot_level", "bot_version", "decisions", "matches", "computed_at")
+    list_filter = ("bot_level", "bot_version")
     search_fields = ("user__username",)
 
     def has_add_permission(self, request):

@@ -7,9 +7,9 @@ site gives its own bots (games/bots.py), never the full state with the hidden or
 of piles and bag. A position with a single legal move is forced and not counted, nor
 are the side's first ``skip_opening`` decisions.
 
-The bot's seed is derived from (game, ply), so a figure can be recomputed exactly
-while the bot's budget (a node or iteration count) decides its thinking; ``seconds``
-only caps a search on a slow machine.
+The bot's seed is derived from (game, ply), and the bot's budget (a node or iteration
+count, with no time cap) decides its thinking, so a figure can be recomputed exactly
+by the same version of the bot (``engine.bots.bot_version``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ def replay_agreement(
     moves: Iterable[tuple[int, str, str]],
     side: str,
     level: int,
-    seconds: float,
     skip_opening: int,
 ) -> Agreement:
     """Count the side's unforced decisions and how many were the bot's first choice.
@@ -66,7 +65,7 @@ def replay_agreement(
             own += 1
             if own > skip_opening and len(rules.legal_moves(state)) > 1:
                 view = rules.view(state, side)
-                choice = choose_move(kind, view, level=level, seed=decision_seed(game_id, ply), seconds=seconds)
+                choice = choose_move(kind, view, level=level, seed=decision_seed(game_id, ply))
                 decisions += 1
                 if rules.move_text(rules.parse_move(state, choice)) == rules.move_text(move):
                     matches += 1

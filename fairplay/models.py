@@ -77,15 +77,16 @@ def _share(matches: int, decisions: int) -> float | None:
 class GameAgreement(models.Model):
     """How often one side of one finished game chose the bot's first choice (a cache).
 
-    One row per game, side and bot level; the other parameters of the computation are
-    kept so that a row computed with another time cap or opening skip, or before staff
-    sent the game back into play (a reversed timeout), is recomputed."""
+    One row per game, side, bot level and bot version (``engine.bots.bot_version``): a
+    figure of another version of the bot is never reused. The other parameters of the
+    computation are kept so that a row computed with another opening skip, or before
+    staff sent the game back into play (a reversed timeout), is recomputed."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     side = models.CharField(_("side"), max_length=20)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     bot_level = models.PositiveSmallIntegerField(_("bot level"))
-    bot_seconds = models.FloatField(_("time cap per decision (seconds)"))
+    bot_version = models.CharField(_("bot version"), max_length=40, default="")
     skip_opening = models.PositiveSmallIntegerField(_("opening decisions skipped"))
     game_ply = models.PositiveIntegerField(_("decisions played"))
     decisions = models.PositiveIntegerField(_("decisions considered"))
@@ -95,7 +96,11 @@ class GameAgreement(models.Model):
     class Meta:
         verbose_name = _("agreement with the bot")
         verbose_name_plural = _("agreements with the bot")
-        constraints = [models.UniqueConstraint(fields=["game", "side", "bot_level"], name="fairplay_agreement_once")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "side", "bot_level", "bot_version"], name="fairplay_agreement_once_per_version"
+            )
+        ]
 
     def __str__(self) -> str:
         return "game %s %s: %s/%s" % (self.game_id, self.side, self.matches, self.decisions)
@@ -118,6 +123,7 @@ class FairPlayCheck(models.Model):
     kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
     games_limit = models.PositiveSmallIntegerField(_("recent games"))
     bot_level = models.PositiveSmallIntegerField(_("bot level"))
+    bot_version = models.CharField(_("bot version"), max_length=40, default="")
     status = models.CharField(
         _("status"), max_length=10, choices=CheckStatus.choices, default=CheckStatus.QUEUED, db_index=True
     )

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from accounts.audit import staff_action_record
 from accounts.models import StaffActionKind
+from engine.bots import bot_version
 from engine.errors import EngineError
 from games.adjudication import adjudication_check
 from games.errors import InvalidInput, NotFound
@@ -138,7 +139,12 @@ def fairplay_check_request(
         raise FairPlayInvalid("fairplay_bad_games", "Choose from 1 to %d recent games." % most, limit=most)
     with transaction.atomic():
         check = FairPlayCheck.objects.create(
-            player=player, kind=kind, games_limit=games, bot_level=settings.FAIRPLAY_BOT_LEVEL, requested_by=staff
+            player=player,
+            kind=kind,
+            games_limit=games,
+            bot_level=settings.FAIRPLAY_BOT_LEVEL,
+            bot_version=bot_version(kind),
+            requested_by=staff,
         )
         staff_action_record(
             staff=staff,
@@ -146,7 +152,7 @@ def fairplay_check_request(
             reason=reason,
             target=check,
             player=player,
-            details={"check": check.pk, "kind": kind},
+            details={"check": check.pk, "kind": kind, "bot_version": check.bot_version},
         )
         tasks.fairplay_check_run.delay_on_commit(check.pk)
     log.info("fairplay check=%s of player=%s kind=%s requested by staff=%s", check.pk, player.pk, kind, staff.pk)
@@ -169,17 +175,14 @@ def fairplay_checks_requeue(*, now: datetime | None = None) -> int:
 
 def game_agreement_compute(*, game: Game, user: Any, level: int) -> GameAgreement:
     """The agreement of ``user``'s side of a finished game with the bot of ``level``:
-    the cached row when it was computed with today's settings and the same moves,
-    else computed now."""
+    the cached row when it was computed by today's version of the bot with today's
+    settings and the same moves, else computed now. The bot thinks with its level's
+    budget only (no time cap), so a figure is the same wherever it is computed."""
     side = selectors.side_of(game=game, user=user)
-    seconds = float(settings.FAIRPLAY_BOT_SECONDS)
+    version = bot_version(game.kind)
     skip_opening = int(settings.FAIRPLAY_SKIP_OPENING)
-    cached = GameAgreement.objects.filter(game=game, side=side, bot_level=level).first()
-    if cached is not None and (cached.bot_seconds, cached.skip_opening, cached.game_ply) == (
-        seconds,
-        skip_opening,
-        game.ply,
-    ):
+    cached = GameAgreement.objects.filter(game=game, side=side, bot_level=level, bot_version=version).first()
+    if cached is not None and (cached.skip_opening, cached.game_ply) == (skip_opening, game.ply):
         return cached
     result = replay_agreement(
         game_id=game.pk,
@@ -190,16 +193,15 @@ def game_agreement_compute(*, game: Game, user: Any, level: int) -> GameAgreemen
         moves=selectors.game_moves(game=game),
         side=side,
         level=level,
-        seconds=seconds,
         skip_opening=skip_opening,
     )
     row, _created = GameAgreement.objects.update_or_create(
         game=game,
         side=side,
         bot_level=level,
+        bot_version=version,
         defaults={
             "user": user,
-            "bot_seconds": seconds,
             "skip_opening": skip_opening,
             "game_ply": game.ply,
             "decisions": result.decisions,

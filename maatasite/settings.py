@@ -443,11 +443,11 @@ if GAMES_OUTAGE_GAP_SECONDS <= CELERY_BEAT_SCHEDULE["games-timeout-sweep"]["sche
 # holds them all for staff to confirm or extend in the admin (held timeout batches).
 GAMES_TIMEOUT_MAX_SHARE = env.float("GAMES_TIMEOUT_MAX_SHARE", default=0.10)
 GAMES_TIMEOUT_MIN_UNCONFIRMED = env.int("GAMES_TIMEOUT_MIN_UNCONFIRMED", default=5)
-# Staff's fair-play check: the bot asked (5 is the strongest) and its cap per decision.
+# Staff's fair-play check: the bot asked (5 is the strongest). It thinks with its level's
+# node or iteration budget and no time cap, so that a figure is the same on any machine.
 # A check runs for minutes, so its task goes to a queue of its own (CELERY_TASK_ROUTES) that a
 # separate worker consumes; bots' moves and mail never wait behind it.
 FAIRPLAY_BOT_LEVEL = env.int("FAIRPLAY_BOT_LEVEL", default=5)
-FAIRPLAY_BOT_SECONDS = env.float("FAIRPLAY_BOT_SECONDS", default=2.0)
 # How many of the player's latest games a check reads: offered by default, and at most
 # (the cost grows with each game, see README "Fair play").
 FAIRPLAY_DEFAULT_GAMES = env.int("FAIRPLAY_DEFAULT_GAMES", default=10)

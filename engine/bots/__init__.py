@@ -13,7 +13,13 @@ read the real order: the function is never given it.
 Determinism: every budget is a count (search nodes, MCTS iterations), and all
 randomness reads ``SeedStream(seed, "bot/...")``, so the same view, level and
 seed give the same move. ``seconds`` is an optional wall-time cap; when it
-cuts a search short the move may differ.
+cuts a search short the move may differ. With ``time_only=True`` (the command
+line's ``--seconds``), Onitama's search instead thinks for ``seconds`` with no
+node cap (Maatatahay keeps its iteration budget, ``seconds`` capping it).
+
+Versions: ``BOT_VERSIONS[game]`` (``bot_version(game)``) names the bot's search,
+evaluation and level budgets. A change that can change a chosen move gets a new
+version, so that figures cached from another version (fair play) are computed again.
 
 Levels (one table; ``ONITAMA_LEVELS`` below and ``engine.bots.maatatahay.LEVELS`` hold
 the same numbers; level 5 takes about 2 seconds a move on the project machine):
@@ -26,7 +32,7 @@ level  Onitama (alpha-beta, nodes)                  Maatatahay (ISMCTS, iteratio
 2      3 000 nodes, depth <= 3, root noise +-25     30 iterations, rollouts of 40 decisions
 3      20 000 nodes, root noise +-8                 100 iterations
 4      100 000 nodes                                300 iterations
-5      600 000 nodes                                1 000 iterations
+5      1 000 000 nodes                              1 000 iterations
 =====  ===========================================  ==========================================
 
 Root noise (Onitama) is a seeded integer added to the exact scores of the
@@ -48,14 +54,45 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionsError, StateFormatError
+from .onitama import BOT_VERSION as ONITAMA_BOT_VERSION
 from .onitama import MATERIAL_ONLY, Level
+
+
+def _warn_if_compiled_is_stale() -> None:
+    """The compiled search (README "Compiled search") shadows its source: warn when the source
+    was changed after the build (``make compiled`` again, or ``make pure``)."""
+    import warnings
+
+    from . import onitama
+
+    built = onitama.__file__ or ""
+    if built.endswith(".py"):
+        return
+    source = os.path.join(os.path.dirname(built), "onitama.py")
+    try:
+        stale = os.path.getmtime(source) > os.path.getmtime(built)
+    except OSError:
+        return
+    if stale:
+        warnings.warn(
+            "engine/bots/onitama.py changed after its compiled build %s: run `make compiled` (or `make pure`)"
+            % os.path.basename(built),
+            stacklevel=2,
+        )
+
+
+_warn_if_compiled_is_stale()
+
+MAATATAHAY_BOT_VERSION = "maatatahay-1"
+BOT_VERSIONS: dict[str, str] = {"onitama": ONITAMA_BOT_VERSION, "maatatahay": MAATATAHAY_BOT_VERSION}
+"""The version of each game's bot (see the module's text)."""
 
 ONITAMA_LEVELS: dict[int, Level] = {
     1: Level(nodes=300, max_depth=2, noise=60, weights=MATERIAL_ONLY),
     2: Level(nodes=3_000, max_depth=3, noise=25),
     3: Level(nodes=20_000, max_depth=64, noise=8),
     4: Level(nodes=100_000, max_depth=64, noise=0),
-    5: Level(nodes=600_000, max_depth=64, noise=0),
+    5: Level(nodes=1_000_000, max_depth=64, noise=0),
 }
 """Onitama budget per level."""
 
@@ -76,8 +113,20 @@ def _check_seconds(seconds: Any) -> float | None:
     return float(seconds)
 
 
-def choose_move(game: str, view: Mapping[str, Any], *, level: int, seed: int, seconds: float | None = None) -> str:
+def choose_move(
+    game: str,
+    view: Mapping[str, Any],
+    *,
+    level: int,
+    seed: int,
+    seconds: float | None = None,
+    time_only: bool = False,
+) -> str:
     """The bot's move text for the player whose turn it is in ``view``.
+
+    ``seconds`` caps the thinking time (the level's budget decides the move unless the
+    cap cuts it short); with ``time_only`` the Onitama bot thinks for ``seconds`` with
+    no node cap (the command line's ``--seconds``).
 
     ``view`` is what ``rules.view(state, player)`` returned (JSON data); a full
     state is refused with StateFormatError. Raises OptionsError on a bad game,
@@ -93,7 +142,7 @@ def choose_move(game: str, view: Mapping[str, Any], *, level: int, seed: int, se
     if game == "onitama":
         from .onitama import choose_onitama
 
-        return choose_onitama(view, level=level, seed=seed, seconds=seconds)
+        return choose_onitama(view, level=level, seed=seed, seconds=seconds, time_only=time_only)
     if game == "maatatahay":
         from .maatatahay import choose_maatatahay
 
@@ -173,16 +222,18 @@ _BOT_SOURCES = {"onitama": ("__init__.py", "onitama.py"), "maatatahay": ("__init
 
 @functools.cache
 def bot_version(game: str) -> str:
-    """The version of ``game``'s bot: a digest of the bot's source (its search, evaluation and
-    budgets), so that any change to what it plays changes it. A figure computed by another
-    version is computed again, never reused. Read once per process (a deploy restarts it)."""
-    if game not in _BOT_SOURCES:
+    """The version of ``game``'s bot: its named version (``BOT_VERSIONS``) and a digest of the
+    bot's source (search, evaluation and budgets), so that a change to what it plays changes it
+    even where nobody raised the name. A figure computed by another version (fair play,
+    analysis) is computed again, never reused. Read once per process (a deploy restarts it);
+    the compiled build is made from the same source, so both builds carry one version."""
+    if game not in BOT_VERSIONS:
         raise OptionsError("unknown_game", "Unknown game %r" % (game,), game=str(game))
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
     for name in _BOT_SOURCES[game]:
         digest.update((here / name).read_bytes())
-    return "%s-%s" % (game, digest.hexdigest()[:12])
+    return "%s+%s" % (BOT_VERSIONS[game], digest.hexdigest()[:12])
 
 
 def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int, seconds: float | None) -> str:
@@ -190,7 +241,8 @@ def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int, se
 
     Onitama: position text, or a file holding position text or an Onitama view
     (JSON). Maatatahay: a file (or the JSON text itself) holding a player's view;
-    a full state is refused.
+    a full state is refused. ``seconds`` (``--seconds``) is a time-only mode for
+    Onitama: the search thinks that long with no node cap.
     """
     text = position_arg
     if os.path.isfile(position_arg):
@@ -213,7 +265,15 @@ def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int, se
                 "The position must be a file holding a player's view as JSON (the engine's view output)",
                 position=position_arg[:80],
             ) from None
-    return choose_move(game, view, level=level, seed=seed, seconds=seconds)
+    return choose_move(game, view, level=level, seed=seed, seconds=seconds, time_only=seconds is not None)
 
 
-__all__ = ["choose_move", "evaluate_position", "Evaluation", "bot_version", "bot_move_from_cli", "ONITAMA_LEVELS"]
+__all__ = [
+    "choose_move",
+    "evaluate_position",
+    "Evaluation",
+    "bot_version",
+    "BOT_VERSIONS",
+    "bot_move_from_cli",
+    "ONITAMA_LEVELS",
+]

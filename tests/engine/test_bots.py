@@ -15,7 +15,7 @@ from engine.bots import onitama as ob
 from engine.errors import OptionsError, StateFormatError
 from engine.fair import SeedStream
 from engine.onitama import OnitamaState, position_from_text
-from engine.onitama.cards import CARD_NAMES, SQUARE_NAMES
+from engine.onitama.cards import CARD_NAMES, DEST, SQUARE_NAMES
 from engine.onitama.fast import zobrist_of
 from engine.onitama.rules import OnitamaRules
 
@@ -343,3 +343,190 @@ def test_a_proven_loss_is_delayed_as_long_as_possible():
         if checked == 5:
             break
     assert checked >= 2
+
+
+# --- Onitama: the fast search board -----------------------------------------------------------
+
+
+def test_search_nodes_keep_the_engine_hash_along_random_lines():
+    """The search's own nodes (card configuration, 62-bit hash) follow the rules' states:
+    pieces, masters, cards and the hash (the engine's, shifted) after every move."""
+    for state in random_positions(12, salt="fasthash"):
+        n = node(state)
+        searcher = ob.Searcher(max_nodes=1)
+        cfg = searcher.config(*n[4:])
+        h = state.zobrist >> ob.ZSHIFT
+        fast = (n[0], n[1], n[2], n[3], cfg, h)
+        stream = SeedStream(3, "fasthash")
+        for _ in range(10):
+            if RULES.outcome(state) is not None:
+                break
+            move = RULES.random_move(state, stream)
+            text = RULES.move_text(move)
+            card = CARD_NAMES.index(text.split(":")[0])
+            rest = text.split(":")[1]
+            code = (
+                ob.encode(card, ob.PASS, ob.PASS)
+                if rest == "pass"
+                else ob.encode(card, SQUARE_NAMES.index(rest[:2]), SQUARE_NAMES.index(rest[2:]))
+            )
+            state = RULES.apply(state, move)
+            if RULES.outcome(state) is not None:
+                break
+            fast = ob.fast_child(fast, code, searcher.configs)
+            expect = node(state)
+            assert fast[:4] == expect[:4]
+            assert fast[4] == searcher.config(*expect[4:])
+            assert fast[5] == state.zobrist >> ob.ZSHIFT
+
+
+def reference_evaluation(w: ob.Weights, n: Node) -> int:
+    """The evaluation written out plainly, piece by piece (what the tables must add up to)."""
+    own, opp, om, pm, c1, c2, p1, p2, side, col = n
+    mine, theirs = DEST[col], DEST[1 - col]
+    score = w.tempo
+    for sq in range(25):
+        if own >> sq & 1:
+            score += w.student + w.mobility * (mine[c1][sq] | mine[c2][sq]).bit_count()
+            score += w.side_mobility * mine[side][sq].bit_count()
+            if sq != om and ob.CENTRE >> sq & 1:
+                score += w.centre
+        if opp >> sq & 1:
+            score -= w.student + w.mobility * (theirs[p1][sq] | theirs[p2][sq]).bit_count()
+            if sq != pm and ob.CENTRE >> sq & 1:
+                score -= w.centre
+    score += w.advance * (ob.DIST[pm][ob.ENEMY_ARCH[1 - col]] - ob.DIST[om][ob.ENEMY_ARCH[col]])
+    score += w.danger * ((ob.NEAR[pm] & own).bit_count() - (ob.NEAR[om] & opp).bit_count())
+    reach_own = reach_opp = 0
+    for sq in range(25):
+        if own >> sq & 1:
+            reach_own |= mine[c1][sq] | mine[c2][sq]
+        if opp >> sq & 1:
+            reach_opp |= theirs[p1][sq] | theirs[p2][sq]
+    score += w.attack * ((reach_own & opp).bit_count() - (reach_opp & own).bit_count())
+    return score
+
+
+def test_table_evaluation_equals_the_plain_evaluation():
+    for w in (ob.DEFAULT_WEIGHTS, ob.MATERIAL_ONLY):
+        evaluate = ob.make_evaluator(w)
+        for state in random_positions(40, salt="eval"):
+            n = node(state)
+            assert evaluate(*n) == reference_evaluation(w, n)
+
+
+def test_same_move_whatever_the_process_searched_before():
+    """No table or history outlives a search: a position's move at a level and seed does not
+    depend on what was searched before it (here: other positions, other levels, the same
+    position with other seeds, and a time-only search)."""
+    states = random_positions(6, salt="fresh")
+    first = {
+        (i, level): choose_move("onitama", view(s), level=level, seed=7)
+        for i, s in enumerate(states)
+        for level in (3, 4)
+    }
+    for i, s in enumerate(reversed(states)):
+        for level in (5, 2):
+            choose_move("onitama", view(s), level=level, seed=i, seconds=FAST)
+    for seed in (1, 2):
+        choose_move("onitama", view(states[0]), level=4, seed=seed)
+    again = {
+        (i, level): choose_move("onitama", view(s), level=level, seed=7)
+        for i, s in reversed(list(enumerate(states)))
+        for level in (4, 3)
+    }
+    assert again == first
+
+
+def test_time_only_mode_has_no_node_cap():
+    """With ``seconds`` the search is not stopped by the level's node budget: given far more
+    time than it needs, it completes the level's depth limit, far past the budget."""
+    state = position_from_text(PERFT1)
+    level = ob.Level(nodes=500, max_depth=6, noise=0)
+    timed = ob.search_position(
+        state.red,
+        state.blue,
+        state.red_master,
+        state.blue_master,
+        state.red_hand,
+        state.blue_hand,
+        state.side,
+        state.turn,
+        level=level,
+        seed=0,
+        seconds=600.0,
+        time_only=True,
+    )
+    counted = ob.search_position(
+        state.red,
+        state.blue,
+        state.red_master,
+        state.blue_master,
+        state.red_hand,
+        state.blue_hand,
+        state.side,
+        state.turn,
+        level=level,
+        seed=0,
+    )
+    assert timed.depth == 6 and timed.nodes > 10 * 500
+    assert counted.depth < 6
+
+
+def test_a_proven_table_result_is_used_at_any_depth():
+    """A proven win or loss stored by a shallow search answers a deeper probe of the same node."""
+    searcher = ob.Searcher(max_nodes=10**9)
+    for state in random_positions(160, salt="proven", max_plies=30):
+        n = node(state)
+        if searcher.wins_now(n[0], n[2], n[3], n[4], n[5], n[9]):
+            continue
+        fresh = ob.Searcher(max_nodes=10**9)
+        score = fresh.search(*n, state.zobrist, 3, -ob.INF, ob.INF, 0)
+        if abs(score) <= ob.MATE_BOUND:
+            continue
+        before = fresh.nodes
+        assert fresh.search(*n, state.zobrist, 9, -ob.INF, ob.INF, 0) == score
+        assert fresh.nodes == before + 1  # answered by the table at the root of the probe
+        return
+    pytest.fail("no proven position found")
+
+
+def test_the_compiled_and_the_pure_search_choose_the_same_moves(monkeypatch):
+    """When the compiled search (mypyc, README "Compiled search") shadows the source, the
+    source's own search, loaded beside it, gives the same moves, scores and node counts."""
+    import importlib.util
+
+    if ob.__file__ is None or ob.__file__.endswith(".py"):
+        pytest.skip("the pure-Python search is the one in use (no compiled build)")
+    source = os.path.join(os.path.dirname(ob.__file__), "onitama.py")
+    spec = importlib.util.spec_from_file_location("engine.bots._onitama_source", source)
+    assert spec is not None and spec.loader is not None
+    pure = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, pure)  # its dataclasses look themselves up there
+    spec.loader.exec_module(pure)
+    assert pure.__file__ == source
+    for i, state in enumerate(random_positions(10, salt="builds")):
+        for level in (2, 4):
+            results = [
+                m.search_position(
+                    state.red,
+                    state.blue,
+                    state.red_master,
+                    state.blue_master,
+                    state.red_hand,
+                    state.blue_hand,
+                    state.side,
+                    state.turn,
+                    level=m.Level(
+                        ONITAMA_LEVELS[level].nodes, ONITAMA_LEVELS[level].max_depth, ONITAMA_LEVELS[level].noise
+                    ),
+                    seed=i,
+                )
+                for m in (ob, pure)
+            ]
+            assert [(r.move, r.score, r.depth, r.nodes) for r in results][0] == (
+                results[1].move,
+                results[1].score,
+                results[1].depth,
+                results[1].nodes,
+            )

@@ -16,16 +16,14 @@ from tests.api_clients import alice_api, anon, api_settings, bob_api  # noqa: F4
 from tests.factories import make_staff, make_user, start_game, to_move  # noqa: F401  (re-exported for the tests here)
 
 LEVEL = 2
-SECONDS = 60.0  # far above what level 2 needs: the node budget decides, so the test's bot agrees
 
 Picker = Callable[[Game], str]
 
 
 @pytest.fixture(autouse=True)
 def _quick_bot(settings):
-    """Tests ask a weak, fast bot; the thinking time cap is never what stops it."""
+    """Tests ask a weak, fast bot (the check's bot has no time cap: its budget decides)."""
     settings.FAIRPLAY_BOT_LEVEL = LEVEL
-    settings.FAIRPLAY_BOT_SECONDS = SECONDS
     settings.FAIRPLAY_SKIP_OPENING = 0
 
 
@@ -35,7 +33,7 @@ def bot_copier(level: int = LEVEL) -> Picker:
     def pick(game: Game) -> str:
         rules = services.rules_for(game.kind)
         view = rules.view(services.game_state(game), game.to_move_side)
-        return choose_move(game.kind, view, level=level, seed=decision_seed(game.pk, game.ply + 1), seconds=SECONDS)
+        return choose_move(game.kind, view, level=level, seed=decision_seed(game.pk, game.ply + 1))
 
     return pick
 

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 import engine
+import engine.bots
 import engine.fair
 from fairplay import agreement, services
 from fairplay.models import GameAgreement
@@ -67,9 +68,9 @@ def test_forced_decisions_and_the_skipped_opening_are_not_counted(monkeypatch, s
     asked = []
     real = agreement.choose_move
 
-    def spy(kind, view, *, level, seed, seconds):
+    def spy(kind, view, *, level, seed):  # no time cap: the level's budget decides
         asked.append(seed)
-        return real(kind, view, level=level, seed=seed, seconds=seconds)
+        return real(kind, view, level=level, seed=seed)
 
     monkeypatch.setattr(agreement, "choose_move", spy)
     player = forced.user
@@ -94,9 +95,9 @@ def test_the_bot_is_shown_the_players_view_never_the_hidden_order(monkeypatch, a
     views = []
     real = agreement.choose_move
 
-    def spy(kind, view, *, level, seed, seconds):
+    def spy(kind, view, *, level, seed):
         views.append(view)
-        return real(kind, view, level=level, seed=seed, seconds=seconds)
+        return real(kind, view, level=level, seed=seed)
 
     monkeypatch.setattr(agreement, "choose_move", spy)
     row = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
@@ -126,3 +127,33 @@ def test_a_game_sent_back_into_play_is_measured_again(alice, bob, staff):
     again = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
     assert (again.pk, again.game_ply) == (first.pk, game.ply)
     assert again.decisions == Move.objects.filter(game=game, user=alice).count() > 1
+
+
+def test_a_figure_of_another_bot_version_is_computed_again(monkeypatch, alice, bob):
+    """The cache is per bot version: today's figure is reused, one computed by another
+    version of the bot never is (a new version computes its own row)."""
+    game = play(
+        start_game(alice, bob), {alice.pk: random_player(9), bob.pk: random_player(10)}, decisions=8, resign=bob
+    )
+    asked = []
+    real = agreement.choose_move
+
+    def spy(kind, view, *, level, seed):
+        asked.append(seed)
+        return real(kind, view, level=level, seed=seed)
+
+    monkeypatch.setattr(agreement, "choose_move", spy)
+    first = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
+    assert first.bot_version == engine.bots.bot_version("onitama") and first.decisions == len(asked) > 0
+    assert services.game_agreement_compute(game=game, user=alice, level=LEVEL).pk == first.pk
+    assert len(asked) == first.decisions  # reused: the bot was not asked again
+    monkeypatch.setattr(services, "bot_version", lambda kind: "onitama-next")
+    newer = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
+    assert newer.pk != first.pk and newer.bot_version == "onitama-next"
+    assert len(asked) == 2 * first.decisions  # computed again
+    # A row cached before versions were kept (the empty version) is never reused either.
+    GameAgreement.objects.filter(pk=first.pk).update(bot_version="")
+    monkeypatch.setattr(services, "bot_version", engine.bots.bot_version)
+    fresh = services.game_agreement_compute(game=game, user=alice, level=LEVEL)
+    assert fresh.bot_version == engine.bots.bot_version("onitama") and fresh.pk not in (first.pk, newer.pk)
+    assert len(asked) == 3 * first.decisions

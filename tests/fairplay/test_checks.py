@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+import engine.bots
 from accounts.models import StaffAction, StaffActionKind
 from fairplay import agreement, selectors, services, tasks
 from fairplay.errors import FairPlayInvalid, FairPlayNotAllowed
@@ -103,6 +104,7 @@ def test_a_check_finishes_with_the_players_and_the_references_figures(
     check = _request(staff, alice, callbacks=django_capture_on_commit_callbacks)
     assert check.status == "done" and check.finished_at is not None and check.error == ""
     assert check.requested_by == staff and check.bot_level == 2
+    assert check.bot_version == engine.bots.bot_version(check.kind) != ""
     own = list(selectors.check_rows(check=check, reference=False))
     assert [(row.game_id, row.player_id) for row in own] == [(cheat.pk, alice.pk)]
     assert check.decisions == own[0].decisions > 0 and check.share == 1.0
@@ -210,7 +212,11 @@ def test_a_request_is_written_to_the_staff_audit_log(alice, staff, django_captur
         check,
         "Reported for engine help.",
     )
-    assert entry.details == {"check": check.pk, "kind": "maatatahay"}
+    assert entry.details == {
+        "check": check.pk,
+        "kind": "maatatahay",
+        "bot_version": engine.bots.bot_version("maatatahay"),
+    }
 
 
 def test_the_admin_add_form_requests_a_check_and_shows_its_figures(
@@ -239,7 +245,7 @@ def test_the_admin_add_form_requests_a_check_and_shows_its_figures(
         StaffActionKind.FAIRPLAY_CHECK,
         alice,
         "Too strong for a new player.",
-        {"check": check.pk, "kind": "onitama"},
+        {"check": check.pk, "kind": "onitama", "bot_version": engine.bots.bot_version("onitama")},
     )
     listing = client.get(reverse("admin:fairplay_fairplaycheck_changelist")).content.decode()
     assert "not proof" in listing and "alice" in listing
