@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -260,7 +259,8 @@ def delivery_send(*, delivery_id: int, now: datetime | None = None) -> datetime 
         delivery.due_at = now + _lease()
         delivery.save(update_fields=["attempts", "due_at"])
         url, secret = delivery.endpoint.url, delivery.endpoint.secret
-    body, headers = request_make(delivery=delivery, secret=secret, timestamp=int(time.time()))
+    # Signed afresh at every try, with the try's time (a receiver refuses one over 5 minutes old).
+    body, headers = request_make(delivery=delivery, secret=secret, timestamp=int(now.timestamp()))
     answer = post(url, body, headers)
     done = timezone.now() if now is None else now
     with transaction.atomic():

@@ -15,8 +15,8 @@ none), there is a timeout, and the request carries no cookie or credential of th
 
 Only ``https`` is accepted. The test-only setting ``WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS``
 (environment variable of the same name, off by default, never tied to DEBUG) also accepts
-loopback receivers (127/8, ::1, ``localhost``), plain ``http`` included, for the tests' local
-receiver; every other private range stays refused.
+loopback receivers (127/8, ::1, or a name resolving only to them), plain ``http`` included (to
+loopback only), for the tests' local receiver; every other private range stays refused.
 """
 
 from __future__ import annotations
@@ -36,6 +36,18 @@ from .models import URL_MAX_LENGTH
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
+#: IANA special-purpose ranges refused whatever the Python version's ``is_global`` says of them
+#: (3.11 reads some of them as global).
+SPECIAL = [
+    ipaddress.ip_network(n)
+    for n in (
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+        "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
+        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/3",
+        "::/127", "::ffff:0:0/96", "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32",
+        "2002::/16", "3fff::/20", "5f00::/16", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
+    )
+]  # fmt: skip
 #: Read at most this much of a receiver's answer (its body is only logged, shortened).
 ANSWER_LIMIT = 4096
 
@@ -100,7 +112,7 @@ def address_allowed(address: IPAddress, *, allow_loopback: bool = False) -> bool
             or candidate.is_unspecified
         ):
             return False
-        if isinstance(candidate, ipaddress.IPv6Address) and candidate.is_site_local:
+        if any(candidate.version == net.version and candidate in net for net in SPECIAL):
             return False
     return True
 
@@ -122,22 +134,20 @@ def parse_target(url: str, *, allow_loopback: bool | None = None) -> Target:
         raise TargetRefused("url_invalid")
     if parts.username is not None or parts.password is not None or parts.fragment:
         raise TargetRefused("url_credentials")
-    if parts.scheme == "http":
-        if not (allow and _names_loopback(host)):
-            raise TargetRefused("url_not_https")
+    if parts.scheme == "http" and not (allow and _may_be_loopback(host)):
+        raise TargetRefused("url_not_https")
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query
     return Target(parts.scheme, host, port or (443 if parts.scheme == "https" else 80), path)
 
 
-def _names_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
+def _may_be_loopback(host: str) -> bool:
+    """A loopback literal, or a name (whose addresses :func:`checked_address` checks)."""
     try:
         return is_loopback(ipaddress.ip_address(host))
     except ValueError:
-        return False
+        return True
 
 
 Resolver = Callable[..., list]
@@ -180,6 +190,8 @@ def checked_address(target: Target, *, allow_loopback: bool | None = None) -> st
     for address in addresses:
         if not address_allowed(address, allow_loopback=allow):
             raise TargetRefused("url_private", host=target.host)
+        if target.scheme == "http" and not is_loopback(address):  # plain http: loopback only
+            raise TargetRefused("url_not_https")
     return str(addresses[0])
 
 
