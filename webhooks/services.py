@@ -18,13 +18,14 @@ import json
 import random
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.outbox import outbox_add
 from games.events import Cursor, Event, events_for_user
 
@@ -33,9 +34,6 @@ from .errors import WebhookConflict, WebhookInvalid, WebhookNotFound
 from .models import Delivery, DeliveryAttempt, DeliveryStatus, Endpoint, WebhookEvent
 from .signing import SIGNATURE_HEADER, secret_new, signature_make
 from .targets import TargetRefused, check_url, post
-
-if TYPE_CHECKING:
-    from accounts.models import User
 
 MAX_ENDPOINTS = 5
 LOG_SIZE = 50  # the delivery log: the last attempts an endpoint keeps
@@ -74,7 +72,7 @@ def endpoint_create(
     chosen = _events_clean(events)
     url = _url_clean(url)
     with transaction.atomic():
-        type(user).objects.select_for_update().filter(pk=user.pk).first()  # serializes the count
+        User.objects.select_for_update().filter(pk=user.pk).first()  # serializes the count
         if Endpoint.objects.filter(user=user).count() >= MAX_ENDPOINTS:
             raise WebhookConflict("too_many_endpoints", limit=MAX_ENDPOINTS)
         secret = secret_new()
