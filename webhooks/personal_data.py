@@ -50,9 +50,8 @@ def register() -> None:
         PersonalData(
             app="webhooks",
             models={
-                "webhooks.Endpoint": "exported (without its secret); deleted",
-                "webhooks.Delivery": "exported through the delivery log; deleted with its endpoint",
-                "webhooks.DeliveryAttempt": "exported (the delivery log); deleted with its endpoint",
+                "webhooks.Endpoint": "exported (without its secret) with its delivery log; deleted, and with it "
+                "its deliveries and attempts (webhooks.Delivery, webhooks.DeliveryAttempt)",
             },
             export=(ExportSection(key="webhooks", position=95, build=_webhooks),),
             erase=(EraseStep(name="webhooks.endpoints", phase=ErasePhase.REMAINDER, run=_webhooks_delete),),
