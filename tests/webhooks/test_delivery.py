@@ -8,9 +8,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.core import mail as django_mail
 from django.utils import timezone
 
 from accounts.models import OutgoingMail
+from accounts.outbox import outbox_send_due
 from accounts.services import block_create
 from chat.models import Message
 from chat.selectors import conversation_for
@@ -172,8 +174,11 @@ def test_repeated_failures_switch_the_endpoint_off_and_mail_the_player(settings,
     assert set(Delivery.objects.values_list("status", flat=True)) == {DeliveryStatus.FAILED}
     mail = OutgoingMail.objects.get(kind="webhook_disabled")
     assert mail.user == alice and mail.object_id == endpoint.pk
-    message = webhook_disabled_render(mail, endpoint, None)
-    assert endpoint.url in message.body and "/settings/webhooks/" in message.body
+    outbox_send_due()  # the outbox sends it, rendered then
+    (sent,) = django_mail.outbox
+    assert sent.to == ["alice@example.org"] and "switched off" in sent.subject
+    assert endpoint.url in sent.body and "/settings/webhooks/" in sent.body
+    assert OutgoingMail.objects.get(pk=mail.pk).outcome == "sent"
     # Off: nothing more is sent, and the sweep leaves it alone.
     services.delivery_send(delivery_id=ids[1], now=now + timedelta(hours=1))
     tasks.webhooks_sweep.delay()
