@@ -155,13 +155,23 @@ def test_the_page_needs_a_login(client):
     assert client.get(PAGE).status_code == 302
 
 
-@pytest.mark.parametrize("language", ["en", "id", "ar"])
-def test_the_page_in_each_language(client, alice, language):
+@pytest.mark.parametrize(
+    "language,title,refusal",
+    [
+        ("en", "<h1>Webhooks</h1>", "The address must start with https://."),
+        ("id", "<h1>Webhook</h1>", "Alamat harus diawali dengan https://."),
+        ("ar", "<h1>خطافات الويب</h1>", "يجب أن يبدأ العنوان بـ https://."),
+    ],
+)
+def test_the_page_in_each_language(settings, client, alice, language, title, refusal):
+    settings.WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS = False
     alice.language = language
     alice.save()
     client.force_login(alice)
     answer = client.get(PAGE, HTTP_ACCEPT_LANGUAGE=language)
-    assert answer.status_code == 200 and ('lang="%s"' % language) in answer.content.decode()
+    assert answer.status_code == 200 and title in answer.content.decode()
+    bad = client.post(PAGE, {"action": "create", "url": "http://example.com/", "events": ["message"]})
+    assert bad.status_code == 400 and refusal in bad.content.decode()
 
 
 # ---------------------------------------------------------------- export and deletion
