@@ -6,14 +6,15 @@ import pytest
 from accounts.services import block_create
 from chat.models import Message
 from chat.services import message_create
-from tests.api_clients import alice_api, api_settings, bob_api  # noqa: F401  (fixtures)
+from tests.api_clients import api_settings, token_client  # noqa: F401  (api_settings: applied below)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
 
 EVENTS = "/api/v1/events/"
 
 
-def test_the_feed_has_the_other_players_messages(alice_api, bob_api, alice, bob, game):
+def test_the_feed_has_the_other_players_messages(alice, bob, game):
+    alice_api, bob_api = token_client(alice), token_client(bob)
     cursor = alice_api.get(EVENTS).json()["cursor"]
     message_create(game_id=game.pk, author=bob, text="hello alice")
     message_create(game_id=game.pk, author=alice, text="hello bob")
@@ -26,7 +27,8 @@ def test_the_feed_has_the_other_players_messages(alice_api, bob_api, alice, bob,
     assert [e["data"]["text"] for e in bobs if e["kind"] == "message"] == ["hello bob"]
 
 
-def test_a_block_hides_what_is_written_after_it(alice_api, alice, bob, game):
+def test_a_block_hides_what_is_written_after_it(alice, bob, game):
+    alice_api = token_client(alice)
     cursor = alice_api.get(EVENTS).json()["cursor"]
     message_create(game_id=game.pk, author=bob, text="before")
     block_create(blocker=alice, blocked=bob)

@@ -280,3 +280,22 @@ def test_messages_respect_blocks_as_the_page_does(alice, bob, receiver, no_mail_
     assert [r.payload["data"]["text"] for r in receiver.accepted] == ["before the block"]
     page = [m.text for m in conversation_for(game_id=game.pk, user=alice).messages]
     assert "before the block" in page and late.text not in page
+
+
+def test_the_readmes_signature_check_accepts_a_real_delivery(alice, bob, receiver):
+    """The README's example, run as written, on what the receiver got."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Outbound webhooks", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict = {}
+    exec(code, scope)  # noqa: S102  (our own README)
+    endpoint = register(alice, receiver)
+    games_services.challenge_create(challenger=bob, opponent=alice, kind="onitama")
+    sync_and_send(endpoint)
+    (got,) = receiver.requests
+    verify = scope["verify"]
+    assert verify(receiver.secret, got.headers["Maatasite-Signature"], got.body)
+    assert not verify(receiver.secret, got.headers["Maatasite-Signature"], got.body + b" ")
+    assert not verify("whsec_other", got.headers["Maatasite-Signature"], got.body)
