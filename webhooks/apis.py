@@ -39,8 +39,8 @@ class EndpointsView(ApiView):
         data = s.EndpointCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         endpoint, secret = services.endpoint_create(user=request.user, **data.validated_data)
-        endpoint.secret = secret
-        return Response(s.EndpointCreatedSerializer(endpoint).data, status=status.HTTP_201_CREATED)
+        body = {**s.EndpointSerializer(endpoint).data, "secret": secret}
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class EndpointView(ApiView):

@@ -20,7 +20,7 @@ class EndpointCreatedSerializer(EndpointSerializer):
     secret = serializers.CharField(help_text="The signing secret, shown this once: keep it.")
 
     class Meta(EndpointSerializer.Meta):
-        fields = [*EndpointSerializer.Meta.fields, "secret"]
+        fields = [*EndpointSerializer.Meta.fields, "secret"]  # documents the answer; filled by the view
 
 
 class EndpointCreateSerializer(serializers.Serializer):

@@ -28,6 +28,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.outbox import outbox_add
 from games.events import Cursor, Event, events_for_user
+from games.sealing import seal, unseal
 
 from . import tasks
 from .errors import WebhookConflict, WebhookInvalid, WebhookNotFound
@@ -77,9 +78,18 @@ def endpoint_create(
             raise WebhookConflict("too_many_endpoints", limit=MAX_ENDPOINTS)
         secret = secret_new()
         endpoint = Endpoint.objects.create(
-            user=user, url=url, events=chosen, secret=secret, cursor=_start_cursor(now), created_at=now
+            user=user, url=url, events=chosen, secret_sealed=_seal(secret), cursor=_start_cursor(now), created_at=now
         )
     return endpoint, secret
+
+
+def _seal(secret: str) -> str:
+    return seal(secret, purpose="webhook_secret")
+
+
+def endpoint_secret(endpoint: Endpoint) -> str:
+    """The endpoint's signing secret (sealed in its row)."""
+    return unseal(endpoint.secret_sealed, purpose="webhook_secret")
 
 
 def _own(user: User, endpoint_id: int) -> Endpoint:
@@ -131,9 +141,10 @@ def secret_rotate(*, user: User, endpoint_id: int) -> tuple[Endpoint, str]:
     """A new secret for the endpoint (shown once); deliveries from now on are signed with it."""
     with transaction.atomic():
         endpoint = _own(user, endpoint_id)
-        endpoint.secret = secret_new()
-        endpoint.save(update_fields=["secret"])
-    return endpoint, endpoint.secret
+        secret = secret_new()
+        endpoint.secret_sealed = _seal(secret)
+        endpoint.save(update_fields=["secret_sealed"])
+    return endpoint, secret
 
 
 # ---------------------------------------------------------------- from the feed to deliveries
@@ -256,7 +267,7 @@ def delivery_send(*, delivery_id: int, now: datetime | None = None) -> datetime 
         delivery.attempts += 1
         delivery.due_at = now + _lease()
         delivery.save(update_fields=["attempts", "due_at"])
-        url, secret = delivery.endpoint.url, delivery.endpoint.secret
+        url, secret = delivery.endpoint.url, endpoint_secret(delivery.endpoint)
     # Signed afresh at every try, with the try's time (a receiver refuses one over 5 minutes old).
     body, headers = request_make(delivery=delivery, secret=secret, timestamp=int(now.timestamp()))
     answer = post(url, body, headers)

@@ -30,7 +30,7 @@ def test_register_list_change_rotate_and_delete_through_the_api(alice_api, alice
     assert changed.status_code == 200 and changed.json()["events"] == ["game_over"] and not changed.json()["active"]
     rotated = alice_api.post(one + "secret/")
     assert rotated.status_code == 200 and rotated.json()["secret"] not in (body["secret"], "")
-    assert Endpoint.objects.get().secret == rotated.json()["secret"]
+    assert services.endpoint_secret(Endpoint.objects.get()) == rotated.json()["secret"]
     assert alice_api.get(one + "deliveries/").json() == []
     assert alice_api.delete(one).status_code == 204
     assert alice_api.get(one).status_code == 404
@@ -81,6 +81,18 @@ def test_a_sixth_endpoint_is_a_409(alice_api, receiver):
     assert answer.status_code == 409 and answer.json()["code"] == "too_many_endpoints"
 
 
+def test_the_secret_is_sealed_in_its_row(alice, receiver):
+    """A database dump does not show the signing secret (games.sealing)."""
+    from django.db import connection
+
+    endpoint, secret = services.endpoint_create(user=alice, url=receiver.url(), events=["message"])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT * FROM webhooks_endpoint WHERE id = %s", [endpoint.pk])
+        row = " ".join(str(value) for value in cursor.fetchone())
+    assert secret not in row and secret[6:] not in row and "v2:" in row
+    assert services.endpoint_secret(endpoint) == secret
+
+
 def test_other_players_endpoints_are_404s(alice_api, bob_api, alice, receiver):
     endpoint, _ = services.endpoint_create(user=alice, url=receiver.url(), events=["message"])
     one = "%s%d/" % (API, endpoint.pk)
@@ -123,12 +135,13 @@ def test_the_page_registers_and_shows_the_secret_once(client, alice, receiver):
     made = client.post(PAGE, {"action": "create", "url": receiver.url(), "events": ["your_turn", "game_over"]})
     assert made.status_code == 201
     endpoint = Endpoint.objects.get()
-    assert endpoint.secret in made.content.decode()
+    secret = services.endpoint_secret(endpoint)
+    assert secret in made.content.decode()
     again = client.get(PAGE).content.decode()
-    assert endpoint.url in again and endpoint.secret not in again
+    assert endpoint.url in again and secret not in again
     rotated = client.post(PAGE, {"action": "rotate", "endpoint": endpoint.pk})
     endpoint.refresh_from_db()
-    assert rotated.status_code == 200 and endpoint.secret in rotated.content.decode()
+    assert rotated.status_code == 200 and services.endpoint_secret(endpoint) in rotated.content.decode()
     assert client.post(PAGE, {"action": "off", "endpoint": endpoint.pk}).status_code == 302
     assert not Endpoint.objects.get().active
     assert client.get("%s%d/log/" % (PAGE, endpoint.pk)).status_code == 200
@@ -188,7 +201,7 @@ def test_endpoints_and_logs_join_the_export_and_go_with_the_account(alice, bob, 
     assert (
         exported[0]["delivery_log"][0]["delivered"] and exported[0]["delivery_log"][0]["event"] == "challenge_received"
     )
-    assert endpoint.secret not in str(exported)
+    assert services.endpoint_secret(endpoint) not in str(exported) and "secret" not in str(exported)
     privacy_services.account_delete(user=get_user_model().objects.get(pk=alice.pk), password="pw-alice-123456")
     assert not Endpoint.objects.filter(pk=endpoint.pk).exists()
     assert not Delivery.objects.filter(endpoint_id=endpoint.pk).exists()

@@ -47,7 +47,7 @@ def test_the_events_of_the_feed_reach_the_receiver_signed(alice, bob, receiver, 
     endpoint = register(alice, receiver)
     challenge = games_services.challenge_create(challenger=bob, opponent=alice, kind="onitama")
     game = start_game(bob, alice, "onitama", {"cards": "base"})
-    play(game, 1)  # bob moves first (challenger's side): alice's turn
+    play(game, 2)  # whoever starts (the deal decides), one of these passes the turn to alice
     message_create(game_id=game.pk, author=bob, text="good luck")
     games_services.game_resign(game_id=game.pk, user=bob)
     sync_and_send(endpoint)
@@ -57,7 +57,7 @@ def test_the_events_of_the_feed_reach_the_receiver_signed(alice, bob, receiver, 
     assert all(r.signature_ok for r in receiver.requests) and len(receiver.requests) == 5
     first = got[0].payload
     assert first["challenge_id"] == challenge.pk and first["data"]["challenger"] == "bob" and first["user"] == "alice"
-    assert got[3].payload["data"] == {"author": "bob", "text": "good luck", "ply": 1}
+    assert got[3].payload["data"] == {"author": "bob", "text": "good luck", "ply": 2}
     assert got[4].payload["data"]["reason"] == "resign" and got[4].payload["game_id"] == game.pk
     # The event ids are the feed's cursors: the same as the API's events feed, in the header too.
     feed = events_for_user(user=alice, after=None, limit=100).events
@@ -85,7 +85,7 @@ def test_the_tasks_run_from_the_games_and_chat_changes_after_commit(
     with django_capture_on_commit_callbacks(execute=True):
         game = start_game(bob, alice, "onitama", {"cards": "base"})
     with django_capture_on_commit_callbacks(execute=True):
-        play(game, 1)
+        play(game, 2)  # one of the two passes the turn to alice
     with django_capture_on_commit_callbacks(execute=True):
         message_create(game_id=game.pk, author=bob, text="hi")
     with django_capture_on_commit_callbacks(execute=True):
