@@ -62,6 +62,16 @@ def test_bad_addresses_and_events_are_400s(settings, alice_api, stub_dns, no_pri
     assert Endpoint.objects.count() == 0
 
 
+def test_a_change_to_a_private_address_is_a_400_and_changes_nothing(settings, alice_api, alice, receiver):
+    endpoint, _ = services.endpoint_create(user=alice, url=receiver.url(), events=["message"])
+    one = "%s%d/" % (API, endpoint.pk)
+    for body in ({"url": "https://192.168.0.1/"}, {"events": ["nope"]}, {"events": "message"}, {"active": "maybe"}):
+        answer = alice_api.patch(one, body, format="json")
+        assert answer.status_code == 400, (body, answer.content)
+    endpoint.refresh_from_db()
+    assert endpoint.url == receiver.url() and endpoint.events == ["message"] and endpoint.active
+
+
 def test_a_public_address_is_accepted_without_any_connection(settings, alice_api, stub_dns, no_private_packets):
     settings.WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS = False
     stub_dns["hooks.example"] = ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]
