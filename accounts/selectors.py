@@ -1,7 +1,7 @@
 """Reads from accounts."""
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Model, Q, QuerySet
@@ -83,6 +83,13 @@ def block_since(*, blocker: User, blocked: User) -> datetime | None:
     return (
         Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).values_list("created_at", flat=True).first()
     )
+
+
+def blocks_hiding(*, blocker: User, blocked: Any, since_before: Any) -> QuerySet[Block]:
+    """The block ``blocker`` made of ``blocked`` at or before ``since_before`` (expressions such as
+    ``OuterRef("author_id")``, ``OuterRef("created_at")``): for ``Exists``, the bulk form of
+    :func:`block_since` (a message written at or after the block stays hidden)."""
+    return Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked, created_at__lte=since_before)
 
 
 def blocks_between(*, user: User, others: list[User]) -> dict[tuple[int, int], datetime]:

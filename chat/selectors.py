@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from accounts.selectors import block_since, blocks_between
+from accounts.selectors import block_since, blocks_between, blocks_hiding
 from games.errors import NotAllowed, NotFound
 from games.models import Game, Seat
 
@@ -108,3 +108,16 @@ def message_for_viewer(*, message_id: int, user: Any) -> Message | None:
         return None
     since = block_since(blocker=user, blocked=author)
     return None if since is not None and message.created_at >= since else message
+
+
+def messages_to_user(*, user: Any) -> QuerySet[Message]:
+    """The messages the other players wrote to ``user`` in their games, without what a player
+    ``user`` blocked wrote after the block (the rule of :func:`conversation_for`, as one query):
+    the events feed's ``message`` (chat/events.py) and so the outbound webhooks."""
+    hidden_by_block = blocks_hiding(blocker=user, blocked=OuterRef("author_id"), since_before=OuterRef("created_at"))
+    return (
+        Message.objects.filter(game__seats__user=user)
+        .exclude(author_id=user.pk)
+        .exclude(Exists(hidden_by_block))
+        .distinct()
+    )

@@ -20,10 +20,17 @@ therefore only serves events older than ``API_EVENTS_SETTLE_SECONDS`` (default 2
 far longer than any games transaction). Everything at or before the cursor has then
 been committed, so a client that always passes the last cursor never misses an event
 and never sees one twice. Without a cursor the feed starts 7 days back.
+
+Apps above games add their own rows to the feed through :func:`event_source_register`
+(from their ``AppConfig.ready``), so that the feed stays the one source of a user's events
+without games importing them: chat's ``message`` (what the other player wrote, hidden as
+the game page hides it after a block). Their ranks are fixed in ``KIND_RANK`` like the others.
+Outbound webhooks (webhooks/) read this same feed, each endpoint with its own cursor.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -48,6 +55,7 @@ class EventKind(models.TextChoices):
     CHALLENGE_RECEIVED = "challenge_received"
     CHALLENGE_ANSWERED = "challenge_answered"
     DRAW_OFFERED = "draw_offered"
+    MESSAGE = "message"
 
 
 # Ties at the same microsecond are ordered by kind (part of the cursor: never renumber).
@@ -58,6 +66,7 @@ KIND_RANK: dict[str, int] = {
     EventKind.YOUR_TURN: 4,
     EventKind.DRAW_OFFERED: 5,
     EventKind.GAME_OVER: 6,
+    EventKind.MESSAGE: 7,
 }
 FIRST_LOOK_BACK = timedelta(days=7)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -127,6 +136,23 @@ class EventPage:
     has_more: bool
 
 
+#: A source of another app: ``(user, between) -> (rows, time column, maker)``, where
+#: ``between(column)`` gives the filter of the window and rows are bounded by the caller's limit
+#: (``rows[:limit]`` oldest first, by the time column then pk).
+Source = Callable[[Any, Callable[[str], dict[str, Any]], int], tuple[list[Any], str, Callable[[Any], "Event"]]]
+_EXTRA_SOURCES: dict[str, Source] = {}
+
+
+def event_source_register(*, kind: str, source: Source) -> None:
+    """Add the rows of another app to the feed as events of ``kind`` (once, from its ready())."""
+    if kind not in KIND_RANK:
+        raise ValueError("event kind %r has no rank in KIND_RANK" % kind)
+    known = _EXTRA_SOURCES.get(kind)
+    if known is not None and known is not source:
+        raise ValueError("event source %r is registered twice" % kind)
+    _EXTRA_SOURCES[kind] = source
+
+
 def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tuple[list[Any], str, str, Any]]:
     """(rows, event kind, time column, maker) per source; each query bounded by ``limit`` rows, oldest first."""
     window = {"gte": lower, "lte": upper}
@@ -180,7 +206,12 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
             data={"ply": move.ply, "move": move.text, "by_side": move.seat.side},
         )
 
+    extra = []
+    for kind, source in sorted(_EXTRA_SOURCES.items()):
+        rows, column, maker = source(user, between, limit)
+        extra.append((rows, kind, column, maker))
     return [
+        *extra,
         (
             list(received),
             EventKind.CHALLENGE_RECEIVED,

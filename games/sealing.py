@@ -23,7 +23,7 @@ from django.conf import settings
 
 VERSION = "v2"
 NONCE_BYTES = 12
-PURPOSES = ("seed", "state")
+PURPOSES = ("seed", "state", "webhook_secret")  # webhook_secret: webhooks.Endpoint's signing secret
 
 
 class SealError(Exception):

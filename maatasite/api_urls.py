@@ -19,6 +19,7 @@ import ladder.api_urls
 import privacy.api_urls
 import ratings.api_urls
 import tournaments.api_urls
+import webhooks.api_urls
 from api.apis import unknown_path
 
 app_name = "api"
@@ -42,6 +43,7 @@ urlpatterns = [
     *ladder.api_urls.urlpatterns,
     *tournaments.api_urls.urlpatterns,
     *fairplay.api_urls.urlpatterns,
+    *webhooks.api_urls.urlpatterns,
     # Anything else under /api/v1/ is a 404 in the API's error shape, not an HTML page.
     re_path(r"^[\s\S]*$", unknown_path, name="unknown"),  # [\s\S]: a %0A in the path too
 ]

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "fairplay",
     "chat",
     "analysis",
+    "webhooks",
     "privacy",
 ]
 
@@ -320,7 +321,26 @@ if CELERY_VISIBILITY_TIMEOUT <= FAIRPLAY_CHECK_HARD_SECONDS + RETRYING_TASK["ret
         "CELERY_VISIBILITY_TIMEOUT must be longer than FAIRPLAY_CHECK_SECONDS plus "
         "11 minutes (the hard time limit, and the longest retry countdown)"
     )
+# --- Outbound webhooks (webhooks/; README "Outbound webhooks") ---------------------
+# A request's timeout (connect, and each read); a delivery's tries before it is given up; the
+# first wait before a retry, doubling up to the longest; failed tries in a row after which an
+# endpoint is switched off and its owner mailed; beat's sweep of lost or due deliveries.
+WEBHOOKS_TIMEOUT_SECONDS = env.float("WEBHOOKS_TIMEOUT_SECONDS", default=10.0)
+WEBHOOKS_MAX_ATTEMPTS = env.int("WEBHOOKS_MAX_ATTEMPTS", default=8)
+WEBHOOKS_RETRY_SECONDS = env.float("WEBHOOKS_RETRY_SECONDS", default=30.0)
+WEBHOOKS_RETRY_MAX_SECONDS = env.float("WEBHOOKS_RETRY_MAX_SECONDS", default=3600.0)
+WEBHOOKS_DISABLE_AFTER_FAILURES = env.int("WEBHOOKS_DISABLE_AFTER_FAILURES", default=16)
+WEBHOOKS_SWEEP_SECONDS = env.int("WEBHOOKS_SWEEP_SECONDS", default=60)
+# TEST ONLY: also accept loopback receivers (127/8, ::1, localhost), plain http included, for
+# the tests' local receiver. Off by default; never on in production, and not tied to DEBUG.
+WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS = env.bool("WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS", default=False)
+
 CELERY_BEAT_SCHEDULE = {
+    # Outbound webhooks: endpoints' new events read, and due or lost deliveries sent again.
+    "webhooks-sweep": {
+        "task": "webhooks.tasks.webhooks_sweep",
+        "schedule": timedelta(seconds=WEBHOOKS_SWEEP_SECONDS),
+    },
     "games-bot-turns-sweep": {
         "task": "games.tasks.bot_turns_sweep",
         "schedule": timedelta(seconds=GAMES_BOT_SWEEP_SECONDS),

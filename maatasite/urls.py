@@ -17,6 +17,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("correspondence/", include("correspondence.urls")),
     path("privacy/", include("privacy.urls")),
+    path("settings/webhooks/", include("webhooks.urls")),
     path("", include("ops.urls")),
     path("", include("chat.urls")),
     path("", include("analysis.urls")),

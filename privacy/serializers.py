@@ -170,6 +170,24 @@ class ExportImportedRecordSerializer(serializers.Serializer):
     record = serializers.CharField(help_text="The record as you imported it (either record format).")
 
 
+class ExportWebhookAttemptSerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    event_id = serializers.CharField()
+    event = serializers.CharField()
+    delivered = serializers.BooleanField()
+    status_code = serializers.IntegerField(allow_null=True, help_text="The receiver's HTTP status; null if none came.")
+    error = serializers.CharField(allow_null=True)
+
+
+class ExportWebhookSerializer(serializers.Serializer):
+    url = serializers.CharField()
+    events = serializers.ListField(child=serializers.CharField())
+    active = serializers.BooleanField()
+    disabled_reason = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    delivery_log = ExportWebhookAttemptSerializer(many=True, help_text="The last 50 attempts, newest first.")
+
+
 class AccountExportSerializer(serializers.Serializer):
     format = serializers.CharField(help_text="Always `maatasite-account-export`.")
     version = serializers.IntegerField(help_text="The version of this format (1).")
@@ -186,4 +204,7 @@ class AccountExportSerializer(serializers.Serializer):
     messages = ExportMessageSerializer(many=True, help_text="What you wrote to the other players of your games.")
     replies_by_mail = ExportReplyByMailSerializer(
         many=True, help_text="The replies by mail sent to your reply addresses, kept for a few days."
+    )
+    webhooks = ExportWebhookSerializer(
+        many=True, help_text="Your webhook endpoints (not their secrets) and their logs."
     )

@@ -320,6 +320,9 @@ def celery_services_env(django_db_setup, django_db_blocker, smtp_sink_session):
         "LIVE_REDIS_URL": os.environ.get("LIVE_TEST_REDIS_URL", ""),
         "LIVE_KEY_PREFIX": prefix + "live",
         "EMAIL_URL": smtp_sink_session.url,
+        # The webhooks' tests run a receiver on 127.0.0.1 (tests/webhooks/conftest.py): the
+        # test-only setting lets the worker deliver to it (loopback only, never a private range).
+        "WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS": "true",
         "PYTHONUNBUFFERED": "1",
     }
     yield env

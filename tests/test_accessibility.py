@@ -45,6 +45,7 @@ def test_axe_finds_no_serious_violation_and_the_boards_have_names(live_server, b
         "home": "/",
         "lobby": "/lobby/",
         "settings": "/correspondence/settings/",
+        "webhooks": "/settings/webhooks/",
         "onitama": "/games/%d/" % games.onitama.pk,
         "maatatahay": "/games/%d/" % games.maatatahay.pk,
         "onitama over": "/games/%d/" % games.onitama_over.pk,

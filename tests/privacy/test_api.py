@@ -41,7 +41,9 @@ def test_the_documented_shape_holds_a_full_export(alice, alice_with_everything):
     checked = AccountExportSerializer(data=data)
     assert checked.is_valid(), checked.errors
     assert set(checked.fields) == set(data)
-    assert all(data[section] for section in ("games", "blocks", "reports", "ladders", "tournaments", "messages"))
+    assert all(
+        data[section] for section in ("games", "blocks", "reports", "ladders", "tournaments", "messages", "webhooks")
+    )
 
 
 def test_deleting_needs_the_play_scope_and_the_password(alice, bob):

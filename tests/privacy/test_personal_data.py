@@ -76,6 +76,7 @@ def test_the_export_keeps_its_envelope_and_sections_in_order(alice):
         "tournaments",
         "messages",
         "replies_by_mail",
+        "webhooks",
     ]
 
 

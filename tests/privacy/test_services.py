@@ -35,6 +35,8 @@ from tests.tournaments.conftest import started
 from tournaments import services as tournament_services
 from tournaments.models import Participant, ParticipantStatus
 from tournaments.serializers import tournament_standings_data
+from webhooks import services as webhook_services
+from webhooks.models import Delivery, DeliveryAttempt
 
 pytestmark = pytest.mark.django_db
 
@@ -64,6 +66,9 @@ def alice_with_everything(alice, bob, carol):
     cup = tournament_services.tournament_create(actor=None, name="Spring cup", kind="onitama", format="swiss")
     tournament_services.tournament_open_registration(tournament_id=cup.pk, actor=None)
     tournament_services.tournament_register(tournament_id=cup.pk, user=alice)
+    hook, _secret = webhook_services.endpoint_create(user=alice, url="https://93.184.216.34/hook", events=["message"])
+    delivery = Delivery.objects.create(endpoint=hook, event_id="ev_1-7-1", kind="message", payload={})
+    DeliveryAttempt.objects.create(endpoint=hook, delivery=delivery, ok=False, status_code=500, error="HTTP 500")
     return {
         "finished": Game.objects.get(pk=finished.pk),
         "running": Game.objects.get(pk=running.pk),
@@ -111,6 +116,9 @@ def test_export_covers_every_section(alice, alice_with_everything):
         (things["cup"].pk, "active", "registration")
     ]
     assert [(m["game"], m["text"]) for m in data["messages"]] == [(things["running"].pk, "good luck, bob")]
+    (hook,) = data["webhooks"]
+    assert hook["url"] == "https://93.184.216.34/hook" and hook["events"] == ["message"] and "secret" not in hook
+    assert [(a["event_id"], a["status_code"]) for a in hook["delivery_log"]] == [("ev_1-7-1", 500)]
 
 
 def test_export_is_deterministic_json_without_hidden_information(alice, alice_with_everything):

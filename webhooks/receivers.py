@@ -1,0 +1,46 @@
+"""What tells the webhooks that a user may have new events (connected in WebhooksConfig.ready):
+games' ``position_changed`` (a game made, a move: your_turn) and ``game_finished`` (game_over),
+a challenge made and a message written (``post_save`` of their rows, made only by their services).
+Each nudges, after the commit, the users concerned who have an active endpoint; beat's
+``webhooks-sweep`` finds anything a lost nudge missed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models.signals import post_save
+
+from chat.models import Message
+from games.models import Challenge, Seat
+from games.signals import game_finished, position_changed
+
+from .services import users_nudge
+
+
+def _game_users(game: Any) -> list[int]:
+    return [u for u in Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True) if u]
+
+
+def _on_position_changed(sender: Any, *, game: Any, **kwargs: Any) -> None:
+    users_nudge(user_ids=_game_users(game))
+
+
+def _on_game_finished(sender: Any, *, game: Any, **kwargs: Any) -> None:
+    users_nudge(user_ids=_game_users(game))
+
+
+def _on_challenge_saved(sender: Any, *, instance: Challenge, created: bool, **kwargs: Any) -> None:
+    if created and instance.opponent_id is not None:
+        users_nudge(user_ids=[instance.opponent_id])
+
+
+def _on_message_saved(sender: Any, *, instance: Message, created: bool, **kwargs: Any) -> None:
+    if created:
+        users_nudge(user_ids=[u for u in _game_users(instance.game_id) if u != instance.author_id])
+
+
+def connect() -> None:
+    position_changed.connect(_on_position_changed, dispatch_uid="webhooks.position_changed")
+    game_finished.connect(_on_game_finished, dispatch_uid="webhooks.game_finished")
+    post_save.connect(_on_challenge_saved, sender=Challenge, dispatch_uid="webhooks.challenge")
+    post_save.connect(_on_message_saved, sender=Message, dispatch_uid="webhooks.message")
