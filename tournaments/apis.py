@@ -23,11 +23,11 @@ from .errors import NotFound
 from .models import Tournament, TournamentStatus
 
 
-
 class TournamentPagination(GamePagination):
     """The list's pages, as the games lists' (cursor links, ``page_size`` up to 100), newest first."""
 
     ordering = "-id"
+
 
 TOURNAMENT_EXAMPLE = {
     "id": 7,

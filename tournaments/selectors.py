@@ -482,42 +482,52 @@ def tournament_round_page(
     }
 
 
+def _whole(tournament: Tournament) -> tuple[list[Participant], list[Pairing]]:
+    """Every participant (with its user) and every pairing (only the columns shown, its
+    players linked to those participants): three queries whatever the tournament's size,
+    and no game rows (their state is never needed here)."""
+    participants, pairings = _standing_inputs(tournament)
+    _with_users(participants)
+    by_pk = {p.pk: p for p in participants}
+    for pairing in pairings:
+        pairing.first = by_pk[pairing.first_id]
+        if pairing.second_id is not None:
+            pairing.second = by_pk[pairing.second_id]
+    return participants, pairings
+
+
 def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
-    """Everything the tournament page and the API show: the tournament, participants,
-    rounds with their pairings, standings, and the crosstable or bracket."""
+    """What the API's tournament shows: the tournament, participants and the rounds with their
+    pairings, in a constant number of queries (tests/tournaments/test_listing_pages.py)."""
     tournament = tournament_get(tournament_id=tournament_id)
-    participants = tournament_participants(tournament=tournament)
-    pairings = tournament_pairings(tournament=tournament)
+    participants, pairings = _whole(tournament)
     rounds: dict[int, list[Pairing]] = {}
     for pairing in pairings:
-        rounds.setdefault(pairing.round.number, []).append(pairing)
-    detail: dict[str, Any] = {
+        rounds.setdefault(pairing.round_number, []).append(pairing)  # type: ignore[attr-defined]
+    return {
         "tournament": tournament,
         "participants": participants,
         "rounds": sorted(rounds.items()),
-        "standings": tournament_standings(tournament=tournament),
         "planned_rounds": planned_rounds(tournament, len(participants)) if participants else 0,
         "registration_open": registration_is_open(tournament),
     }
-    if tournament.format == TournamentFormat.ROUND_ROBIN:
-        detail["crosstable"] = tournament_crosstable(tournament=tournament)
-    if tournament.format == TournamentFormat.KNOCKOUT:
-        detail["bracket"] = tournament_bracket(tournament=tournament)
-    return detail
 
 
 def tournament_standings_page(*, tournament_id: int) -> dict[str, Any]:
     """What the standings endpoint and the standings.json page show: the tournament, the
     rounds started so far, the standings rows, and a knockout's bracket (tournaments/serializers.py
-    shapes it)."""
+    shapes it), in a constant number of queries."""
     tournament = tournament_get(tournament_id=tournament_id)
+    participants, pairings = _whole(tournament)
+    rows = standings_compute(participants, pairings)
     page: dict[str, Any] = {
         "tournament": tournament,
         "current_round": Round.objects.filter(tournament=tournament).count(),
-        "standings": tournament_standings(tournament=tournament),
     }
     if tournament.format == TournamentFormat.KNOCKOUT:
-        page["bracket"] = tournament_bracket(tournament=tournament)
+        page["bracket"] = _bracket_of(participants, pairings)
+        rows = _reached_order(rows, page["bracket"])
+    page["standings"] = rows
     return page
 
 

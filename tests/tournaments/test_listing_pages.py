@@ -6,6 +6,7 @@ a tournament's standings, and a round's pairings and games. Queries are counted,
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -28,12 +29,13 @@ def small_pages(monkeypatch):
     monkeypatch.setattr(selectors, "PAIRINGS_PAGE_SIZE", PAGE)
 
 
-def counted(client, path: str) -> tuple[int, str]:
+def counted(client, path: str) -> tuple[int, Any]:
     client.get(path)  # warm per-process caches (content types, translations) out of the count
     with CaptureQueriesContext(connection) as queries:
         response = client.get(path)
     assert response.status_code == 200, (path, response.status_code)
-    return len(queries), response.content.decode()
+    is_json = response["Content-Type"].startswith("application/json")
+    return len(queries), response.json() if is_json else response.content.decode()
 
 
 STANDING = re.compile(r"<tr><td>(\d+)</td><td>")
@@ -145,3 +147,21 @@ def test_the_api_tournament_list_is_cursor_paged_in_constant_queries(client):
         path = body["next"]
     assert seen == ["Api %d" % i for i in range(24, -1, -1)]
     assert few_count == many_count, (few_count, many_count)
+
+
+@pytest.mark.parametrize("format", ["swiss", "knockout"])
+def test_the_api_tournament_and_its_standings_cost_the_same_queries_for_4_and_16_players(client, format):
+    """The API's tournament (players, rounds, pairings) and its standings read the whole
+    tournament in a constant number of queries, never one per player, pairing or game."""
+    small = started([make_user("s%d" % i) for i in range(4)], format=format)
+    big = started([make_user("b%d" % i) for i in range(16)], format=format)
+    counts = []
+    for tournament, players in ((small, 4), (big, 16)):
+        detail_count, detail = counted(client, "/api/v1/tournaments/%d/" % tournament.pk)
+        assert len(detail["players"]) == players and len(detail["rounds"][0]["pairings"]) == players // 2
+        assert all(p["game"] for p in detail["rounds"][0]["pairings"])
+        standings_count, standings = counted(client, "/api/v1/tournaments/%d/standings/" % tournament.pk)
+        assert len(standings["standings"]) == players and standings["current_round"] == 1
+        json_count, _ = counted(client, "/tournaments/%d/standings.json" % tournament.pk)
+        counts.append((detail_count, standings_count, json_count))
+    assert counts[0] == counts[1], counts
