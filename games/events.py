@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from api.errors import ApiError
 
-from .models import Challenge, ChallengeStatus, DrawOffer, Game, Move
+from .models import Challenge, ChallengeStatus, DrawOffer, Game, Move, Seat
 from .selectors import turn_passing_moves
 
 
@@ -60,6 +60,9 @@ KIND_RANK: dict[str, int] = {
     EventKind.GAME_OVER: 6,
 }
 FIRST_LOOK_BACK = timedelta(days=7)
+# How much earlier than its move's row a turn's start may be stamped (the move's service
+# takes its ``now`` before it writes the row, in the same transaction).
+TURN_STAMP_MARGIN = timedelta(minutes=10)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -134,6 +137,9 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
     def between(column: str) -> dict[str, Any]:
         return {"%s__%s" % (column, op): value for op, value in window.items()}
 
+    # The user's games by their seats first, then every source by those games' keys: a join
+    # from the seats lets the planner hash the whole games table (bench/scale.py saw it).
+    game_ids = list(Seat.objects.filter(user=user).values_list("game_id", flat=True))
     received = (
         Challenge.objects.filter(opponent=user, **between("created_at"))
         .select_related("challenger")
@@ -148,25 +154,27 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
     )
     first_mover = Move.objects.filter(game=OuterRef("pk"), turn=1).values("seat__user")[:1]
     started = (
-        Game.objects.filter(seats__user=user, **between("created_at"))
+        Game.objects.filter(pk__in=game_ids, **between("created_at"))
         .annotate(first_user=Subquery(first_mover))
         .only("pk", "kind", "created_at", "ply", "to_move_user")
         .order_by("created_at", "pk")[:limit]
     )
+    # Only the games whose turn started inside the window (with a margin: a turn's start is
+    # stamped a moment before its move's row), whose moves are read by (game, created_at).
     moves = (
-        turn_passing_moves(user=user)
+        turn_passing_moves(user=user, since=lower - TURN_STAMP_MARGIN, game_ids=game_ids)
         .filter(**between("created_at"))
         .select_related("seat")
         .order_by("created_at", "pk")[:limit]
     )
     offers = (
-        DrawOffer.objects.filter(game__seats__user=user, **between("created_at"))
+        DrawOffer.objects.filter(game_id__in=game_ids, **between("created_at"))
         .exclude(seat__user=user)
         .select_related("seat")
         .order_by("created_at", "pk")[:limit]
     )
     ended = (
-        Game.objects.filter(seats__user=user, **between("finished_at"))
+        Game.objects.filter(pk__in=game_ids, **between("finished_at"))
         .only("pk", "status", "winner_side", "result_reason", "finished_at", "kind")
         .order_by("finished_at", "pk")[:limit]
     )

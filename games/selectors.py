@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import BooleanField, Case, Exists, F, Max, OuterRef, Prefetch, QuerySet, Subquery, Value, When
+from django.db.models import BooleanField, Case, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from engine.core import replay
@@ -402,7 +402,9 @@ def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
     )
 
 
-def turn_passing_moves(*, user: Any) -> QuerySet[Move]:
+def turn_passing_moves(
+    *, user: Any, since: datetime | None = None, game_ids: list[int] | None = None
+) -> QuerySet[Move]:
     """The decisions after which ``user``'s turn started, in the games they sit in: the
     last decision of each turn the opponent played that was followed by another turn.
 
@@ -411,13 +413,20 @@ def turn_passing_moves(*, user: Any) -> QuerySet[Move]:
     the latest, so turn ``n`` ended, and the user's turn ``n + 1`` started, at the last
     Move of turn ``n`` once ``Game.turn`` is past ``n``. A game ended by its final move
     starts no turn. The same number keys the "your turn" Alarm of that turn.
+
+    A turn's numbers grow with the plies, so a decision is the last of its turn when the
+    next ply's is not of the same turn: one probe of the (game, ply) index per decision.
+    With ``since``, only the games whose latest turn started at or after it are read (a
+    turn that started later than ``since`` left ``Game.turn_started_at`` at least as late,
+    as it only ever moves forward), so the moves of the games that did not move are not.
+    ``game_ids``: the games the user sits in, when the caller has read them already.
     """
-    later_in_turn = Move.objects.filter(game=OuterRef("game"), turn=OuterRef("turn"), ply__gt=OuterRef("ply"))
-    return (
-        Move.objects.filter(game__seats__user=user, turn__lt=F("game__turn"))
-        .exclude(seat__user=user)
-        .exclude(Exists(later_in_turn))
-    )
+    next_in_turn = Move.objects.filter(game=OuterRef("game"), ply=OuterRef("ply") + 1, turn=OuterRef("turn"))
+    mine = Q(game_id__in=game_ids) if game_ids is not None else Q(game__seats__user=user)
+    moves = Move.objects.filter(mine, turn__lt=F("game__turn")).exclude(seat__user=user).exclude(Exists(next_in_turn))
+    if since is not None:
+        moves = moves.filter(game__turn_started_at__gte=since)
+    return moves
 
 
 # ---------------------------------------------------------------- the API's reads (lists, versions, counts)
