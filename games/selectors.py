@@ -114,18 +114,27 @@ class LobbyChallenges:
     open_to_all: list[Challenge]
 
 
+# The lobby shows at most this many challenges of each kind (the newest), however many
+# there are: no page reads a list that grows without bound.
+LOBBY_CHALLENGES_SHOWN = 50
+
+
 def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChallenges:
-    """Open, unexpired challenges: to the user, by the user, and open to anyone."""
+    """Open, unexpired challenges: to the user, by the user, and open to anyone (the newest
+    ``LOBBY_CHALLENGES_SHOWN`` of each)."""
     now = now or timezone.now()
-    live = Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__gt=now).select_related(
-        "challenger", "opponent"
+    shown = LOBBY_CHALLENGES_SHOWN
+    live = (
+        Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__gt=now)
+        .select_related("challenger", "opponent")
+        .order_by("-created_at", "-pk")
     )
     if user is None or not user.is_authenticated:
-        return LobbyChallenges([], [], list(live.filter(opponent__isnull=True)[:50]))
+        return LobbyChallenges([], [], list(live.filter(opponent__isnull=True)[:shown]))
     return LobbyChallenges(
-        incoming=list(live.filter(opponent=user)),
-        outgoing=list(live.filter(challenger=user)),
-        open_to_all=list(live.filter(opponent__isnull=True).exclude(challenger=user)[:50]),
+        incoming=list(live.filter(opponent=user)[:shown]),
+        outgoing=list(live.filter(challenger=user)[:shown]),
+        open_to_all=list(live.filter(opponent__isnull=True).exclude(challenger=user)[:shown]),
     )
 
 
