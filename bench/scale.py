@@ -832,6 +832,14 @@ def figures(repeat: int) -> list[dict]:
 
     out.append(measure("events feed, busy player", events, repeat))
 
+    def events_polled() -> None:
+        # a client that polls: its cursor from a minute ago
+        after = "%d-0-0" % ((time.time() - 60) * 10**6)
+        response = api.get("/api/v1/events/", {"after": after}, HTTP_AUTHORIZATION="Bearer " + tokens[busy.pk])
+        assert response.status_code == 200, response.content[:300]
+
+    out.append(measure("events feed, busy player, polled", events_polled, repeat))
+
     # the sweeps: the same 5 rows due at every size
     def due_games() -> None:
         now = timezone.now()
@@ -883,6 +891,17 @@ def figures(repeat: int) -> list[dict]:
         assert clients[busy.pk].get("/ladders/%d/" % ladder.pk).status_code == 200
 
     out.append(measure("ladder page (%d members)" % LADDER_MEMBERS, ladder_page, repeat))
+
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.order_by("-pk").first()
+    assert tournament is not None
+
+    def tournament_pages() -> None:
+        for path in ("/tournaments/", "/tournaments/%d/" % tournament.pk, "/tournaments/%d/rounds/1/" % tournament.pk):
+            assert clients[a.pk].get(path).status_code == 200, path
+
+    out.append(measure("tournament list, page and round", tournament_pages, repeat))
     return out
 
 
@@ -1140,8 +1159,10 @@ def web_memory(env: dict, setup: dict, requests: int) -> None:
     store.create()
     session = store.session_key
     from ladder.models import Ladder
+    from tournaments.models import Tournament
 
     ladder_id = Ladder.objects.order_by("pk").values_list("pk", flat=True)[0]
+    tournament_id = Tournament.objects.exclude(status="draft").order_by("-pk").values_list("pk", flat=True)[0]
     user = setup["users"][0]
     token = setup["tokens"][user.pk]
     games = list(Game.objects.filter(seats__user=user).values_list("pk", flat=True)[:20])
@@ -1157,6 +1178,11 @@ def web_memory(env: dict, setup: dict, requests: int) -> None:
             paths.append(("GET", "/history/busy/", None, session))
             paths.append(("GET", "/ratings/onitama/", None, session))
             paths.append(("GET", "/ladders/%d/" % ladder_id, None, session))
+            paths.append(("GET", "/tournaments/", None, session))
+            paths.append(("GET", "/tournaments/%d/" % tournament_id, None, session))
+            paths.append(("GET", "/tournaments/%d/rounds/1/" % tournament_id, None, session))
+            paths.append(("GET", "/api/v1/events/", token, ""))
+            paths.append(("GET", "/api/v1/ladders/%d/standings/" % ladder_id, token, ""))
     server = serve(env, 1)
     try:
         worker = children(server.process.pid)[0]
