@@ -368,12 +368,13 @@ def _standing_inputs(tournament: Tournament) -> tuple[list[Participant], list[Pa
             "seed", "registered_at", "pk"
         )
     )
-    pairings = list(
+    rows = (
         Pairing.objects.filter(tournament=tournament)
         .annotate(round_number=F("round__number"))
         .only("pk", "round_id", "board", "leg", "first_id", "second_id", "game_id", "result")
         .order_by("round__number", "board", "leg")
     )
+    pairings: list[Pairing] = list(rows)
     return participants, pairings
 
 

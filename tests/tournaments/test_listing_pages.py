@@ -12,9 +12,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games import services as game_services
 from tournaments import selectors, services
 
-from .conftest import make_user, running_games, started
+from .conftest import make_user, running_games, seated, started
 
 # Transactional: the pairing task runs when the start commits (on_commit), as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -70,9 +71,7 @@ def test_a_tournament_and_its_rounds_are_paged_in_constant_queries(client, forma
     # a result in each, so that the standings have points to rank by
     for tournament in (small, big):
         game = running_games(tournament)[0]
-        loser = game.seats.order_by("position")[1].user
-        from games import services as game_services
-
+        loser = seated(game.seats.order_by("position")[1])
         game_services.game_resign(game_id=game.pk, user=loser)
 
     counts = {}
