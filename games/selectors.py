@@ -411,11 +411,10 @@ def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
     )
 
 
-def turn_passing_moves(
-    *, user: Any, since: datetime | None = None, game_ids: list[int] | None = None
-) -> QuerySet[Move]:
-    """The decisions after which ``user``'s turn started, in the games they sit in: the
-    last decision of each turn the opponent played that was followed by another turn.
+def turn_passing_moves(*, user: Any, game_ids: list[int] | None = None) -> QuerySet[Move]:
+    """The decisions after which ``user``'s turn started, in the games they sit in (or in
+    ``game_ids``, some of them, when the caller has read them): the last decision of each
+    turn the opponent played that was followed by another turn.
 
     Turns are numbered where they start (``games.services.game_turn_update``, when the
     player to move changes); every Move carries its turn's number and ``Game.turn`` is
@@ -425,17 +424,10 @@ def turn_passing_moves(
 
     A turn's numbers grow with the plies, so a decision is the last of its turn when the
     next ply's is not of the same turn: one probe of the (game, ply) index per decision.
-    With ``since``, only the games whose latest turn started at or after it are read (a
-    turn that started later than ``since`` left ``Game.turn_started_at`` at least as late,
-    as it only ever moves forward), so the moves of the games that did not move are not.
-    ``game_ids``: the games the user sits in, when the caller has read them already.
     """
     next_in_turn = Move.objects.filter(game=OuterRef("game"), ply=OuterRef("ply") + 1, turn=OuterRef("turn"))
     mine = Q(game_id__in=game_ids) if game_ids is not None else Q(game__seats__user=user)
-    moves = Move.objects.filter(mine, turn__lt=F("game__turn")).exclude(seat__user=user).exclude(Exists(next_in_turn))
-    if since is not None:
-        moves = moves.filter(game__turn_started_at__gte=since)
-    return moves
+    return Move.objects.filter(mine, turn__lt=F("game__turn")).exclude(seat__user=user).exclude(Exists(next_in_turn))
 
 
 # ---------------------------------------------------------------- the API's reads (lists, versions, counts)
