@@ -16,7 +16,7 @@ Steps:
 1. prints the free disk space of the database's volume and the estimated size of both
    fills (bytes per row, ``BYTES_PER_ROW``, measured on a filled database, indexes
    included); refuses to start when they would not fit with 20 % to spare;
-2. per size, in a child process of its own (one database each, ``maatasite_scale_<size>``,
+2. per size, in a child process of its own (one database each, ``<--prefix>_<size>``,
    dropped and made again): migrates, fills every table with COPY in the column order
    Django's ``_meta`` gives (no hand-written schema), prints the fill time and each table's
    rows, table and index sizes;
@@ -68,7 +68,6 @@ if str(HERE) not in sys.path:
 from _common import free_port, report, site_environment  # noqa: E402
 
 PASSWORD = "bench-password-123"
-TEMPLATE = "maatasite_scale_template"
 FULL_PLAYERS = 200_000
 FULL_GAMES = 1_000_000
 RUNNING_SHARE = 0.10
@@ -833,6 +832,14 @@ def figures(repeat: int) -> list[dict]:
 
     out.append(measure("events feed, busy player", events, repeat))
 
+    def events_polled() -> None:
+        # a client that polls: its cursor from a minute ago
+        after = "%d-0-0" % ((time.time() - 60) * 10**6)
+        response = api.get("/api/v1/events/", {"after": after}, HTTP_AUTHORIZATION="Bearer " + tokens[busy.pk])
+        assert response.status_code == 200, response.content[:300]
+
+    out.append(measure("events feed, busy player, polled", events_polled, repeat))
+
     # the sweeps: the same 5 rows due at every size
     def due_games() -> None:
         now = timezone.now()
@@ -884,6 +891,17 @@ def figures(repeat: int) -> list[dict]:
         assert clients[busy.pk].get("/ladders/%d/" % ladder.pk).status_code == 200
 
     out.append(measure("ladder page (%d members)" % LADDER_MEMBERS, ladder_page, repeat))
+
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.order_by("-pk").first()
+    assert tournament is not None
+
+    def tournament_pages() -> None:
+        for path in ("/tournaments/", "/tournaments/%d/" % tournament.pk, "/tournaments/%d/rounds/1/" % tournament.pk):
+            assert clients[a.pk].get(path).status_code == 200, path
+
+    out.append(measure("tournament list, page and round", tournament_pages, repeat))
     return out
 
 
@@ -1141,8 +1159,10 @@ def web_memory(env: dict, setup: dict, requests: int) -> None:
     store.create()
     session = store.session_key
     from ladder.models import Ladder
+    from tournaments.models import Tournament
 
     ladder_id = Ladder.objects.order_by("pk").values_list("pk", flat=True)[0]
+    tournament_id = Tournament.objects.exclude(status="draft").order_by("-pk").values_list("pk", flat=True)[0]
     user = setup["users"][0]
     token = setup["tokens"][user.pk]
     games = list(Game.objects.filter(seats__user=user).values_list("pk", flat=True)[:20])
@@ -1158,6 +1178,11 @@ def web_memory(env: dict, setup: dict, requests: int) -> None:
             paths.append(("GET", "/history/busy/", None, session))
             paths.append(("GET", "/ratings/onitama/", None, session))
             paths.append(("GET", "/ladders/%d/" % ladder_id, None, session))
+            paths.append(("GET", "/tournaments/", None, session))
+            paths.append(("GET", "/tournaments/%d/" % tournament_id, None, session))
+            paths.append(("GET", "/tournaments/%d/rounds/1/" % tournament_id, None, session))
+            paths.append(("GET", "/api/v1/events/", token, ""))
+            paths.append(("GET", "/api/v1/ladders/%d/standings/" % ladder_id, token, ""))
     server = serve(env, 1)
     try:
         worker = children(server.process.pid)[0]
@@ -1357,6 +1382,12 @@ def main() -> None:
     parser.add_argument("--memory-requests", type=int, default=10_000)
     parser.add_argument("--bot-moves", type=int, default=1000)
     parser.add_argument("--keep", action="store_true", help="keep the databases")
+    parser.add_argument(
+        "--prefix",
+        default="maatasite_scale",
+        help="the databases' names start with this (<prefix>_template, <prefix>_<games>): "
+        "two runs on one server need two prefixes",
+    )
     parser.add_argument("--child", choices=["fill", "load"], help=argparse.SUPPRESS)
     parser.add_argument("--database", help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, help=argparse.SUPPRESS)
@@ -1395,23 +1426,24 @@ def main() -> None:
         raise SystemExit("refusing to start: the fill would not fit (with 20 %% to spare) in %s free" % human(free))
 
     results = {}
-    databases = [TEMPLATE]
+    template = "%s_template" % args.prefix
+    databases = [template]
     try:
         # migrate once, into a template both sizes are copied from
         with psycopg.connect(args.server + "/postgres", autocommit=True) as conn:
-            conn.execute('DROP DATABASE IF EXISTS "%s" WITH (FORCE)' % TEMPLATE)
-            conn.execute('CREATE DATABASE "%s"' % TEMPLATE)
+            conn.execute('DROP DATABASE IF EXISTS "%s" WITH (FORCE)' % template)
+            conn.execute('CREATE DATABASE "%s"' % template)
         started = time.perf_counter()
-        env = dict(os.environ, DATABASE_URL="%s/%s" % (args.server, TEMPLATE))
+        env = dict(os.environ, DATABASE_URL="%s/%s" % (args.server, template))
         env.pop("CELERY_BROKER_URL", None)
         subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "-v0"], cwd=ROOT, env=env, check=True)
         print("migrated the template database in %.1f s" % (time.perf_counter() - started))
         for label, shape in (("%d games" % small.games, small), ("%s games" % f"{big.games:,}", big)):
-            name = "maatasite_scale_%d" % shape.games
+            name = "%s_%d" % (args.prefix, shape.games)
             url = "%s/%s" % (args.server, name)
             with psycopg.connect(args.server + "/postgres", autocommit=True) as conn:
                 conn.execute('DROP DATABASE IF EXISTS "%s" WITH (FORCE)' % name)
-                conn.execute('CREATE DATABASE "%s" TEMPLATE "%s"' % (name, TEMPLATE))
+                conn.execute('CREATE DATABASE "%s" TEMPLATE "%s"' % (name, template))
             databases.append(name)
             out = Path(tempfile.mkstemp(prefix="scale-", suffix=".json")[1])
             print("\n######## %s (database %s)" % (label, name))

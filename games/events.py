@@ -42,7 +42,7 @@ from django.utils import timezone
 
 from api.errors import ApiError
 
-from .models import Challenge, ChallengeStatus, DrawOffer, Game, Move
+from .models import Challenge, ChallengeStatus, DrawOffer, Game, Move, Seat
 from .selectors import turn_passing_moves
 
 
@@ -69,6 +69,9 @@ KIND_RANK: dict[str, int] = {
     EventKind.MESSAGE: 7,
 }
 FIRST_LOOK_BACK = timedelta(days=7)
+# How much earlier than its move's row a turn's start may be stamped (the move's service
+# takes its ``now`` before it writes the row, in the same transaction).
+TURN_STAMP_MARGIN = timedelta(minutes=10)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -160,6 +163,25 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
     def between(column: str) -> dict[str, Any]:
         return {"%s__%s" % (column, op): value for op, value in window.items()}
 
+    # The user's games by their seats, then their times by their keys (a join from the seats
+    # lets the planner hash the whole games table, as bench/scale.py saw): each source then
+    # reads only the games where its kind of event can be in the window.
+    seats = list(Seat.objects.filter(user=user).order_by().values_list("game_id", flat=True))
+    times = (
+        Game.objects.filter(pk__in=seats).order_by().values_list("pk", "created_at", "turn_started_at", "finished_at")
+    )
+    created_in, turned_in, ended_in, open_in = [], [], [], []
+    for pk, created_at, turn_started_at, finished_at in times:
+        if lower <= created_at <= upper:
+            created_in.append(pk)
+        # a turn that started in the window left turn_started_at at least as late (margin:
+        # its start is stamped a moment before its move's row)
+        if turn_started_at is not None and turn_started_at >= lower - TURN_STAMP_MARGIN:
+            turned_in.append(pk)
+        if finished_at is not None and lower <= finished_at <= upper:
+            ended_in.append(pk)
+        if finished_at is None or finished_at >= lower:  # draw offers are made in running games
+            open_in.append(pk)
     received = (
         Challenge.objects.filter(opponent=user, **between("created_at"))
         .select_related("challenger")
@@ -174,25 +196,26 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
     )
     first_mover = Move.objects.filter(game=OuterRef("pk"), turn=1).values("seat__user")[:1]
     started = (
-        Game.objects.filter(seats__user=user, **between("created_at"))
+        Game.objects.filter(pk__in=created_in, **between("created_at"))
         .annotate(first_user=Subquery(first_mover))
         .only("pk", "kind", "created_at", "ply", "to_move_user")
         .order_by("created_at", "pk")[:limit]
     )
+    # the moves of the games whose turn started in the window, by (game, created_at)
     moves = (
-        turn_passing_moves(user=user)
+        turn_passing_moves(user=user, game_ids=turned_in)
         .filter(**between("created_at"))
         .select_related("seat")
         .order_by("created_at", "pk")[:limit]
     )
     offers = (
-        DrawOffer.objects.filter(game__seats__user=user, **between("created_at"))
+        DrawOffer.objects.filter(game_id__in=open_in, **between("created_at"))
         .exclude(seat__user=user)
         .select_related("seat")
         .order_by("created_at", "pk")[:limit]
     )
     ended = (
-        Game.objects.filter(seats__user=user, **between("finished_at"))
+        Game.objects.filter(pk__in=ended_in, **between("finished_at"))
         .only("pk", "status", "winner_side", "result_reason", "finished_at", "kind")
         .order_by("finished_at", "pk")[:limit]
     )

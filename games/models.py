@@ -251,6 +251,10 @@ class Move(models.Model):
     class Meta:
         ordering = ["game", "ply"]
         constraints = [models.UniqueConstraint(fields=["game", "ply"], name="games_move_unique_ply")]
+        indexes = [
+            # The events feed reads a game's moves of a time window (games.events).
+            models.Index(fields=["game", "created_at"], name="games_move_game_created"),
+        ]
 
     def __str__(self) -> str:
         return "%s. %s" % (self.ply, self.text)

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import BooleanField, Case, Exists, F, Max, OuterRef, Prefetch, QuerySet, Subquery, Value, When
+from django.db.models import BooleanField, Case, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from engine.core import replay
@@ -114,18 +114,27 @@ class LobbyChallenges:
     open_to_all: list[Challenge]
 
 
+# The lobby shows at most this many challenges of each kind (the newest), however many
+# there are: no page reads a list that grows without bound.
+LOBBY_CHALLENGES_SHOWN = 50
+
+
 def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChallenges:
-    """Open, unexpired challenges: to the user, by the user, and open to anyone."""
+    """Open, unexpired challenges: to the user, by the user, and open to anyone (the newest
+    ``LOBBY_CHALLENGES_SHOWN`` of each)."""
     now = now or timezone.now()
-    live = Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__gt=now).select_related(
-        "challenger", "opponent"
+    shown = LOBBY_CHALLENGES_SHOWN
+    live = (
+        Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__gt=now)
+        .select_related("challenger", "opponent")
+        .order_by("-created_at", "-pk")
     )
     if user is None or not user.is_authenticated:
-        return LobbyChallenges([], [], list(live.filter(opponent__isnull=True)[:50]))
+        return LobbyChallenges([], [], list(live.filter(opponent__isnull=True)[:shown]))
     return LobbyChallenges(
-        incoming=list(live.filter(opponent=user)),
-        outgoing=list(live.filter(challenger=user)),
-        open_to_all=list(live.filter(opponent__isnull=True).exclude(challenger=user)[:50]),
+        incoming=list(live.filter(opponent=user)[:shown]),
+        outgoing=list(live.filter(challenger=user)[:shown]),
+        open_to_all=list(live.filter(opponent__isnull=True).exclude(challenger=user)[:shown]),
     )
 
 
@@ -402,22 +411,23 @@ def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
     )
 
 
-def turn_passing_moves(*, user: Any) -> QuerySet[Move]:
-    """The decisions after which ``user``'s turn started, in the games they sit in: the
-    last decision of each turn the opponent played that was followed by another turn.
+def turn_passing_moves(*, user: Any, game_ids: list[int] | None = None) -> QuerySet[Move]:
+    """The decisions after which ``user``'s turn started, in the games they sit in (or in
+    ``game_ids``, some of them, when the caller has read them): the last decision of each
+    turn the opponent played that was followed by another turn.
 
     Turns are numbered where they start (``games.services.game_turn_update``, when the
     player to move changes); every Move carries its turn's number and ``Game.turn`` is
     the latest, so turn ``n`` ended, and the user's turn ``n + 1`` started, at the last
     Move of turn ``n`` once ``Game.turn`` is past ``n``. A game ended by its final move
     starts no turn. The same number keys the "your turn" Alarm of that turn.
+
+    A turn's numbers grow with the plies, so a decision is the last of its turn when the
+    next ply's is not of the same turn: one probe of the (game, ply) index per decision.
     """
-    later_in_turn = Move.objects.filter(game=OuterRef("game"), turn=OuterRef("turn"), ply__gt=OuterRef("ply"))
-    return (
-        Move.objects.filter(game__seats__user=user, turn__lt=F("game__turn"))
-        .exclude(seat__user=user)
-        .exclude(Exists(later_in_turn))
-    )
+    next_in_turn = Move.objects.filter(game=OuterRef("game"), ply=OuterRef("ply") + 1, turn=OuterRef("turn"))
+    mine = Q(game_id__in=game_ids) if game_ids is not None else Q(game__seats__user=user)
+    return Move.objects.filter(mine, turn__lt=F("game__turn")).exclude(seat__user=user).exclude(Exists(next_in_turn))
 
 
 # ---------------------------------------------------------------- the API's reads (lists, versions, counts)

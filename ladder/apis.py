@@ -11,9 +11,9 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from accounts.apis import public_player_or_404 as public_user_or_404
-from api.base import ApiView, PublicReadView, idempotent
-from api.docs import IDEMPOTENCY, errors
-from games.apis import game_detail_data
+from api.base import ApiView, PublicReadView, body_conditional_response, idempotent
+from api.docs import CONDITIONAL, IDEMPOTENCY, NOT_MODIFIED, errors
+from games.apis import GamePagination, game_detail_data
 from games.serializers import GameDetailSerializer
 
 from . import selectors, services
@@ -23,11 +23,33 @@ from .models import Ladder
 
 
 def _ladder_detail(ladder_id: int, user: Any) -> dict[str, Any]:
+    # The first page of the standings only (the top STANDINGS_PAGE_SIZE), and the newest
+    # running games: the standings/ and games/ endpoints page through all of them.
     try:
-        page = selectors.ladder_page(ladder_id=ladder_id, user=user)
+        page = selectors.ladder_page(ladder_id=ladder_id, user=user, page=1)
     except Ladder.DoesNotExist:
         raise LadderNotFound("ladder_not_found") from None
     return s.LadderDetailSerializer(page).data
+
+
+def _ladder_or_404(ladder_id: int) -> Ladder:
+    ladder = Ladder.objects.filter(pk=ladder_id).first()
+    if ladder is None:
+        raise LadderNotFound("ladder_not_found")
+    return ladder
+
+
+class StandingsPagination(GamePagination):
+    """A ladder's positions, top first, as the games lists page (cursor links, ``page_size`` up to 100)."""
+
+    ordering = "position"
+    page_size = selectors.STANDINGS_PAGE_SIZE
+
+
+class LadderGamesPagination(GamePagination):
+    """A ladder's running games, newest first."""
+
+    ordering = "-id"
 
 
 class LadderListView(PublicReadView):
@@ -48,6 +70,40 @@ class LadderDetailView(PublicReadView):
     )
     def get(self, request: Any, ladder_id: int) -> Response:
         return Response(_ladder_detail(ladder_id, request.user))
+
+
+class LadderStandingsView(PublicReadView):
+    pagination_class = StandingsPagination
+
+    @extend_schema(
+        tags=["ladders"],
+        parameters=CONDITIONAL,
+        responses={200: s.StandingSerializer(many=True), **NOT_MODIFIED, **errors(400, 404, 429)},
+        summary="A ladder's positions, top first, with cursor pagination",
+    )
+    def get(self, request: Any, ladder_id: int) -> Response:
+        _ladder_or_404(ladder_id)
+        paginator = StandingsPagination()
+        page = paginator.paginate_queryset(selectors.standings_list(ladder_id=ladder_id), request, view=self)
+        rows = s.StandingSerializer(page or [], many=True).data
+        return body_conditional_response(request, paginator.get_paginated_response(rows))
+
+
+class LadderGamesView(PublicReadView):
+    pagination_class = LadderGamesPagination
+
+    @extend_schema(
+        tags=["ladders"],
+        parameters=CONDITIONAL,
+        responses={200: s.LadderGameSerializer(many=True), **NOT_MODIFIED, **errors(400, 404, 429)},
+        summary="A ladder's games in progress, newest first, with cursor pagination",
+    )
+    def get(self, request: Any, ladder_id: int) -> Response:
+        _ladder_or_404(ladder_id)
+        paginator = LadderGamesPagination()
+        page = paginator.paginate_queryset(selectors.running_list(ladder_id=ladder_id), request, view=self)
+        rows = s.LadderGameSerializer(page or [], many=True).data
+        return body_conditional_response(request, paginator.get_paginated_response(rows))
 
 
 def _ladder_action(name: str, action: Any, summary: str) -> type[ApiView]:

@@ -62,13 +62,26 @@ def ladder_standings(*, ladder_id: int) -> list[LadderMember]:
 STANDINGS_PAGE_SIZE = 50
 
 
-def running_challenges(*, ladder_id: int) -> list[LadderChallenge]:
-    """Ladder games in progress, newest first."""
-    return list(
-        LadderChallenge.objects.select_related("challenger", "defender", "game").filter(
-            ladder_id=ladder_id, state=ChallengeState.PLAYING
-        )
+# The ladder page and the API's ladder show the newest running games up to this many; the
+# API's games endpoint lists them all, a page at a time.
+RUNNING_SHOWN = 50
+
+
+def standings_list(*, ladder_id: int) -> QuerySet[LadderMember]:
+    """The current members, top first, for the API to page through (by position)."""
+    return _standings(ladder_id)
+
+
+def running_list(*, ladder_id: int) -> QuerySet[LadderChallenge]:
+    """Ladder games in progress, newest first, for the API to page through."""
+    return LadderChallenge.objects.select_related("challenger", "defender").filter(
+        ladder_id=ladder_id, state=ChallengeState.PLAYING
     )
+
+
+def running_challenges(*, ladder_id: int, limit: int = RUNNING_SHOWN) -> list[LadderChallenge]:
+    """The newest ``limit`` ladder games in progress, newest first."""
+    return list(running_list(ladder_id=ladder_id).order_by("-created_at", "-pk")[:limit])
 
 
 def recent_changes(*, ladder_id: int, limit: int = constants.RECENT_CHANGES) -> list[LadderEvent]:

@@ -42,12 +42,16 @@ class MemberUsernameField(serializers.CharField):
 class LadderDetailSerializer(LadderSerializer):
     # Reads a ladder.selectors.LadderPage, the ladder's own fields from its ``ladder`` (no
     # docstring here: the schema would show it as the component's description).
-    standings = StandingSerializer(many=True)
+    standings = StandingSerializer(
+        many=True, help_text="The top 50 positions; the standings endpoint pages through them all."
+    )
     your_position = serializers.IntegerField(source="me.position", allow_null=True)
     you_may_challenge = serializers.ListField(
         child=MemberUsernameField(), source="challengeable", help_text="Usernames you may challenge now."
     )
-    running = LadderGameSerializer(many=True)
+    running = LadderGameSerializer(
+        many=True, help_text="The newest 50 games in progress; the games endpoint pages through them all."
+    )
 
     def get_fields(self) -> dict[str, Any]:
         return read_through(super().get_fields(), LadderSerializer._declared_fields, "ladder")

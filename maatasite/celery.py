@@ -23,3 +23,19 @@ from maatasite import logs  # noqa: E402
 before_task_publish.connect(logs.task_publish_add_request_id, weak=False)
 task_prerun.connect(logs.task_prerun_bind, weak=False)
 task_postrun.connect(logs.task_postrun_unbind, weak=False)
+
+
+def task_prerun_reset_queries(task: object = None, **_signal: object) -> None:
+    """Each task a worker runs starts with Django's debug query log empty, as each request
+    does (Django empties it on request_started): under DEBUG a worker would otherwise hold
+    the last 9,000 queries of each connection, their SQL text with it (bench/scale.py's
+    Celery memory saw it grow). With DEBUG off the log stays empty. A task run in-process
+    (eager) leaves the log of the request or test that ran it alone."""
+    if getattr(getattr(task, "request", None), "is_eager", False):
+        return
+    from django.db import reset_queries
+
+    reset_queries()
+
+
+task_prerun.connect(task_prerun_reset_queries, weak=False)

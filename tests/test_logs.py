@@ -122,3 +122,26 @@ def test_a_worker_logs_the_request_id_of_the_request_that_enqueued_its_task(cele
     else:
         raise AssertionError("the worker log has no line with %r" % needle)
     assert Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE
+
+
+@pytest.mark.django_db
+def test_a_worker_task_starts_with_an_empty_debug_query_log_and_an_eager_one_keeps_it():
+    """Under DEBUG Django logs every query until a request starts; a worker has no requests,
+    so each task empties the log (bounded memory), but never a task run inside a request."""
+    from types import SimpleNamespace
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from maatasite.celery import task_prerun_reset_queries
+
+    connection.force_debug_cursor = True
+    try:
+        get_user_model().objects.filter(pk=0).exists()
+        assert connection.queries_log
+        task_prerun_reset_queries(task=SimpleNamespace(request=SimpleNamespace(is_eager=True)))
+        assert connection.queries_log
+        task_prerun_reset_queries(task=SimpleNamespace(request=SimpleNamespace(is_eager=False)))
+        assert not connection.queries_log
+    finally:
+        connection.force_debug_cursor = False

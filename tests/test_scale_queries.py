@@ -159,3 +159,15 @@ def test_case_insensitive_account_lookups_have_an_index(alice):
             )
 
     assert whole_table_scans(sign_in_by_address) == []
+
+
+@postgres_only
+def test_the_events_feed_reads_no_growing_table_whole(alice, bob):
+    from games.events import Cursor, events_for_user
+    from tests.factories import play
+
+    play(start_game(alice, bob), 3)
+    now = timezone.now() + timedelta(minutes=1)
+    assert whole_table_scans(lambda: events_for_user(user=alice, after=None, now=now)) == []
+    after = Cursor.of(timezone.now() - timedelta(minutes=5))
+    assert whole_table_scans(lambda: events_for_user(user=alice, after=after, now=now)) == []

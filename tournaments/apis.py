@@ -15,13 +15,19 @@ from rest_framework.response import Response
 
 from api.base import PublicReadView, body_conditional_response, idempotent
 from api.docs import CONDITIONAL, IDEMPOTENCY, NOT_MODIFIED, errors
+from games.apis import GamePagination
 
 from . import selectors, services
 from . import serializers as s
 from .errors import NotFound
 from .models import Tournament, TournamentStatus
 
-LIST_LIMIT = 200
+
+class TournamentPagination(GamePagination):
+    """The list's pages, as the games lists' (cursor links, ``page_size`` up to 100), newest first."""
+
+    ordering = "-id"
+
 
 TOURNAMENT_EXAMPLE = {
     "id": 7,
@@ -57,17 +63,27 @@ def _visible(tournament_id: int) -> Tournament:
 
 
 class TournamentListView(PublicReadView):
+    pagination_class = TournamentPagination
+
     @extend_schema(
         tags=["tournaments"],
         parameters=CONDITIONAL,
         operation_id="tournaments_list",
-        responses={200: s.TournamentListSerializer, **NOT_MODIFIED, **errors(401, 403, 429)},
-        summary="Tournaments open for registration, running, paused or finished (newest first)",
-        examples=[OpenApiExample("One tournament", response_only=True, value={"results": [TOURNAMENT_EXAMPLE]})],
+        responses={200: s.TournamentSerializer(many=True), **NOT_MODIFIED, **errors(400, 401, 403, 429)},
+        summary="Tournaments open for registration, running, paused or finished (newest first, cursor pagination)",
+        examples=[
+            OpenApiExample(
+                "One tournament",
+                response_only=True,
+                value={"next": None, "previous": None, "results": [TOURNAMENT_EXAMPLE]},
+            )
+        ],
     )
     def get(self, request: Any) -> Response:
-        listed = {"results": selectors.tournament_list()[:LIST_LIMIT]}
-        return body_conditional_response(request, Response(s.TournamentListSerializer(listed).data))
+        paginator = TournamentPagination()
+        page = paginator.paginate_queryset(selectors.tournament_list(), request, view=self)
+        rows = s.TournamentSerializer(page or [], many=True).data
+        return body_conditional_response(request, paginator.get_paginated_response(rows))
 
 
 class TournamentDetailView(PublicReadView):

@@ -15,6 +15,7 @@ from games import errors as game_errors
 
 MESSAGES: dict[str, Any] = {
     "tournament_not_found": _("This tournament does not exist."),
+    "round_not_found": _("This round does not exist."),
     "registration_closed": _("Registration for this tournament is not open."),
     "already_registered": _("You are already registered."),
     "not_registered": _("You are not registered in this tournament."),

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.contrib.auth import get_user_model
+from django.core.paginator import Page, Paginator
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from ratings.selectors import rating_for_player, ratings_by_user
@@ -58,9 +60,22 @@ def player_ratings(*, users: list[Any], kind: str) -> dict[int, float]:
     return {pk: shown.rating for pk, shown in ratings_by_user(users=users, kind=kind).items()}
 
 
+# The tournament pages show their lists a page at a time, as the lobby its games, so that each
+# costs the same queries however many tournaments, players or pairings there are
+# (tests/tournaments/test_listing_pages.py).
+LIST_PAGE_SIZE = 50
+STANDINGS_PAGE_SIZE = 50
+PAIRINGS_PAGE_SIZE = 50
+
+
 def tournament_list(*, statuses: tuple[str, ...] = LISTED_STATUSES) -> QuerySet[Tournament]:
     """Tournaments visible on the site (drafts are staff-only), newest first."""
-    return Tournament.objects.filter(status__in=statuses).order_by("-created_at")
+    return Tournament.objects.filter(status__in=statuses).order_by("-created_at", "-pk")
+
+
+def tournament_list_page(*, page: Any = 1, per_page: int | None = None) -> Page[Any]:
+    """One page of the visible tournaments, newest first (a bad or out-of-range number: the nearest page)."""
+    return Paginator(tournament_list(), per_page or LIST_PAGE_SIZE).get_page(page)
 
 
 def tournament_get(*, tournament_id: int) -> Tournament:
@@ -77,6 +92,7 @@ def tournament_participants(*, tournament: Tournament) -> list[Participant]:
 def tournament_pairings(*, tournament: Tournament) -> list[Pairing]:
     return list(
         Pairing.objects.filter(tournament=tournament)
+        .annotate(round_number=F("round__number"))
         .select_related("round", "first__user", "second__user", "game")
         .order_by("round__number", "board", "leg")
     )
@@ -213,27 +229,19 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
     rows = standings_compute(tournament_participants(tournament=tournament), tournament_pairings(tournament=tournament))
     if tournament.format != TournamentFormat.KNOCKOUT:
         return rows
-    reached: dict[int, int] = {}
-    for matches in tournament_bracket(tournament=tournament):
-        for match in matches:
-            for player in (match.first, match.second):
-                if player is not None:
-                    reached[player.pk] = max(reached.get(player.pk, 0), 2 * match.round)
-            if match.winner is not None:
-                reached[match.winner.pk] = max(reached[match.winner.pk], 2 * match.round + 1)
-    rows.sort(key=lambda row: (-reached.get(row.participant.pk, 0), row.rank))
-    for rank, row in enumerate(rows, start=1):
-        row.rank = rank
-    return rows
+    return _reached_order(rows, tournament_bracket(tournament=tournament))
 
 
 def tournament_crosstable(*, tournament: Tournament) -> dict[str, Any]:
     """Round robin crosstable: rows in standings order, each cell the results against
     that opponent (from the row player's point of view)."""
-    standings = tournament_standings(tournament=tournament)
+    return _crosstable_of(tournament_standings(tournament=tournament), tournament_pairings(tournament=tournament))
+
+
+def _crosstable_of(standings: list[StandingRow], pairings: list[Pairing]) -> dict[str, Any]:
     order = [row.participant.pk for row in standings]
     cells: dict[tuple[int, int], list[str]] = {}
-    for pairing in tournament_pairings(tournament=tournament):
+    for pairing in pairings:
         if pairing.second_id is None or pairing.result in UNCOUNTED_RESULTS:
             continue
         a, b = pairing.points
@@ -349,11 +357,56 @@ def seeds_of(participants: Iterable[Participant]) -> dict[int, int]:
 
 def tournament_bracket(*, tournament: Tournament) -> list[list[BracketMatch]]:
     """Knockout rounds, each a list of matches in bracket order."""
-    participants = {p.pk: p for p in tournament_participants(tournament=tournament)}
-    seed_of = seeds_of(participants.values())
+    return _bracket_of(tournament_participants(tournament=tournament), tournament_pairings(tournament=tournament))
+
+
+def _standing_inputs(tournament: Tournament) -> tuple[list[Participant], list[Pairing]]:
+    """The tournament's participants and pairings with only the columns the standings and the
+    bracket read (no users, no games): two queries whatever the tournament's size."""
+    participants = list(
+        tournament.participants.only("pk", "tournament_id", "user_id", "seed", "status", "registered_at").order_by(
+            "seed", "registered_at", "pk"
+        )
+    )
+    rows = (
+        Pairing.objects.filter(tournament=tournament)
+        .annotate(round_number=F("round__number"))
+        .only("pk", "round_id", "board", "leg", "first_id", "second_id", "game_id", "result")
+        .order_by("round__number", "board", "leg")
+    )
+    pairings: list[Pairing] = list(rows)
+    return participants, pairings
+
+
+def _with_users(participants: list[Participant]) -> None:
+    """Give ``participants`` their users, read in one query."""
+    users = get_user_model().objects.in_bulk([p.user_id for p in participants])
+    for participant in participants:
+        participant.user = users[participant.user_id]
+
+
+def _reached_order(rows: list[StandingRow], bracket: list[list[BracketMatch]]) -> list[StandingRow]:
+    """A knockout's standings: the players who went further first, then the usual scores."""
+    reached: dict[int, int] = {}
+    for matches in bracket:
+        for match in matches:
+            for player in (match.first, match.second):
+                if player is not None:
+                    reached[player.pk] = max(reached.get(player.pk, 0), 2 * match.round)
+            if match.winner is not None:
+                reached[match.winner.pk] = max(reached[match.winner.pk], 2 * match.round + 1)
+    rows.sort(key=lambda row: (-reached.get(row.participant.pk, 0), row.rank))
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+    return rows
+
+
+def _bracket_of(participants: list[Participant], pairings: list[Pairing]) -> list[list[BracketMatch]]:
+    by_pk = {p.pk: p for p in participants}
+    seed_of = seeds_of(participants)
     by_match: dict[tuple[int, int], list[Pairing]] = {}
-    for pairing in tournament_pairings(tournament=tournament):
-        by_match.setdefault((pairing.round.number, pairing.board), []).append(pairing)
+    for pairing in pairings:
+        by_match.setdefault((pairing.round_number, pairing.board), []).append(pairing)  # type: ignore[attr-defined]
     rounds: dict[int, list[BracketMatch]] = {}
     for (number, board), legs in sorted(by_match.items()):
         winner = match_winner(legs, seed_of)
@@ -361,51 +414,121 @@ def tournament_bracket(*, tournament: Tournament) -> list[list[BracketMatch]]:
             BracketMatch(
                 round=number,
                 board=board,
-                first=participants.get(legs[0].first_id),
-                second=participants.get(legs[0].second_id) if legs[0].second_id else None,
+                first=by_pk.get(legs[0].first_id),
+                second=by_pk.get(legs[0].second_id) if legs[0].second_id else None,
                 games=legs,
-                winner=participants.get(winner) if winner else None,
+                winner=by_pk.get(winner) if winner else None,
             )
         )
     return [rounds[n] for n in sorted(rounds)]
 
 
-def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
-    """Everything the tournament page and the API show: the tournament, participants,
-    rounds with their pairings, standings, and the crosstable or bracket."""
+def tournament_page(*, tournament_id: int, user: Any, page: Any = 1, per_page: int | None = None) -> dict[str, Any]:
+    """What the tournament page shows, in the same queries however large the tournament:
+    one page of the standings (computed from every result, read without users or games),
+    the users of that page only, the rounds as links to their pages (tournament_round_page),
+    and, while every player fits on one page, the crosstable or the bracket."""
+    per_page = per_page or STANDINGS_PAGE_SIZE
     tournament = tournament_get(tournament_id=tournament_id)
-    participants = tournament_participants(tournament=tournament)
-    pairings = tournament_pairings(tournament=tournament)
+    participants, pairings = _standing_inputs(tournament)
+    rows = standings_compute(participants, pairings)
+    one_page = len(participants) <= per_page
+    bracket = None
+    if tournament.format == TournamentFormat.KNOCKOUT:
+        bracket = _bracket_of(participants, pairings)
+        rows = _reached_order(rows, bracket)
+    standings_page = Paginator(rows, per_page).get_page(page)
+    shown = list(standings_page.object_list)
+    _with_users(participants if one_page else [row.participant for row in shown])
+    rounds: dict[int, int] = {}
+    for pairing in pairings:
+        number = pairing.round_number  # type: ignore[attr-defined]
+        rounds[number] = rounds.get(number, 0) + 1
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    detail: dict[str, Any] = {
+        "tournament": tournament,
+        "participant_count": len(participants),
+        "standings": shown,
+        "standings_page": standings_page,
+        "rounds": sorted(rounds.items()),
+        "planned_rounds": planned_rounds(tournament, len(participants)) if participants else 0,
+        "registration_open": registration_is_open(tournament),
+        "registered": user_id is not None and any(p.user_id == user_id for p in participants),
+    }
+    if one_page and tournament.format == TournamentFormat.ROUND_ROBIN:
+        detail["crosstable"] = _crosstable_of(rows, pairings)
+    if one_page and bracket is not None:
+        detail["bracket"] = bracket
+    return detail
+
+
+def tournament_round_page(
+    *, tournament_id: int, number: int, page: Any = 1, per_page: int | None = None
+) -> dict[str, Any]:
+    """One round of a tournament, its pairings (players, games, results) a page at a time."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    try:
+        round_ = Round.objects.get(tournament=tournament, number=number)
+    except Round.DoesNotExist:
+        raise NotFound("round_not_found") from None
+    pairings = (
+        Pairing.objects.filter(round=round_).select_related("first__user", "second__user").order_by("board", "leg")
+    )
+    pairings_page = Paginator(pairings, per_page or PAIRINGS_PAGE_SIZE).get_page(page)
+    return {
+        "tournament": tournament,
+        "round": round_,
+        "pairings": list(pairings_page.object_list),
+        "pairings_page": pairings_page,
+    }
+
+
+def _whole(tournament: Tournament) -> tuple[list[Participant], list[Pairing]]:
+    """Every participant (with its user) and every pairing (only the columns shown, its
+    players linked to those participants): three queries whatever the tournament's size,
+    and no game rows (their state is never needed here)."""
+    participants, pairings = _standing_inputs(tournament)
+    _with_users(participants)
+    by_pk = {p.pk: p for p in participants}
+    for pairing in pairings:
+        pairing.first = by_pk[pairing.first_id]
+        if pairing.second_id is not None:
+            pairing.second = by_pk[pairing.second_id]
+    return participants, pairings
+
+
+def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
+    """What the API's tournament shows: the tournament, participants and the rounds with their
+    pairings, in a constant number of queries (tests/tournaments/test_listing_pages.py)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    participants, pairings = _whole(tournament)
     rounds: dict[int, list[Pairing]] = {}
     for pairing in pairings:
-        rounds.setdefault(pairing.round.number, []).append(pairing)
-    detail: dict[str, Any] = {
+        rounds.setdefault(pairing.round_number, []).append(pairing)  # type: ignore[attr-defined]
+    return {
         "tournament": tournament,
         "participants": participants,
         "rounds": sorted(rounds.items()),
-        "standings": tournament_standings(tournament=tournament),
         "planned_rounds": planned_rounds(tournament, len(participants)) if participants else 0,
         "registration_open": registration_is_open(tournament),
     }
-    if tournament.format == TournamentFormat.ROUND_ROBIN:
-        detail["crosstable"] = tournament_crosstable(tournament=tournament)
-    if tournament.format == TournamentFormat.KNOCKOUT:
-        detail["bracket"] = tournament_bracket(tournament=tournament)
-    return detail
 
 
 def tournament_standings_page(*, tournament_id: int) -> dict[str, Any]:
     """What the standings endpoint and the standings.json page show: the tournament, the
     rounds started so far, the standings rows, and a knockout's bracket (tournaments/serializers.py
-    shapes it)."""
+    shapes it), in a constant number of queries."""
     tournament = tournament_get(tournament_id=tournament_id)
+    participants, pairings = _whole(tournament)
+    rows = standings_compute(participants, pairings)
     page: dict[str, Any] = {
         "tournament": tournament,
         "current_round": Round.objects.filter(tournament=tournament).count(),
-        "standings": tournament_standings(tournament=tournament),
     }
     if tournament.format == TournamentFormat.KNOCKOUT:
-        page["bracket"] = tournament_bracket(tournament=tournament)
+        page["bracket"] = _bracket_of(participants, pairings)
+        rows = _reached_order(rows, page["bracket"])
+    page["standings"] = rows
     return page
 
 

@@ -54,10 +54,6 @@ class TournamentSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class TournamentListSerializer(serializers.Serializer):
-    results = TournamentSerializer(many=True, help_text="Newest first, at most 200.")
-
-
 class TournamentPlayerSerializer(serializers.Serializer):
     username = PlayerNameField(source="user")
     seed = serializers.IntegerField(allow_null=True, help_text="1 is the best rated; set at the start.")

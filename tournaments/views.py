@@ -18,22 +18,36 @@ from .serializers import tournament_standings_data
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/list.html", {"tournaments": selectors.tournament_list()})
+    shown = selectors.tournament_list_page(page=request.GET.get("page") or 1)
+    return render(request, "tournaments/list.html", {"tournaments": list(shown.object_list), "tournaments_page": shown})
 
 
 def _detail(request: HttpRequest, tournament_id: int, status: int = 200) -> HttpResponse:
     try:
-        detail = selectors.tournament_detail(tournament_id=tournament_id)
+        detail = selectors.tournament_page(
+            tournament_id=tournament_id, user=request.user, page=request.GET.get("page") or 1
+        )
     except GameActionError as error:
         return render(request, "tournaments/error.html", {"error": error}, status=error.status)
     if detail["tournament"].status == TournamentStatus.DRAFT and not request.user.is_staff:
         return render(request, "tournaments/error.html", status=404)
-    detail["registered"] = selectors.user_is_registered(tournament=detail["tournament"], user=request.user)
     return render(request, "tournaments/detail.html", detail, status=status)
 
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _detail(request, tournament_id)
+
+
+def tournament_round(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    try:
+        shown = selectors.tournament_round_page(
+            tournament_id=tournament_id, number=number, page=request.GET.get("page") or 1
+        )
+    except GameActionError as error:
+        return render(request, "tournaments/error.html", {"error": error}, status=error.status)
+    if shown["tournament"].status == TournamentStatus.DRAFT and not request.user.is_staff:
+        return render(request, "tournaments/error.html", status=404)
+    return render(request, "tournaments/round.html", shown)
 
 
 def _act(request: HttpRequest, tournament_id: int, action, done: str) -> HttpResponse:

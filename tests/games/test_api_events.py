@@ -134,3 +134,74 @@ def test_a_turn_that_started_stays_in_the_feed_after_the_game_ends(alice, bob):
     services.game_resign(game_id=game.pk, user=mover)
     after = [e.as_dict() for e in events_for_user(user=waiting, after=None).events if e.kind == "your_turn"]
     assert len(before) == 1 and after == before
+
+
+# the token, the seats, the games' times, then the six sources (challenges received and
+# answered, games started, turns, draw offers, games over); the last one, games over, is
+# not asked here, where no game ended
+FEED_QUERIES = 1 + 2 + 5
+
+
+def test_the_feed_costs_the_same_queries_for_few_and_many_games_and_moves(alice_api, alice, bob):
+    """Each source is one query, whatever the user's games and their moves (counted, never timed)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def counted(params: dict) -> tuple[int, dict]:
+        alice_api.get(EVENTS, params)
+        with CaptureQueriesContext(connection) as queries:
+            response = alice_api.get(EVENTS, params)
+        assert response.status_code == 200
+        return len(queries), response.json()
+
+    play(start_game(alice, bob, "onitama", {"cards": "base"}), 2)
+    cursor = alice_api.get(EVENTS).json()["cursor"]
+    few_first, _ = counted({})
+    few_polled, _ = counted({"after": cursor})
+    for _ in range(6):
+        play(start_game(alice, bob, "maatatahay", {"variant": "first"}), 12)
+    many_first, everything = counted({})
+    many_polled, _ = counted({"after": cursor})
+    assert len(everything["events"]) > 20
+    # a source with no game where its events could be is not asked at all: at most one
+    # query per source, and the two that read the user's games and their times
+    assert few_first == many_first == FEED_QUERIES, (few_first, many_first)
+    assert few_polled <= many_polled == FEED_QUERIES, (few_polled, many_polled)
+
+
+def test_a_poll_reads_no_move_of_the_games_that_did_not_move_since(alice, bob):
+    """The "your turn" source reads the moves of the games whose turn started inside the
+    window only: a poll after the last cursor reads none of a long game that has not moved
+    since (EXPLAIN ANALYZE's rows, with sequential scans priced out; nothing is timed)."""
+    import json
+
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Game
+
+    still = play(start_game(alice, bob, "maatatahay", {"variant": "first"}), 30)
+    long_ago = timezone.now() - timedelta(days=3)
+    Move.objects.filter(game=still).update(created_at=long_ago)
+    Game.objects.filter(pk=still.pk).update(turn_started_at=long_ago, created_at=long_ago)
+    moving = play(start_game(alice, bob, "onitama", {"cards": "base"}), 2)
+    after = Cursor.of(timezone.now() - timedelta(hours=1))
+    with CaptureQueriesContext(connection) as captured:
+        page = events_for_user(user=alice, after=after, now=timezone.now() + timedelta(minutes=1))
+    assert {e.game_id for e in page.events if e.kind == "your_turn"} <= {moving.pk}
+    sql = next(q["sql"] for q in captured.captured_queries if q["sql"].startswith('SELECT "games_move"'))
+
+    def move_rows(plan: dict) -> int:
+        own = 0
+        if plan.get("Relation Name") == "games_move" and plan.get("Parent Relationship") != "SubPlan":
+            own = plan.get("Actual Rows", 0) * plan.get("Actual Loops", 1) + plan.get("Rows Removed by Filter", 0)
+        return own + sum(move_rows(child) for child in plan.get("Plans", []))
+
+    if connection.vendor == "postgresql":
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql.replace("%", "%%"))
+            plan = cursor.fetchone()[0]
+            plan = (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
+        # the moving game's moves and the probe of each one's next ply; none of the 30 others
+        assert move_rows(plan) <= 2 * moving.ply < still.ply, plan

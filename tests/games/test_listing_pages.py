@@ -165,3 +165,25 @@ def test_the_game_page_shows_the_position_after_each_move_and_a_resignation(clie
     services.game_resign(game_id=game.pk, user=white)
     ended = client.get("/games/%d/" % game.pk).content.decode()
     assert 'data-status="finished"' in ended and 'id="move-form"' not in ended
+
+
+def test_the_lobby_shows_the_newest_challenges_only_in_constant_queries(client, monkeypatch):
+    """However many challenges a player receives or sends, the lobby reads a bounded number
+    of each (the newest), in the same queries."""
+    monkeypatch.setattr(selectors, "LOBBY_CHALLENGES_SHOWN", 3)
+    player = make_user("wanted")
+    client.force_login(player)
+
+    def challenge(count: int, prefix: str) -> None:
+        for index in range(count):
+            services.challenge_create(challenger=make_user("%s%d" % (prefix, index)), kind="onitama", opponent=player)
+            services.challenge_create(challenger=player, kind="onitama", opponent=make_user("%so%d" % (prefix, index)))
+
+    challenge(1, "a")
+    few_count, few_html = counted(client, "/lobby/")
+    challenge(6, "b")
+    many_count, many_html = counted(client, "/lobby/")
+    incoming = re.compile(r"(\w+) challenges you to")
+    assert incoming.findall(few_html) == ["a0"]
+    assert incoming.findall(many_html) == ["b5", "b4", "b3"]  # the newest first
+    assert few_count == many_count, (few_count, many_count)

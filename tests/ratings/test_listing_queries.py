@@ -1,0 +1,60 @@
+"""The leaderboards (page and API) and a player's page list a bounded number of rows in a
+number of queries that does not grow with the players or the games. Queries are counted,
+never timed (tests/games/test_listing_pages.py does the same for the lobby and the history)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from ratings import constants
+from ratings.models import Rating
+from tests.api_clients import api_settings  # noqa: F401  (the API tests' settings, applied below)
+
+from .conftest import make_user, win
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_settings")]
+
+
+def counted(client, path: str) -> int:
+    client.get(path)  # warm per-process caches out of the count
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path)
+    assert response.status_code == 200, (path, response.status_code)
+    return len(queries)
+
+
+def rated(prefix: str, count: int) -> None:
+    for index in range(count):
+        Rating.objects.create(
+            user=make_user("%s%d" % (prefix, index)),
+            kind="onitama",
+            rating=1500 + index,
+            deviation=60,
+            games_played=10,
+            last_played_at=timezone.now(),
+        )
+
+
+def test_the_leaderboards_cost_the_same_queries_for_few_and_many_players(client, anon):
+    paths = ("/ratings/onitama/", "/api/v1/ratings/leaderboard/?kind=onitama")
+    rated("few", 3)
+    few = [counted(client, paths[0]), counted(anon, paths[1])]
+    rated("many", 40)
+    many = [counted(client, paths[0]), counted(anon, paths[1])]
+    assert len(anon.get(paths[1]).json()) == constants.LEADERBOARD_SIZE < 43  # the best ones only
+    assert few == many, (few, many)
+
+
+def test_a_players_page_costs_the_same_queries_for_few_and_many_games(client, anon):
+    few, many, other = make_user("fewgames"), make_user("manygames"), make_user("other")
+    win(few, other)
+    for _ in range(12):
+        win(many, other)
+    counts = [
+        (counted(client, "/players/%s/" % name), counted(anon, "/api/v1/players/%s/" % name))
+        for name in (few.username, many.username)
+    ]
+    assert counts[0] == counts[1], counts
