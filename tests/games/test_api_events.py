@@ -139,7 +139,7 @@ def test_a_turn_that_started_stays_in_the_feed_after_the_game_ends(alice, bob):
 # the token, the seats, the games' times, then the six sources (challenges received and
 # answered, games started, turns, draw offers, games over); the last one, games over, is
 # not asked here, where no game ended
-FEED_QUERIES = 1 + 2 + 5
+FEED_QUERIES = 1 + 2 + 5 + 1  # + chat's messages (chat.events), the feed's sixth source
 
 
 def test_the_feed_costs_the_same_queries_for_few_and_many_games_and_moves(alice_api, alice, bob):
