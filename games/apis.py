@@ -166,7 +166,7 @@ class PlayerArchiveView(PublicReadView):
                 _("Some fields are not valid."),
                 details={"fields": {name: [str(e) for e in errs] for name, errs in form.errors.items()}},
             )
-        qs = archive.games_archive(player=player, filters=form.archive_filters())
+        qs = archive.games_archive_shown(player=player, filters=form.archive_filters())
         paginator = GamePagination()
         page = paginator.paginate_queryset(qs, request, view=self)
         rows = s.ArchiveGameSerializer(page or [], many=True, context={"user": request.user}).data

@@ -22,7 +22,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from .models import Game, GameKind, GameStatus, Seat, player_result_condition
@@ -62,7 +62,8 @@ def _day_start(day: date) -> datetime:
 
 def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> QuerySet[Game]:
     """The player's games that are over, latest finished first, filtered; each game is
-    annotated with ``my_side``, the player's side (without state or seed)."""
+    annotated with ``my_side``, the player's side (:func:`games_archive_shown` adds what a
+    list shows)."""
     f = filters or ArchiveFilters()
     # One join to the player's seat: the filter and the annotation share it.
     qs = Game.objects.filter(seats__user=player).exclude(status=GameStatus.ACTIVE).annotate(my_side=F("seats__side"))
@@ -90,20 +91,32 @@ def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> Quer
     if f.tournament is not None:
         # no import of tournaments: the reverse relation of its pairing's game (one pairing a game)
         qs = qs.filter(tournament_pairing__tournament_id=f.tournament)
-    return (
-        qs.defer("sealed_state", "sealed_seed")
-        .prefetch_related("seats__user")
-        .order_by(F("finished_at").desc(nulls_last=True), "-pk")
-    )
+    return qs.order_by(F("finished_at").desc(nulls_last=True), "-pk")
+
+
+def _shown(qs: QuerySet[Game]) -> QuerySet[Game]:
+    """The games as the lists show them: without state or seed, their seats and users in one query."""
+    seats = Seat.objects.select_related("user").order_by("position")  # not Seat's default order (a join)
+    return qs.defer("sealed_state", "sealed_seed").prefetch_related(Prefetch("seats", queryset=seats))
 
 
 def games_archive_page(
     *, player: Any, filters: ArchiveFilters | None = None, page: Any = 1, per_page: int | None = None
 ) -> Page[Any]:
     """One page of :func:`games_archive` (a bad or out-of-range page number: the nearest
-    page; ``per_page`` by default the history's), in a constant number of queries: the count, the
-    page and its seats."""
-    return Paginator(games_archive(player=player, filters=filters), per_page or HISTORY_PAGE_SIZE).get_page(page)
+    page; ``per_page`` by default the history's), in a constant number of queries: the count,
+    the page's ids (sorting ids and dates only, not whole games), those games, their seats."""
+    ids = games_archive(player=player, filters=filters).values_list("pk", flat=True)
+    shown = Paginator(ids, per_page or HISTORY_PAGE_SIZE).get_page(page)
+    wanted = list(shown.object_list)
+    games = {game.pk: game for game in _shown(Game.objects.filter(pk__in=wanted))}
+    shown.object_list = [games[pk] for pk in wanted if pk in games]
+    return shown
+
+
+def games_archive_shown(*, player: Any, filters: ArchiveFilters | None = None) -> QuerySet[Game]:
+    """:func:`games_archive` with what a list shows of each game (the API pages it by cursor)."""
+    return _shown(games_archive(player=player, filters=filters))
 
 
 # ---------------------------------------------------------------- the tournaments a player's games belong to

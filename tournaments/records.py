@@ -4,6 +4,7 @@ a player's archive (games.archive) offers their tournaments as a filter."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from games.models import Game
 
@@ -17,7 +18,7 @@ def tournament_tags(game: Game) -> Mapping[str, str]:
     return {"Event": pairing.tournament.name, "Round": str(pairing.round.number)}
 
 
-def archive_tournaments(player: object) -> list[tuple[int, str]]:
+def archive_tournaments(player: Any) -> list[tuple[int, str]]:
     """The tournaments ``player`` played a game in, newest first, for the archive's filter
     (games.archive): one query."""
     rows = (

@@ -79,7 +79,8 @@ def game_result_for(game, user) -> str:
         if game.status == GameStatus.ABORTED:
             return _("aborted")
         return side_label_text(game.winner_side) if game.winner_side else _("draw")
-    return str(RESULT_WORDS.get(player_result(game, mine.side) or "", ""))
+    result = player_result(game, mine.side)
+    return str(RESULT_WORDS[PlayerResult(result)]) if result else ""
 
 
 def side_label_text(side: str) -> str:
