@@ -130,9 +130,9 @@ class ArchiveFilterForm(forms.Form):
 
     def __init__(self, *args: Any, tournaments: list[tuple[int, str]] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if tournaments:  # the page offers the player's tournaments by name; the API takes any id
+        if tournaments is not None:  # the page offers the player's tournaments by name; the API takes any id
             choices: list[tuple[Any, Any]] = [("", _("Any tournament")), *tournaments]
-            self.fields["tournament"].widget = forms.Select(choices=choices)
+            self.fields["tournament"].widget = forms.Select(choices=choices) if tournaments else forms.HiddenInput()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
