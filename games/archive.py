@@ -106,8 +106,8 @@ def games_archive_page(
     """One page of :func:`games_archive` (a bad or out-of-range page number: the nearest
     page; ``per_page`` by default the history's), in a constant number of queries: the count,
     the page's ids (sorting ids and dates only, not whole games), those games, their seats."""
-    ids = games_archive(player=player, filters=filters).values_list("pk", flat=True)
-    shown = Paginator(ids, per_page or HISTORY_PAGE_SIZE).get_page(page)
+    ids: QuerySet[Any] = games_archive(player=player, filters=filters).values_list("pk", flat=True)
+    shown: Page[Any] = Paginator(ids, per_page or HISTORY_PAGE_SIZE).get_page(page)
     wanted = list(shown.object_list)
     games = {game.pk: game for game in _shown(Game.objects.filter(pk__in=wanted))}
     shown.object_list = [games[pk] for pk in wanted if pk in games]
