@@ -113,7 +113,11 @@ class ArchiveFilterForm(forms.Form):
         label=_("Result"), choices=[("", _("Any result"))] + PlayerResult.choices, required=False
     )
     opponent = forms.CharField(
-        label=_("Opponent"), max_length=150, required=False, help_text=_("The start of a username, in any case.")
+        label=_("Opponent"),
+        max_length=150,
+        required=False,
+        help_text=_("The start of a username, in any case."),
+        widget=forms.TextInput(attrs={"aria-describedby": "id_opponent_help", "autocomplete": "off"}),
     )
     finished_from = forms.DateField(
         label=_("Finished from"), required=False, widget=forms.DateInput(attrs={"type": "date"})

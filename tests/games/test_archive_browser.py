@@ -1,7 +1,7 @@
 """The archive in a browser: a visitor filters a player's games by opponent and result with the
 page's form and sees exactly the matching rows, the filters kept in the address; and the page
 in Arabic on a 390 px phone is right to left, with nothing scrolling sideways and every text
-inside the viewport (a screenshot is saved for a look: ARCHIVE_SCREENSHOT)."""
+inside the viewport and at least 12 px (a screenshot is saved for a look: ARCHIVE_SCREENSHOT)."""
 
 import os
 
@@ -83,6 +83,8 @@ def test_the_archive_fits_a_phone_in_arabic(live_server, browser):
         assert len(boxes) > 10
         outside = [b for b in boxes if b["left"] < -0.5 or b["right"] > width + 0.5]
         assert not outside, "text outside the %d px viewport: %s" % (width, outside[:10])
+        small = [b for b in boxes if b["size"] < 12]
+        assert not small, "text under 12 px on a phone: %s" % small[:10]
         for selector in ("#archive-filters", "#archive", "tr.archive-row"):
             box = page.locator(selector).first.bounding_box()
             assert box and box["x"] >= -0.5 and box["x"] + box["width"] <= width + 0.5, (selector, box)
