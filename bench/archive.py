@@ -1,13 +1,14 @@
 """A player's archive (games.archive) at 10,000 games: the history page and the API's
 archive endpoint, per filter, in-process against PostgreSQL.
 
-    .venv/bin/python bench/archive.py [--games 10000] [--repeat 5]
+    .venv/bin/python bench/archive.py [--games 10000] [--others 50000] [--repeat 5]
                                       [--database postgres://postgres@127.0.0.1:5432/maatasite_bench_archive]
 
 Sets up its own database (created if missing, migrated) and fills it once, through the
 models in bulk (bulk_create), with ``--games`` finished games of one player, ``archivist``:
 both games and every variant, all four results, 20 opponents, half of them rated, finished
-over the last ``--games`` hours, and 100 in one tournament. Then, for each filter, requests
+over the last ``--games`` hours, and 100 in one tournament; and ``--others`` games
+between the other players around them. Then, for each filter, requests
 ``/history/archivist/?...`` and ``/api/v1/players/archivist/archive/?...`` with Django's test
 client (one warm-up, then ``--repeat`` timed requests) and prints the database queries of
 one request and the median and slowest time (ms). Last, PostgreSQL's EXPLAIN ANALYZE of
@@ -44,7 +45,7 @@ FILTERS = [
 ]
 
 
-def fill(count: int) -> int:
+def fill(count: int, others_count: int) -> int:
     """The archivist and their games (once: kept between runs); the tournament's id."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
@@ -69,35 +70,76 @@ def fill(count: int) -> int:
         (GameKind.MAATATAHAY, {"variant": "first"}, ("balan", "wazu")),
         (GameKind.MAATATAHAY, {"variant": "standard"}, ("balan", "wazu")),
     ]
-    games, sides = [], []
-    for n in range(count):
-        kind, options, pair = variants[n % len(variants)]
-        aborted = n % 20 == 0
-        winner = "" if aborted or n % 7 == 0 else pair[n % 2]
-        games.append(
-            Game(
-                kind=kind,
-                options=options,
-                status=GameStatus.ABORTED if aborted else GameStatus.FINISHED,
-                rated=n % 2 == 0,
-                sealed_state="",
-                sealed_seed="",
-                seed_commitment="0" * 64,
-                revealed_salt="0" * 32,
-                revealed_seed=str(n),
-                winner_side=winner,
-                result_reason="aborted" if aborted else ("agreement" if not winner else "resign"),
-                finished_at=now - timedelta(hours=n),
+
+    def archivist_games(numbers: range) -> list[Game]:
+        games, sides = [], []
+        for n in numbers:
+            kind, options, pair = variants[n % len(variants)]
+            aborted = n % 20 == 0
+            winner = "" if aborted or n % 7 == 0 else pair[n % 2]
+            games.append(
+                Game(
+                    kind=kind,
+                    options=options,
+                    status=GameStatus.ABORTED if aborted else GameStatus.FINISHED,
+                    rated=n % 2 == 0,
+                    sealed_state="",
+                    sealed_seed="",
+                    seed_commitment="0" * 64,
+                    revealed_salt="0" * 32,
+                    revealed_seed=str(n),
+                    winner_side=winner,
+                    result_reason="aborted" if aborted else ("agreement" if not winner else "resign"),
+                    finished_at=now - timedelta(hours=n),
+                )
             )
+            sides.append(pair)
+        games = Game.objects.bulk_create(games, batch_size=2000)
+        seats = []
+        for n, game, pair in zip(numbers, games, sides, strict=True):
+            mine = (n // 3) % 2
+            seats.append(Seat(game=game, side=pair[mine], position=mine, user=player))
+            seats.append(Seat(game=game, side=pair[1 - mine], position=1 - mine, user=rivals[n % len(rivals)]))
+        Seat.objects.bulk_create(seats, batch_size=4000)
+        return games
+
+    def other_games(numbers: range) -> None:
+        """Other players' games around the archivist's, as on a site with many players."""
+        others = Game.objects.bulk_create(
+            [
+                Game(
+                    kind=GameKind.ONITAMA,
+                    options={"cards": "base"},
+                    status=GameStatus.FINISHED,
+                    sealed_state="",
+                    sealed_seed="",
+                    seed_commitment="0" * 64,
+                    revealed_seed=str(n),
+                    winner_side="red",
+                    result_reason="resign",
+                    finished_at=now - timedelta(minutes=n),
+                )
+                for n in numbers
+            ],
+            batch_size=2000,
         )
-        sides.append(pair)
-    games = Game.objects.bulk_create(games, batch_size=2000)
-    seats = []
-    for n, (game, pair) in enumerate(zip(games, sides, strict=True)):
-        mine = (n // 3) % 2
-        seats.append(Seat(game=game, side=pair[mine], position=mine, user=player))
-        seats.append(Seat(game=game, side=pair[1 - mine], position=1 - mine, user=rivals[n % len(rivals)]))
-    Seat.objects.bulk_create(seats, batch_size=4000)
+        Seat.objects.bulk_create(
+            [
+                seat
+                for n, game in zip(numbers, others, strict=True)
+                for seat in (
+                    Seat(game=game, side="red", position=0, user=rivals[n % 20]),
+                    Seat(game=game, side="blue", position=1, user=rivals[(n % 20 + 1 + (n // 20) % 19) % 20]),
+                )
+            ],
+            batch_size=4000,
+        )
+
+    # in ten slices, so that the archivist's games are spread among the others' (ids and dates)
+    games: list[Game] = []
+    for part in range(10):
+        other_games(range(part * others_count // 10, (part + 1) * others_count // 10))
+        games += archivist_games(range(part * count // 10, (part + 1) * count // 10))
     cup = Tournament.objects.create(name="Archive Cup")
     first = Participant.objects.create(tournament=cup, user=player, seed=1)
     seconds = {r.pk: Participant.objects.create(tournament=cup, user=r, seed=i + 2) for i, r in enumerate(rivals)}
@@ -117,7 +159,7 @@ def fill(count: int) -> int:
 
     with connection.cursor() as cursor:  # fresh statistics for the planner, as autovacuum would give
         cursor.execute("ANALYZE games_game, games_seat, accounts_user, tournaments_pairing")
-    print("filled %d games in %.1f s" % (count, time.perf_counter() - started))
+    print("filled %d games and %d of others in %.1f s" % (count, others_count, time.perf_counter() - started))
     return cup.pk
 
 
@@ -142,6 +184,7 @@ def measure(client, path: str, repeat: int) -> tuple[int, float, float, int, flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--others", type=int, default=50_000, help="games between other players")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/maatasite_bench_archive")
     args = parser.parse_args()
@@ -158,7 +201,7 @@ def main() -> None:
     from games.forms import ArchiveFilterForm
 
     setup_test_environment()  # the test client's host is allowed
-    tournament = fill(args.games)
+    tournament = fill(args.games, args.others)
     today = timezone.localdate()
     values = {"tournament": tournament, "today": today, "month_ago": today - timedelta(days=30)}
     client = Client()
