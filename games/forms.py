@@ -130,7 +130,7 @@ class ArchiveFilterForm(forms.Form):
         choices=[("", _("Rated or casual")), ("yes", _("Rated")), ("no", _("Casual"))],
         required=False,
     )
-    tournament = forms.IntegerField(label=_("Tournament"), min_value=1, required=False)
+    tournament = forms.IntegerField(label=_("Tournament"), min_value=1, max_value=2**63 - 1, required=False)
 
     def __init__(self, *args: Any, tournaments: list[tuple[int, str]] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -145,6 +145,9 @@ def test_rows_link_to_the_game_and_its_records(client, shelf):
         "?rated=perhaps",
         "?opponent=" + "x" * 200,
         "?page=999&result=%00",
+        "?opponent=%00",
+        "?tournament=99999999999999999999999",
+        "?finished_from=99999-01-01",
     ],
 )
 def test_bad_filters_are_left_out_with_a_note_never_an_error(client, shelf, query):
@@ -201,6 +204,8 @@ def test_the_api_archive_filters_the_same_way(anon, shelf):
         ("finished_from=2026-05-01&finished_to=2026-01-01", "finished_to"),
         ("tournament=-1", "tournament"),
         ("kind=onitama&variant=first", "variant"),
+        ("opponent=bo%00b", "opponent"),
+        ("tournament=99999999999999999999999", "tournament"),
     ],
 )
 def test_the_api_answers_bad_filters_with_400_naming_the_field(anon, shelf, query, field):
