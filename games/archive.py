@@ -10,8 +10,9 @@ tournament pairing's game (``tournament_pairing``), and the apps above register 
 the form offers (:func:`archive_tournaments_register`, called from their ``AppConfig.ready``).
 
 A page costs the same number of queries however many games the player has: the count, the
-page of games and their seats (tests/games/test_archive.py counts them; bench/archive.py times
-them for 10,000 games).
+page's ids, those games, their seats and users (tests/games/test_archive.py counts them from 10
+to 10,000 games; bench/archive.py times them). The opponent filter matches usernames only:
+not bots, and not deleted players (their names are gone).
 """
 
 from __future__ import annotations
