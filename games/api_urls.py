@@ -6,6 +6,7 @@ from . import apis
 
 urlpatterns = [
     path("players/<str:username>/games/", apis.PlayerGamesView.as_view(), name="player_games"),
+    path("players/<str:username>/archive/", apis.PlayerArchiveView.as_view(), name="player_archive"),
     path("games/", apis.GameListView.as_view(), name="games"),
     path("games/solo/", apis.SoloCreateView.as_view(), name="solo"),
     path("games/<int:game_id>/", apis.GameDetailView.as_view(), name="game"),

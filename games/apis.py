@@ -24,12 +24,14 @@ from api.docs import CONDITIONAL, IDEMPOTENCY, NOT_MODIFIED, errors
 from api.errors import ApiError, service_error_response
 from engine.records import record_to_json, record_to_text
 
+from . import archive, selectors, services
 from . import records as game_records
-from . import selectors, services
 from . import serializers as s
+from .archive import VARIANT_OPTIONS
 from .errors import Conflict, GameActionError
 from .events import Cursor, events_for_user
-from .models import Game, GameKind, GameStatus
+from .forms import ArchiveFilterForm
+from .models import Game, GameKind, GameStatus, PlayerResult
 
 
 def game_detail_data(game_id: int, user: Any) -> dict[str, Any]:
@@ -123,6 +125,52 @@ class GameListView(PublicReadView):
     )
     def get(self, request: Any) -> Response:
         return _game_list(self, request)
+
+
+ARCHIVE_FILTERS = [
+    OpenApiParameter("kind", OpenApiTypes.STR, enum=GameKind.values),
+    OpenApiParameter(
+        "variant",
+        OpenApiTypes.STR,
+        enum=list(VARIANT_OPTIONS),
+        description="Onitama cards (`base`, `senseis_path`, `mixed`) or Maatatahay variant (`first`, `standard`).",
+    ),
+    OpenApiParameter(
+        "result", OpenApiTypes.STR, enum=PlayerResult.values, description="The result seen from the player."
+    ),
+    OpenApiParameter("opponent", OpenApiTypes.STR, description="The start of an opponent's username, in any case."),
+    OpenApiParameter("finished_from", OpenApiTypes.DATE, description="Finished on or after this day."),
+    OpenApiParameter("finished_to", OpenApiTypes.DATE, description="Finished on or before this day."),
+    OpenApiParameter("rated", OpenApiTypes.STR, enum=["yes", "no"]),
+    OpenApiParameter("tournament", OpenApiTypes.INT, description="A tournament's id: only its games."),
+]
+
+
+class PlayerArchiveView(PublicReadView):
+    pagination_class = GamePagination
+
+    @extend_schema(
+        tags=["players"],
+        parameters=ARCHIVE_FILTERS + CONDITIONAL,
+        responses={200: s.ArchiveGameSerializer(many=True), **NOT_MODIFIED, **errors(400, 404, 429)},
+        summary="A player's archive: their games that are over, filtered, newest first",
+        description="The same filters as the archive page (/history/<username>/). A bad value answers 400 "
+        "with the fields at fault in `details.fields`.",
+    )
+    def get(self, request: Any, username: str) -> Response:
+        player = public_player_or_404(username)
+        form = ArchiveFilterForm(request.query_params)
+        if not form.is_valid():
+            raise ApiError(
+                "invalid",
+                _("Some fields are not valid."),
+                details={"fields": {name: [str(e) for e in errs] for name, errs in form.errors.items()}},
+            )
+        qs = archive.games_archive_shown(player=player, filters=form.archive_filters())
+        paginator = GamePagination()
+        page = paginator.paginate_queryset(qs, request, view=self)
+        rows = s.ArchiveGameSerializer(page or [], many=True, context={"user": request.user}).data
+        return body_conditional_response(request, paginator.get_paginated_response(rows))
 
 
 # ---------------------------------------------------------------- a game

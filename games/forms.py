@@ -7,8 +7,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import user_get_public
 
+from .archive import VARIANT_OPTIONS, ArchiveFilters
 from .labels import SIDES
-from .models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, GameKind
+from .models import BOT_LEVELS, DAYS_PER_MOVE_CHOICES, GameKind, PlayerResult
 
 # The seat choices' labels, in the engine's seat order (games.labels.SIDES).
 _SEAT_LABELS = {
@@ -92,3 +93,73 @@ class MoveForm(forms.Form):
 
     def move_text(self) -> str:
         return (self.cleaned_data.get("move_typed") or self.cleaned_data.get("move") or "").strip()
+
+
+class ArchiveFilterForm(forms.Form):
+    """The archive's filters (games.archive), from a query string: the history page's GET form
+    and the API's archive endpoint both check them here. Every field may be left empty."""
+
+    kind = forms.ChoiceField(label=_("Game"), choices=[("", _("Any game"))] + GameKind.choices, required=False)
+    variant = forms.ChoiceField(
+        label=_("Variant"),
+        choices=[
+            ("", _("Any variant")),
+            (_("Onitama cards"), CARD_CHOICES),
+            (_("Maatatahay variant"), VARIANT_CHOICES),
+        ],
+        required=False,
+    )
+    result = forms.ChoiceField(
+        label=_("Result"), choices=[("", _("Any result"))] + PlayerResult.choices, required=False
+    )
+    opponent = forms.CharField(
+        label=_("Opponent"),
+        max_length=150,
+        required=False,
+        help_text=_("The start of a username, in any case."),
+        widget=forms.TextInput(attrs={"aria-describedby": "id_opponent_help", "autocomplete": "off"}),
+    )
+    finished_from = forms.DateField(
+        label=_("Finished from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    finished_to = forms.DateField(
+        label=_("Finished to"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    rated = forms.ChoiceField(
+        label=_("Rated"),
+        choices=[("", _("Rated or casual")), ("yes", _("Rated")), ("no", _("Casual"))],
+        required=False,
+    )
+    tournament = forms.IntegerField(label=_("Tournament"), min_value=1, max_value=2**63 - 1, required=False)
+
+    def __init__(self, *args: Any, tournaments: list[tuple[int, str]] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if tournaments is not None:  # the page offers the player's tournaments by name; the API takes any id
+            choices: list[tuple[Any, Any]] = [("", _("Any tournament")), *tournaments]
+            self.fields["tournament"].widget = forms.Select(choices=choices) if tournaments else forms.HiddenInput()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("finished_from"), data.get("finished_to")
+        if start and end and start > end:
+            self.add_error("finished_to", _("The end date is before the start date."))
+            data.pop("finished_from", None)  # the range as a whole is left out
+        kind, variant = data.get("kind"), data.get("variant")
+        if kind and variant and VARIANT_OPTIONS[variant][0] != kind:
+            self.add_error("variant", _("This variant is not one of the chosen game's."))
+        return data
+
+    def archive_filters(self) -> ArchiveFilters:
+        """The filters that are valid (a field with an error is left out: the page notes it)."""
+        data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
+        rated = data.get("rated")
+        return ArchiveFilters(
+            kind=data.get("kind") or "",
+            variant=data.get("variant") or "",
+            result=data.get("result") or "",
+            opponent=(data.get("opponent") or "").strip(),
+            finished_from=data.get("finished_from"),
+            finished_to=data.get("finished_to"),
+            rated={"yes": True, "no": False}.get(rated or ""),
+            tournament=data.get("tournament"),
+        )

@@ -17,6 +17,7 @@ games.services and games.selectors reads them, and the admin never shows them.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -48,6 +49,34 @@ class PlayerResult(models.TextChoices):
     LOST = "lost", _("lost")
     DRAWN = "drawn", _("drawn")
     ABORTED = "aborted", _("aborted")
+
+
+def player_result(game: Game, side: str) -> str | None:
+    """The one rule of a game's result seen from ``side``: won, lost, drawn, aborted
+    (a ``PlayerResult``), or None while the game runs. :func:`player_result_condition` is
+    the same rule as a query condition (the archive filters by it)."""
+    if game.status == GameStatus.ACTIVE:
+        return None
+    if game.status == GameStatus.ABORTED:
+        return PlayerResult.ABORTED
+    if not game.winner_side:
+        return PlayerResult.DRAWN
+    return PlayerResult.WON if game.winner_side == side else PlayerResult.LOST
+
+
+def player_result_condition(result: str, *, side: Any) -> Q:
+    """:func:`player_result` as a condition on games: those whose result seen from ``side``
+    (an expression naming the player's side, e.g. ``F("my_side")``) is ``result``."""
+    finished = Q(status=GameStatus.FINISHED)
+    if result == PlayerResult.ABORTED:
+        return Q(status=GameStatus.ABORTED)
+    if result == PlayerResult.DRAWN:
+        return finished & Q(winner_side="")
+    if result == PlayerResult.WON:
+        return finished & ~Q(winner_side="") & Q(winner_side=side)
+    if result == PlayerResult.LOST:
+        return finished & ~Q(winner_side="") & ~Q(winner_side=side)
+    raise ValueError(result)
 
 
 class ResultReason(models.TextChoices):

@@ -11,21 +11,10 @@ from typing import TYPE_CHECKING, Any
 from maatasite.personal_data import ErasePhase, EraseStep, ExportSection, PersonalData, registry, timestamp
 
 from . import services
-from .models import Alarm, Game, GameStatus, ImportedRecord, Move, PlayerResult
+from .models import Alarm, Game, GameStatus, ImportedRecord, Move, player_result
 
 if TYPE_CHECKING:
     from accounts.models import User
-
-
-def _outcome_for(game: Game, side: str) -> str | None:
-    """The game's result seen from ``side``: won, lost, drawn, aborted, or None while running."""
-    if game.status == GameStatus.ACTIVE:
-        return None
-    if game.status == GameStatus.ABORTED:
-        return PlayerResult.ABORTED
-    if not game.winner_side:
-        return PlayerResult.DRAWN
-    return PlayerResult.WON if game.winner_side == side else PlayerResult.LOST
 
 
 def _games(user: User) -> list[dict[str, Any]]:
@@ -71,7 +60,7 @@ def _games(user: User) -> list[dict[str, Any]]:
                     for s in seats
                 ],
                 "opponents": [s.player_name for s in seats if s.pk != mine.pk],
-                "result": _outcome_for(game, mine.side),
+                "result": player_result(game, mine.side),
                 "winner_side": game.winner_side or None,
                 "reason": game.result_reason or None,
                 "scores": game.scores,

@@ -46,8 +46,9 @@ class LobbyGame:
 
 
 # The lobby lists a player's running games a page at a time ("your turn" ones first), and
-# the history page their finished games, so either page costs the same however many games
-# a player has (tests/games/test_lobby_queries.py counts the queries).
+# the history page their finished games (games.archive.games_archive_page), so either page
+# costs the same however many games a player has (tests/games/test_lobby_queries.py and
+# tests/games/test_archive.py count the queries).
 LOBBY_PAGE_SIZE = 50
 HISTORY_PAGE_SIZE = 50
 
@@ -147,12 +148,6 @@ def _history(user: Any) -> QuerySet[Game]:
 def games_history(*, user: Any, limit: int = 100) -> list[Game]:
     """The user's finished and aborted games, latest first."""
     return list(_history(user)[:limit])
-
-
-def games_history_page(*, user: Any, page: Any = 1, per_page: int = HISTORY_PAGE_SIZE) -> Page[Any]:
-    """One page of the user's finished and aborted games, latest first (a bad or
-    out-of-range page number: the nearest page), in a constant number of queries."""
-    return Paginator(_history(user), per_page).get_page(page)
 
 
 @dataclass

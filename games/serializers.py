@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -26,8 +27,10 @@ from .models import (
     Game,
     GameKind,
     GameStatus,
+    PlayerResult,
     ResultReason,
     Seat,
+    player_result,
 )
 from .selectors import GamePage
 
@@ -131,6 +134,32 @@ class GameSummarySerializer(serializers.Serializer):
 
     def to_representation(self, game: Game) -> dict[str, Any]:
         return super().to_representation(self.summary_values(game, list(game.seats.all())))
+
+
+# A ``Game`` of a player's archive (games.archive: annotated with ``my_side``, the player's side).
+class ArchiveGameSerializer(GameSummarySerializer):
+    player_side = serializers.CharField(help_text="The archive's player's side.")
+    player_result = serializers.ChoiceField(
+        choices=PlayerResult.choices, help_text="The result seen from the archive's player."
+    )
+    opponents = serializers.ListField(child=serializers.CharField(), help_text="The other seats' names.")
+    record_text_url = serializers.CharField(allow_null=True, help_text="The text record (null until ready).")
+    record_json_url = serializers.CharField(allow_null=True, help_text="The JSON replay record (null until ready).")
+
+    def to_representation(self, game: Game) -> dict[str, Any]:
+        seats = list(game.seats.all())
+        values = self.summary_values(game, seats)
+        ready = bool(game.revealed_seed)
+        values.update(
+            {
+                "player_side": game.my_side,  # type: ignore[attr-defined]  # games.archive's annotation
+                "player_result": player_result(game, game.my_side),  # type: ignore[attr-defined]
+                "opponents": [seat.player_name for seat in seats if seat.side != game.my_side],  # type: ignore[attr-defined]
+                "record_text_url": reverse("api:record_text", args=[game.pk]) if ready else None,
+                "record_json_url": reverse("api:record", args=[game.pk]) if ready else None,
+            }
+        )
+        return serializers.Serializer.to_representation(self, values)
 
 
 # A ``Move`` (its seat loaded).

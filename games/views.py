@@ -31,11 +31,11 @@ from accounts import selectors as account_selectors
 from accounts.http import AuthenticatedHttpRequest
 from engine.records import record_to_json, record_to_text
 
+from . import archive, selectors, services
 from . import records as game_records
-from . import selectors, services
 from .boards import board_svg, extras_svg, hot_tile
 from .errors import GameActionError
-from .forms import ChallengeForm, MoveForm, SoloForm
+from .forms import ArchiveFilterForm, ChallengeForm, MoveForm, SoloForm
 from .labels import result_text, side_label
 from .models import Challenge, Game
 from .rules import LegalMove
@@ -73,13 +73,28 @@ def lobby(
 
 
 def player_history(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's finished games: public only for a player whose page is public (no deleted,
-    suspended or unconfirmed account), as accounts.selectors.user_get_public decides."""
+    """A player's archive: their finished games, filtered by the GET form (games.archive).
+    Public only for a player whose page is public (no deleted, suspended or unconfirmed
+    account), as accounts.selectors.user_get_public decides. A filter with a bad value is
+    left out, and the page says which."""
     player = account_selectors.user_get_public(username=username)
     if player is None:
         raise Http404(_("No such player."))
-    games = selectors.games_history_page(user=player, page=request.GET.get("page"))
-    return render(request, "games/history.html", {"player": player, "games": games, "games_page": games})
+    form = ArchiveFilterForm(request.GET, tournaments=archive.archive_tournaments(player=player))
+    form.is_valid()
+    filters = form.archive_filters()
+    games = archive.games_archive_page(player=player, filters=filters, page=request.GET.get("page"))
+    kept = request.GET.copy()
+    kept.pop("page", None)
+    context = {
+        "player": player,
+        "games": games,
+        "games_page": games,
+        "form": form,
+        "filtered": filters.any,
+        "query": kept.urlencode(),
+    }
+    return render(request, "games/history.html", context)
 
 
 def _verify_command(game: Game) -> str:

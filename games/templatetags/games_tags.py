@@ -4,14 +4,23 @@ from datetime import timedelta
 
 from django import template
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
 from ..forms import CARD_CHOICES, VARIANT_CHOICES
 from ..labels import reason_label, side_label
-from ..models import GameKind, GameStatus
+from ..models import GameKind, GameStatus, PlayerResult, player_result
 from ..selectors import game_list_for_player
 
 register = template.Library()
+
+# How a player's result reads in the lists (a drawn game says "draw", as it always has).
+RESULT_WORDS = {
+    PlayerResult.WON: _lazy("won"),
+    PlayerResult.LOST: _lazy("lost"),
+    PlayerResult.DRAWN: _lazy("draw"),
+    PlayerResult.ABORTED: _lazy("aborted"),
+}
 
 
 @register.filter
@@ -64,14 +73,14 @@ def opponents_of(game, user) -> str:
 
 @register.simple_tag
 def game_result_for(game, user) -> str:
-    if game.status == GameStatus.ABORTED:
-        return _("aborted")
-    if not game.winner_side:
-        return _("draw")
+    """The result as ``user`` saw it (games.models.player_result); a spectator sees the winning side."""
     mine = next((s for s in game.seats.all() if s.user_id == getattr(user, "pk", None)), None)
     if mine is None:
-        return side_label_text(game.winner_side)
-    return _("won") if mine.side == game.winner_side else _("lost")
+        if game.status == GameStatus.ABORTED:
+            return _("aborted")
+        return side_label_text(game.winner_side) if game.winner_side else _("draw")
+    result = player_result(game, mine.side)
+    return str(RESULT_WORDS[PlayerResult(result)]) if result else ""
 
 
 def side_label_text(side: str) -> str:
