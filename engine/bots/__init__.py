@@ -181,28 +181,9 @@ def evaluate_position(game: str, view: Mapping[str, Any], *, level: int, seed: i
     if not isinstance(view, Mapping):
         raise StateFormatError("bad_view", "A bot needs a player's view (a JSON object)")
     if game == "onitama":
-        from ..onitama import RULES, position_from_text
-        from .onitama import MATE_BOUND, WIN, search_position
+        from .onitama import MATE_BOUND, WIN, search_onitama_view
 
-        position = view.get("position")
-        if view.get("game", "onitama") != "onitama" or not isinstance(position, str):
-            raise StateFormatError("bad_view", "An Onitama view holds the position text under 'position'")
-        state = position_from_text(position)
-        if RULES.outcome(state) is not None or view.get("outcome") is not None:
-            raise StateFormatError("game_over", "The game is over: there is no move to evaluate", position=position)
-        result = search_position(
-            state.red,
-            state.blue,
-            state.red_master,
-            state.blue_master,
-            state.red_hand,
-            state.blue_hand,
-            state.side,
-            state.turn,
-            level=ONITAMA_LEVELS[level],
-            seed=seed,
-        )
-        RULES.parse_move(state, result.text)
+        result = search_onitama_view(view, level=level, seed=seed)
         if abs(result.score) > MATE_BOUND:
             plies = WIN - abs(result.score)
             return Evaluation(result.text, 1.0 if result.score > 0 else -1.0, plies if result.score > 0 else -plies)

@@ -1157,10 +1157,11 @@ def search_position(
     return SearchResult(best_move, best_score, depth_done, s.nodes, time.monotonic() - start)
 
 
-def choose_onitama(
+def search_onitama_view(
     view: Mapping[str, Any], *, level: int, seed: int, seconds: float | None = None, time_only: bool = False
-) -> str:
-    """Move text for the side to move of an Onitama view (``{"position": text, ...}``).
+) -> SearchResult:
+    """The search's result for the side to move of an Onitama view (``{"position": text, ...}``):
+    the one way in for choosing a move and for evaluating a position (engine.bots).
 
     The chosen move is checked by the engine's rules (``parse_move``) before it is returned.
     """
@@ -1188,6 +1189,12 @@ def choose_onitama(
         seconds=seconds,
         time_only=time_only,
     )
-    text = result.text
-    RULES.parse_move(state, text)  # raises IllegalMoveError if the search were ever wrong
-    return text
+    RULES.parse_move(state, result.text)  # raises IllegalMoveError if the search were ever wrong
+    return result
+
+
+def choose_onitama(
+    view: Mapping[str, Any], *, level: int, seed: int, seconds: float | None = None, time_only: bool = False
+) -> str:
+    """Move text for the side to move of an Onitama view (``{"position": text, ...}``)."""
+    return search_onitama_view(view, level=level, seed=seed, seconds=seconds, time_only=time_only).text
