@@ -32,8 +32,8 @@ from django.utils import timezone
 from accounts.audit import staff_action_record
 from accounts.models import StaffActionKind
 from accounts.outbox import outbox_add
-from games import rules as game_rules
 from games import end_adjudication
+from games import rules as game_rules
 from games import services as game_services
 from games.adjudication import REASON_VOID
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus

@@ -4,24 +4,74 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0008_scale_indexes'),
-        ('contenttypes', '0002_remove_content_type_name'),
+        ("accounts", "0008_scale_indexes"),
+        ("contenttypes", "0002_remove_content_type_name"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='staffaction',
-            name='accounts_staffaction_has_reason',
+            model_name="staffaction",
+            name="accounts_staffaction_has_reason",
         ),
         migrations.AlterField(
-            model_name='staffaction',
-            name='action',
-            field=models.CharField(choices=[('void', 'Void a game'), ('award', 'Award a game'), ('timeout_reverse', 'Reverse a timeout'), ('suspend', 'Suspend a player'), ('unsuspend', 'Lift a suspension'), ('report_reviewed', 'Mark a report reviewed'), ('report_dismissed', 'Dismiss a report'), ('timeouts_confirmed', 'Time held games out'), ('timeouts_extended', 'Extend held games'), ('fairplay_check', 'Request a fair-play check'), ('bot_release', 'Let a failed bot play again'), ('tournament_create', 'Create a tournament'), ('tournament_update', 'Change a tournament'), ('tournament_open_registration', "Open a tournament's registration"), ('tournament_add_player', 'Add a player to a tournament'), ('tournament_replace_player', 'Replace a tournament player'), ('tournament_withdraw_player', 'Withdraw a tournament player'), ('tournament_start', 'Start a tournament'), ('tournament_pause', 'Pause a tournament'), ('tournament_resume', 'Resume a tournament'), ('tournament_end_early', 'End a tournament early'), ('tournament_result_changed', 'A tournament result changed'), ('tournament_end_date', 'A tournament reached its end date')], max_length=40, verbose_name='action'),
+            model_name="staffaction",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("void", "Void a game"),
+                    ("award", "Award a game"),
+                    ("timeout_reverse", "Reverse a timeout"),
+                    ("suspend", "Suspend a player"),
+                    ("unsuspend", "Lift a suspension"),
+                    ("report_reviewed", "Mark a report reviewed"),
+                    ("report_dismissed", "Dismiss a report"),
+                    ("timeouts_confirmed", "Time held games out"),
+                    ("timeouts_extended", "Extend held games"),
+                    ("fairplay_check", "Request a fair-play check"),
+                    ("bot_release", "Let a failed bot play again"),
+                    ("tournament_create", "Create a tournament"),
+                    ("tournament_update", "Change a tournament"),
+                    ("tournament_open_registration", "Open a tournament's registration"),
+                    ("tournament_add_player", "Add a player to a tournament"),
+                    ("tournament_replace_player", "Replace a tournament player"),
+                    ("tournament_withdraw_player", "Withdraw a tournament player"),
+                    ("tournament_start", "Start a tournament"),
+                    ("tournament_pause", "Pause a tournament"),
+                    ("tournament_resume", "Resume a tournament"),
+                    ("tournament_end_early", "End a tournament early"),
+                    ("tournament_result_changed", "A tournament result changed"),
+                    ("tournament_end_date", "A tournament reached its end date"),
+                ],
+                max_length=40,
+                verbose_name="action",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='staffaction',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('reason', ''), _negated=True), ('action__in', ('tournament_create', 'tournament_update', 'tournament_open_registration', 'tournament_add_player', 'tournament_replace_player', 'tournament_withdraw_player', 'tournament_start', 'tournament_pause', 'tournament_resume', 'tournament_end_early', 'tournament_result_changed', 'tournament_end_date')), _connector='OR'), name='accounts_staffaction_has_reason'),
+            model_name="staffaction",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("reason", ""), _negated=True),
+                    (
+                        "action__in",
+                        (
+                            "tournament_create",
+                            "tournament_update",
+                            "tournament_open_registration",
+                            "tournament_add_player",
+                            "tournament_replace_player",
+                            "tournament_withdraw_player",
+                            "tournament_start",
+                            "tournament_pause",
+                            "tournament_resume",
+                            "tournament_end_early",
+                            "tournament_result_changed",
+                            "tournament_end_date",
+                        ),
+                    ),
+                    _connector="OR",
+                ),
+                name="accounts_staffaction_has_reason",
+            ),
         ),
     ]

@@ -5,34 +5,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_perf17_move_game_created'),
+        ("games", "0013_perf17_move_game_created"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='BotAdjudication',
+            name="BotAdjudication",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('method', models.CharField(choices=[('bot', 'bot evaluation'), ('scoring', 'scoring rule')], max_length=10, verbose_name='method')),
-                ('ply', models.PositiveIntegerField(verbose_name='decisions played')),
-                ('side_to_move', models.CharField(blank=True, max_length=20, verbose_name='side to move')),
-                ('position', models.TextField(blank=True, help_text='Onitama: the position the bot evaluated (public).', verbose_name='position')),
-                ('evaluation', models.JSONField(blank=True, default=dict, verbose_name='evaluation')),
-                ('winner_side', models.CharField(blank=True, max_length=20, verbose_name='winner')),
-                ('bot_version', models.CharField(blank=True, max_length=80, verbose_name='bot version')),
-                ('level', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='bot level')),
-                ('nodes', models.PositiveIntegerField(blank=True, null=True, verbose_name='node budget')),
-                ('seed', models.BigIntegerField(blank=True, null=True, verbose_name='bot seed')),
-                ('reason', models.TextField(verbose_name='reason')),
-                ('decided_at', models.DateTimeField(verbose_name='decided')),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='bot_adjudication', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "method",
+                    models.CharField(
+                        choices=[("bot", "bot evaluation"), ("scoring", "scoring rule")],
+                        max_length=10,
+                        verbose_name="method",
+                    ),
+                ),
+                ("ply", models.PositiveIntegerField(verbose_name="decisions played")),
+                ("side_to_move", models.CharField(blank=True, max_length=20, verbose_name="side to move")),
+                (
+                    "position",
+                    models.TextField(
+                        blank=True,
+                        help_text="Onitama: the position the bot evaluated (public).",
+                        verbose_name="position",
+                    ),
+                ),
+                ("evaluation", models.JSONField(blank=True, default=dict, verbose_name="evaluation")),
+                ("winner_side", models.CharField(blank=True, max_length=20, verbose_name="winner")),
+                ("bot_version", models.CharField(blank=True, max_length=80, verbose_name="bot version")),
+                ("level", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="bot level")),
+                ("nodes", models.PositiveIntegerField(blank=True, null=True, verbose_name="node budget")),
+                ("seed", models.BigIntegerField(blank=True, null=True, verbose_name="bot seed")),
+                ("reason", models.TextField(verbose_name="reason")),
+                ("decided_at", models.DateTimeField(verbose_name="decided")),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="bot_adjudication", to="games.game"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'end-date adjudication',
-                'verbose_name_plural': 'end-date adjudications',
-                'ordering': ['-decided_at', '-pk'],
+                "verbose_name": "end-date adjudication",
+                "verbose_name_plural": "end-date adjudications",
+                "ordering": ["-decided_at", "-pk"],
             },
         ),
     ]

@@ -4,25 +4,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_staff_actions_to_audit_log'),
+        ("tournaments", "0003_staff_actions_to_audit_log"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='pairing',
-            name='end_adjudicated',
-            field=models.BooleanField(default=False, help_text='Knockout: a drawn game adjudicated at the end date is not replayed; the higher seed advances.', verbose_name='adjudicated at the end date'),
+            model_name="pairing",
+            name="end_adjudicated",
+            field=models.BooleanField(
+                default=False,
+                help_text="Knockout: a drawn game adjudicated at the end date is not replayed; the higher seed advances.",
+                verbose_name="adjudicated at the end date",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='ends_at',
-            field=models.DateTimeField(blank=True, help_text='When it passes, the games still running are adjudicated and the tournament ends. A pause moves it on by the length of the pause.', null=True, verbose_name='end date'),
+            model_name="tournament",
+            name="ends_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="When it passes, the games still running are adjudicated and the tournament ends. A pause moves it on by the length of the pause.",
+                null=True,
+                verbose_name="end date",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='paused_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='paused since'),
+            model_name="tournament",
+            name="paused_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="paused since"),
         ),
     ]
