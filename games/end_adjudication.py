@@ -39,6 +39,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.bots import ONITAMA_LEVELS, Evaluation, bot_version, evaluate_position
+from engine.maatatahay.rules import winner as maatatahay_winner
+from engine.onitama import RULES, position_from_text
 
 from . import services
 from .models import BotAdjudication, Game, GameKind, GameStatus, ResultReason
@@ -92,8 +94,6 @@ def onitama_verdict(*, side_to_move: str, evaluation: Evaluation) -> tuple[str, 
 
 def onitama_evaluate(*, game_id: int, position: str) -> Verdict:
     """The Onitama verdict on ``position`` (position text; Onitama hides nothing)."""
-    from engine.onitama import RULES, position_from_text
-
     state = position_from_text(position)
     side = RULES.to_move(state)
     assert side is not None
@@ -116,10 +116,8 @@ def onitama_evaluate(*, game_id: int, position: str) -> Verdict:
 
 def maatatahay_evaluate(*, state: Any, side_to_move: str) -> Verdict:
     """The Maatatahay verdict by the engine's scoring rule on the table as it stands."""
-    from engine.maatatahay.rules import winner
-
     players = rules_for(GameKind.MAATATAHAY).players
-    index, rule, scores = winner(state)
+    index, rule, scores = maatatahay_winner(state)
     won = "" if index is None else players[index]
     by_score = {players[0]: scores[0], players[1]: scores[1]}
     shown = "%s %d - %s %d" % (players[0], scores[0], players[1], scores[1])
