@@ -254,6 +254,7 @@ class StaffActionKind(models.TextChoices):
     TOURNAMENT_RESUME = "tournament_resume", _("Resume a tournament")
     TOURNAMENT_END_EARLY = "tournament_end_early", _("End a tournament early")
     TOURNAMENT_RESULT_CHANGED = "tournament_result_changed", _("A tournament result changed")
+    TOURNAMENT_END_DATE = "tournament_end_date", _("A tournament reached its end date")
 
 
 #: The kinds that carry no reason: tournament management, whose admin actions never asked

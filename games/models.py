@@ -527,3 +527,38 @@ class ImportedRecord(models.Model):
 
     def __str__(self) -> str:
         return "%s record %s" % (self.kind, self.pk)
+
+
+class BotAdjudication(models.Model):
+    """The bot's verdict on a game still running when its tournament's end date passed
+    (games.end_adjudication): what it saw, with what bot and budget, and why it gave the
+    result it gave. One row per game; staff may overturn the result later (the row stays,
+    the staff audit log holds the overturn)."""
+
+    class Method(models.TextChoices):
+        BOT = "bot", _("bot evaluation")
+        SCORING = "scoring", _("scoring rule")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="bot_adjudication")
+    method = models.CharField(_("method"), max_length=10, choices=Method.choices)
+    ply = models.PositiveIntegerField(_("decisions played"))
+    side_to_move = models.CharField(_("side to move"), max_length=20, blank=True)
+    position = models.TextField(
+        _("position"), blank=True, help_text=_("Onitama: the position the bot evaluated (public).")
+    )
+    evaluation = models.JSONField(_("evaluation"), default=dict, blank=True)
+    winner_side = models.CharField(_("winner"), max_length=20, blank=True)
+    bot_version = models.CharField(_("bot version"), max_length=80, blank=True)
+    level = models.PositiveSmallIntegerField(_("bot level"), null=True, blank=True)
+    nodes = models.PositiveIntegerField(_("node budget"), null=True, blank=True)
+    seed = models.BigIntegerField(_("bot seed"), null=True, blank=True)
+    reason = models.TextField(_("reason"))
+    decided_at = models.DateTimeField(_("decided"))
+
+    class Meta:
+        ordering = ["-decided_at", "-pk"]
+        verbose_name = _("end-date adjudication")
+        verbose_name_plural = _("end-date adjudications")
+
+    def __str__(self) -> str:
+        return "game %s: %s" % (self.game_id, self.winner_side or "draw")

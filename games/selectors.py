@@ -19,7 +19,18 @@ from django.utils import timezone
 from engine.core import replay
 from engine.errors import EngineError
 
-from .models import Challenge, ChallengeStatus, DrawOffer, DrawOfferStatus, Game, GameStatus, Move, Seat
+from .models import (
+    BotAdjudication,
+    Challenge,
+    ChallengeStatus,
+    DrawOffer,
+    DrawOfferStatus,
+    Game,
+    GameStatus,
+    Move,
+    ResultReason,
+    Seat,
+)
 from .rules import (
     LegalMove,
     game_can_abort,
@@ -558,3 +569,11 @@ def rematch_for_viewer(*, game: Game, viewer_seat: Seat | None, now: datetime | 
     return RematchShown(
         "offered" if offer.challenger_id == viewer_seat.user_id else "to_me", against_bot, challenge=offer
     )
+
+
+def end_adjudication_of(game: Game) -> BotAdjudication | None:
+    """The bot's verdict on a game adjudicated at its tournament's end date, shown on the
+    game page (a query only for a game that ended by adjudication)."""
+    if game.result_reason not in (ResultReason.ADJUDICATED, ResultReason.VOID):
+        return None
+    return BotAdjudication.objects.filter(game_id=game.pk).first()

@@ -141,6 +141,7 @@ def game_page_context(
         "to_move_label": side_label(game.to_move_side),
         "seat_rows": [(side_label(s.side), s) for s in page.seats],
         "verify_command": _verify_command(game) if game.revealed_seed else "",
+        "end_adjudication": selectors.end_adjudication_of(game),
         "error": error,
         "typed": typed,
         "turns": _turn_rows(page),

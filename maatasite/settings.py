@@ -349,6 +349,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.tournaments_advance_sweep",
         "schedule": timedelta(seconds=TOURNAMENTS_SWEEP_SECONDS),
     },
+    # Tournaments whose end date passed: their running games adjudicated (games.end_adjudication).
+    "tournaments-end-date-sweep": {
+        "task": "tournaments.tasks.tournaments_end_date_sweep",
+        "schedule": timedelta(seconds=TOURNAMENTS_SWEEP_SECONDS),
+    },
     "ladder-departed-sweep": {
         "task": "ladder.tasks.ladder_departed_sweep",
         "schedule": timedelta(seconds=LADDER_SWEEP_SECONDS),

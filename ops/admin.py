@@ -22,8 +22,9 @@ from django.utils.translation import ngettext
 from accounts.admin import StaffActionInline
 from fairplay import services as fairplay_services
 from fairplay.models import Report, ReportStatus
+from games import end_adjudication
 from games.errors import GameActionError
-from games.models import TimeoutBatch, TimeoutHold
+from games.models import BotAdjudication, TimeoutBatch, TimeoutHold
 from games.rules import rules_for
 from maatasite.admin_readonly import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
@@ -336,3 +337,75 @@ class TimeoutBatchAdmin(admin.ModelAdmin):
         return _decide(
             self, request, queryset, services.timeout_batch_extend, _("Extend the held games as after an outage")
         )
+
+
+OVERTURN_RULE = _(
+    "Overturning an end-date adjudication gives the game the result you choose, with your "
+    "reason, in the staff audit log; ratings and standings follow. The bot's verdict stays "
+    "on record. Run it again first to check that the bot gives the same answer."
+)
+
+
+@admin.register(BotAdjudication)
+class BotAdjudicationAdmin(ReadOnlyModelAdmin):
+    """Games adjudicated when their tournament's end date passed (games.end_adjudication)."""
+
+    list_display = ("game", "method", "winner_side", "result_now", "level", "nodes", "bot_version", "decided_at")
+    list_filter = ("method", "game__kind")
+    search_fields = ("game__seats__user__username",)
+    fields = (
+        "game",
+        "method",
+        "ply",
+        "side_to_move",
+        "position",
+        "evaluation",
+        "winner_side",
+        "result_now",
+        "bot_version",
+        "level",
+        "nodes",
+        "seed",
+        "reason",
+        "decided_at",
+    )
+    readonly_fields = fields
+    actions = ["overturn", "run_again"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("game")
+
+    @admin.display(description=_("result now"))
+    def result_now(self, obj) -> str:
+        game = obj.game
+        return "%s (%s)" % (game.winner_side or _("draw"), game.result_reason)
+
+    @admin.action(description=_("Overturn the result (with a reason)"), permissions=["view"])
+    def overturn(self, request, queryset):
+        return _ask_why(
+            self,
+            request,
+            queryset,
+            title=_("Overturn end-date adjudications"),
+            form_class=AwardForm,
+            help_text=OVERTURN_RULE,
+            apply=lambda row, data: services.game_award(
+                game_id=row.game_id,
+                staff=request.user,
+                reason=data["reason"],
+                winner_side=_winner(row.game, data["side"]),
+            ),
+        )
+
+    @admin.action(description=_("Run the adjudication again (changes nothing)"), permissions=["view"])
+    def run_again(self, request, queryset):
+        for row in queryset:
+            again = end_adjudication.adjudication_repeat(adjudication=row)
+            if again.winner == row.winner_side and again.evaluation == row.evaluation:
+                self.message_user(request, _("%s: the same answer.") % row, messages.SUCCESS)
+            else:
+                self.message_user(
+                    request,
+                    _("%(row)s: a different answer: %(reason)s") % {"row": row, "reason": again.reason},
+                    messages.WARNING,
+                )

@@ -16,7 +16,7 @@ from games.errors import GameActionError
 from maatasite.admin_readonly import ReadOnlyTabularInline
 
 from . import services
-from .models import Pairing, Participant, Round, Tournament
+from .models import Pairing, Participant, Round, Tournament, TournamentStatus
 
 
 class TournamentForm(forms.ModelForm):
@@ -54,16 +54,29 @@ def _run(modeladmin, request, queryset, action, done):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
-    list_display = ("id", "name", "kind", "format", "status", "players", "days_per_move", "rated", "created_at")
+    list_display = (
+        "id",
+        "name",
+        "kind",
+        "format",
+        "status",
+        "players",
+        "days_per_move",
+        "rated",
+        "ends_at",
+        "created_at",
+    )
     list_filter = ("status", "format", "kind")
     search_fields = ("name",)
     inlines = [ParticipantInline, StaffActionInline]  # the tournament's rows of the audit log
     actions = ["open_registration", "start", "pause", "resume", "end_early"]
 
     def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.status == TournamentStatus.FINISHED:
+            return [*services.EDITABLE_FIELDS, "paused_at"]
         if obj is not None and obj.status not in services.BEFORE_START:
-            return [f for f in services.EDITABLE_FIELDS if f != "name"]
-        return []
+            return [*(f for f in services.EDITABLE_FIELDS if f not in services.ANY_TIME_FIELDS), "paused_at"]
+        return ["paused_at"]
 
     @admin.display(description=_("players"))
     def players(self, obj: Tournament) -> int:
@@ -201,9 +214,9 @@ class ParticipantAdmin(admin.ModelAdmin):
 
 @admin.register(Pairing)
 class PairingAdmin(admin.ModelAdmin):
-    list_display = ("id", "tournament", "round", "board", "leg", "first", "second", "game", "result")
+    list_display = ("id", "tournament", "round", "board", "leg", "first", "second", "game", "result", "end_adjudicated")
     list_filter = ("tournament",)
-    readonly_fields = ("tournament", "round", "board", "leg", "first", "second", "game", "result")
+    readonly_fields = ("tournament", "round", "board", "leg", "first", "second", "game", "result", "end_adjudicated")
 
     def has_add_permission(self, request):
         return False

@@ -65,6 +65,16 @@ class Tournament(models.Model):
         _("status"), max_length=20, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT, db_index=True
     )
     ended_early = models.BooleanField(_("ended early"), default=False)
+    ends_at = models.DateTimeField(
+        _("end date"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When it passes, the games still running are adjudicated and the tournament ends. "
+            "A pause moves it on by the length of the pause."
+        ),
+    )
+    paused_at = models.DateTimeField(_("paused since"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -182,6 +192,11 @@ class Pairing(models.Model):
         Game, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_pairing"
     )
     result = models.CharField(_("result"), max_length=10, choices=Result.choices, blank=True, default=Result.PENDING)
+    end_adjudicated = models.BooleanField(
+        _("adjudicated at the end date"),
+        default=False,
+        help_text=_("Knockout: a drawn game adjudicated at the end date is not replayed; the higher seed advances."),
+    )
 
     class Meta:
         ordering = ["round__number", "board", "leg"]

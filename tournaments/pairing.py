@@ -235,13 +235,20 @@ KNOCKOUT_MAX_REPLAYS = 2
 
 
 def knockout_match_winner(
-    results: Sequence[str], first: PlayerId, second: PlayerId, seed_of: dict[PlayerId, int]
+    results: Sequence[str],
+    first: PlayerId,
+    second: PlayerId,
+    seed_of: dict[PlayerId, int],
+    *,
+    replayable: bool = True,
 ) -> PlayerId | None:
     """The winner of a knockout match from its games' results, in order, seen from
     the match's ``first`` player (``"win"``, ``"loss"``, ``"draw"``, ``""`` unfinished).
 
     A draw is replayed (seats swapped) at most twice; after a third draw the
-    higher seed advances. None while the match goes on.
+    higher seed advances. None while the match goes on. ``replayable`` False: the
+    last game was adjudicated when the tournament's end date passed, so a draw there
+    is not replayed and the higher seed advances, as after the last replay.
     """
     for result in results:
         if result == "win":
@@ -250,6 +257,6 @@ def knockout_match_winner(
             return second
         if result != "draw":
             return None
-    if len(results) > KNOCKOUT_MAX_REPLAYS:
+    if results and (len(results) > KNOCKOUT_MAX_REPLAYS or not replayable):
         return first if seed_of[first] < seed_of[second] else second
     return None

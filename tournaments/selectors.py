@@ -347,7 +347,13 @@ def match_winner(legs: list[Pairing], seed_of: dict[int, int]) -> int | None:
     head = legs[0]
     if head.second_id is None:
         return head.first_id if head.result == Result.BYE else None
-    return rules.knockout_match_winner(match_results(legs, head.first_id), head.first_id, head.second_id, seed_of)
+    return rules.knockout_match_winner(
+        match_results(legs, head.first_id),
+        head.first_id,
+        head.second_id,
+        seed_of,
+        replayable=not legs[-1].end_adjudicated,
+    )
 
 
 def seeds_of(participants: Iterable[Participant]) -> dict[int, int]:
@@ -371,7 +377,7 @@ def _standing_inputs(tournament: Tournament) -> tuple[list[Participant], list[Pa
     rows = (
         Pairing.objects.filter(tournament=tournament)
         .annotate(round_number=F("round__number"))
-        .only("pk", "round_id", "board", "leg", "first_id", "second_id", "game_id", "result")
+        .only("pk", "round_id", "board", "leg", "first_id", "second_id", "game_id", "result", "end_adjudicated")
         .order_by("round__number", "board", "leg")
     )
     pairings: list[Pairing] = list(rows)

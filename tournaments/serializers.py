@@ -52,6 +52,11 @@ class TournamentSerializer(serializers.Serializer):
     rating_max = serializers.IntegerField(allow_null=True)
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="The end date: when it passes, the games still running are adjudicated and the tournament "
+        "ends. A pause moves it on by the length of the pause. Null: no end date.",
+    )
 
 
 class TournamentPlayerSerializer(serializers.Serializer):

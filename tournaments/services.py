@@ -32,6 +32,7 @@ from django.utils import timezone
 from accounts.audit import staff_action_record
 from accounts.models import StaffActionKind
 from accounts.outbox import outbox_add
+from games import end_adjudication
 from games import rules as game_rules
 from games import services as game_services
 from games.adjudication import REASON_VOID
@@ -73,7 +74,9 @@ EDITABLE_FIELDS = (
     "max_players",
     "rating_min",
     "rating_max",
+    "ends_at",
 )
+ANY_TIME_FIELDS = {"name", "ends_at"}  # may change after the start (the end date until the end)
 BEFORE_START = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
 
 
@@ -190,8 +193,10 @@ def tournament_update(*, tournament_id: int, actor: User | None, changes: Mappin
         changes = {k: v for k, v in changes.items() if k in EDITABLE_FIELDS and getattr(tournament, k) != v}
         if not changes:
             return tournament
-        if set(changes) - {"name"}:
+        if set(changes) - ANY_TIME_FIELDS:
             _require_status(tournament, *BEFORE_START)
+        if "ends_at" in changes:
+            _require_status(tournament, *BEFORE_START, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
         values = tournament_settings_check({**{f: getattr(tournament, f) for f in EDITABLE_FIELDS}, **changes})
         for name in changes:
             setattr(tournament, name, values[name])
@@ -415,7 +420,8 @@ def tournament_pause(*, tournament_id: int, actor: User | None, now: datetime | 
         tournament = _lock(tournament_id)
         _require_status(tournament, TournamentStatus.RUNNING)
         tournament.status = TournamentStatus.PAUSED
-        tournament.save(update_fields=["status"])
+        tournament.paused_at = now or _now()
+        tournament.save(update_fields=["status", "paused_at"])
         held = _running_game_ids(tournament_id)
         for game_id in held:
             game_services.game_clock_pause(game_id=game_id, now=now, reason="tournament %d paused" % tournament.pk)
@@ -434,13 +440,29 @@ def tournament_resume(*, tournament_id: int, actor: User | None, now: datetime |
         tournament = _lock(tournament_id)
         _require_status(tournament, TournamentStatus.PAUSED)
         tournament.status = TournamentStatus.RUNNING
-        tournament.save(update_fields=["status"])
+        pause = _end_date_move_on(tournament, now=now or _now())
+        tournament.save(update_fields=["status", "ends_at", "paused_at"])
         released = _running_game_ids(tournament_id)
         for game_id in released:
             game_services.game_clock_resume(game_id=game_id, now=now)
-        _log(tournament, actor, StaffActionKind.TOURNAMENT_RESUME, "%d game clock(s) running again" % len(released))
+        _log(
+            tournament,
+            actor,
+            StaffActionKind.TOURNAMENT_RESUME,
+            "%d game clock(s) running again%s" % (len(released), pause),
+        )
         tasks.tournament_advance.delay_on_commit(tournament.pk)
         return tournament
+
+
+def _end_date_move_on(tournament: Tournament, *, now: datetime) -> str:
+    """The one place where a pause moves the end date on: by the pause's length (from
+    ``paused_at`` to ``now``). Returns what it did, for the audit row."""
+    paused_at, tournament.paused_at = tournament.paused_at, None
+    if tournament.ends_at is None or paused_at is None or now <= paused_at:
+        return ""
+    tournament.ends_at = tournament.ends_at + (now - paused_at)
+    return "; end date moved on by %s to %s" % (now - paused_at, tournament.ends_at.isoformat())
 
 
 def tournament_end(*, tournament_id: int, actor: User | None) -> Tournament:
@@ -565,6 +587,58 @@ def tournament_game_result_rewrite(*, game: Game, previous: Mapping[str, Any]) -
             % (game.pk, old or "pending", pairing.result or "pending", previous.get("reason")),
         )
         return pairing
+
+
+# ---------------------------------------------------------------- end date
+
+
+def tournament_end_date_reach(*, tournament_id: int, now: datetime | None = None) -> str:
+    """The tournament's end date passed: adjudicate every game still running
+    (games.end_adjudication.game_adjudicate: the bot, or Maatatahay's scoring rule), then
+    finish the tournament with the results as they stand; no further round is paired.
+
+    The adjudicated games end like any game (``game_finished``: ratings follow, and
+    :func:`tournament_game_record` records their pairings while the tournament still
+    runs). A knockout game adjudicated as a draw is not replayed: its pairing is marked
+    ``end_adjudicated`` and the higher seed advances (tournaments.pairing.knockout_match_winner).
+    Idempotent: a tournament that is not running, or whose end date has not passed (a
+    pause moved it on), is left alone. Returns what it did."""
+    now = now or _now()
+    with transaction.atomic():
+        _running_game_ids(tournament_id)
+        tournament = _lock(tournament_id)
+        if tournament.status != TournamentStatus.RUNNING:
+            return "not_running"
+        if tournament.ends_at is None or tournament.ends_at > now:
+            return "not_due"
+        game_ids = _running_game_ids(tournament_id)
+        note = "tournament %d reached its end date %s" % (tournament.pk, tournament.ends_at.isoformat())
+        for game_id in game_ids:
+            end_adjudication.game_adjudicate(game_id=game_id, note=note, now=now)
+        Pairing.objects.filter(tournament=tournament, game_id__in=game_ids).update(end_adjudicated=True)
+        Round.objects.filter(tournament=tournament, completed_at__isnull=True).exclude(
+            pairings__result=Result.PENDING
+        ).update(completed_at=now)
+        tournament.status = TournamentStatus.FINISHED
+        tournament.finished_at = now
+        tournament.save(update_fields=["status", "finished_at"])
+        _log(tournament, None, StaffActionKind.TOURNAMENT_END_DATE, "%d running game(s) adjudicated" % len(game_ids))
+        return "adjudicated %d" % len(game_ids)
+
+
+def tournaments_end_date_due(*, now: datetime | None = None) -> int:
+    """Enqueue the end-date task of every running tournament whose end date has passed
+    (the beat sweep, TOURNAMENTS_SWEEP_SECONDS). Safe twice: the task does nothing to a
+    tournament it already finished. Returns how many were enqueued."""
+    now = now or _now()
+    due = list(
+        Tournament.objects.filter(status=TournamentStatus.RUNNING, ends_at__lte=now)
+        .order_by("ends_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    for tournament_id in due:
+        tasks.tournament_end_date.delay_on_commit(tournament_id)
+    return len(due)
 
 
 # ---------------------------------------------------------------- pairing rounds

@@ -26,3 +26,21 @@ def tournaments_advance_sweep(self) -> int:
     from . import services  # at run time: services import this module to enqueue
 
     return services.tournaments_advance_requeue()
+
+
+@shared_task(name="tournaments.tasks.tournament_end_date", **RETRYING_TASK)
+def tournament_end_date(self, tournament_id: int) -> str:
+    """Adjudicate the running games of a tournament whose end date passed, and finish it
+    (a no-op when it is not due or already done)."""
+    from . import services  # at run time: services import this module to enqueue
+
+    return services.tournament_end_date_reach(tournament_id=tournament_id)
+
+
+@shared_task(name="tournaments.tasks.tournaments_end_date_sweep", **RETRYING_TASK)
+def tournaments_end_date_sweep(self) -> int:
+    """The beat task (TOURNAMENTS_SWEEP_SECONDS): enqueue the end-date task of every running
+    tournament whose end date has passed."""
+    from . import services  # at run time: services import this module to enqueue
+
+    return services.tournaments_end_date_due()

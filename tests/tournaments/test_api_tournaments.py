@@ -66,6 +66,7 @@ def test_the_list_shows_published_tournaments_to_anyone_and_hides_drafts(anon):
         "rating_max": 1800,
         "started_at": None,
         "finished_at": None,
+        "ends_at": None,
     }
 
 
