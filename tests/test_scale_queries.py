@@ -307,3 +307,21 @@ def test_the_archive_reads_no_growing_table_whole_whatever_the_filters(client, s
         assert _seats_joined_to_games(action) == [], name
     assert client.get("/history/alice/", query).status_code == 200
     assert anon.get("/api/v1/players/alice/archive/", query).status_code == 200
+
+
+@postgres_only
+@pytest.mark.parametrize("format", ["swiss", "knockout"])
+def test_the_api_tournament_and_its_standings_read_no_growing_table_whole(
+    client, django_capture_on_commit_callbacks, format
+):
+    """A page of the tournament's players and pairings, and of its standings: their players'
+    accounts by key, never a join that lets the planner hash every account."""
+    from tests.tournaments.conftest import started
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started([make_user("t%d" % i) for i in range(6)], format=format)
+    for path in ("/api/v1/tournaments/%d/", "/api/v1/tournaments/%d/standings/"):
+        for query in ({}, {"page": 2, "page_size": 2}):
+            assert whole_table_scans(lambda: client.get(path % tournament.pk, query)) == [], (path, query)
+    detail = client.get("/api/v1/tournaments/%d/" % tournament.pk, {"page_size": 2}).json()
+    assert len(detail["players"]) == 2 and len(detail["rounds"][0]["pairings"]) == 2
