@@ -10,7 +10,7 @@ tournament pairing's game (``tournament_pairing``), and the apps above register 
 the form offers (:func:`archive_tournaments_register`, called from their ``AppConfig.ready``).
 
 A page costs the same number of queries however many games the player has: the player's
-seats, the count, the page's ids, those games, their seats and users, and two more with an
+seats, the count, the page's ids, those games, their seats, their users, and two more with an
 opponent (tests/games/test_archive.py counts them from 10 to 10,000 games; bench/archive.py
 times them). No query joins the seats to the games or reads a growing table whole
 (tests/test_scale_queries.py). The opponent filter matches usernames only:
@@ -118,9 +118,10 @@ def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> Quer
 
 
 def _shown(qs: QuerySet[Game]) -> QuerySet[Game]:
-    """The games as the lists show them: without state or seed, their seats and users in one query."""
-    seats = Seat.objects.select_related("user").order_by("position")  # not Seat's default order (a join)
-    return qs.defer("sealed_state", "sealed_seed").prefetch_related(Prefetch("seats", queryset=seats))
+    """The games as the lists show them: without state or seed, their seats, then those seats'
+    users by key (a join of the seats to the users let the planner hash every account)."""
+    seats = Seat.objects.order_by("position")  # not Seat's default order (a join)
+    return qs.defer("sealed_state", "sealed_seed").prefetch_related(Prefetch("seats", queryset=seats), "seats__user")
 
 
 def games_archive_page(
