@@ -536,18 +536,18 @@ def tournament_detail(*, tournament_id: int, page: int = 1, per_page: int | None
     pairings = Pairing.objects.filter(tournament=tournament)
     player_count, pairing_count = players.count(), pairings.count()
     shown = ApiPage(number=page, size=size, pages=_pages(size, player_count, pairing_count))
-    participants = list(players[shown.start : shown.stop])
+    page_ids = list(players.values_list("pk", flat=True)[shown.start : shown.stop])
     paired = list(
         pairings.annotate(round_number=F("round__number")).order_by("round__number", "board", "leg", "pk")[
             shown.start : shown.stop
         ]
     )
-    # The pairings' players, then every shown player's user, by key (a join to the users lets
-    # the planner hash the whole accounts table).
-    by_pk = {p.pk: p for p in participants}
-    wanted = {pk for pairing in paired for pk in (pairing.first_id, pairing.second_id) if pk and pk not in by_pk}
-    by_pk.update({p.pk: p for p in Participant.objects.filter(pk__in=wanted).order_by()} if wanted else {})
+    # The page's players and the pairings' in one query, then their users, by key (a join to
+    # the users lets the planner hash the whole accounts table): the same queries on every page.
+    wanted = set(page_ids) | {pk for pairing in paired for pk in (pairing.first_id, pairing.second_id) if pk}
+    by_pk = {p.pk: p for p in Participant.objects.filter(pk__in=wanted).order_by()}
     _with_users(list(by_pk.values()))
+    participants = [by_pk[pk] for pk in page_ids]
     rounds: dict[int, list[Pairing]] = {}
     for pairing in paired:
         pairing.first = by_pk[pairing.first_id]
