@@ -322,6 +322,7 @@ def test_the_api_tournament_and_its_standings_read_no_growing_table_whole(
         tournament = started([make_user("t%d" % i) for i in range(6)], format=format)
     for path in ("/api/v1/tournaments/%d/", "/api/v1/tournaments/%d/standings/"):
         for query in ({}, {"page": 2, "page_size": 2}):
-            assert whole_table_scans(lambda: client.get(path % tournament.pk, query)) == [], (path, query)
+            url = path % tournament.pk
+            assert whole_table_scans(lambda url=url, query=query: client.get(url, query)) == [], (url, query)
     detail = client.get("/api/v1/tournaments/%d/" % tournament.pk, {"page_size": 2}).json()
     assert len(detail["players"]) == 2 and len(detail["rounds"][0]["pairings"]) == 2
