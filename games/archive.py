@@ -9,9 +9,11 @@ Games never imports tournaments: the tournament filter is on the reverse relatio
 tournament pairing's game (``tournament_pairing``), and the apps above register the choices
 the form offers (:func:`archive_tournaments_register`, called from their ``AppConfig.ready``).
 
-A page costs the same number of queries however many games the player has: the count, the
-page's ids, those games, their seats and users (tests/games/test_archive.py counts them from 10
-to 10,000 games; bench/archive.py times them). The opponent filter matches usernames only:
+A page costs the same number of queries however many games the player has: the player's
+seats, the count, the page's ids, those games, their seats, their users, and two more with an
+opponent (tests/games/test_archive.py counts them from 10 to 10,000 games; bench/archive.py
+times them). No query joins the seats to the games or reads a growing table whole
+(tests/test_scale_queries.py). The opponent filter matches usernames only:
 not bots, and not deleted players (their names are gone).
 """
 
@@ -22,12 +24,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from .models import Game, GameKind, GameStatus, Seat, player_result_condition
-from .selectors import HISTORY_PAGE_SIZE
+from .selectors import HISTORY_PAGE_SIZE, player_game_ids
 
 # The variants a game is played with, as stored in its options: Onitama's cards and
 # Maatatahay's variant; the option missing reads as the form's default (games_tags.variant_name).
@@ -66,8 +69,32 @@ def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> Quer
     annotated with ``my_side``, the player's side (:func:`games_archive_shown` adds what a
     list shows)."""
     f = filters or ArchiveFilters()
-    # One join to the player's seat: the filter and the annotation share it.
-    qs = Game.objects.filter(seats__user=player).exclude(status=GameStatus.ACTIVE).annotate(my_side=F("seats__side"))
+    # The player's games by their seats first, then by primary key (no join from the seats:
+    # it lets the planner hash the whole games table, games.selectors.player_game_ids); the
+    # player's side from their seat in each game (the seats' (game, side) index).
+    ids = player_game_ids(user=player)
+    if f.opponent:
+        # The opponents' seats among the player's games only (the seats' game index), then
+        # those opponents by key: a name prefix has no index (an EXISTS on the seats let
+        # the planner hash every seat, a join every account, of a matching name).
+        seats = list(
+            Seat.objects.filter(game_id__in=ids, user__isnull=False)
+            .exclude(user=player)
+            .order_by()
+            .values_list("game_id", "user_id")
+        )
+        named = set(
+            get_user_model()
+            .objects.filter(
+                pk__in={user_id for _game, user_id in seats},
+                username__istartswith=f.opponent,
+                deleted_at__isnull=True,
+            )
+            .values_list("pk", flat=True)
+        )
+        ids = sorted({game_id for game_id, user_id in seats if user_id in named})
+    my_side = Seat.objects.filter(game=OuterRef("pk"), user=player).order_by().values("side")[:1]
+    qs = Game.objects.filter(pk__in=ids).exclude(status=GameStatus.ACTIVE).annotate(my_side=Subquery(my_side))
     if f.kind:
         qs = qs.filter(kind=f.kind)
     if f.variant:
@@ -78,11 +105,6 @@ def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> Quer
         qs = qs.filter(played, kind=kind)
     if f.result:
         qs = qs.filter(player_result_condition(f.result, side=F("my_side")))
-    if f.opponent:
-        opponents = Seat.objects.filter(
-            game=OuterRef("pk"), user__username__istartswith=f.opponent, user__deleted_at__isnull=True
-        ).exclude(user=player)
-        qs = qs.filter(Exists(opponents))
     if f.finished_from:
         qs = qs.filter(finished_at__gte=_day_start(f.finished_from))
     if f.finished_to:
@@ -96,9 +118,10 @@ def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> Quer
 
 
 def _shown(qs: QuerySet[Game]) -> QuerySet[Game]:
-    """The games as the lists show them: without state or seed, their seats and users in one query."""
-    seats = Seat.objects.select_related("user").order_by("position")  # not Seat's default order (a join)
-    return qs.defer("sealed_state", "sealed_seed").prefetch_related(Prefetch("seats", queryset=seats))
+    """The games as the lists show them: without state or seed, their seats, then those seats'
+    users by key (a join of the seats to the users let the planner hash every account)."""
+    seats = Seat.objects.order_by("position")  # not Seat's default order (a join)
+    return qs.defer("sealed_state", "sealed_seed").prefetch_related(Prefetch("seats", queryset=seats), "seats__user")
 
 
 def games_archive_page(

@@ -177,6 +177,10 @@ class Game(models.Model):
         verbose_name_plural = _("games")
         indexes = [
             models.Index(fields=["status", "deadline"]),
+            # The running games that wait for a player's move (the lobby's count,
+            # games.selectors.games_waiting_count): without it the planner ANDs the player's
+            # index with the status index, which reads every running game's entry.
+            models.Index(fields=["to_move_user"], name="games_game_waiting", condition=Q(status=GameStatus.ACTIVE)),
             # The running games whose bot is to move (the bot turns sweep, games.selectors).
             models.Index(
                 fields=["turn_started_at"],

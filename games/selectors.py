@@ -64,14 +64,24 @@ LOBBY_PAGE_SIZE = 50
 HISTORY_PAGE_SIZE = 50
 
 
+def player_game_ids(*, user: Any) -> list[int]:
+    """The ids of the games ``user`` has a seat in, read from the seats alone (the index on
+    ``games_seat.user_id``). The player's lists then read those games by primary key: a
+    join from the seats to the games lets the planner hash the whole games table once a
+    player has many games (bench/scale.py saw it; games/events.py reads the same way), and
+    tests/test_scale_queries.py checks that no list reads a growing table whole."""
+    if user is None or not getattr(user, "is_authenticated", True):
+        return []
+    return list(Seat.objects.filter(user=user).order_by().values_list("game_id", flat=True))
+
+
 def _lobby_games(user: Any) -> QuerySet[Game]:
     return (
-        _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user))
+        _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, pk__in=player_game_ids(user=user)))
         .annotate(
             my_turn=Case(When(to_move_user=user, then=Value(True)), default=Value(False), output_field=BooleanField())
         )
         .order_by("-my_turn", F("deadline").asc(nulls_last=True), "-created_at", "-pk")
-        .distinct()
     )
 
 
@@ -151,9 +161,8 @@ def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChal
 
 
 def _history(user: Any) -> QuerySet[Game]:
-    return _with_seats(Game.objects.filter(seats__user=user).exclude(status=GameStatus.ACTIVE)).order_by(
-        F("finished_at").desc(nulls_last=True), "-pk"
-    )
+    games = Game.objects.filter(pk__in=player_game_ids(user=user)).exclude(status=GameStatus.ACTIVE)
+    return _with_seats(games).order_by(F("finished_at").desc(nulls_last=True), "-pk")
 
 
 def games_history(*, user: Any, limit: int = 100) -> list[Game]:
@@ -388,7 +397,9 @@ def game_list_for_player(*, user: Any, finished: bool = True, limit: int = 50) -
     if finished:
         return games_history(user=user, limit=limit)
     return list(
-        _with_seats(Game.objects.filter(seats__user=user, status=GameStatus.ACTIVE)).order_by("-created_at")[:limit]
+        _with_seats(Game.objects.filter(pk__in=player_game_ids(user=user), status=GameStatus.ACTIVE)).order_by(
+            "-created_at"
+        )[:limit]
     )
 
 

@@ -171,3 +171,158 @@ def test_the_events_feed_reads_no_growing_table_whole(alice, bob):
     assert whole_table_scans(lambda: events_for_user(user=alice, after=None, now=now)) == []
     after = Cursor.of(timezone.now() - timedelta(minutes=5))
     assert whole_table_scans(lambda: events_for_user(user=alice, after=after, now=now)) == []
+
+
+# ---------------------------------------------------------------- the lobby and the archive (issue 17)
+
+
+def _seats_joined_to_games(action) -> list[str]:
+    """The queries of ``action()`` that join the seats to the games table: with a player's
+    many games the planner answers those by hashing the whole games table (bench/scale.py
+    saw it at 10,000 games); the lists read the player's seats first, then games by key."""
+    with CaptureQueriesContext(connection) as captured:
+        action()
+    return [
+        q["sql"][:160]
+        for q in captured.captured_queries
+        if q["sql"].startswith("SELECT") and 'FROM "games_game"' in q["sql"] and 'JOIN "games_seat"' in q["sql"]
+    ]
+
+
+@pytest.fixture
+def shelf(alice, bob, carol):
+    """alice's games: running (hers to move and not), over (won, lost, aborted), one in a
+    tournament; and games without her."""
+    from games import services as game_services
+    from tests.factories import play
+    from tournaments.models import Pairing, Participant, Round, Tournament
+
+    play(start_game(alice, bob), 1)
+    start_game(bob, alice)
+    start_game(alice, carol)
+    lost = start_game(alice, bob, rated=True)
+    game_services.game_resign(game_id=lost.pk, user=alice)
+    won = start_game(alice, carol, rated=True)
+    game_services.game_resign(game_id=won.pk, user=carol)
+    aborted = start_game(carol, alice)
+    game_services.game_abort(game_id=aborted.pk, user=alice)
+    for _ in range(3):
+        other = start_game(bob, carol)
+        game_services.game_resign(game_id=other.pk, user=bob)
+    cup = Tournament.objects.create(name="Winter Cup")
+    first, second = (Participant.objects.create(tournament=cup, user=u, seed=n) for n, u in ((1, alice), (2, carol)))
+    round_ = Round.objects.create(tournament=cup, number=1)
+    Pairing.objects.create(tournament=cup, round=round_, board=1, first=first, second=second, game=won)
+    return alice, cup
+
+
+@postgres_only
+def test_the_lobby_and_its_waiting_count_read_no_growing_table_whole(shelf):
+    from games import selectors
+
+    alice, _cup = shelf
+    actions = {
+        "lobby page": lambda: selectors.games_for_lobby_page(user=alice),
+        "lobby page 2": lambda: selectors.games_for_lobby_page(user=alice, page=2, per_page=1),
+        "all running games": lambda: selectors.games_for_lobby(user=alice),
+        "waiting count": lambda: selectors.games_waiting_count(user=alice),
+        "the lobby's history": lambda: selectors.games_history(user=alice, limit=10),
+        "a player's running games": lambda: selectors.game_list_for_player(user=alice, finished=False),
+    }
+    for name, action in actions.items():
+        assert whole_table_scans(action) == [], name
+        assert _seats_joined_to_games(action) == [], name
+    assert len(selectors.games_for_lobby(user=alice)) == 3
+    assert selectors.games_waiting_count(user=alice) >= 1
+
+
+@postgres_only
+def test_the_waiting_count_reads_the_running_games_index_of_the_player(shelf):
+    """Not the status index (every running game's entry) ANDed with the player's: the partial
+    index ``games_game_waiting`` holds only running games, by the player to move."""
+    from games import selectors
+
+    alice, _cup = shelf
+    with CaptureQueriesContext(connection) as captured:
+        selectors.games_waiting_count(user=alice)
+    (query,) = captured.captured_queries
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN (FORMAT JSON) " + query["sql"].replace("%", "%%"))
+        plan = json.dumps(cursor.fetchone()[0])
+    assert "games_game_waiting" in plan
+    assert "games_game_status" not in plan
+
+
+@postgres_only
+def test_the_lobby_page_reads_no_growing_table_whole(client, shelf):
+    alice, _cup = shelf
+    client.force_login(alice)
+    assert whole_table_scans(lambda: client.get("/lobby/")) == []
+    assert _seats_joined_to_games(lambda: client.get("/lobby/")) == []
+
+
+@postgres_only
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {},
+        {"kind": "onitama"},
+        {"variant": "base"},
+        {"result": "won"},
+        {"result": "lost"},
+        {"result": "drawn"},
+        {"result": "aborted"},
+        {"opponent": "car"},
+        {"finished_from": "2000-01-01", "finished_to": "2100-01-01"},
+        {"rated": True},
+        {"tournament": "cup"},
+        {"result": "won", "opponent": "CAR", "rated": True, "kind": "onitama", "tournament": "cup"},
+    ],
+)
+def test_the_archive_reads_no_growing_table_whole_whatever_the_filters(client, shelf, filters):
+    from datetime import date
+
+    from rest_framework.test import APIClient
+
+    from games import archive
+
+    alice, cup = shelf
+    values = dict(filters)
+    if values.get("tournament") == "cup":
+        values["tournament"] = cup.pk
+    for key in ("finished_from", "finished_to"):
+        if key in values:
+            values[key] = date.fromisoformat(values[key])
+    chosen = archive.ArchiveFilters(**values)
+    anon = APIClient()
+    query = {k: ("yes" if v is True else v) for k, v in values.items()}
+    actions = {
+        "page": lambda: archive.games_archive_page(player=alice, filters=chosen),
+        "history page": lambda: client.get("/history/alice/", query),
+        "API page": lambda: anon.get("/api/v1/players/alice/archive/", query),
+    }
+    for name, action in actions.items():
+        assert whole_table_scans(action) == [], name
+        assert _seats_joined_to_games(action) == [], name
+    assert client.get("/history/alice/", query).status_code == 200
+    assert anon.get("/api/v1/players/alice/archive/", query).status_code == 200
+
+
+@postgres_only
+@pytest.mark.parametrize("format", ["swiss", "knockout"])
+def test_the_api_tournament_and_its_standings_read_no_growing_table_whole(
+    client, django_capture_on_commit_callbacks, format
+):
+    """A page of the tournament's players and pairings, and of its standings: their players'
+    accounts by key, never a join that lets the planner hash every account."""
+    from tests.tournaments.conftest import started
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started([make_user("t%d" % i) for i in range(6)], format=format)
+    for path in ("/api/v1/tournaments/%d/", "/api/v1/tournaments/%d/standings/"):
+        for query in ({}, {"page": 2, "page_size": 2}):
+            url = path % tournament.pk
+            assert whole_table_scans(lambda url=url, query=query: client.get(url, query)) == [], (url, query)
+    detail = client.get("/api/v1/tournaments/%d/" % tournament.pk, {"page_size": 2}).json()
+    assert len(detail["players"]) == 2 and len(detail["rounds"][0]["pairings"]) == 2

@@ -503,39 +503,104 @@ def _whole(tournament: Tournament) -> tuple[list[Participant], list[Pairing]]:
     return participants, pairings
 
 
-def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
-    """What the API's tournament shows: the tournament, participants and the rounds with their
-    pairings, in a constant number of queries (tests/tournaments/test_listing_pages.py)."""
+# The API's tournament and its standings come a page at a time (page numbers, as the pages':
+# ``page`` from 1, ``page_size`` up to API_PAGE_SIZE_MAX), so that no answer grows with the
+# players or pairings there are (tests/tournaments/test_listing_pages.py counts the queries).
+API_PAGE_SIZE = 50
+API_PAGE_SIZE_MAX = 100
+
+
+@dataclass(frozen=True)
+class ApiPage:
+    """Page ``number`` of ``size`` items; ``pages``: how many pages the longest list fills."""
+
+    number: int
+    size: int
+    pages: int = 1
+
+    @property
+    def start(self) -> int:
+        return (self.number - 1) * self.size
+
+    @property
+    def stop(self) -> int:
+        return self.number * self.size
+
+
+def _pages(size: int, *counts: int) -> int:
+    return max(1, *((count + size - 1) // size for count in counts))
+
+
+def tournament_detail(*, tournament_id: int, page: int = 1, per_page: int | None = None) -> dict[str, Any]:
+    """What the API's tournament shows, one page at a time: the tournament, page ``page`` of
+    its players (seed order) and page ``page`` of its pairings (round, board and replay order,
+    grouped by round), with the counts of both; in a constant number of queries however large
+    the tournament (tests/tournaments/test_listing_pages.py)."""
+    size = per_page or API_PAGE_SIZE
     tournament = tournament_get(tournament_id=tournament_id)
-    participants, pairings = _whole(tournament)
+    players = tournament.participants.order_by("seed", "registered_at", "pk")
+    pairings = Pairing.objects.filter(tournament=tournament)
+    player_count, pairing_count = players.count(), pairings.count()
+    shown = ApiPage(number=page, size=size, pages=_pages(size, player_count, pairing_count))
+    page_ids = list(players.values_list("pk", flat=True)[shown.start : shown.stop])
+    paired = list(
+        pairings.annotate(round_number=F("round__number")).order_by("round__number", "board", "leg", "pk")[
+            shown.start : shown.stop
+        ]
+    )
+    # The page's players and the pairings' in one query, then their users, by key (a join to
+    # the users lets the planner hash the whole accounts table): the same queries on every page.
+    wanted = set(page_ids) | {pk for pairing in paired for pk in (pairing.first_id, pairing.second_id) if pk}
+    by_pk = {p.pk: p for p in Participant.objects.filter(pk__in=wanted).order_by()}
+    _with_users(list(by_pk.values()))
+    participants = [by_pk[pk] for pk in page_ids]
     rounds: dict[int, list[Pairing]] = {}
-    for pairing in pairings:
-        rounds.setdefault(pairing.round_number, []).append(pairing)  # type: ignore[attr-defined]
+    for pairing in paired:
+        pairing.first = by_pk[pairing.first_id]
+        if pairing.second_id is not None:
+            pairing.second = by_pk[pairing.second_id]
+        rounds.setdefault(pairing.round_number, []).append(pairing)
     return {
         "tournament": tournament,
         "participants": participants,
+        "player_count": player_count,
+        "pairing_count": pairing_count,
         "rounds": sorted(rounds.items()),
-        "planned_rounds": planned_rounds(tournament, len(participants)) if participants else 0,
+        "planned_rounds": planned_rounds(tournament, player_count) if player_count else 0,
         "registration_open": registration_is_open(tournament),
+        "page": shown,
     }
 
 
-def tournament_standings_page(*, tournament_id: int) -> dict[str, Any]:
+def tournament_standings_page(*, tournament_id: int, page: int = 1, per_page: int | None = None) -> dict[str, Any]:
     """What the standings endpoint and the standings.json page show: the tournament, the
-    rounds started so far, the standings rows, and a knockout's bracket (tournaments/serializers.py
-    shapes it), in a constant number of queries."""
+    rounds started so far, page ``page`` of the standings rows (ranked from every result),
+    and a knockout's bracket matches of the same page (round and board order; tournaments/
+    serializers.py shapes it), in a constant number of queries. ``per_page`` 0: every row."""
     tournament = tournament_get(tournament_id=tournament_id)
     participants, pairings = _whole(tournament)
     rows = standings_compute(participants, pairings)
-    page: dict[str, Any] = {
+    size = (len(rows) or 1) if per_page == 0 else (per_page or API_PAGE_SIZE)
+    result: dict[str, Any] = {
         "tournament": tournament,
         "current_round": Round.objects.filter(tournament=tournament).count(),
+        "player_count": len(rows),
     }
+    matches: list[BracketMatch] = []
     if tournament.format == TournamentFormat.KNOCKOUT:
-        page["bracket"] = _bracket_of(participants, pairings)
-        rows = _reached_order(rows, page["bracket"])
-    page["standings"] = rows
-    return page
+        bracket = _bracket_of(participants, pairings)
+        rows = _reached_order(rows, bracket)
+        matches = [match for matches_of_round in bracket for match in matches_of_round]
+        result["match_count"] = len(matches)
+    shown = ApiPage(number=page, size=size, pages=_pages(size, len(rows), len(matches)))
+    result["page"] = shown
+    result["standings"] = rows[shown.start : shown.stop]
+    if tournament.format == TournamentFormat.KNOCKOUT:
+        by_round: dict[int, list[BracketMatch]] = {}
+        for match in matches[shown.start : shown.stop]:
+            by_round.setdefault(match.round, []).append(match)
+        result["bracket"] = [by_round[n] for n in sorted(by_round)]
+    return result
 
 
 def user_is_registered(*, tournament: Tournament, user: Any) -> bool:

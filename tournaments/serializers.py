@@ -88,13 +88,31 @@ class TournamentRoundSerializer(serializers.Serializer):
         return super().to_representation({"number": number, "pairings": pairings})
 
 
-class TournamentDetailSerializer(TournamentSerializer):
+class ApiPageFields(serializers.Serializer):
+    # The page-number fields of the tournament and its standings (the selectors' ``page``;
+    # ``next`` and ``previous`` are the view's links).
+    page = serializers.IntegerField(source="page.number", help_text="This page's number, from 1.")
+    pages = serializers.IntegerField(source="page.pages", help_text="How many pages the longest list here fills.")
+    page_size = serializers.IntegerField(source="page.size")
+    next = serializers.CharField(allow_null=True, help_text="The next page's address; null on the last page.")
+    previous = serializers.CharField(allow_null=True, help_text="The previous page's address; null on the first.")
+
+
+class TournamentDetailSerializer(TournamentSerializer, ApiPageFields):
     # Reads tournaments.selectors.tournament_detail, the tournament's own fields from its
     # ``tournament`` (no docstring: the schema would show it as the component's description).
     planned_rounds = serializers.IntegerField()
     registration_open = serializers.BooleanField()
-    players = TournamentPlayerSerializer(many=True, source="participants")
-    rounds = TournamentRoundSerializer(many=True)
+    player_count = serializers.IntegerField(help_text="All the players, on every page.")
+    pairing_count = serializers.IntegerField(help_text="All the pairings of every round, on every page.")
+    players = TournamentPlayerSerializer(
+        many=True, source="participants", help_text="This page's players, in seed order."
+    )
+    rounds = TournamentRoundSerializer(
+        many=True,
+        help_text="This page's pairings (in round, board and replay order) by round: a round can "
+        "go on over the next page, where it is listed again with its further pairings.",
+    )
 
     def get_fields(self) -> dict[str, Any]:
         return read_through(super().get_fields(), TournamentSerializer._declared_fields, "tournament")
@@ -140,10 +158,18 @@ class TournamentStandingsSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=TournamentFormat.values, source="tournament.format")
     status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, source="tournament.status")
     current_round = serializers.IntegerField(help_text="Rounds started so far.")
-    standings = TournamentStandingSerializer(many=True)
+    player_count = serializers.IntegerField(help_text="All the ranked players, on every page.")
+    standings = TournamentStandingSerializer(many=True, help_text="This page's rows, best first.")
+    match_count = serializers.IntegerField(required=False, help_text="Knockout only: all the bracket's matches.")
     bracket = serializers.ListField(
-        child=BracketMatchSerializer(many=True), required=False, help_text="Knockout only: the matches of each round."
+        child=BracketMatchSerializer(many=True),
+        required=False,
+        help_text="Knockout only: this page's matches (in round and board order) by round.",
     )
+
+
+class TournamentStandingsPageSerializer(TournamentStandingsSerializer, ApiPageFields):
+    pass
 
 
 class TournamentRegistrationSerializer(serializers.Serializer):
@@ -151,5 +177,7 @@ class TournamentRegistrationSerializer(serializers.Serializer):
 
 
 def tournament_standings_data(*, tournament_id: int) -> dict[str, Any]:
-    """The standings as JSON data: the standings endpoint's answer, and the standings.json page's."""
-    return TournamentStandingsSerializer(selectors.tournament_standings_page(tournament_id=tournament_id)).data
+    """The whole standings as JSON data: the standings.json page's (the API's endpoint pages them)."""
+    return TournamentStandingsSerializer(
+        selectors.tournament_standings_page(tournament_id=tournament_id, per_page=0)
+    ).data

@@ -164,3 +164,68 @@ def test_the_api_tournament_and_its_standings_cost_the_same_queries_for_4_and_16
         json_count, _ = counted(client, "/tournaments/%d/standings.json" % tournament.pk)
         counts.append((detail_count, standings_count, json_count))
     assert counts[0] == counts[1], counts
+
+
+def _api_pages(client, path: str) -> tuple[set[int], list[dict]]:
+    """Every page of an API tournament answer from ``path`` on (following ``next``): the
+    query counts of the pages and their bodies."""
+    counts, bodies = set(), []
+    while path:
+        count, body = counted(client, path)
+        counts.add(count)
+        bodies.append(body)
+        path = body["next"]
+    return counts, bodies
+
+
+@pytest.mark.parametrize("format", ["swiss", "knockout"])
+def test_the_api_tournament_and_its_standings_are_paged_in_constant_queries_from_4_to_64_players(client, format):
+    """Each page of the API's tournament (players, pairings) and of its standings (rows, a
+    knockout's bracket) costs the same queries for 4 players as for 64, whatever the page;
+    the pages add up to the whole tournament."""
+    counts: dict[str, set[int]] = {"detail": set(), "standings": set()}
+    for prefix, players in (("s", 4), ("b", 64)):
+        names = ["%s%d" % (prefix, i) for i in range(players)]
+        tournament = started([make_user(name) for name in names], format=format)
+        game = running_games(tournament)[0]
+        game_services.game_resign(game_id=game.pk, user=seated(game.seats.order_by("position")[1]))
+
+        detail_counts, details = _api_pages(client, "/api/v1/tournaments/%d/?page_size=10" % tournament.pk)
+        counts["detail"] |= detail_counts
+        assert len(details) == max(1, -(-players // 10)) == details[0]["pages"]
+        assert all(len(d["players"]) <= 10 and sum(len(r["pairings"]) for r in d["rounds"]) <= 10 for d in details)
+        assert sorted(p["username"] for d in details for p in d["players"]) == sorted(names)
+        assert [p["seed"] for d in details for p in d["players"]] == list(range(1, players + 1))
+        pairings = [(r["number"], p["board"]) for d in details for r in d["rounds"] for p in r["pairings"]]
+        assert pairings == [(1, board) for board in range(1, players // 2 + 1)]
+        assert {d["pairing_count"] for d in details} == {players // 2}
+        assert {d["player_count"] for d in details} == {players} and {d["name"] for d in details} == {tournament.name}
+        assert details[0]["previous"] is None and details[-1]["next"] is None
+
+        standing_counts, pages = _api_pages(client, "/api/v1/tournaments/%d/standings/?page_size=10" % tournament.pk)
+        counts["standings"] |= standing_counts
+        assert [row["rank"] for page in pages for row in page["standings"]] == list(range(1, players + 1))
+        assert sorted(row["player"] for page in pages for row in page["standings"]) == sorted(names)
+        assert {page["player_count"] for page in pages} == {players}
+        if format == "knockout":
+            matches = [(m["round"], m["board"]) for page in pages for matches in page["bracket"] for m in matches]
+            assert len(matches) == pages[0]["match_count"] >= players // 2
+            assert matches == sorted(matches)
+        whole = client.get("/tournaments/%d/standings.json" % tournament.pk).json()  # the page's JSON: whole
+        assert [row["player"] for row in whole["standings"]] == [r["player"] for p in pages for r in p["standings"]]
+    assert len(counts["detail"]) == 1 and len(counts["standings"]) == 1, counts
+
+
+def test_the_api_tournament_answers_a_bad_page_with_400_and_a_page_past_the_end_empty(client):
+    t = started([make_user("u%d" % i) for i in range(4)], format="swiss")
+    for path in ("/api/v1/tournaments/%d/" % t.pk, "/api/v1/tournaments/%d/standings/" % t.pk):
+        for query in ({"page": "0"}, {"page": "abc"}, {"page_size": "-1"}, {"page": "99999999999999999999"}):
+            response = client.get(path, query)
+            assert response.status_code == 400, (path, query, response.status_code)
+            assert response.json()["code"] == "bad_page"
+        past = client.get(path, {"page": "3", "page_size": "2"}).json()
+        lists = ("players", "rounds") if "standings" not in path else ("standings",)
+        assert all(past[name] == [] for name in lists) and past["next"] is None
+        assert past["previous"].endswith("page=2&page_size=2") or "page=2" in past["previous"]
+        big = client.get(path, {"page_size": "1000"}).json()
+        assert big["page_size"] == 100 and big["pages"] == 1
