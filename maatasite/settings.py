@@ -528,6 +528,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.GameStatus",
         "ChallengeStatusEnum": "games.models.ChallengeStatus",
         "ResultReasonEnum": "games.models.ResultReason",
+        "PlayerResultEnum": "games.models.PlayerResult",
         "EventKindEnum": "games.events.EventKind",
         "TournamentStatusEnum": "tournaments.serializers.TOURNAMENT_STATUSES",
     },
