@@ -20,6 +20,7 @@ from games.models import Alarm, ConditionalLines, Move
 from games.personal_data import _games
 from tests.api_clients import token_client
 from tests.factories import start_game, to_move
+from tests.helpers import run_together
 
 from .test_sealed_at_rest import database_dump
 
@@ -266,11 +267,89 @@ def test_exports_hold_own_lines_only_and_the_dump_none(game, mover, waiter):
     assert sorted(mine["conditional_lines"]) == sorted(lines)
     theirs = next(g for g in _games(mover) if g["id"] == game.pk)
     assert theirs["conditional_lines"] == []
+    assert not Move.objects.filter(game=game).exists()  # nothing played yet: no move text belongs in the dump
     dump = database_dump()
-    for line in lines:
-        for needle in (" ".join(line[1:]), ",".join(line[1:]), '"%s"' % line[1], '"answer"'):
-            assert needle not in dump
+    assert ConditionalLines.objects.get(game=game).sealed_lines in dump  # the dump has the row, sealed
+    leaked = sorted({ply for line in lines for ply in line if ply in dump})
+    assert not leaked and '"answer"' not in dump, leaked
     correspondence_services.alarms_send_due(now=timezone.now() + timedelta(days=30))
     outbox.outbox_send_due(now=timezone.now() + timedelta(days=30))
     for message in mail.outbox:
         assert not any(" ".join(line[:2]) in message.body for line in lines)
+
+
+
+def test_no_push_message_holds_the_lines(game, mover, waiter, carol):
+    """What a socket sends (games.consumers: the page parts and the game message) holds no
+    queued line, for the opponent, a visitor, or the player who queued them."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+
+    from games.consumers import PAGE_PARTS
+    from games.selectors import game_for_viewer
+    from games.serializers import GameDetailSerializer
+    from games.views import game_page_context
+
+    lines = tree_of(game, depth=4, width=3)
+    services.conditional_lines_set(game_id=game.pk, user=waiter, lines=lines)
+    for viewer in (mover, carol, AnonymousUser(), waiter):
+        page = game_for_viewer(game_id=game.pk, user=viewer)
+        context = game_page_context(page)
+        pushed = "".join(render_to_string(template, context) for template in PAGE_PARTS.values())
+        pushed += json.dumps(GameDetailSerializer(page, context={"user": viewer}).data, default=str)
+        for line in lines:
+            assert " ".join(line) not in pushed and json.dumps(line) not in pushed
+        assert 'id="conditional"' not in pushed
+
+# ---------------------------------------------------------------- races (real PostgreSQL, one connection per thread)
+
+
+def _race_setup(alice, bob):
+    game = start_game(alice, bob)
+    mover = to_move(game)
+    waiter = bob if mover == alice else alice
+    state = services.game_state(game)
+    theirs = RULES.move_text(RULES.legal_moves(state)[0])
+    after = RULES.apply(state, RULES.parse_move(state, theirs))
+    answers = [RULES.move_text(m) for m in RULES.legal_moves(after)]
+    return game, mover, waiter, theirs, answers
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(3))
+def test_a_hand_move_racing_the_queued_answer_never_wins(alice, bob, round_):
+    game, mover, waiter, theirs, answers = _race_setup(alice, bob)
+    queued, by_hand = answers[0], answers[-1]
+    services.conditional_lines_set(game_id=game.pk, user=waiter, lines=[[theirs, queued]])
+    results = run_together(
+        [
+            lambda: services.move_submit(game_id=game.pk, user=mover, move_text=theirs, expected_ply=0),
+            lambda: services.move_submit(game_id=game.pk, user=waiter, move_text=by_hand, expected_ply=1),
+        ]
+    )
+    assert not isinstance(results[0], Exception), results
+    assert isinstance(results[1], Conflict) and results[1].status == 409, results
+    game.refresh_from_db()
+    assert game.ply == 2 and [m.text for m in Move.objects.filter(game=game).order_by("ply")] == [theirs, queued]
+    assert game.to_move_user == mover
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(3))
+def test_setting_lines_racing_the_move_is_all_or_nothing(alice, bob, round_):
+    game, mover, waiter, theirs, answers = _race_setup(alice, bob)
+    results = run_together(
+        [
+            lambda: services.move_submit(game_id=game.pk, user=mover, move_text=theirs, expected_ply=0),
+            lambda: services.conditional_lines_set(game_id=game.pk, user=waiter, lines=[[theirs, answers[0]]]),
+        ]
+    )
+    assert not isinstance(results[0], Exception), results
+    game.refresh_from_db()
+    texts = [m.text for m in Move.objects.filter(game=game).order_by("ply")]
+    if isinstance(results[1], Exception):  # the move came first: the waiter is to move, lines refused
+        assert isinstance(results[1], Conflict) and results[1].code == "conditional_not_now"
+        assert texts == [theirs] and game.to_move_user == waiter
+    else:  # the lines came first: the answer was played in the move's transaction
+        assert texts == [theirs, answers[0]] and game.to_move_user == mover
+    assert not ConditionalLines.objects.filter(game=game).exists()
