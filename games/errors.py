@@ -61,9 +61,7 @@ SITE_MESSAGES: dict[str, Any] = {
     "conditional_no_answer": _("Line %(line)s must end with your answer to your opponent's move."),
     "conditional_illegal": _("Line %(line)s, ply %(ply)s: %(problem)s"),
     "conditional_game_ends": _("Line %(line)s goes on after the game is over at ply %(ply)s."),
-    "conditional_two_answers": _(
-        "Line %(line)s answers %(move)s differently from an earlier line: choose one answer."
-    ),
+    "conditional_two_answers": _("Line %(line)s answers %(move)s differently from an earlier line: choose one answer."),
     # staff decisions (games.adjudication, games.outages)
     "not_staff": _("Only staff may do this."),
     "reason_required": _("Say why: the audit log keeps the reason."),

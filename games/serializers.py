@@ -379,5 +379,5 @@ class ConditionalLinesSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField(max_length=40, trim_whitespace=True), max_length=20),
         max_length=100,
         help_text="Lines of at most 6 plies, alternating your opponent's move and your answer, "
-        "e.g. `[[\"ox:c5c4\", \"boar:a1a2\"]]`; at most 50 lines; an empty list clears them.",
+        'e.g. `[["ox:c5c4", "boar:a1a2"]]`; at most 50 lines; an empty list clears them.',
     )

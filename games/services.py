@@ -40,9 +40,9 @@ from .clock import quiet_hours_shift
 from .errors import Conflict, InvalidInput, MoveRejected, NotAllowed, NotFound, engine_message
 from .models import (
     BOT_LEVELS,
-    Alarm,
     CHALLENGE_LIFETIME_DAYS,
     DAYS_PER_MOVE_CHOICES,
+    Alarm,
     Challenge,
     ChallengeStatus,
     ConditionalLines,
@@ -364,7 +364,6 @@ def move_submit(*, game_id: int, user: User, move_text: str, expected_ply: int, 
         return _play(game, seat, move_text, user=user, bot_seed=None, now=now or _now())
 
 
-
 # ---------------------------------------------------------------- conditional moves (Onitama)
 
 
@@ -488,6 +487,7 @@ def _conditional_answer(game: Game, *, played: Move, now: datetime) -> None:
             object_id=game.pk,
             params={"ply": answer.ply, "theirs": played.text, "answer": answer.text},
         )
+
 
 @dataclass
 class BotTurnResult:

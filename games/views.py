@@ -482,7 +482,9 @@ def game_conditional(request: AuthenticatedHttpRequest, game_id: int) -> HttpRes
         services.conditional_lines_set(game_id=game_id, user=request.user, lines=rows)
     except GameActionError as error:
         return game_detail(request, game_id, conditional_error=error, status=error.status)
-    messages.success(request, _("Your conditional moves are saved.") if rows else _("Your conditional moves are cleared."))
+    messages.success(
+        request, _("Your conditional moves are saved.") if rows else _("Your conditional moves are cleared.")
+    )
     return redirect(reverse("games:game", args=[game_id]) + "#conditional")
 
 

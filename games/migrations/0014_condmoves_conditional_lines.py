@@ -5,20 +5,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_perf17_move_game_created'),
+        ("games", "0013_perf17_move_game_created"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ConditionalLines',
+            name="ConditionalLines",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sealed_lines', models.TextField(editable=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
-                ('seat', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.seat')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("sealed_lines", models.TextField(editable=False)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "game",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.game"),
+                ),
+                (
+                    "seat",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.seat"
+                    ),
+                ),
             ],
         ),
     ]

@@ -15,7 +15,7 @@ from accounts import outbox
 from accounts.models import OutgoingMail
 from correspondence import services as correspondence_services
 from games import conditional, services
-from games.errors import Conflict, GameActionError, InvalidInput, NotAllowed, NotFound
+from games.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from games.models import Alarm, ConditionalLines, Move
 from games.personal_data import _games
 from tests.api_clients import token_client
@@ -97,9 +97,9 @@ def test_guards(game, mover, waiter, carol):
     with pytest.raises(NotFound):
         services.conditional_lines_set(game_id=game.pk + 999, user=waiter, lines=lines)
     maata = start_game(mover, waiter, "maatatahay", {"variant": "first"})
-    with pytest.raises(InvalidInput) as refused:
+    with pytest.raises(InvalidInput) as not_onitama:
         services.conditional_lines_set(game_id=maata.pk, user=to_move(maata), lines=[])
-    assert refused.value.code == "conditional_not_available"
+    assert not_onitama.value.code == "conditional_not_available"
 
 
 @pytest.mark.parametrize(
@@ -242,7 +242,7 @@ def test_page_form_and_list(game, mover, waiter, client):
     client.force_login(waiter)
     page = client.get("/games/%d/" % game.pk).content.decode()
     assert 'id="conditional"' in page and "No conditional moves queued." in page
-    answer = client.post("/games/%d/conditional/" % game.pk, {"lines": "\n".join(" ".join(l) for l in lines)})
+    answer = client.post("/games/%d/conditional/" % game.pk, {"lines": "\n".join(" ".join(line) for line in lines)})
     assert answer.status_code == 302
     page = client.get("/games/%d/" % game.pk).content.decode()
     assert all(" ".join(line) in page for line in lines)
@@ -278,7 +278,6 @@ def test_exports_hold_own_lines_only_and_the_dump_none(game, mover, waiter):
         assert not any(" ".join(line[:2]) in message.body for line in lines)
 
 
-
 def test_no_push_message_holds_the_lines(game, mover, waiter, carol):
     """What a socket sends (games.consumers: the page parts and the game message) holds no
     queued line, for the opponent, a visitor, or the player who queued them."""
@@ -300,6 +299,7 @@ def test_no_push_message_holds_the_lines(game, mover, waiter, carol):
         for line in lines:
             assert " ".join(line) not in pushed and json.dumps(line) not in pushed
         assert 'id="conditional"' not in pushed
+
 
 # ---------------------------------------------------------------- races (real PostgreSQL, one connection per thread)
 
