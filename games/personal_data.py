@@ -120,13 +120,13 @@ def register() -> None:
             app="games",
             models={
                 "games.Game": "exported (the games sat in); kept, the other players' history",
-                "games.Seat": "exported with its game; kept, shown as deleted player",
+                "games.Seat": "exported with its game (and its own queued conditional lines, games.ConditionalLines, "
+                "deleted with the resignation that ends the game); kept, shown as deleted player",
                 "games.Move": "exported with its game; kept, so the game replays",
                 "games.Challenge": "the open ones closed (cancelled or declined); kept",
                 "games.Alarm": "the ones not sent yet deleted; the sent ones kept",
                 "games.TimeoutBatch": "kept: the staff member's decision on held time-outs",
                 "games.ImportedRecord": "exported; deleted",
-                "games.ConditionalLines": "your own exported with their game; deleted when the game ends",
             },
             export=(
                 ExportSection(key="games", position=20, build=_games),
