@@ -353,3 +353,21 @@ def test_setting_lines_racing_the_move_is_all_or_nothing(alice, bob, round_):
     else:  # the lines came first: the answer was played in the move's transaction
         assert texts == [theirs, answers[0]] and game.to_move_user == mover
     assert not ConditionalLines.objects.filter(game=game).exists()
+
+
+def test_a_bots_move_meets_the_lines_too(alice):
+    game = services.game_create_solo(user=alice, kind="onitama", bot_level=1)
+    if game.to_move_user == alice:
+        services.move_submit(game_id=game.pk, user=alice, move_text=legal(services.game_state(game))[0], expected_ply=0)
+        game.refresh_from_db()
+    state = services.game_state(game)
+    bot_moves = legal(state)[: conditional.MAX_LINES]
+    lines = [[theirs, legal(after(state, theirs))[0]] for theirs in bot_moves]
+    services.conditional_lines_set(game_id=game.pk, user=alice, lines=lines)
+    ply = game.ply
+    services.bot_turn_play(game_id=game.pk, ply=ply)
+    game.refresh_from_db()
+    played = list(Move.objects.filter(game=game, ply__gt=ply).order_by("ply"))
+    assert len(played) == 2 and played[1].user == alice and [played[0].text, played[1].text] in lines
+    assert game.ply == ply + 2 and game.to_move_user is None and game.to_move_side != ""  # the bot's turn again
+    assert OutgoingMail.objects.filter(kind="conditional_played", user=alice, object_id=game.pk).count() == 1
