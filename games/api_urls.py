@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/solo/", apis.SoloCreateView.as_view(), name="solo"),
     path("games/<int:game_id>/", apis.GameDetailView.as_view(), name="game"),
     path("games/<int:game_id>/moves/", apis.MoveSubmitView.as_view(), name="moves"),
+    path("games/<int:game_id>/conditional/", apis.ConditionalLinesView.as_view(), name="conditional"),
     path("games/<int:game_id>/record/", apis.GameRecordView.as_view(), name="record"),
     path("games/<int:game_id>/record/text/", apis.GameRecordTextView.as_view(), name="record_text"),
     path("games/<int:game_id>/resign/", apis.GameResignView.as_view(), name="resign"),

@@ -311,6 +311,34 @@ class MoveSubmitView(ApiView):
         return idempotent(request, submit)
 
 
+class ConditionalLinesView(ApiView):
+    @extend_schema(
+        tags=["games"],
+        responses={200: s.ConditionalLinesSerializer, **errors(400, 401, 403, 404, 429)},
+        summary="Your own queued conditional lines in an Onitama game (never the opponent's)",
+    )
+    def get(self, request: Any, game_id: int) -> Response:
+        lines = services.conditional_lines_of(game_id=game_id, user=request.user)
+        return Response(s.ConditionalLinesSerializer({"lines": lines}).data)
+
+    @extend_schema(
+        tags=["games"],
+        request=s.ConditionalLinesSerializer,
+        responses={200: s.ConditionalLinesSerializer, **errors(400, 401, 403, 404, 409, 422, 429)},
+        summary="Replace your queued conditional lines (on your opponent's turn; an empty list clears them)",
+        description="Each line is checked against the current position; an illegal line answers 400 "
+        "naming the line and ply (`details.line`, `details.ply`). When your opponent plays the first "
+        "move of a line, its answer is played for you at once, and the rest of the line kept; the "
+        "lines that no longer apply are dropped. Private: shown to nobody else before they are played.",
+        examples=[OpenApiExample("One line", request_only=True, value={"lines": [["ox:c5c4", "boar:a1a2"]]})],
+    )
+    def put(self, request: Any, game_id: int) -> Response:
+        data = s.ConditionalLinesSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        lines = services.conditional_lines_set(game_id=game_id, user=request.user, lines=data.validated_data["lines"])
+        return Response(s.ConditionalLinesSerializer({"lines": lines}).data)
+
+
 def _game_action(name: str, action: Any, summary: str) -> type[ApiView]:
     class GameActionView(ApiView):
         @extend_schema(

@@ -51,6 +51,17 @@ SITE_MESSAGES: dict[str, Any] = {
     "record_not_found": _("This imported record does not exist."),
     "record_not_ready": _("The record can be downloaded once the game is over: until then its seed is secret."),
     "rematch_not_available": _("Ladder and tournament games have no rematch: their rules decide who plays next."),
+    # conditional moves (games.services.conditional_lines_set)
+    "conditional_not_available": _("Conditional moves exist only in Onitama games."),
+    "conditional_not_now": _("Conditional moves are queued while your opponent is to move."),
+    "conditional_bad_lines": _("Send the lines as a list, each a list of moves."),
+    "conditional_too_many": _("At most %(limit)s lines can be queued."),
+    "conditional_empty_line": _("Line %(line)s is empty."),
+    "conditional_too_long": _("Line %(line)s is too long: at most %(limit)s plies."),
+    "conditional_no_answer": _("Line %(line)s must end with your answer to your opponent's move."),
+    "conditional_illegal": _("Line %(line)s, ply %(ply)s: %(problem)s"),
+    "conditional_game_ends": _("Line %(line)s goes on after the game is over at ply %(ply)s."),
+    "conditional_two_answers": _("Line %(line)s answers %(move)s differently from an earlier line: choose one answer."),
     # staff decisions (games.adjudication, games.outages)
     "not_staff": _("Only staff may do this."),
     "reason_required": _("Say why: the audit log keeps the reason."),

@@ -566,3 +566,17 @@ class BotAdjudication(models.Model):
 
     def __str__(self) -> str:
         return "game %s: %s" % (self.game_id, self.winner_side or "draw")
+
+
+class ConditionalLines(models.Model):
+    """A player's queued conditional moves in a running Onitama game (games.conditional):
+    the tree of lines, sealed (never plain text in any column). One row per seat; the row
+    goes when the lines no longer apply, and with the game's end."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="+")
+    sealed_lines = models.TextField(editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return "conditional lines of seat %s" % (self.seat_id,)

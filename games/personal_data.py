@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from maatasite.personal_data import ErasePhase, EraseStep, ExportSection, PersonalData, registry, timestamp
 
-from . import services
-from .models import Alarm, Game, GameStatus, ImportedRecord, Move, player_result
+from . import conditional, services
+from .models import Alarm, ConditionalLines, Game, GameStatus, ImportedRecord, Move, player_result
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -38,6 +38,10 @@ def _games(user: User) -> list[dict[str, Any]]:
                 "played_at": timestamp(move.created_at),
             }
         )
+    queued = {
+        row.game_id: conditional.tree_lines(conditional.tree_unseal(row.sealed_lines))
+        for row in ConditionalLines.objects.filter(seat__user=user)
+    }
     rows = []
     for game in games:
         seats = list(game.seats.all())
@@ -70,6 +74,7 @@ def _games(user: User) -> list[dict[str, Any]]:
                 "revealed_salt": game.revealed_salt if game.is_over else None,
                 "revealed_seed": game.revealed_seed if game.is_over else None,
                 "moves": moves.get(game.pk, []),
+                "conditional_lines": queued.get(game.pk, []),  # your own queued lines, never the opponent's
             }
         )
     return rows
@@ -115,7 +120,8 @@ def register() -> None:
             app="games",
             models={
                 "games.Game": "exported (the games sat in); kept, the other players' history",
-                "games.Seat": "exported with its game; kept, shown as deleted player",
+                "games.Seat": "exported with its game (and its own queued conditional lines, games.ConditionalLines, "
+                "deleted with the resignation that ends the game); kept, shown as deleted player",
                 "games.Move": "exported with its game; kept, so the game replays",
                 "games.Challenge": "the open ones closed (cancelled or declined); kept",
                 "games.Alarm": "the ones not sent yet deleted; the sent ones kept",

@@ -23,7 +23,8 @@ from django.conf import settings
 
 VERSION = "v2"
 NONCE_BYTES = 12
-PURPOSES = ("seed", "state", "webhook_secret")  # webhook_secret: webhooks.Endpoint's signing secret
+PURPOSES = ("seed", "state", "webhook_secret", "conditional")
+# webhook_secret: webhooks.Endpoint's signing secret; conditional: queued conditional moves (games.conditional)
 
 
 class SealError(Exception):

@@ -371,3 +371,13 @@ class ImportedRecordSerializer(serializers.Serializer):
 
     def get_last_move(self, position: Any) -> str | None:
         return position.last.text if position.last else None
+
+
+# A player's own queued conditional lines (Onitama): each line their move, your answer, ...
+class ConditionalLinesSerializer(serializers.Serializer):
+    lines = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(max_length=40, trim_whitespace=True), max_length=20),
+        max_length=100,
+        help_text="Lines of at most 6 plies, alternating your opponent's move and your answer, "
+        'e.g. `[["ox:c5c4", "boar:a1a2"]]`; at most 50 lines; an empty list clears them.',
+    )

@@ -30,19 +30,22 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.outbox import outbox_add
 from accounts.selectors import is_blocked
 from engine import GameRules, GameState, OptionValue, fair
 from engine.errors import EngineError
 
-from . import bots, notifications, tasks
+from . import bots, conditional, notifications, tasks
 from .clock import quiet_hours_shift
-from .errors import Conflict, InvalidInput, MoveRejected, NotAllowed, NotFound
+from .errors import Conflict, InvalidInput, MoveRejected, NotAllowed, NotFound, engine_message
 from .models import (
     BOT_LEVELS,
     CHALLENGE_LIFETIME_DAYS,
     DAYS_PER_MOVE_CHOICES,
+    Alarm,
     Challenge,
     ChallengeStatus,
+    ConditionalLines,
     DrawOffer,
     DrawOfferStatus,
     Game,
@@ -191,6 +194,7 @@ def game_finish(
     DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).update(
         status=DrawOfferStatus.DECLINED, responded_at=now
     )
+    ConditionalLines.objects.filter(game=game).delete()  # never played, never shown
     game_finished.send(
         sender=Game,
         game=game,
@@ -337,6 +341,8 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
         game_turn_update(game=game, state=new_state, now=now)
         game.save()
     position_changed.send(sender=Game, game=game)
+    if game.status == GameStatus.ACTIVE:
+        _conditional_answer(game, played=record, now=now)
     return record
 
 
@@ -356,6 +362,131 @@ def move_submit(*, game_id: int, user: User, move_text: str, expected_ply: int, 
         if game.to_move_side != seat.side:
             raise NotAllowed("not_your_turn")
         return _play(game, seat, move_text, user=user, bot_seed=None, now=now or _now())
+
+
+# ---------------------------------------------------------------- conditional moves (Onitama)
+
+
+def _conditional_check(rules: GameRules, state: GameState, lines: Any) -> conditional.Tree:
+    """The tree of ``lines`` (each a list of move texts, or one text with the plies separated
+    by spaces), checked by the engine from ``state``, the position before the opponent's
+    move: every ply legal, the game not over before a line ends, each line ending with an
+    answer, one answer to one move. InvalidInput (400) names the line and ply."""
+    if not isinstance(lines, list):
+        raise InvalidInput("conditional_bad_lines")
+    if len(lines) > conditional.MAX_LINES:
+        raise InvalidInput("conditional_too_many", limit=conditional.MAX_LINES)
+    tree: conditional.Tree = {}
+    for number, line in enumerate(lines, start=1):
+        plies = conditional.line_split(line) if isinstance(line, str) else line
+        if not isinstance(plies, list) or not all(isinstance(p, str) for p in plies):
+            raise InvalidInput("conditional_bad_lines")
+        if not plies:
+            raise InvalidInput("conditional_empty_line", line=number)
+        if len(plies) > conditional.MAX_PLIES:
+            raise InvalidInput("conditional_too_long", line=number, limit=conditional.MAX_PLIES)
+        if len(plies) % 2:
+            raise InvalidInput("conditional_no_answer", line=number)
+        position, texts = state, []
+        for ply, text in enumerate(plies, start=1):
+            if rules.outcome(position) is not None:
+                raise InvalidInput("conditional_game_ends", line=number, ply=ply - 1)
+            try:
+                move = rules.parse_move(position, text.strip())
+                position = rules.apply(position, move)
+            except EngineError as error:
+                problem = engine_message(error.code, error.params, error.message)
+                raise InvalidInput("conditional_illegal", line=number, ply=ply, problem=problem) from error
+            texts.append(rules.move_text(move))
+        level = tree
+        for theirs, mine in zip(texts[::2], texts[1::2], strict=True):
+            node = level.setdefault(theirs, {"answer": mine, "then": {}})
+            if node["answer"] != mine:
+                raise InvalidInput("conditional_two_answers", line=number, move=theirs)
+            level = node["then"]
+    return tree
+
+
+def _conditional_seat(game: Game, user: Any) -> Seat:
+    seat = _seat_of(game, user)
+    if game.kind != GameKind.ONITAMA:
+        raise InvalidInput("conditional_not_available")
+    return seat
+
+
+def conditional_lines_set(*, game_id: int, user: User, lines: list[Any]) -> list[list[str]]:
+    """Replace ``user``'s queued conditional lines in a running Onitama game by ``lines``
+    (an empty list clears them); returns the lines as kept (engine notation).
+
+    Only a player, only while their opponent is to move (409 otherwise: the position the
+    lines start from is the one on the board). Each line is checked by the engine against
+    the current position (:func:`_conditional_check`); the lines are sealed at rest."""
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        seat = _conditional_seat(game, user)
+        _require_active(game)
+        if game.to_move_side == seat.side:
+            raise Conflict("conditional_not_now")
+        tree = _conditional_check(rules_for(game.kind), game_state(game), lines)
+        if not tree:
+            ConditionalLines.objects.filter(seat=seat).delete()
+            return []
+        ConditionalLines.objects.update_or_create(
+            seat=seat, defaults={"game": game, "sealed_lines": conditional.tree_seal(tree)}
+        )
+        log.info("game=%s seat=%s conditional lines set: %d", game.pk, seat.pk, len(conditional.tree_lines(tree)))
+        return conditional.tree_lines(tree)
+
+
+def conditional_lines_of(*, game_id: int, user: User) -> list[list[str]]:
+    """``user``'s own queued lines in the game (404 unknown game, 403 not a player)."""
+    try:
+        game = Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("game_not_found", game=game_id) from None
+    seat = _conditional_seat(game, user)
+    row = ConditionalLines.objects.filter(seat=seat).first()
+    return conditional.tree_lines(conditional.tree_unseal(row.sealed_lines)) if row is not None else []
+
+
+def _conditional_answer(game: Game, *, played: Move, now: datetime) -> None:
+    """After ``played`` on a locked, running game: when the player now to move queued a
+    line starting with it, play that line's answer at once, in this transaction, through
+    :func:`_play` (the ply check of move_submit), keep the rest of the line for the next
+    turn and mail the player what was played for them; when no line starts with it, drop
+    the player's lines. The answer may in turn meet the opponent's own lines (each answer
+    uses up one level of a tree, so this ends)."""
+    row = ConditionalLines.objects.filter(game=game, seat__side=game.to_move_side).select_related("seat__user").first()
+    if row is None:
+        return
+    node = conditional.tree_unseal(row.sealed_lines).get(played.text)
+    if node is None:
+        row.delete()
+        return
+    if node.get("then"):
+        row.sealed_lines = conditional.tree_seal(node["then"])
+        row.save(update_fields=["sealed_lines", "updated_at"])
+    else:
+        row.delete()
+    seat, user, turn = row.seat, row.seat.user, game.turn
+    expected_ply = played.ply
+    if game.ply != expected_ply or game.to_move_side != seat.side:  # the same checks as move_submit
+        raise Conflict("stale_ply", expected=expected_ply, current=game.ply)
+    try:
+        answer = _play(game, seat, node["answer"], user=user, bot_seed=None, now=now)
+    except MoveRejected:  # cannot happen (checked from this very position): drop, never guess
+        log.exception("game=%s conditional answer %s refused", game.pk, node["answer"])
+        ConditionalLines.objects.filter(pk=row.pk).delete()
+        return
+    # The turn that started for them is over already: no "your turn" mail for it.
+    Alarm.objects.filter(game=game, user=user, kind=Alarm.Kind.YOUR_TURN, turn=turn, sent_at__isnull=True).delete()
+    if user is not None:
+        outbox_add(
+            kind="conditional_played",
+            user=user,
+            object_id=game.pk,
+            params={"ply": answer.ply, "theirs": played.text, "answer": answer.text},
+        )
 
 
 @dataclass

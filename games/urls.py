@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/record.<str:form>", views.game_record_download, name="record"),
     path("records/import/", views.record_import, name="record_import"),
     path("records/<int:record_id>/", views.record_board, name="imported"),
+    path("games/<int:game_id>/conditional/", views.game_conditional, name="conditional"),
     path("games/<int:game_id>/resign/", views.game_resign, name="resign"),
     path("games/<int:game_id>/abort/", views.game_abort, name="abort"),
     path("games/<int:game_id>/draw/offer/", views.draw_offer, name="draw_offer"),

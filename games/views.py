@@ -31,13 +31,13 @@ from accounts import selectors as account_selectors
 from accounts.http import AuthenticatedHttpRequest
 from engine.records import record_to_json, record_to_text
 
-from . import archive, selectors, services
+from . import archive, conditional, selectors, services
 from . import records as game_records
 from .boards import board_svg, extras_svg, hot_tile
 from .errors import GameActionError
 from .forms import ArchiveFilterForm, ChallengeForm, MoveForm, SoloForm
 from .labels import result_text, side_label
-from .models import Challenge, Game
+from .models import Challenge, Game, GameKind
 from .rules import LegalMove
 
 VERIFY_COMMAND = "python -m engine reveal %(kind)s --seed %(seed)s%(options)s"
@@ -103,7 +103,13 @@ def _verify_command(game: Game) -> str:
 
 
 def game_detail(
-    request: HttpRequest, game_id: int, *, error: GameActionError | None = None, status: int = 200, typed: str = ""
+    request: HttpRequest,
+    game_id: int,
+    *,
+    error: GameActionError | None = None,
+    status: int = 200,
+    typed: str = "",
+    conditional_error: GameActionError | None = None,
 ) -> HttpResponse:
     ply_param = request.GET.get("ply")
     try:
@@ -116,7 +122,29 @@ def game_detail(
         raise Http404(_("This game does not exist.")) from None
     request.game_shown = page.game  # type: ignore[attr-defined]  # for the banners (correspondence.context_processors)
     context = game_page_context(page, error=error, typed=typed, requested_move=request.GET.get("move", ""))
+    context.update(_conditional_context(page, request.user, conditional_error=conditional_error))
     return render(request, "games/game.html", context, status=status)
+
+
+def _conditional_context(
+    page: selectors.GamePage, user: Any, *, conditional_error: GameActionError | None
+) -> dict[str, Any]:
+    """The viewer's own conditional lines (Onitama, the viewer's opponent to move): only on
+    the page the viewer loads, never in the parts pushed to open pages (games/consumers.py)."""
+    game, seat = page.game, page.viewer_seat
+    if seat is None or not game.is_active or game.kind != GameKind.ONITAMA or not page.is_current:
+        return {}
+    if game.to_move_side == seat.side:
+        return {}
+    lines = services.conditional_lines_of(game_id=game.pk, user=user)
+    return {
+        "conditional": {
+            "lines": [" ".join(line) for line in lines],
+            "error": conditional_error,
+            "max_lines": conditional.MAX_LINES,
+            "max_plies": conditional.MAX_PLIES,
+        }
+    }
 
 
 def game_page_context(
@@ -444,6 +472,21 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     except GameActionError as error:
         return game_detail(request, game_id, error=error, status=error.status, typed=text)
     return redirect(reverse("games:game", args=[game_id]) + "#board")
+
+
+@login_required
+@require_POST
+def game_conditional(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Replace the player's conditional lines: one line a row, plies separated by spaces."""
+    rows = [row.strip() for row in request.POST.get("lines", "")[:10000].splitlines() if row.strip()]
+    try:
+        services.conditional_lines_set(game_id=game_id, user=request.user, lines=rows)
+    except GameActionError as error:
+        return game_detail(request, game_id, conditional_error=error, status=error.status)
+    messages.success(
+        request, _("Your conditional moves are saved.") if rows else _("Your conditional moves are cleared.")
+    )
+    return redirect(reverse("games:game", args=[game_id]) + "#conditional")
 
 
 @login_required

@@ -547,6 +547,7 @@ def test_an_unknown_kind_is_refused_and_every_app_registers_its_kinds(alice):
         "tournament_round_paired",
         "tournament_ended_early",
         "webhook_disabled",
+        "conditional_played",
     }
 
 
