@@ -65,6 +65,7 @@ from typing import Any
 from ..fair import SeedStream
 from ..onitama.cards import CARD_NAMES, DEST, SQUARE_NAMES
 from ..onitama.fast import Z_BLUE_TO_MOVE, Z_CARD, Z_MASTER, Z_PIECE, zobrist_of
+from ..onitama.state import OnitamaState
 
 BOT_VERSION = "onitama-2"
 """Version of the Onitama bot's search and evaluation: any change that can change a
@@ -1157,6 +1158,26 @@ def search_position(
     return SearchResult(best_move, best_score, depth_done, s.nodes, time.monotonic() - start)
 
 
+def search_state(
+    state: OnitamaState, *, level: Level, seed: int, seconds: float | None = None, time_only: bool = False
+) -> SearchResult:
+    """``search_position`` for an engine state (its pieces, masters, hands, side and turn)."""
+    return search_position(
+        state.red,
+        state.blue,
+        state.red_master,
+        state.blue_master,
+        state.red_hand,
+        state.blue_hand,
+        state.side,
+        state.turn,
+        level=level,
+        seed=seed,
+        seconds=seconds,
+        time_only=time_only,
+    )
+
+
 def search_onitama_view(
     view: Mapping[str, Any], *, level: int, seed: int, seconds: float | None = None, time_only: bool = False
 ) -> SearchResult:
@@ -1175,20 +1196,7 @@ def search_onitama_view(
     state = position_from_text(position)
     if RULES.outcome(state) is not None or view.get("outcome") is not None:
         raise StateFormatError("game_over", "The game is over: there is no move to choose", position=position)
-    result = search_position(
-        state.red,
-        state.blue,
-        state.red_master,
-        state.blue_master,
-        state.red_hand,
-        state.blue_hand,
-        state.side,
-        state.turn,
-        level=ONITAMA_LEVELS[level],
-        seed=seed,
-        seconds=seconds,
-        time_only=time_only,
-    )
+    result = search_state(state, level=ONITAMA_LEVELS[level], seed=seed, seconds=seconds, time_only=time_only)
     RULES.parse_move(state, result.text)  # raises IllegalMoveError if the search were ever wrong
     return result
 

@@ -234,15 +234,8 @@ def test_alpha_beta_with_table_equals_plain_negamax():
         if searcher.wins_now(n[0], n[2], n[3], n[4], n[5], n[9]):
             continue
         for depth in (1, 2, 3):
-            result = ob.search_position(
-                state.red,
-                state.blue,
-                state.red_master,
-                state.blue_master,
-                state.red_hand,
-                state.blue_hand,
-                state.side,
-                state.turn,
+            result = ob.search_state(
+                state,
                 level=ob.Level(10**9, depth, 0),
                 seed=1,
             )
@@ -292,15 +285,8 @@ def test_a_proven_win_is_the_shortest_and_is_carried_out():
     in one; and no move wins at once (else it would have been played)."""
     checked = 0
     for state in random_positions(160, salt="mate", max_plies=30):
-        r = ob.search_position(
-            state.red,
-            state.blue,
-            state.red_master,
-            state.blue_master,
-            state.red_hand,
-            state.blue_hand,
-            state.side,
-            state.turn,
+        r = ob.search_state(
+            state,
             level=ob.Level(600, 2, 0),
             seed=2,
         )
@@ -321,15 +307,8 @@ def test_a_proven_loss_is_delayed_as_long_as_possible():
     searcher = ob.Searcher(max_nodes=10**9)
     checked = 0
     for state in random_positions(260, salt="lost", max_plies=30):
-        r = ob.search_position(
-            state.red,
-            state.blue,
-            state.red_master,
-            state.blue_master,
-            state.red_hand,
-            state.blue_hand,
-            state.side,
-            state.turn,
+        r = ob.search_state(
+            state,
             level=ob.Level(600, 3, 0),
             seed=4,
         )
@@ -443,29 +422,15 @@ def test_time_only_mode_has_no_node_cap():
     time than it needs, it completes the level's depth limit, far past the budget."""
     state = position_from_text(PERFT1)
     level = ob.Level(nodes=500, max_depth=6, noise=0)
-    timed = ob.search_position(
-        state.red,
-        state.blue,
-        state.red_master,
-        state.blue_master,
-        state.red_hand,
-        state.blue_hand,
-        state.side,
-        state.turn,
+    timed = ob.search_state(
+        state,
         level=level,
         seed=0,
         seconds=600.0,
         time_only=True,
     )
-    counted = ob.search_position(
-        state.red,
-        state.blue,
-        state.red_master,
-        state.blue_master,
-        state.red_hand,
-        state.blue_hand,
-        state.side,
-        state.turn,
+    counted = ob.search_state(
+        state,
         level=level,
         seed=0,
     )
