@@ -213,7 +213,9 @@ def test_each_batch_of_the_outbox_costs_the_same_queries_whatever_its_mails(alic
             assert kinds["mark"] == count and kinds["insert"] == 0
             others.append(kinds["other"])
         assert others == [others[0], others[0], 3 * others[0]], (kind, others)
-        assert others[0] == (10 if kind == "your_turn" else 8), (kind, others)
+        # PostgreSQL adds the batch's SET and RESET of synchronous_commit (accounts.outbox).
+        backend = 0 if connection.vendor == "postgresql" else 2
+        assert others[0] == (10 if kind == "your_turn" else 8) - backend, (kind, others)
     assert mail.outbox[-1].subject.endswith("time is running out")
 
 
