@@ -253,16 +253,17 @@ def record_read(text: str) -> GameRecord:
     return record_from_text(text)
 
 
-def record_states(record: GameRecord) -> list[GameState]:
-    """The state before the first move and after each one; a move that cannot be played
-    raises RecordError naming its line (in a text record) and its ply."""
+def record_states(record: GameRecord, *, upto: int | None = None) -> list[GameState]:
+    """The state before the first move and after each one (after the first ``upto`` only, when
+    given); a move that cannot be played raises RecordError naming its line (in a text record)
+    and its ply."""
     rules = get_game(record.game)
     try:
         state = rules.new_game(record.seed, record.options, data_version=record.data_version)
     except EngineError as error:
         raise RecordError(0, error.code, error.message) from error
     states = [state]
-    for ply, text in enumerate(record.moves, start=1):
+    for ply, text in enumerate(record.moves[:upto], start=1):
         try:
             states.append(replay_one(rules, states[-1], text, ply))
         except ReplayError as error:

@@ -110,12 +110,13 @@ class ImportedPosition:
     last: LegalMove | None
 
 
-def _checked(text: str) -> tuple[GameRecord, list[GameState]]:
+def _checked(text: str, *, upto: int | None = None) -> tuple[GameRecord, list[GameState]]:
+    """The record and its states (up to ``upto`` decisions), or InvalidInput naming the line."""
     if len(text) > IMPORT_MAX_CHARS:
         raise InvalidInput("record_too_long", limit=IMPORT_MAX_CHARS)
     try:
         record = record_read(text)
-        return record, record_states(record)
+        return record, record_states(record, upto=upto)
     except RecordError as error:
         raise InvalidInput(
             "record_invalid_line" if error.line else "record_invalid", line=error.line, problem=error.message
@@ -139,8 +140,9 @@ def imported_record_position(*, record_id: int, owner: Any, ply: int | None = No
     imported = ImportedRecord.objects.filter(pk=record_id, owner_id=getattr(owner, "pk", None)).first()
     if imported is None:
         raise NotFound("record_not_found")
-    record, states = _checked(imported.text)
-    shown = len(states) - 1 if ply is None else max(0, min(ply, len(states) - 1))
+    # Checked whole when imported: replay only as far as the position shown.
+    shown = imported.plies if ply is None else max(0, min(ply, imported.plies))
+    record, states = _checked(imported.text, upto=shown)
     rules = rules_for(record.game)
     last = None
     if shown:
