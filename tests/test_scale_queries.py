@@ -112,6 +112,7 @@ def test_a_sweep_with_many_due_still_holds_them_by_the_share_of_running_games(se
     assert Game.objects.filter(status=GameStatus.ACTIVE).count() == 4
 
 
+@postgres_only  # FOR UPDATE is PostgreSQL's (SQLite locks the whole database)
 def test_the_alarm_sweep_claims_due_alarms_without_joining_players_or_games(alice, bob):
     """A join in the claim lets the planner read every account when it guesses many alarms
     due; the players and games come by primary key instead, in a constant number of queries."""

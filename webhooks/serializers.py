@@ -57,3 +57,6 @@ class AttemptSerializer(serializers.ModelSerializer):
     class Meta:
         model = DeliveryAttempt
         fields = ["at", "event_id", "event", "attempt", "ok", "status_code", "error", "duration_ms"]
+        # The columns' bound as PostgreSQL has it, on every database (SQLite's is 2**63 - 1), so
+        # the schema is one whatever serves it.
+        extra_kwargs = {"status_code": {"max_value": 2147483647}, "duration_ms": {"max_value": 2147483647}}

@@ -317,6 +317,7 @@ def _race_setup(alice, bob):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("round_", range(3))
+@pytest.mark.services  # threads racing on one database: PostgreSQL's row locks
 def test_a_hand_move_racing_the_queued_answer_never_wins(alice, bob, round_):
     game, mover, waiter, theirs, answers = _race_setup(alice, bob)
     queued, by_hand = answers[0], answers[-1]
@@ -336,6 +337,7 @@ def test_a_hand_move_racing_the_queued_answer_never_wins(alice, bob, round_):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("round_", range(3))
+@pytest.mark.services  # threads racing on one database: PostgreSQL's row locks
 def test_setting_lines_racing_the_move_is_all_or_nothing(alice, bob, round_):
     game, mover, waiter, theirs, answers = _race_setup(alice, bob)
     results = run_together(
