@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import zoneinfo
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -49,8 +50,10 @@ from urllib.parse import quote
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Prefetch
-from django.template.loader import render_to_string
 from django.urls import get_urlconf, reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext
 
 import engine
@@ -314,9 +317,32 @@ def legal_summary(game: Game) -> dict[str, Any]:
     return {"by_card": [], "kinds": list(kinds.values())}
 
 
-def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) -> EmailMultiAlternatives:
+@functools.lru_cache(maxsize=64)
+def _zone(name: str) -> zoneinfo.ZoneInfo:
+    return zoneinfo.ZoneInfo(name)
+
+
+def deadline_sentence(deadline: datetime | None, *, now: datetime, time_zone: str) -> str:
+    """The deadline in the recipient's time zone, which it names, and the time left, in the
+    active language ("Please move before 5 Dec 2026, 10:00 (Asia/Jakarta). Time left: 7
+    hours."); a clock that stands still has no deadline. Written in Python, not a template:
+    it was the costliest part of a reminder to render."""
+    if not deadline:
+        return gettext("Your clock stands still for now.")
+    local = timezone.localtime(deadline, _zone(time_zone))
+    return "%s %s" % (
+        gettext("Please move before %(deadline)s (%(time_zone)s).")
+        % {"deadline": date_format(local, "DATETIME_FORMAT"), "time_zone": time_zone},
+        gettext("Time left: %(left)s.") % {"left": timeuntil(deadline, now)},
+    )
+
+
+def alarm_message(
+    alarm: Alarm, *, now: datetime, pictures: dict | None = None, moulds: dict | None = None
+) -> EmailMultiAlternatives:
     """The mail for one due alarm (its game and user loaded, seats prefetched; for a
-    "your turn", ``alarm.game_moves``: the game's moves by ply with their seats)."""
+    "your turn", ``alarm.game_moves``: the game's moves by ply with their seats).
+    ``moulds``: a cache kept across the mails of a drain (accounts.mail.MailMould)."""
     game, user = alarm.game, alarm.user
     seat = seat_of(game, user.pk)
     unsubscribe_kind = UNSUBSCRIBE_KIND[alarm.kind]
@@ -333,36 +359,39 @@ def alarm_message(alarm: Alarm, *, now: datetime, pictures: dict | None = None) 
         headers["Reply-To"] = reply
     seats = {s.side: s for s in game.seats.all()}
     with user_language(user):
-        context = {
-            "kind": alarm.kind,
-            "game": game,
+        # printed values (filled into a mould of the templates when ``moulds`` is given)
+        fill: dict[str, Any] = {
+            "user_name": user.get_username(),
+            "game_name": game.get_kind_display(),
+            "game_id": game.pk,
             "stem": game_stem(game, user.pk),
             "opponent": opponents_of(game, user.pk),
-            "deadline": game.deadline,
-            "now": now,
-            "time_left": (game.deadline - now) if game.deadline else None,
-            "time_zone": user.time_zone or "UTC",
             "open_url": open_url(game_id=game.pk, user_id=user.pk),
             "unsubscribe_url": unsubscribe,
             "reply_address": reply,
-            "outcome": outcome_for(game, seat),
             "result": result_text(game, seats=seats, viewer_side=seat.side if seat else None)
             if alarm.kind == Alarm.Kind.GAME_OVER
             else "",
+            # the deadline's sentence: made once, for both the text and the HTML body
+            "deadline_text": deadline_sentence(game.deadline, now=now, time_zone=user.time_zone or "UTC"),
+        }
+        # what decides the templates' branches
+        context: dict[str, Any] = {
+            "kind": alarm.kind,
             "last_moves": opponent_moves(game, user.pk, getattr(alarm, "game_moves", []))
             if alarm.kind == Alarm.Kind.YOUR_TURN
             else [],
             "legal": legal_summary(game) if alarm.kind == Alarm.Kind.YOUR_TURN else {},
         }
-        # The deadline's sentence (time zone, date format, time left: the costliest part of the
-        # mail to render) is rendered once, for both the text and the HTML body.
-        context["deadline_text"] = render_to_string("correspondence/email/_deadline.txt", context)
     return user_email_build(
         user=user,
         subject_template="correspondence/email/alarm_subject.txt",
         body_template="correspondence/email/alarm.txt",
         html_template="correspondence/email/alarm.html",
         context=context,
+        fill=fill,
+        # a "your turn" lists moves: its templates are rendered for each mail
+        moulds=moulds if alarm.kind != Alarm.Kind.YOUR_TURN else None,
         headers=headers,
         images={"board": game_picture(game, seat, pictures)},
     )
@@ -465,7 +494,9 @@ def alarm_render(row, alarm: Alarm | None, sending):
     until = quiet_until(alarm.user, sending.now)
     if until is not None:
         return Defer(until)
-    return alarm_message(alarm, now=sending.now, pictures=_pictures(sending))
+    return alarm_message(
+        alarm, now=sending.now, pictures=_pictures(sending), moulds=sending.cache.setdefault("mail.moulds", {})
+    )
 
 
 def digests_load(rows) -> dict[int, list[Game]]:

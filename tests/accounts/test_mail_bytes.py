@@ -95,9 +95,10 @@ def test_the_sweeps_mails_are_written_as_the_email_package_writes_them(onitama_g
 def test_an_image_is_encoded_as_the_email_package_encodes_it(size):
     from email.mime.image import MIMEImage
 
-    from accounts.mail import _base64_lines
+    from accounts.mail import png_part
 
     data = os.urandom(size)
-    ours, theirs = MIMEImage(data, "png", _encoder=_base64_lines), MIMEImage(data, "png")
+    ours, theirs = png_part(data), MIMEImage(data, "png")
     assert ours.get_payload() == theirs.get_payload() and ours.items() == theirs.items()
     assert ours.get_payload(decode=True) == data
+    assert ours.as_bytes() == theirs.as_bytes()
