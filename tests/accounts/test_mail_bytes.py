@@ -8,11 +8,15 @@ import os
 from datetime import timedelta
 from email import generator, message_from_bytes, policy
 
+import hypothesis
 import pytest
 from django.core import mail
+from django.core.mail.message import sanitize_address
 from django.utils import timezone, translation
+from hypothesis import strategies as st
 
-from accounts.mail import SiteMail, email_message, lean_bytes
+from accounts import mail as mail_module
+from accounts.mail import SiteMail, address_sanitized, email_message, lean_bytes
 from correspondence import services
 
 pytestmark = pytest.mark.django_db
@@ -102,3 +106,61 @@ def test_an_image_is_encoded_as_the_email_package_encodes_it(size):
     assert ours.get_payload() == theirs.get_payload() and ours.items() == theirs.items()
     assert ours.get_payload(decode=True) == data
     assert ours.as_bytes() == theirs.as_bytes()
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(st.from_regex(mail_module._PLAIN_ADDRESS, fullmatch=True))
+def test_a_plain_address_is_what_djangos_sanitizer_gives_back(address):
+    assert address_sanitized(address, "utf-8") == sanitize_address(address, "utf-8") == address
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "Maatasite <noreply@example.org>",
+        "Zoë <zoe@example.org>",
+        "a..b@example.org",
+        '"quoted local"@example.org',
+        "user@bücher.example",
+        "ünïcode@example.org",
+        "a.b+tag@sub.example.org",
+    ],
+)
+def test_any_other_address_is_sanitized_by_django(address):
+    assert address_sanitized(address, "utf-8") == sanitize_address(address, "utf-8")
+
+
+def test_a_mail_sent_over_a_kept_open_connection_is_what_djangos_backend_sends(smtp_sink):
+    """The same envelope and the same bytes as Django's own SMTP backend sends."""
+    from django.core.mail import get_connection
+
+    from accounts.mail import email_deliver
+
+    def message(to: str):
+        built = email_message(
+            to=[to],
+            subject="Onitama #7 with bob: time is running out",
+            body="Hello,\nthé end\n.\n",
+            html_body="<p>Hello</p>",
+            headers={"Message-ID": "<fixed@example.org>", "Date": "Sat, 05 Dec 2026 08:00:00 +0000"},
+            images={"board": os.urandom(300)},
+        )
+        return built
+
+    for to in ("alice@example.org", "Zoë <zoe@example.org>"):
+        ours, theirs = message(to), message(to)
+        fixed = ours.message()  # one tree (its boundary chosen at random once) for both sends
+        ours.message = theirs.message = lambda fixed=fixed: fixed
+        connection = get_connection()
+        connection.open()
+        try:
+            assert email_deliver(ours, connection=connection) is True
+        finally:
+            connection.close()
+        theirs.send()  # Django's backend, a connection of its own
+        first, second = smtp_sink.wait_for(2)[-2:]
+        envelopes = smtp_sink.envelopes[-2:]
+        assert envelopes[0].mail_from == envelopes[1].mail_from
+        assert envelopes[0].rcpt_tos == envelopes[1].rcpt_tos
+        assert envelopes[0].original_content == envelopes[1].original_content
+        smtp_sink.clear()
