@@ -59,16 +59,15 @@ from django.utils.translation import gettext
 import engine
 from accounts.mail import absolute_url, mail_domain, user_email_build, user_language
 from accounts.outbox import Defer, mail_kind_register
-from engine import EngineError, replay
 from games.clock import quiet_hours_shift
 from games.errors import GameActionError, MoveRejected
-from games.labels import decision_kind_label, move_in_words, result_text
-from games.models import Alarm, Game, GameKind, GameStatus, Move, Seat
-from games.rules import SQUARE_PARTS, game_secret, game_state, legal_moves_of
+from games.labels import result_text
+from games.models import Alarm, Game, GameStatus, Seat
+from games.rules import game_state
 
 from . import selectors, tokens
 from .models import Vacation
-from .pictures import mail_picture, mail_pictures_attach
+from .pictures import mail_picture, mail_pictures_attach, mail_turn
 
 log = logging.getLogger(__name__)
 
@@ -246,77 +245,6 @@ def mailto_link(address: str, subject: str) -> str:
     return "mailto:%s?subject=%s" % (quote(address, safe="@"), quote(subject, safe=""))
 
 
-def opponent_moves(game: Game, user_id: int, moves: list[Move]) -> list[dict[str, str]]:
-    """The decisions the opponents made since ``user_id``'s last one (``moves``: the
-    game's, by ply, their seats loaded): each one's move text, the player and what it did
-    in words (from the engine's preview of it, in the position it was made in). Text in
-    the active language."""
-    recent: list[Move] = []
-    for move in reversed(moves):
-        if move.seat.user_id == user_id:
-            break
-        recent.append(move)
-    recent.reverse()
-    if not recent:
-        return []
-    rules = engine.get_game(game.kind)
-    texts = [m.text for m in moves]
-    first = len(moves) - len(recent)  # the moves before the opponents' latest ones
-    out = []
-    try:
-        _salt, seed = game_secret(game)
-        state = replay(rules, seed, game.options, texts[:first], data_version=game.data_version or None)
-        for move in recent:
-            played = rules.parse_move(state, move.text)
-            parts = rules.move_parts(played)
-            # the previews of the moves naming the move's first square only (engine
-            # move_previews_at: equal to move_previews', without every other square's)
-            square = next((value for key in SQUARE_PARTS if isinstance(value := parts.get(key), str)), None)
-            effects = next(
-                (p.effects for p in rules.move_previews_at(state, square) if rules.move_text(p.move) == move.text),
-                None,
-            )
-            out.append(
-                {
-                    "text": move.text,
-                    "player": move.seat.player_name,
-                    "words": move_in_words(game.kind, effects) if effects is not None else "",
-                }
-            )
-            state = rules.apply(state, played)
-    except EngineError:  # a record the engine no longer reads: the move text alone
-        log.warning("game %s: the last moves could not be replayed for the mail", game.pk, exc_info=True)
-        return [{"text": m.text, "player": m.seat.player_name, "words": ""} for m in recent]
-    return out
-
-
-def legal_summary(game: Game) -> dict[str, Any]:
-    """What the player to move may decide, shortly: Onitama's moves grouped by card
-    (``by_card``: card, the moves' squares), Maatatahay's kinds of decision open, each
-    with how many and one example (``kinds``)."""
-    try:
-        legal = legal_moves_of(kind=game.kind, state=game_state(game))
-    except EngineError:
-        return {"by_card": [], "kinds": []}
-    if game.kind == GameKind.ONITAMA:
-        by_card: dict[str, list[str]] = {}
-        for move in legal:
-            card = str(move.parts.get("card"))
-            if move.parts.get("type") == "pass":
-                by_card.setdefault(card, []).append("pass")
-            else:
-                by_card.setdefault(card, []).append("%s%s" % (move.parts.get("from"), move.parts.get("to")))
-        return {"by_card": [{"card": card, "moves": moves} for card, moves in by_card.items()], "kinds": []}
-    kinds: dict[str, dict[str, Any]] = {}
-    for move in legal:
-        kind = str(move.parts.get("type"))
-        entry = kinds.get(kind)
-        if entry is None:  # (the label once per kind, not per legal move: a placement has hundreds)
-            entry = kinds[kind] = {"label": decision_kind_label(kind), "count": 0, "example": move.text}
-        entry["count"] += 1
-    return {"by_card": [], "kinds": list(kinds.values())}
-
-
 @functools.lru_cache(maxsize=64)
 def _zone(name: str) -> zoneinfo.ZoneInfo:
     return zoneinfo.ZoneInfo(name)
@@ -341,7 +269,7 @@ def alarm_message(
     alarm: Alarm, *, now: datetime, pictures: dict | None = None, moulds: dict | None = None
 ) -> EmailMultiAlternatives:
     """The mail for one due alarm (its game and user loaded, seats prefetched; for a
-    "your turn", ``alarm.game_moves``: the game's moves by ply with their seats).
+    "your turn", its turn section comes with the picture: correspondence.pictures.mail_turn).
     ``moulds``: a cache kept across the mails of a drain (accounts.mail.MailMould)."""
     game, user = alarm.game, alarm.user
     seat = seat_of(game, user.pk)
@@ -375,14 +303,12 @@ def alarm_message(
             # the deadline's sentence: made once, for both the text and the HTML body
             "deadline_text": deadline_sentence(game.deadline, now=now, time_zone=user.time_zone or "UTC"),
         }
-        # what decides the templates' branches
-        context: dict[str, Any] = {
-            "kind": alarm.kind,
-            "last_moves": opponent_moves(game, user.pk, getattr(alarm, "game_moves", []))
-            if alarm.kind == Alarm.Kind.YOUR_TURN
-            else [],
-            "legal": legal_summary(game) if alarm.kind == Alarm.Kind.YOUR_TURN else {},
-        }
+        # what the opponent just played and the decisions open: written with the picture
+        turn = mail_turn(game, user.pk) if alarm.kind == Alarm.Kind.YOUR_TURN else None
+        fill["turn_text"] = turn.text if turn is not None else ""
+        fill["moves_html"] = turn.moves_html if turn is not None else ""
+        fill["legal_html"] = turn.legal_html if turn is not None else ""
+        context: dict[str, Any] = {"kind": alarm.kind}  # what decides the templates' branches
     return user_email_build(
         user=user,
         subject_template="correspondence/email/alarm_subject.txt",
@@ -390,8 +316,7 @@ def alarm_message(
         html_template="correspondence/email/alarm.html",
         context=context,
         fill=fill,
-        # a "your turn" lists moves: its templates are rendered for each mail
-        moulds=moulds if alarm.kind != Alarm.Kind.YOUR_TURN else None,
+        moulds=moulds,
         headers=headers,
         images={"board": game_picture(game, seat, pictures)},
     )
@@ -453,33 +378,15 @@ def _pictures(sending) -> dict:
 
 def alarms_load(rows) -> dict[int, Alarm]:
     """The alarms of a batch of rows, with all their mails need, in constant queries: the
-    alarms with their users and games (without the sealed state and seed, which only a
-    "your turn" reads), the games' seats and players, for "your turn" mails the sealed
-    fields and the moves of those games, and the stored pictures (mail_pictures_attach)."""
+    alarms with their users and games (without the sealed state and seed), the games' seats
+    and players, and the stored pictures with, for "your turn" mails, the turn sections
+    (mail_pictures_attach: those missing are written then, reading the sealed fields)."""
     alarms = list(
         Alarm.objects.filter(pk__in=[row.object_id for row in rows])
         .select_related("user", "game")
         .defer("game__sealed_state", "game__sealed_seed")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
-    # "your turn" tells the opponent's last decisions and the legal moves: the games' sealed
-    # state and seed, then their moves, one query each
-    turn_games = {alarm.game_id for alarm in alarms if alarm.kind == Alarm.Kind.YOUR_TURN}
-    moves: dict[int, list[Move]] = {}
-    if turn_games:
-        sealed = {
-            pk: (state, seed)
-            for pk, state, seed in Game.objects.filter(pk__in=turn_games).values_list(
-                "pk", "sealed_state", "sealed_seed"
-            )
-        }
-        for alarm in alarms:
-            if alarm.game_id in sealed:
-                alarm.game.sealed_state, alarm.game.sealed_seed = sealed[alarm.game_id]
-        for move in Move.objects.filter(game_id__in=turn_games).select_related("seat__user").order_by("game_id", "ply"):
-            moves.setdefault(move.game_id, []).append(move)
-    for alarm in alarms:
-        alarm.game_moves = moves.get(alarm.game_id, [])  # type: ignore[attr-defined]
     by_id = {alarm.pk: alarm for alarm in alarms}
     mail_pictures_attach((alarm.game, alarm.user_id) for alarm in by_id.values())
     return {row.pk: by_id[row.object_id] for row in rows if row.object_id in by_id}

@@ -146,7 +146,8 @@ class MailPicture(models.Model):
     move's, so only the current ply's pictures are kept. The outbox's sweep only reads it.
 
     It is current while ``ply``, ``finished`` (the game over: every view shows all) and
-    ``language`` (of its labels) match the game and the player; otherwise it is drawn again."""
+    ``language`` (of its labels) match the game and the player, and, for the player to move,
+    it holds their turn section; otherwise it is drawn again."""
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -157,6 +158,9 @@ class MailPicture(models.Model):
     size = models.PositiveIntegerField(default=0)  # bytes of png
     render_ms = models.PositiveIntegerField(default=0)
     rendered_at = models.DateTimeField()
+    # For the player to move: the turn section of their "your turn" mail (turn_text.TurnParts,
+    # JSON), sealed like the game's state (it may name options only they may know); else "".
+    sealed_turn = models.TextField(blank=True, default="")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "user"], name="correspondence_mail_picture_once")]

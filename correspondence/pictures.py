@@ -29,6 +29,7 @@ the pictures of games over for more than a day (their game-over mail has gone).
 from __future__ import annotations
 
 import io
+import json
 import re
 import time
 from collections.abc import Iterable, Sequence
@@ -52,9 +53,11 @@ from games.boards import onitama as onitama_board
 from games.labels import side_label
 from games.models import Game, GameStatus, Move, Seat
 from games.rules import game_state
+from games.sealing import seal, unseal
 from games.selectors import last_move_of
 
 from .models import MailPicture
+from .turn_text import TurnParts, turn_parts
 
 WIDTH = 400  # pixels of the PNG: fits a phone's mail view
 COLOURS = 64  # the palette: flat boards need few
@@ -305,6 +308,8 @@ def game_png(game: Game, seat: Seat, *, last: Sequence[str] = (), state: Any = N
 @dataclass
 class PicturesRendered:
     pngs: dict[tuple[int, int], bytes] = field(default_factory=dict)  # (game id, user id): current picture
+    # (game id, user id of the player to move): the turn section of their "your turn" mail
+    turns: dict[tuple[int, int], TurnParts] = field(default_factory=dict)
     rendered: int = 0
     milliseconds: float = 0.0  # drawing them, in all
 
@@ -368,23 +373,35 @@ def mail_pictures_store(
         need: list[tuple[int, Seat]] = []
         for user_id in dict.fromkeys(user_ids):
             picture = stored.get((game.pk, user_id))
-            if picture is not None:
+            if picture is not None and (picture.sealed_turn or not _is_to_move(game, user_id)):
                 result.pngs[(game.pk, user_id)] = bytes(picture.png)
-            elif user_id in players:
+                if picture.sealed_turn:
+                    parts = json.loads(unseal(picture.sealed_turn, purpose="mail_turn"))
+                    result.turns[(game.pk, user_id)] = TurnParts.from_dict(parts)
+            elif user_id in players:  # missing, out of date, or stored before turn sections were
                 need.append((user_id, players[user_id]))
         if need:
             todo.append((game, need))
     if not todo:
         return result
     started = time.perf_counter()
-    # the games read without their sealed state (the mail sweep's, alarms_load): one query for it
+    # the games read without their sealed state and seed (the mail sweep's, alarms_load): one query
     unsealed = [game for game, _n in todo if "sealed_state" in game.get_deferred_fields()]
     if unsealed:
-        states = dict(Game.objects.filter(pk__in=[game.pk for game in unsealed]).values_list("pk", "sealed_state"))
+        sealed = {
+            pk: (state, seed)
+            for pk, state, seed in Game.objects.filter(pk__in=[game.pk for game in unsealed]).values_list(
+                "pk", "sealed_state", "sealed_seed"
+            )
+        }
         for game in unsealed:
-            game.sealed_state = states.get(game.pk, "")
+            game.sealed_state, game.sealed_seed = sealed.get(game.pk, ("", ""))
     moves: dict[int, list[Move]] = {}
-    for move in Move.objects.filter(game_id__in=[game.pk for game, _n in todo]).order_by("game_id", "ply"):
+    for move in (
+        Move.objects.filter(game_id__in=[game.pk for game, _n in todo])
+        .select_related("seat__user")
+        .order_by("game_id", "ply")
+    ):
         moves.setdefault(move.game_id, []).append(move)
     rows, drawn_at = [], {}
     for game, need in todo:
@@ -393,18 +410,26 @@ def mail_pictures_store(
         drawn_at[game.pk] = (game.ply, game.status)
         for user_id, seat in need:
             begun = time.perf_counter()
+            language = picture_language(seat.user)
             png = game_png(game, seat, last=last.squares if last is not None else (), state=state)
+            sealed_turn = ""
+            if _is_to_move(game, user_id):
+                with translation.override(language):
+                    parts = turn_parts(game, user_id, moves.get(game.pk, []), state=state)
+                sealed_turn = seal(json.dumps(parts.as_dict()), purpose="mail_turn")
+                result.turns[(game.pk, user_id)] = parts
             rows.append(
                 MailPicture(
                     game_id=game.pk,
                     user_id=user_id,
                     ply=game.ply,
                     finished=game.status != GameStatus.ACTIVE,
-                    language=picture_language(seat.user),
+                    language=language,
                     png=png,
                     size=len(png),
                     render_ms=round((time.perf_counter() - begun) * 1000),
                     rendered_at=now,
+                    sealed_turn=sealed_turn,
                 )
             )
             result.pngs[(game.pk, user_id)] = png
@@ -423,9 +448,14 @@ def mail_pictures_store(
             keep,
             update_conflicts=True,
             unique_fields=["game", "user"],
-            update_fields=["ply", "finished", "language", "png", "size", "render_ms", "rendered_at"],
+            update_fields=["ply", "finished", "language", "png", "size", "render_ms", "rendered_at", "sealed_turn"],
         )
     return result
+
+
+def _is_to_move(game: Game, user_id: int) -> bool:
+    """Whether ``user_id`` decides next in the running game (their picture carries the turn section)."""
+    return game.status == GameStatus.ACTIVE and game.to_move_user_id == user_id
 
 
 def mail_pictures_render(*, game_id: int, now: datetime | None = None) -> PicturesRendered:
@@ -465,15 +495,20 @@ def mail_pictures_storage() -> dict[str, float]:
 
 def mail_pictures_attach(wanted: Iterable[tuple[Game, int]]) -> None:
     """Give each game of ``wanted`` (pairs of a game, seats and users loaded, and the user a
-    mail about it goes to) its current pictures as ``game.mail_pictures`` ({user id: PNG}):
+    mail about it goes to) its current pictures as ``game.mail_pictures`` ({user id: PNG}),
+    and the turn section of the player to move as ``game.mail_turns`` ({user id: TurnParts}):
     the stored ones in one query, those missing drawn and stored now (``mail_pictures_store``)."""
     pairs = list(wanted)
     found = mail_pictures_store(wanted=[(game, [user_id]) for game, user_id in pairs])
     by_game: dict[int, dict[int, bytes]] = {}
+    turns: dict[int, dict[int, TurnParts]] = {}
     for (game_id, user_id), png in found.pngs.items():
         by_game.setdefault(game_id, {})[user_id] = png
+    for (game_id, user_id), parts in found.turns.items():
+        turns.setdefault(game_id, {})[user_id] = parts
     for game, _user_id in pairs:
         game.mail_pictures = by_game.setdefault(game.pk, {})  # type: ignore[attr-defined]
+        game.mail_turns = turns.setdefault(game.pk, {})  # type: ignore[attr-defined]
 
 
 def mail_picture(game: Game, seat: Seat | None) -> bytes:
@@ -491,3 +526,18 @@ def mail_picture(game: Game, seat: Seat | None) -> bytes:
     if user_id not in pngs:  # a player without an address of their own: drawn, not stored
         pngs[user_id] = game_png(game, seat)
     return pngs[user_id]
+
+
+def mail_turn(game: Game, user_id: int) -> TurnParts:
+    """The turn section of ``user_id``'s "your turn" mail about the game (they are to move):
+    the one ``mail_pictures_attach`` gave the game, else the stored one, written and stored
+    with their picture when missing; written now, unstored, for a player who gets no
+    picture of their own."""
+    turns: dict[int, TurnParts] | None = getattr(game, "mail_turns", None)
+    if turns is None or user_id not in turns:
+        mail_pictures_attach([(game, user_id)])
+        turns = game.mail_turns  # type: ignore[attr-defined]
+    if user_id not in turns:
+        moves = list(Move.objects.filter(game_id=game.pk).select_related("seat__user").order_by("ply"))
+        turns[user_id] = turn_parts(game, user_id, moves)
+    return turns[user_id]

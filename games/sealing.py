@@ -23,8 +23,9 @@ from django.conf import settings
 
 VERSION = "v2"
 NONCE_BYTES = 12
-PURPOSES = ("seed", "state", "webhook_secret", "conditional")
-# webhook_secret: webhooks.Endpoint's signing secret; conditional: queued conditional moves (games.conditional)
+PURPOSES = ("seed", "state", "webhook_secret", "conditional", "mail_turn")
+# webhook_secret: webhooks.Endpoint's signing secret; conditional: queued conditional moves (games.conditional);
+# mail_turn: the turn section of a player's "your turn" mail (correspondence.turn_text), with their picture
 
 
 class SealError(Exception):

@@ -188,10 +188,10 @@ def test_the_sweep_costs_one_query_per_mail_beyond_a_constant(alice, bob):
 
 def test_each_batch_of_the_outbox_costs_the_same_queries_whatever_its_mails(alice, bob, settings):
     """The outbox sends in batches (OUTBOX_BATCH): each costs a constant number of queries
-    (claim, load of alarms, games, seats, players, pictures, and for "your turn" mails the
-    games' sealed state and moves), plus the one mark per mail: a batch of 1 mail costs what
-    a batch of 3 does, and 11 mails in 3 batches three times that, for "your turn" mails and
-    reminders alike. (A picture missing would be drawn at send, in three queries more.)"""
+    (claim, load of alarms, games, seats, players, pictures: a "your turn" mail's turn
+    section comes sealed with its picture), plus the one mark per mail: a batch of 1 mail
+    costs what a batch of 3 does, and 11 mails in 3 batches three times that, for "your turn"
+    mails and reminders alike. (A picture missing would be drawn at send, in three queries more.)"""
     settings.OUTBOX_BATCH = 4
     for kind in ("your_turn", "reminder"):
         others = []
@@ -215,7 +215,7 @@ def test_each_batch_of_the_outbox_costs_the_same_queries_whatever_its_mails(alic
         assert others == [others[0], others[0], 3 * others[0]], (kind, others)
         # PostgreSQL adds the batch's SET and RESET of synchronous_commit (accounts.outbox).
         backend = 0 if connection.vendor == "postgresql" else 2
-        assert others[0] == (10 if kind == "your_turn" else 8) - backend, (kind, others)
+        assert others[0] == 8 - backend, (kind, others)
     assert mail.outbox[-1].subject.endswith("time is running out")
 
 

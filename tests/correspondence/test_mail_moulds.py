@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from accounts.mail import MailMould, user_email_render
 from correspondence import mail as correspondence_mail
+from correspondence.pictures import mail_turn
 from games.models import Alarm
 from tests.factories import to_move
 
@@ -114,7 +115,7 @@ def test_an_unhashable_context_is_rendered_by_the_templates():
 
 
 @pytest.mark.parametrize("language", ["en", "id", "ar"])
-def test_reminders_and_game_over_mails_of_a_drain_are_those_rendered_one_by_one(language):
+def test_turn_mails_and_reminders_of_a_drain_are_those_rendered_one_by_one(language):
     """End to end through alarm_message: real games, real alarms, one shared mould cache."""
     players = [make_user("p%d" % i) for i in range(4)]
     for player in players:
@@ -130,7 +131,7 @@ def test_reminders_and_game_over_mails_of_a_drain_are_those_rendered_one_by_one(
     moulds: dict = {}
     for game in games:
         waiting = to_move(game)
-        for kind in (Alarm.Kind.REMINDER, Alarm.Kind.LAST_CALL):
+        for kind in (Alarm.Kind.YOUR_TURN, Alarm.Kind.REMINDER, Alarm.Kind.LAST_CALL):
             alarm = Alarm(game=game, user=waiting, kind=kind, turn=game.turn, due_at=now)
             # one timestamp in the signed links of both (a second may tick between them)
             with mock.patch.object(signing.TimestampSigner, "timestamp", return_value="1tick"):
@@ -140,7 +141,11 @@ def test_reminders_and_game_over_mails_of_a_drain_are_those_rendered_one_by_one(
             assert moulded.body == rendered.body
             assert moulded.alternatives == rendered.alternatives
             assert waiting.username in moulded.body and str(game.pk) in moulded.subject
-    assert len(moulds) == 2  # one language, two kinds: the second game reused both
+    # one language: a mould per kind, and per "your turn" with and without the opponent's moves
+    # (a Maatatahay player may still be on the turn they began): the second game's mails reused
+    # the first's moulds, the turn sections filled in like the names
+    turn_shapes = {bool(mail_turn(game, to_move(game).pk).moves_html) for game in games}
+    assert len(moulds) == 2 + len(turn_shapes)
 
 
 # The template the deadline's sentence was rendered from before it was written in Python.
@@ -166,3 +171,52 @@ def test_the_deadline_sentence_says_what_its_template_said(language, time_zone):
             deadline = now + left if left is not None else None
             expected = template.render(Context({"deadline": deadline, "now": now, "time_zone": time_zone}))
             assert correspondence_mail.deadline_sentence(deadline, now=now, time_zone=time_zone) == expected
+
+
+def test_the_turn_section_is_written_with_the_picture_of_the_player_to_move_and_stored_sealed():
+    """After a move the pictures task writes the turn section of the player to move (what the
+    opponent played, the decisions open) once, sealed beside their picture; the sweep prints it
+    without replaying the game. The opponent's picture carries none."""
+    from correspondence import pictures
+    from correspondence.models import MailPicture
+    from correspondence.turn_text import TurnParts, turn_parts
+    from games.models import Move
+
+    alice, bob = make_user("alice"), make_user("bob")
+    game = play(start_game(alice, bob, "maatatahay"), 3)
+    waiting = to_move(game)
+    other = bob if waiting == alice else alice
+    assert pictures.mail_pictures_render(game_id=game.pk).rendered == 2
+    stored = {picture.user_id: picture for picture in MailPicture.objects.filter(game=game)}
+    assert stored[other.pk].sealed_turn == ""
+    sealed = stored[waiting.pk].sealed_turn
+    moves = list(Move.objects.filter(game=game).select_related("seat__user").order_by("ply"))
+    expected = turn_parts(game, waiting.pk, moves)
+    assert expected.text and expected.legal_html
+    # sealed: none of its move texts or words in clear
+    for move in moves:
+        assert move.text not in sealed
+    assert "Decisions open to you" not in sealed
+    # the sweep's read of it is what writing it now gives
+    found = pictures.mail_pictures_store(wanted=[(game, [waiting.pk])])
+    assert found.rendered == 0 and found.turns[(game.pk, waiting.pk)] == expected
+    assert isinstance(found.turns[(game.pk, waiting.pk)], TurnParts)
+    # and the mail prints it
+    alarm = Alarm(game=game, user=waiting, kind=Alarm.Kind.YOUR_TURN, turn=game.turn, due_at=timezone.now())
+    message = correspondence_mail.alarm_message(alarm, now=timezone.now(), moulds={})
+    assert expected.text in message.body
+    assert str(expected.legal_html) in str(message.alternatives[0][0])
+
+
+def test_a_picture_stored_without_the_turn_section_is_drawn_again_for_the_player_to_move():
+    from correspondence import pictures
+    from correspondence.models import MailPicture
+
+    alice, bob = make_user("alice"), make_user("bob")
+    game = play(start_game(alice, bob, "onitama", {"cards": "base"}), 1)
+    waiting = to_move(game)
+    pictures.mail_pictures_render(game_id=game.pk)
+    MailPicture.objects.filter(game=game).update(sealed_turn="")  # as stored before turn sections
+    found = pictures.mail_pictures_store(wanted=[(game, [waiting.pk])])
+    assert found.rendered == 1 and (game.pk, waiting.pk) in found.turns
+    assert MailPicture.objects.get(game=game, user=waiting).sealed_turn
