@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import multiprocessing
 import os
 import random
@@ -161,6 +162,7 @@ def main() -> None:
     from accounts.outbox import outbox_send_due
     from correspondence import pictures, services
     from correspondence.models import MailPicture
+    from correspondence.turn_text import turn_parts
     from engine import fair
     from games.models import Alarm, Game, Move, Seat
     from games.sealing import seal
@@ -309,6 +311,15 @@ def main() -> None:
                 by_kind.setdefault(picture.game.kind, []).append(picture)
             copies = []
             sampled = {game.pk for game in sample}
+            turn_games = {}  # the turn sections of "your turn" mails, written as the pictures task does
+            if args.alarm_kind != "reminder":
+                game_moves: dict[int, list] = {}
+                for move in Move.objects.select_related("seat__user").order_by("game_id", "ply"):
+                    game_moves.setdefault(move.game_id, []).append(move)
+                for game, (user, *_rest) in zip(games, plans, strict=True):
+                    if game.pk not in sampled:
+                        parts = turn_parts(game, user.pk, game_moves.get(game.pk, []))
+                        turn_games[game.pk] = seal(json.dumps(parts.as_dict()), purpose="mail_turn")
             for game, (user, *_rest) in zip(games, plans, strict=True):
                 if game.pk in sampled:
                     continue
@@ -325,6 +336,7 @@ def main() -> None:
                             size=model.size,
                             render_ms=model.render_ms,
                             rendered_at=now,
+                            sealed_turn=turn_games.get(game.pk, "") if player is user else "",
                         )
                     )
             MailPicture.objects.bulk_create(copies, batch_size=500)
