@@ -388,7 +388,10 @@ def alarms_load(rows) -> dict[int, Alarm]:
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
     by_id = {alarm.pk: alarm for alarm in alarms}
-    mail_pictures_attach((alarm.game, alarm.user_id) for alarm in by_id.values())
+    mail_pictures_attach(
+        ((alarm.game, alarm.user_id) for alarm in by_id.values()),
+        turns=[(alarm.game_id, alarm.user_id) for alarm in alarms if alarm.kind == Alarm.Kind.YOUR_TURN],
+    )
     return {row.pk: by_id[row.object_id] for row in rows if row.object_id in by_id}
 
 

@@ -350,16 +350,25 @@ def mail_pictures_for(
 
 
 def mail_pictures_store(
-    *, wanted: Sequence[tuple[Game, Iterable[int]]], now: datetime | None = None
+    *,
+    wanted: Sequence[tuple[Game, Iterable[int]]],
+    now: datetime | None = None,
+    turns: Iterable[tuple[int, int]] | None = None,
 ) -> PicturesRendered:
     """The current pictures of ``wanted`` (each a game, seats and users loaded, with the ids of
     the players whose picture is asked), drawing and storing those missing or out of date
     (idempotent: a second run draws nothing). Constant queries for any number of games: the
     stored pictures, then for what is drawn the games' moves (the last one is marked), the
     games' plies again, and one upsert of those whose game has not moved on. Nothing is
-    locked: the drawing (tens of milliseconds) never holds up a move."""
+    locked: the drawing (tens of milliseconds) never holds up a move.
+
+    The picture of the player to move is drawn with their turn section (turn_text). ``turns``
+    ((game id, user id)): whose turn section is wanted (default: every player to move asked
+    for); a stored picture without one (stored before turn sections were) is drawn again
+    only for them, not for a reminder."""
     now = now or timezone.now()
     result = PicturesRendered()
+    turns_wanted = None if turns is None else set(turns)
     merged: dict[int, tuple[Game, list[int]]] = {}
     for game, user_ids in wanted:
         merged.setdefault(game.pk, (game, []))[1].extend(user_ids)
@@ -373,7 +382,8 @@ def mail_pictures_store(
         need: list[tuple[int, Seat]] = []
         for user_id in dict.fromkeys(user_ids):
             picture = stored.get((game.pk, user_id))
-            if picture is not None and (picture.sealed_turn or not _is_to_move(game, user_id)):
+            turn_wanted = _is_to_move(game, user_id) and (turns_wanted is None or (game.pk, user_id) in turns_wanted)
+            if picture is not None and (picture.sealed_turn or not turn_wanted):
                 result.pngs[(game.pk, user_id)] = bytes(picture.png)
                 if picture.sealed_turn:
                     parts = json.loads(unseal(picture.sealed_turn, purpose="mail_turn"))
@@ -493,22 +503,23 @@ def mail_pictures_storage() -> dict[str, float]:
     }
 
 
-def mail_pictures_attach(wanted: Iterable[tuple[Game, int]]) -> None:
+def mail_pictures_attach(wanted: Iterable[tuple[Game, int]], *, turns: Iterable[tuple[int, int]] = ()) -> None:
     """Give each game of ``wanted`` (pairs of a game, seats and users loaded, and the user a
     mail about it goes to) its current pictures as ``game.mail_pictures`` ({user id: PNG}),
-    and the turn section of the player to move as ``game.mail_turns`` ({user id: TurnParts}):
+    and the turn sections stored for the player to move as ``game.mail_turns`` ({user id:
+    TurnParts}; ``turns``, (game id, user id): those that must be there, written when missing):
     the stored ones in one query, those missing drawn and stored now (``mail_pictures_store``)."""
     pairs = list(wanted)
-    found = mail_pictures_store(wanted=[(game, [user_id]) for game, user_id in pairs])
+    found = mail_pictures_store(wanted=[(game, [user_id]) for game, user_id in pairs], turns=turns)
     by_game: dict[int, dict[int, bytes]] = {}
-    turns: dict[int, dict[int, TurnParts]] = {}
+    turns_by_game: dict[int, dict[int, TurnParts]] = {}
     for (game_id, user_id), png in found.pngs.items():
         by_game.setdefault(game_id, {})[user_id] = png
     for (game_id, user_id), parts in found.turns.items():
-        turns.setdefault(game_id, {})[user_id] = parts
+        turns_by_game.setdefault(game_id, {})[user_id] = parts
     for game, _user_id in pairs:
         game.mail_pictures = by_game.setdefault(game.pk, {})  # type: ignore[attr-defined]
-        game.mail_turns = turns.setdefault(game.pk, {})  # type: ignore[attr-defined]
+        game.mail_turns = turns_by_game.setdefault(game.pk, {})  # type: ignore[attr-defined]
 
 
 def mail_picture(game: Game, seat: Seat | None) -> bytes:
@@ -535,7 +546,7 @@ def mail_turn(game: Game, user_id: int) -> TurnParts:
     picture of their own."""
     turns: dict[int, TurnParts] | None = getattr(game, "mail_turns", None)
     if turns is None or user_id not in turns:
-        mail_pictures_attach([(game, user_id)])
+        mail_pictures_attach([(game, user_id)], turns=[(game.pk, user_id)])
         turns = game.mail_turns  # type: ignore[attr-defined]
     if user_id not in turns:
         moves = list(Move.objects.filter(game_id=game.pk).select_related("seat__user").order_by("ply"))

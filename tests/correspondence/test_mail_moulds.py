@@ -208,7 +208,7 @@ def test_the_turn_section_is_written_with_the_picture_of_the_player_to_move_and_
     assert str(expected.legal_html) in str(message.alternatives[0][0])
 
 
-def test_a_picture_stored_without_the_turn_section_is_drawn_again_for_the_player_to_move():
+def test_a_picture_stored_without_the_turn_section_is_drawn_again_for_a_turn_mail_not_a_reminder():
     from correspondence import pictures
     from correspondence.models import MailPicture
 
@@ -217,6 +217,10 @@ def test_a_picture_stored_without_the_turn_section_is_drawn_again_for_the_player
     waiting = to_move(game)
     pictures.mail_pictures_render(game_id=game.pk)
     MailPicture.objects.filter(game=game).update(sealed_turn="")  # as stored before turn sections
-    found = pictures.mail_pictures_store(wanted=[(game, [waiting.pk])])
+    # a reminder wants no turn section: the stored picture serves
+    reminder = pictures.mail_pictures_store(wanted=[(game, [waiting.pk])], turns=[])
+    assert reminder.rendered == 0 and (game.pk, waiting.pk) in reminder.pngs and not reminder.turns
+    # a "your turn" mail does: drawn again, with it
+    found = pictures.mail_pictures_store(wanted=[(game, [waiting.pk])], turns=[(game.pk, waiting.pk)])
     assert found.rendered == 1 and (game.pk, waiting.pk) in found.turns
     assert MailPicture.objects.get(game=game, user=waiting).sealed_turn
