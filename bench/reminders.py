@@ -22,7 +22,8 @@ be) that counts and measures what it receives.
    two processes drain the outbox at once, as the drain task and its helper do on a worker
    of two processes (the SQL queries are then counted for the queueing only).
 
-Prints the time taken (wall clock and the senders' CPU time: the machine may be shared),
+Runs as production does, with DEBUG off (``--debug`` turns it on, as locally). Prints the
+time taken (wall clock and the senders' CPU time: the machine may be shared),
 the mails per second, the SQL queries (in total, per call and per mail), the pictures drawn
 by the sweep, the mail sizes (median, 95th percentile, largest) and the pictures' storage.
 Without DATABASE_URL it runs on SQLite in memory.
@@ -140,6 +141,9 @@ def main() -> None:
     )
     parser.add_argument("--senders", type=int, default=1, help="processes draining the outbox at once")
     parser.add_argument("--draw-at-send", action="store_true", help="no stored pictures: the sweep draws them")
+    parser.add_argument(
+        "--debug", action="store_true", help="DEBUG on, as in local development (production runs with it off)"
+    )
     parser.add_argument("--profile", metavar="FILE", help="profile the sweep (cProfile, one sender) into FILE")
     parser.add_argument(
         "--breakdown", action="store_true", help="CPU time per mail of each step of the sweep (one sender)"
@@ -153,6 +157,12 @@ def main() -> None:
     django.setup()
     logging.getLogger("accounts.outbox").setLevel(logging.WARNING)  # one line per mail otherwise
     from django.conf import settings
+
+    # As production runs (DEBUG=false): no query log on every cursor, no template debug data.
+    # (--debug keeps the local default, DEBUG on, for comparison.)
+    settings.DEBUG = args.debug
+    for engine_settings in settings.TEMPLATES:
+        engine_settings.setdefault("OPTIONS", {})["debug"] = args.debug
     from django.contrib.auth import get_user_model
     from django.db import connection, connections
     from django.test.utils import CaptureQueriesContext
@@ -395,6 +405,8 @@ def main() -> None:
                     if os.fork() == 0:  # a sender
                         os.close(read)
                         code = 1
+                        # the queries of the senders are not counted (nor logged, as in production)
+                        connection.force_debug_cursor = args.debug
                         try:
                             os.write(write, b"%d" % outbox_send_due(now=now).sent)
                             code = 0
