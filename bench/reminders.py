@@ -331,6 +331,9 @@ def main() -> None:
                     if game.pk not in sampled:
                         parts = turn_parts(game, user.pk, game_moves.get(game.pk, []))
                         turn_games[game.pk] = seal(json.dumps(parts.as_dict()), purpose="mail_turn")
+            turn_models = {
+                kind: next((p.sealed_turn for p in found if p.sealed_turn), "") for kind, found in by_kind.items()
+            }
             for game, (user, *_rest) in zip(games, plans, strict=True):
                 if game.pk in sampled:
                     continue
@@ -347,7 +350,10 @@ def main() -> None:
                             size=model.size,
                             render_ms=model.render_ms,
                             rendered_at=now,
-                            sealed_turn=turn_games.get(game.pk, "") if player is user else "",
+                            # the player to move's picture holds their turn section: written for
+                            # this game for a "your turn" run; for reminders (which never open it)
+                            # a drawn game's, so that the rows read are as large as in production
+                            sealed_turn=(turn_games.get(game.pk) or turn_models[game.kind]) if player is user else "",
                         )
                     )
             MailPicture.objects.bulk_create(copies, batch_size=500)

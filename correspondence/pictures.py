@@ -385,7 +385,7 @@ def mail_pictures_store(
             turn_wanted = _is_to_move(game, user_id) and (turns_wanted is None or (game.pk, user_id) in turns_wanted)
             if picture is not None and (picture.sealed_turn or not turn_wanted):
                 result.pngs[(game.pk, user_id)] = bytes(picture.png)
-                if picture.sealed_turn:
+                if picture.sealed_turn and turn_wanted:  # (a reminder does not open it)
                     parts = json.loads(unseal(picture.sealed_turn, purpose="mail_turn"))
                     result.turns[(game.pk, user_id)] = TurnParts.from_dict(parts)
             elif user_id in players:  # missing, out of date, or stored before turn sections were
