@@ -144,24 +144,35 @@ function start() {
     showButtons();
     const mine = position.to_move === position.side;
     const say = (text) => { entry.prompt.textContent = text || ""; };
-    if (position.over) { say(entry.line.length % 2 ? labels.over_theirs : labels.over_mine); return; }
-    if (position.full) { say(labels.full); return; }
-    const svg = entry.wrap.querySelector("svg");
-    const boardData = {kind: data.kind, side: position.to_move, moves: position.moves,
-                       labels: mine ? labels.mine : labels.theirs};
-    const board = boardFor(svg, boardData, entry.prompt, {
-      propose: (move) => load(entry.line.concat([move.text])),
-      undo: () => {},
-      pending: () => null,
-    });
-    const controls = controlsFor(board);
-    const focusSquare = bindSquares(board, controls, (square) => controls.square(square));
-    controls.reset();
-    if (!mine && entry.line.length > 0) { say(labels.next_or_add); }
-    if (focusWasOnBoard && entry.add.disabled) {
-      focusSquare(controls.firstSquare() || board.spaces.keys().next().value);
-    } else if (focusWasOnBoard) {
+    let focusSquare = null;
+    let first = null;
+    if (position.over) {
+      say(entry.line.length % 2 ? labels.over_theirs : labels.over_mine);
+    } else if (position.full) {
+      say(labels.full);
+    } else {
+      const svg = entry.wrap.querySelector("svg");
+      const boardData = {kind: data.kind, side: position.to_move, moves: position.moves,
+                         labels: mine ? labels.mine : labels.theirs};
+      const board = boardFor(svg, boardData, entry.prompt, {
+        propose: (move) => load(entry.line.concat([move.text])),
+        undo: () => {},
+        pending: () => null,
+      });
+      const controls = controlsFor(board);
+      focusSquare = bindSquares(board, controls, (square) => controls.square(square));
+      first = controls.firstSquare() || board.spaces.keys().next().value;
+      controls.reset();
+      if (!mine && entry.line.length > 0) { say(labels.next_or_add); }
+    }
+    // Keep the keyboard where it was working: on the new board, or on the button that goes on.
+    if (!focusWasOnBoard) { return; }
+    if (!entry.add.disabled) {
       entry.add.focus();
+    } else if (focusSquare && first) {
+      focusSquare(first);
+    } else {
+      (entry.back.disabled ? entry.panel.querySelector(".entry-done") : entry.back).focus();
     }
   }
 
