@@ -2,8 +2,9 @@
 the waiting player clicks their opponent's move and their answer on the board, adds the line,
 takes an answer back and adds another, removes it from the list, and saves; the opponent's
 page shows none of it, and the opponent's move, made on their board, is answered at once.
-In English on a desktop and in Arabic on a 390 px phone, nothing scrolls sideways and every
-text lies inside the screen. Screenshots go to $BOARD_SCREENSHOTS when set."""
+In English on a desktop and in Arabic on a 390 px phone, nothing scrolls sideways, every
+text lies inside the screen and the form's notation example reads left to right on one line.
+Screenshots go to $BOARD_SCREENSHOTS when set."""
 
 from __future__ import annotations
 
@@ -40,6 +41,37 @@ def wait_for_line(page, line: list[str]) -> None:
     )
 
 
+# The example's two plies in the label: the element's line boxes, and where each ply is drawn.
+EXAMPLE_BOXES_JS = """
+(example) => {
+  const text = example.firstChild;
+  const range = document.createRange();
+  const split = text.textContent.indexOf(" ");
+  const box = (start, end) => {
+    range.setStart(text, start);
+    range.setEnd(text, end);
+    const rect = range.getBoundingClientRect();
+    return {left: rect.left, right: rect.right, top: rect.top};
+  };
+  const end = text.textContent.length;
+  return {lines: example.getClientRects().length, first: box(0, split), second: box(split + 1, end)};
+}
+"""
+
+
+def check_notation_example(page) -> None:
+    """The label's example ``ox:c5c4 boar:a1a2`` is an isolated left-to-right unit inside the
+    sentence, whatever its direction: on one line, its first ply left of its second."""
+    example = page.locator("#conditional-form label .notation-example")
+    assert example.inner_text() == "ox:c5c4 boar:a1a2"
+    assert example.evaluate("(e) => getComputedStyle(e).direction") == "ltr"
+    assert example.evaluate("(e) => getComputedStyle(e).unicodeBidi") == "isolate"
+    boxes = example.evaluate(EXAMPLE_BOXES_JS)
+    assert boxes["lines"] == 1, boxes
+    assert boxes["first"]["top"] == boxes["second"]["top"], boxes
+    assert boxes["first"]["right"] <= boxes["second"]["left"], boxes
+
+
 def check_layout(page, viewport: dict, language: str) -> None:
     direction = "rtl" if language == "ar" else "ltr"
     assert page.evaluate("getComputedStyle(document.documentElement).direction") == direction
@@ -48,6 +80,7 @@ def check_layout(page, viewport: dict, language: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
     outside = [b for b in text_boxes(page) if b["left"] < -0.5 or b["right"] > width + 0.5]
     assert not outside, outside[:5]
+    check_notation_example(page)
 
 
 @pytest.mark.parametrize("language, viewport", [("en", DESKTOP), ("ar", PHONE)], ids=["en-desktop", "ar-phone"])
@@ -88,6 +121,9 @@ def test_a_line_entered_on_the_board_is_saved_and_played(live_server, browser, s
         if shots:
             os.makedirs(shots, exist_ok=True)
             page.screenshot(path=os.path.join(shots, "conditional-%s.png" % language), full_page=True)
+            page.locator("#conditional-form label").screenshot(
+                path=os.path.join(shots, "conditional-label-%s.png" % language)
+            )
         page.locator("#conditional-entry .entry-back").click()  # another answer to the same move
         wait_for_line(page, [theirs.text])
         click_move(page, other)
