@@ -84,6 +84,8 @@ function start() {
       back: panel.querySelector(".entry-back"),
       line: [],
       position: null,
+      // The button that opened the panel is hidden: the first board takes the keyboard.
+      focusBoard: true,
     };
     column.classList.add("conditional-entering");
     enterButton.hidden = true;
@@ -135,8 +137,9 @@ function start() {
   }
 
   function show(position) {
-    const focusWasOnBoard = entry.wrap.contains(document.activeElement) ||
-      entry.panel.contains(document.activeElement);
+    const focusWasOnBoard = entry.focusBoard || entry.wrap.contains(document.activeElement) ||
+      entry.extras.contains(document.activeElement) || entry.panel.contains(document.activeElement);
+    entry.focusBoard = false;
     entry.position = position;
     entry.line = position.line;
     entry.wrap.innerHTML = position.board;
@@ -182,8 +185,11 @@ function start() {
     const list = rows();
     if (list.includes(text)) { entry.prompt.textContent = labels.already; return; }
     if (list.length >= data.max_lines) { entry.prompt.textContent = labels.too_many; return; }
+    const hadKeyboard = document.activeElement === entry.add;
     setRows(list.concat([text]));
     entry.prompt.textContent = labels.added;
+    // The button turns off once its line is in the list: the keyboard goes on to the next one.
+    if (hadKeyboard) { entry.back.focus(); }
   }
 
   enterButton.addEventListener("click", enter);

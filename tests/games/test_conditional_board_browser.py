@@ -4,7 +4,8 @@ takes an answer back and adds another, removes it from the list, and saves; the 
 page shows none of it, and the opponent's move, made on their board, is answered at once.
 In English on a desktop and in Arabic on a 390 px phone, nothing scrolls sideways, every
 text lies inside the screen and the form's notation example reads left to right on one line.
-Screenshots go to $BOARD_SCREENSHOTS when set."""
+The same line is also entered, added and saved with the keyboard alone. Screenshots go to
+$BOARD_SCREENSHOTS when set."""
 
 from __future__ import annotations
 
@@ -150,6 +151,112 @@ def test_a_line_entered_on_the_board_is_saved_and_played(live_server, browser, s
         played = list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
         assert played == [theirs.text, mine.text]
         assert page.locator(".last-move-line code").inner_text() == mine.text
+    finally:
+        page.context.close()
+
+
+def focused(page) -> dict:
+    """What has the keyboard: its id, its classes, and its square when it is one."""
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return {id: e.id, cls: e.getAttribute('class') || '', square: e.getAttribute('data-square')}; }"
+    )
+
+
+# The arrow key that brings the keyboard from the focused square one step nearer ``square``.
+ARROW_TOWARDS_JS = """
+(square) => {
+  const here = document.activeElement;
+  const there = document.querySelector(`.board-wrap rect.space[data-square='${square}']`);
+  const size = Number(here.getAttribute("width"));
+  const dx = (Number(there.getAttribute("x")) - Number(here.getAttribute("x"))) / size;
+  const dy = (Number(there.getAttribute("y")) - Number(here.getAttribute("y"))) / size;
+  return dx > 0 ? "ArrowRight" : dx < 0 ? "ArrowLeft" : dy > 0 ? "ArrowDown" : dy < 0 ? "ArrowUp" : null;
+}
+"""
+
+
+def keyboard_to(page, square: str, key: str) -> None:
+    """From the square that has the keyboard to ``square`` with the arrow keys, then ``key``."""
+    for _ in range(10):
+        assert "space" in focused(page)["cls"].split(), focused(page)
+        arrow = page.evaluate(ARROW_TOWARDS_JS, square)
+        if arrow is None:
+            break
+        page.keyboard.press(arrow)
+    assert focused(page)["square"] == square
+    page.keyboard.press(key)
+
+
+def keyboard_move(page, move: LegalMove, key: str) -> None:
+    """A piece and a square chosen with the keyboard, and the card when both cards reach it."""
+    keyboard_to(page, move.parts["from"], key)
+    keyboard_to(page, move.parts["to"], key)
+    if page.locator("#card-choices").is_visible():
+        card = str(move.parts["card"]).replace("_", " ")
+        for _ in range(3):
+            if card in page.evaluate("document.activeElement.textContent"):
+                break
+            page.keyboard.press("Tab")
+        page.keyboard.press(key)
+
+
+def wait_for_square_focused(page) -> None:
+    page.wait_for_function("() => document.activeElement.matches('.board-wrap rect.space')")
+
+
+def test_a_line_entered_with_the_keyboard_alone_is_saved(live_server, browser, settings):
+    """Enter on the button, the arrow keys and Enter or Space on the squares, Enter on "Add
+    this line", Tab and Enter to leave and to save: the keyboard never falls off the page."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    alice, bob = make_user("alice"), make_user("bob")
+    game = start_game(alice, bob)
+    mover = to_move(game)
+    waiter = bob if mover == alice else alice
+    state = services.game_state(game)
+    theirs = steps(legal_moves_of(kind="onitama", state=state))[0]
+    rules = services.rules_for("onitama")
+    after = rules.apply(state, rules.parse_move(state, theirs.text))
+    mine = steps(legal_moves_of(kind="onitama", state=after))[-1]
+    line = "%s %s" % (theirs.text, mine.text)
+    base = live_server.url
+    page = signed_in_page(browser, base, language="en", viewport=DESKTOP, user=waiter.username)
+    try:
+        page.goto("%s/games/%d/" % (base, game.pk))
+        enter = page.locator("#conditional-enter")
+        enter.wait_for()  # shown once the script has run
+        enter.focus()
+        page.keyboard.press("Enter")
+        wait_for_square_focused(page)  # the board has the keyboard, on a piece that can move
+        keyboard_move(page, theirs, "Enter")
+        wait_for_line(page, [theirs.text])
+        wait_for_square_focused(page)  # the next position's board has it
+        keyboard_move(page, mine, " ")
+        wait_for_line(page, [theirs.text, mine.text])
+        page.wait_for_function("() => document.activeElement.matches('#conditional-entry .entry-add')")
+        page.keyboard.press("Enter")
+        rows = page.locator(".conditional-draft-lines li code")
+        assert rows.all_inner_texts() == [line]
+        assert page.locator("#conditional-lines").input_value() == line
+        assert "entry-back" in focused(page)["cls"]  # the button added is off: the keyboard goes on
+        page.keyboard.press("Tab")
+        assert "entry-done" in focused(page)["cls"]
+        page.keyboard.press("Enter")
+        assert page.locator("#conditional-entry").count() == 0
+        assert focused(page)["id"] == "conditional-enter"
+        for _ in range(5):
+            page.keyboard.press("Tab")
+            if focused(page)["id"] == "conditional-save":
+                break
+        assert focused(page)["id"] == "conditional-save"
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert services.conditional_lines_of(game_id=game.pk, user=waiter) == [[theirs.text, mine.text]]
+        assert rows.all_inner_texts() == [line]
+
+        browser_login(page, base, mover.username, clear_cookies=True)  # the opponent sees none of it
+        page.goto("%s/games/%d/" % (base, game.pk))
+        assert page.locator("#conditional").count() == 0 and mine.text not in page.content()
     finally:
         page.context.close()
 
