@@ -190,8 +190,8 @@ def keyboard_to(page, square: str, key: str) -> None:
 
 def keyboard_move(page, move: LegalMove, key: str) -> None:
     """A piece and a square chosen with the keyboard, and the card when both cards reach it."""
-    keyboard_to(page, move.parts["from"], key)
-    keyboard_to(page, move.parts["to"], key)
+    keyboard_to(page, str(move.parts["from"]), key)
+    keyboard_to(page, str(move.parts["to"]), key)
     if page.locator("#card-choices").is_visible():
         card = str(move.parts["card"]).replace("_", " ")
         for _ in range(3):
