@@ -19,6 +19,7 @@ from games.rules import LegalMove, legal_moves_of
 from tests.browser_pages import DESKTOP, PHONE, signed_in_page, text_boxes
 from tests.factories import make_user, start_game, to_move
 from tests.helpers import browser_login
+from tests.test_accessibility import BLOCKING, axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -119,6 +120,8 @@ def test_a_line_entered_on_the_board_is_saved_and_played(live_server, browser, s
         assert page.locator("#conditional-lines").input_value() == line
         assert page.locator("#conditional-unsaved").is_visible()
         check_layout(page, viewport, language)
+        blocking = [v for v in axe_violations(page) if v["impact"] in BLOCKING]  # the entry panel open
+        assert not blocking, blocking
         if shots:
             os.makedirs(shots, exist_ok=True)
             page.screenshot(path=os.path.join(shots, "conditional-%s.png" % language), full_page=True)
