@@ -12,8 +12,13 @@ services (games.services, "conditional moves") check, set and play the lines.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
+from engine import GameRules, GameState, MoveParts
+from engine.errors import EngineError
+
+from .errors import InvalidInput, engine_message
 from .sealing import seal, unseal
 
 MAX_LINES = 50
@@ -46,3 +51,33 @@ def tree_lines(tree: Tree) -> list[list[str]]:
 def line_split(text: str) -> list[str]:
     """A line in notation: plies separated by spaces (``ox:c5c4 boar:a1a2``)."""
     return [part for part in (text or "").split() if part]
+
+
+@dataclass(frozen=True)
+class LineWalk:
+    """A line played from a position: its plies as the engine writes them, the position
+    after them, and the parts of the last ply (None for an empty line)."""
+
+    texts: list[str]
+    position: GameState
+    last_parts: MoveParts | None
+
+
+def line_walk(rules: GameRules, state: GameState, plies: list[str], *, number: int) -> LineWalk:
+    """Play ``plies`` (line ``number``) from ``state`` through the engine: every ply legal,
+    none after the game is over. The one check of a line, for saving lines
+    (games.services.conditional_lines_set) and for entering one on the board
+    (games.services.conditional_line_position); InvalidInput (400) names the line and ply."""
+    position, texts, last_parts = state, [], None
+    for ply, text in enumerate(plies, start=1):
+        if rules.outcome(position) is not None:
+            raise InvalidInput("conditional_game_ends", line=number, ply=ply - 1)
+        try:
+            move = rules.parse_move(position, text.strip())
+            position = rules.apply(position, move)
+        except EngineError as error:
+            problem = engine_message(error.code, error.params, error.message)
+            raise InvalidInput("conditional_illegal", line=number, ply=ply, problem=problem) from error
+        texts.append(rules.move_text(move))
+        last_parts = rules.move_parts(move)
+    return LineWalk(texts=texts, position=position, last_parts=last_parts)

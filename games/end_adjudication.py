@@ -31,6 +31,7 @@ Staff overturn a verdict with ops.services.game_award, which writes the staff au
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -43,6 +44,7 @@ from engine.maatatahay.rules import winner as maatatahay_winner
 from engine.onitama import RULES, position_from_text
 
 from . import services
+from .errors import NotFound
 from .models import BotAdjudication, Game, GameKind, GameStatus, ResultReason
 from .rules import game_state, rules_for, side_other
 
@@ -143,44 +145,89 @@ def position_verdict(game: Game) -> Verdict:
     return maatatahay_evaluate(state=state, side_to_move=side)
 
 
-def game_adjudicate(*, game_id: int, note: str, now: datetime | None = None) -> BotAdjudication | None:
+# A move that lands while the bot judges the position (the verdict is reached without a lock)
+# has it judged again from the new position, at most this many times in one call.
+ADJUDICATION_ATTEMPTS = 3
+
+
+def game_adjudicate(
+    *,
+    game_id: int,
+    note: str,
+    now: datetime | None = None,
+    with_verdict: Callable[[Game, BotAdjudication], None] | None = None,
+) -> BotAdjudication | None:
     """Adjudicate a running game by the module's rules and end it (reason ``adjudicated``,
-    through games.services.game_finish). ``note`` says why (the tournament's end date). The
-    caller holds the game's lock or lets this take it. Idempotent: a game that is no longer
-    running, or already adjudicated, is left as it is (None)."""
+    through games.services.game_finish). ``note`` says why (the tournament's end date).
+
+    One short transaction per game: the verdict is reached first, without a lock (the bot's
+    search takes seconds), from the position at ply P; then, under the game's row lock, it
+    is written and the game ends only while the game still runs at ply P (a move in between
+    has the new position judged, up to ADJUDICATION_ATTEMPTS times; then None, and the
+    next run takes it again). ``with_verdict(game, row)`` runs in that transaction before
+    the game ends (a tournament marks the game's pairing). Idempotent: a game that is no
+    longer running, or already adjudicated, is left as it is (None)."""
     now = now or timezone.now()
-    with transaction.atomic():
-        game = services.game_lock(game_id=game_id)
+    for _attempt in range(ADJUDICATION_ATTEMPTS):
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise NotFound("game_not_found", game=game_id)
         if game.status != GameStatus.ACTIVE or BotAdjudication.objects.filter(game_id=game.pk).exists():
             return None
+        seen_ply = game.ply
         verdict = position_verdict(game)
-        row = BotAdjudication.objects.create(
-            game=game,
-            method=verdict.method,
-            ply=game.ply,
-            side_to_move=verdict.side_to_move,
-            position=verdict.position,
-            evaluation=verdict.evaluation,
-            winner_side=verdict.winner,
-            bot_version=verdict.bot_version,
-            level=verdict.level,
-            nodes=verdict.nodes,
-            seed=verdict.seed,
-            reason="%s: %s" % (note, verdict.reason) if note else verdict.reason,
-            decided_at=now,
-        )
-        winner = verdict.winner or None
-        services.game_state_terminate(game=game, reason=ResultReason.ADJUDICATED, winner=winner)
-        services.game_finish(
-            game,
-            status=GameStatus.FINISHED,
-            winner_side=verdict.winner,
-            reason=ResultReason.ADJUDICATED,
-            scores=verdict.evaluation.get("scores"),
-            now=now,
-        )
-        log.info("game=%s adjudicated at its end date: %r (%s)", game.pk, verdict.winner, verdict.reason)
-        return row
+        with transaction.atomic():
+            game = services.game_lock(game_id=game_id)
+            if game.status != GameStatus.ACTIVE or BotAdjudication.objects.filter(game_id=game.pk).exists():
+                return None
+            if game.ply != seen_ply:
+                log.info(
+                    "game=%s moved on while adjudicated (ply %d, now %d): judged again", game.pk, seen_ply, game.ply
+                )
+                continue
+            return _verdict_keep(game, verdict, note=note, now=now, with_verdict=with_verdict)
+    log.warning("game=%s kept moving while adjudicated: left for the next run", game_id)
+    return None
+
+
+def _verdict_keep(
+    game: Game,
+    verdict: Verdict,
+    *,
+    note: str,
+    now: datetime,
+    with_verdict: Callable[[Game, BotAdjudication], None] | None,
+) -> BotAdjudication:
+    """Store ``verdict`` on the locked, running ``game`` and end the game by it."""
+    row = BotAdjudication.objects.create(
+        game=game,
+        method=verdict.method,
+        ply=game.ply,
+        side_to_move=verdict.side_to_move,
+        position=verdict.position,
+        evaluation=verdict.evaluation,
+        winner_side=verdict.winner,
+        bot_version=verdict.bot_version,
+        level=verdict.level,
+        nodes=verdict.nodes,
+        seed=verdict.seed,
+        reason="%s: %s" % (note, verdict.reason) if note else verdict.reason,
+        decided_at=now,
+    )
+    if with_verdict is not None:
+        with_verdict(game, row)
+    winner = verdict.winner or None
+    services.game_state_terminate(game=game, reason=ResultReason.ADJUDICATED, winner=winner)
+    services.game_finish(
+        game,
+        status=GameStatus.FINISHED,
+        winner_side=verdict.winner,
+        reason=ResultReason.ADJUDICATED,
+        scores=verdict.evaluation.get("scores"),
+        now=now,
+    )
+    log.info("game=%s adjudicated at its end date: %r (%s)", game.pk, verdict.winner, verdict.reason)
+    return row
 
 
 def adjudication_repeat(*, adjudication: BotAdjudication) -> Verdict:

@@ -37,7 +37,7 @@ from engine.errors import EngineError
 
 from . import bots, conditional, notifications, tasks
 from .clock import quiet_hours_shift
-from .errors import Conflict, InvalidInput, MoveRejected, NotAllowed, NotFound, engine_message
+from .errors import Conflict, InvalidInput, MoveRejected, NotAllowed, NotFound
 from .models import (
     BOT_LEVELS,
     CHALLENGE_LIFETIME_DAYS,
@@ -55,7 +55,7 @@ from .models import (
     ResultReason,
     Seat,
 )
-from .rules import game_can_abort, game_secret, game_state, rules_for, side_other
+from .rules import LegalMove, game_can_abort, game_secret, game_state, legal_moves_of, rules_for, side_other
 from .sealing import seal
 from .selectors import bot_turns_overdue
 from .signals import game_finished, position_changed
@@ -387,17 +387,7 @@ def _conditional_check(rules: GameRules, state: GameState, lines: Any) -> condit
             raise InvalidInput("conditional_too_long", line=number, limit=conditional.MAX_PLIES)
         if len(plies) % 2:
             raise InvalidInput("conditional_no_answer", line=number)
-        position, texts = state, []
-        for ply, text in enumerate(plies, start=1):
-            if rules.outcome(position) is not None:
-                raise InvalidInput("conditional_game_ends", line=number, ply=ply - 1)
-            try:
-                move = rules.parse_move(position, text.strip())
-                position = rules.apply(position, move)
-            except EngineError as error:
-                problem = engine_message(error.code, error.params, error.message)
-                raise InvalidInput("conditional_illegal", line=number, ply=ply, problem=problem) from error
-            texts.append(rules.move_text(move))
+        texts = conditional.line_walk(rules, state, plies, number=number).texts
         level = tree
         for theirs, mine in zip(texts[::2], texts[1::2], strict=True):
             node = level.setdefault(theirs, {"answer": mine, "then": {}})
@@ -447,6 +437,59 @@ def conditional_lines_of(*, game_id: int, user: User) -> list[list[str]]:
     seat = _conditional_seat(game, user)
     row = ConditionalLines.objects.filter(seat=seat).first()
     return conditional.tree_lines(conditional.tree_unseal(row.sealed_lines)) if row is not None else []
+
+
+@dataclass(frozen=True)
+class ConditionalPosition:
+    """The position after a line being entered on the board, as its player sees it: the
+    line so far (engine notation), the view of the player's side (the page's own view),
+    the line's last ply with its parts (marked on the board), the side to move there and its legal moves (none once
+    the game would be over or the line is full)."""
+
+    game: Game
+    side: str
+    flip: bool
+    line: list[str]
+    view: dict[str, Any]
+    last: LegalMove | None
+    to_move: str
+    over: bool
+    moves: list[LegalMove]
+
+
+def conditional_line_position(*, game_id: int, user: Any, plies: list[str]) -> ConditionalPosition:
+    """Where a line being entered on the board leads (games.views.game_conditional_position).
+
+    A read for the player who may queue lines now, refused as saving is (404, 403, 409 on
+    their own turn or once the game is over); the plies are played by the same check as a
+    saved line (conditional.line_walk, 400 naming the ply). Nothing is stored: the line is
+    checked again when the lines are saved."""
+    try:
+        game = Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("game_not_found", game=game_id) from None
+    seat = _conditional_seat(game, user)
+    _require_active(game)
+    if game.to_move_side == seat.side:
+        raise Conflict("conditional_not_now")
+    if len(plies) > conditional.MAX_PLIES:
+        raise InvalidInput("conditional_too_long", line=1, limit=conditional.MAX_PLIES)
+    rules = rules_for(game.kind)
+    walk = conditional.line_walk(rules, game_state(game), plies, number=1)
+    outcome = rules.outcome(walk.position)
+    full = len(walk.texts) >= conditional.MAX_PLIES
+    view = rules.view(walk.position, seat.side)
+    return ConditionalPosition(
+        game=game,
+        side=seat.side,
+        flip=seat.position == 1,
+        line=walk.texts,
+        view=view,
+        last=LegalMove(text=walk.texts[-1], parts=walk.last_parts) if walk.last_parts is not None else None,
+        to_move=rules.to_move(walk.position) or "",
+        over=outcome is not None,
+        moves=[] if outcome is not None or full else legal_moves_of(kind=game.kind, state=walk.position),
+    )
 
 
 def _conditional_answer(game: Game, *, played: Move, now: datetime) -> None:

@@ -17,6 +17,11 @@ urlpatterns = [
     path("records/import/", views.record_import, name="record_import"),
     path("records/<int:record_id>/", views.record_board, name="imported"),
     path("games/<int:game_id>/conditional/", views.game_conditional, name="conditional"),
+    path(
+        "games/<int:game_id>/conditional/position.json",
+        views.game_conditional_position,
+        name="conditional_position",
+    ),
     path("games/<int:game_id>/resign/", views.game_resign, name="resign"),
     path("games/<int:game_id>/abort/", views.game_abort, name="abort"),
     path("games/<int:game_id>/draw/offer/", views.draw_offer, name="draw_offer"),

@@ -136,15 +136,89 @@ def _conditional_context(
         return {}
     if game.to_move_side == seat.side:
         return {}
-    lines = services.conditional_lines_of(game_id=game.pk, user=user)
+    lines = [" ".join(line) for line in services.conditional_lines_of(game_id=game.pk, user=user)]
     return {
         "conditional": {
-            "lines": [" ".join(line) for line in lines],
+            "lines": lines,
             "error": conditional_error,
             "max_lines": conditional.MAX_LINES,
             "max_plies": conditional.MAX_PLIES,
+            "entry": {
+                "kind": game.kind,
+                "position_url": reverse("games:conditional_position", args=[game.pk]),
+                "saved": lines,
+                "max_lines": conditional.MAX_LINES,
+                "max_plies": conditional.MAX_PLIES,
+                "labels": _conditional_entry_labels(),
+            },
         }
     }
+
+
+def _conditional_entry_labels() -> dict[str, Any]:
+    """The texts of entering a line on the board (static/games/conditional.js): the board's
+    controls (static/games/onitama.js) with the words for the opponent's ply and for the
+    player's answer, and what the panel says between them."""
+    common = {
+        "move_with": _("Move with %(card)s"),
+        "target": _("%(square)s, you can move here"),
+        "selected": _("%(square)s, selected"),
+        "pick_card": _("Both cards reach this square: choose the card to move with."),
+    }
+    return {
+        "theirs": {
+            **common,
+            "pick_piece": _("Choose the piece your opponent may move, then a marked square."),
+            "pick_square": _("Choose a marked square, or another of your opponent's pieces."),
+            "must_pass": _("Your opponent cannot move: choose the card they would pass with."),
+        },
+        "mine": {
+            **common,
+            "pick_piece": _("Choose your answer: one of your pieces, then a marked square."),
+            "pick_square": _("Choose a marked square, or another piece."),
+            "must_pass": _("No move is possible: pass with one of your cards."),
+        },
+        "next_or_add": _("Add this line, or choose your opponent's next move on the board."),
+        "full": _("The line is as long as it can be: add it."),
+        "over_mine": _("The game would be over after your answer: add the line."),
+        "over_theirs": _("The game would be over after your opponent's move: take it back."),
+        "added": _("The line is added to the list: save the list to queue it."),
+        "already": _("This line is already in the list."),
+        "too_many": _("At most %(limit)s lines can be queued.") % {"limit": conditional.MAX_LINES},
+        "remove": _("Remove"),
+        "remove_line": _("Remove the line %(line)s"),
+        "failed": _("The position could not be loaded. Try again."),
+    }
+
+
+def game_conditional_position(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Where a conditional line being entered on the board leads (``?line=`` its plies in
+    notation, separated by spaces): the board and the cards as the page draws them for the
+    viewer, and the legal moves of the side to move there, for the player who may queue
+    lines now only (games.services.conditional_line_position; its refusals as JSON). The
+    line is private: the answer is never stored or cached."""
+    plies = conditional.line_split(request.GET.get("line", "")[:1000])
+    try:
+        found = services.conditional_line_position(game_id=game_id, user=request.user, plies=plies)
+    except GameActionError as error:
+        return JsonResponse(
+            {"error": error.code, "message": error.message},
+            status=error.status,
+            headers={"Cache-Control": "private, no-store"},
+        )
+    game = found.game
+    last = found.last.squares if found.last else ()
+    body = {
+        "line": found.line,
+        "side": found.side,
+        "to_move": found.to_move,
+        "over": found.over,
+        "full": len(found.line) >= conditional.MAX_PLIES,
+        "board": str(board_svg(game.kind, found.view, flip=found.flip, last=last)),
+        "extras": str(extras_svg(game.kind, found.view, flip=found.flip)),
+        "moves": [{"text": move.text, "parts": move.parts} for move in found.moves],
+    }
+    return JsonResponse(body, headers={"Cache-Control": "private, no-store"})
 
 
 def game_page_context(

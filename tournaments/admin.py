@@ -73,10 +73,14 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.status == TournamentStatus.FINISHED:
-            return [*services.EDITABLE_FIELDS, "paused_at"]
+            return [*services.EDITABLE_FIELDS, "paused_at", "end_date_reached_at"]
         if obj is not None and obj.status not in services.BEFORE_START:
-            return [*(f for f in services.EDITABLE_FIELDS if f not in services.ANY_TIME_FIELDS), "paused_at"]
-        return ["paused_at"]
+            return [
+                *(f for f in services.EDITABLE_FIELDS if f not in services.ANY_TIME_FIELDS),
+                "paused_at",
+                "end_date_reached_at",
+            ]
+        return ["paused_at", "end_date_reached_at"]
 
     @admin.display(description=_("players"))
     def players(self, obj: Tournament) -> int:

@@ -26,6 +26,7 @@ MESSAGES: dict[str, Any] = {
     "already_started": _("This tournament has already started."),
     "too_few_players": _("At least %(min)s players are needed; %(count)s registered."),
     "bad_status": _("This cannot be done while the tournament is %(status)s."),
+    "end_date_reached": _("The tournament's end date has passed: its games are being adjudicated."),
     "bad_settings": _("These tournament settings are not valid: %(reason)s"),
     "result_used": _(
         "A later round was already paired from this game's result, or the "

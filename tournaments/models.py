@@ -75,6 +75,12 @@ class Tournament(models.Model):
         ),
     )
     paused_at = models.DateTimeField(_("paused since"), null=True, blank=True)
+    end_date_reached_at = models.DateTimeField(
+        _("end date reached at"),
+        null=True,
+        blank=True,
+        help_text=_("Set when the adjudication of the games still running begins: no round is paired after it."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -36,7 +36,7 @@ from games import end_adjudication
 from games import rules as game_rules
 from games import services as game_services
 from games.adjudication import REASON_VOID
-from games.models import DAYS_PER_MOVE_CHOICES, Game, GameKind, GameStatus
+from games.models import DAYS_PER_MOVE_CHOICES, BotAdjudication, Game, GameKind, GameStatus
 
 from . import pairing as rules
 from . import selectors, tasks
@@ -197,6 +197,8 @@ def tournament_update(*, tournament_id: int, actor: User | None, changes: Mappin
             _require_status(tournament, *BEFORE_START)
         if "ends_at" in changes:
             _require_status(tournament, *BEFORE_START, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+            if tournament.end_date_reached_at is not None:
+                raise Conflict("end_date_reached")
         values = tournament_settings_check({**{f: getattr(tournament, f) for f in EDITABLE_FIELDS}, **changes})
         for name in changes:
             setattr(tournament, name, values[name])
@@ -419,6 +421,8 @@ def tournament_pause(*, tournament_id: int, actor: User | None, now: datetime | 
         _running_game_ids(tournament_id)
         tournament = _lock(tournament_id)
         _require_status(tournament, TournamentStatus.RUNNING)
+        if tournament.end_date_reached_at is not None:
+            raise Conflict("end_date_reached")
         tournament.status = TournamentStatus.PAUSED
         tournament.paused_at = now or _now()
         tournament.save(update_fields=["status", "paused_at"])
@@ -592,38 +596,71 @@ def tournament_game_result_rewrite(*, game: Game, previous: Mapping[str, Any]) -
 # ---------------------------------------------------------------- end date
 
 
-def tournament_end_date_reach(*, tournament_id: int, now: datetime | None = None) -> str:
+def tournament_end_date_reach(*, tournament_id: int, now: datetime | None = None, batch: int | None = None) -> str:
     """The tournament's end date passed: adjudicate every game still running
     (games.end_adjudication.game_adjudicate: the bot, or Maatatahay's scoring rule), then
     finish the tournament with the results as they stand; no further round is paired.
 
+    Each game is adjudicated in its own short transaction (its row lock and ply check, a few
+    seconds of search before it, outside any lock), never all of them under one lock. The
+    first run marks the tournament (``end_date_reached_at``, under its lock), after which
+    tournament_advance pairs nothing and a pause is refused. ``batch``: adjudicate at most
+    that many games in this run. The tournament is finished, in one short transaction, once
+    none of its games runs; until then the sweep (tournaments_end_date_due) enqueues the task
+    again, which takes the games still running: a run stopped half-way (the worker died,
+    or ``batch``) is completed by the next one, and a game already decided is never judged
+    again.
+
     The adjudicated games end like any game (``game_finished``: ratings follow, and
     :func:`tournament_game_record` records their pairings while the tournament still
     runs). A knockout game adjudicated as a draw is not replayed: its pairing is marked
-    ``end_adjudicated`` and the higher seed advances (tournaments.pairing.knockout_match_winner).
-    Idempotent: a tournament that is not running, or whose end date has not passed (a
-    pause moved it on), is left alone. Returns what it did."""
+    ``end_adjudicated`` in the game's transaction and the higher seed advances
+    (tournaments.pairing.knockout_match_winner). Idempotent: a tournament that is not
+    running, or whose end date has not passed (a pause moved it on), is left alone.
+    Returns what it did."""
     now = now or _now()
     with transaction.atomic():
-        _running_game_ids(tournament_id)
         tournament = _lock(tournament_id)
         if tournament.status != TournamentStatus.RUNNING:
             return "not_running"
         if tournament.ends_at is None or tournament.ends_at > now:
             return "not_due"
-        game_ids = _running_game_ids(tournament_id)
+        if tournament.end_date_reached_at is None:
+            tournament.end_date_reached_at = now
+            tournament.save(update_fields=["end_date_reached_at"])
         note = "tournament %d reached its end date %s" % (tournament.pk, tournament.ends_at.isoformat())
-        for game_id in game_ids:
-            end_adjudication.game_adjudicate(game_id=game_id, note=note, now=now)
-        Pairing.objects.filter(tournament=tournament, game_id__in=game_ids).update(end_adjudicated=True)
+    running = list(
+        Game.objects.filter(tournament_pairing__tournament_id=tournament_id, status=GameStatus.ACTIVE)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    adjudicated = 0
+    for game_id in running if batch is None else running[:batch]:
+        row = end_adjudication.game_adjudicate(
+            game_id=game_id, note=note, now=now, with_verdict=_pairing_end_adjudicated
+        )
+        adjudicated += row is not None
+    with transaction.atomic():
+        left = _running_game_ids(tournament_id)
+        tournament = _lock(tournament_id)
+        if tournament.status != TournamentStatus.RUNNING:
+            return "adjudicated %d" % adjudicated  # another run finished it meanwhile
+        if left:
+            return "adjudicated %d, %d still running" % (adjudicated, len(left))
         Round.objects.filter(tournament=tournament, completed_at__isnull=True).exclude(
             pairings__result=Result.PENDING
         ).update(completed_at=now)
         tournament.status = TournamentStatus.FINISHED
         tournament.finished_at = now
         tournament.save(update_fields=["status", "finished_at"])
-        _log(tournament, None, StaffActionKind.TOURNAMENT_END_DATE, "%d running game(s) adjudicated" % len(game_ids))
-        return "adjudicated %d" % len(game_ids)
+        total = Pairing.objects.filter(tournament=tournament, end_adjudicated=True).count()
+        _log(tournament, None, StaffActionKind.TOURNAMENT_END_DATE, "%d running game(s) adjudicated" % total)
+        return "adjudicated %d" % adjudicated
+
+
+def _pairing_end_adjudicated(game: Game, adjudication: BotAdjudication) -> None:
+    """In the game's adjudication transaction: its pairing was decided at the end date."""
+    Pairing.objects.filter(game_id=game.pk).update(end_adjudicated=True)
 
 
 def tournaments_end_date_due(*, now: datetime | None = None) -> int:
@@ -767,6 +804,8 @@ def tournament_advance(*, tournament_id: int) -> str:
         tournament = _lock(tournament_id)
         if tournament.status != TournamentStatus.RUNNING:
             return "not_running"
+        if tournament.end_date_reached_at is not None:
+            return "end_date_reached"  # tournament_end_date_reach finishes it
         last = tournament.rounds.order_by("-number").first()
         if last is not None:
             if tournament.format == TournamentFormat.KNOCKOUT and _knockout_replays(tournament, last):

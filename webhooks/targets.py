@@ -11,7 +11,9 @@ The check runs at registration (a clear 400) and again at every delivery, becaus
 change in between: :func:`post` resolves the name, checks the addresses, and connects to the
 checked address itself (the name goes only into the Host header and TLS's SNI and certificate
 check), so no second lookup can swap the address. No redirect is followed (http.client follows
-none), there is a timeout, and the request carries no cookie or credential of the site.
+none), there is a timeout for the whole delivery (``WEBHOOKS_TIMEOUT_SECONDS``: connecting, sending
+and the whole answer, so a receiver that trickles its answer is cut off; each socket operation is
+bounded by it too), and the request carries no cookie or credential of the site.
 
 Only ``https`` is accepted. The test-only setting ``WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS``
 (environment variable of the same name, off by default, never tied to DEBUG) also accepts
@@ -25,6 +27,7 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -205,28 +208,62 @@ def check_url(url: str) -> Target:
 # ---------------------------------------------------------------- sending
 
 
+class _Deadline:
+    """The one deadline of a whole delivery. The socket timeout bounds each connect, send and
+    read alone, so a receiver that trickles its answer a byte at a time would hold the worker
+    for as long as it likes; :meth:`abort` (a timer at ``WEBHOOKS_TIMEOUT_SECONDS``, see
+    :func:`post`) shuts the connection's socket down, which ends whatever send or read is
+    under way, and refuses a connection made after it."""
+
+    def __init__(self) -> None:
+        self.expired = threading.Event()
+        self._raw: socket.socket | None = None
+        self._lock = threading.Lock()
+
+    def connected(self, raw: socket.socket) -> socket.socket:
+        with self._lock:
+            self._raw = raw
+            if self.expired.is_set():
+                raw.close()
+                raise TimeoutError("timed out")
+        return raw
+
+    def abort(self) -> None:
+        with self._lock:
+            self.expired.set()
+            if self._raw is not None:
+                try:
+                    self._raw.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # closed already
+
+
 class _PinnedHTTPConnection(http.client.HTTPConnection):
     """Connects to the checked address, whatever the host name says."""
 
-    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+    def __init__(self, host: str, port: int, *, address: str, timeout: float, deadline: _Deadline) -> None:
         super().__init__(host, port, timeout=timeout)
         self._address = address
+        self._deadline = deadline
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._deadline.connected(socket.create_connection((self._address, self.port), self.timeout))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     """TLS to the checked address, with the host name for SNI and the certificate check."""
 
-    def __init__(self, host: str, port: int, *, address: str, timeout: float, context: ssl.SSLContext) -> None:
+    def __init__(
+        self, host: str, port: int, *, address: str, timeout: float, context: ssl.SSLContext, deadline: _Deadline
+    ) -> None:
         super().__init__(host, port, timeout=timeout, context=context)
         self._address = address
         self._tls = context
+        self._deadline = deadline
 
     def connect(self) -> None:
-        raw = socket.create_connection((self._address, self.port), self.timeout)
+        raw = self._deadline.connected(socket.create_connection((self._address, self.port), self.timeout))
         self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
 
 
@@ -255,21 +292,35 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
     except TargetRefused as refused:
         return answer(None, "refused: %s" % refused.code)
     timeout = settings.WEBHOOKS_TIMEOUT_SECONDS
+    deadline = _Deadline()
     connection: http.client.HTTPConnection
     if target.scheme == "https":
         connection = _PinnedHTTPSConnection(
-            target.host, target.port, address=address, timeout=timeout, context=ssl.create_default_context()
+            target.host,
+            target.port,
+            address=address,
+            timeout=timeout,
+            context=ssl.create_default_context(),
+            deadline=deadline,
         )
     else:
-        connection = _PinnedHTTPConnection(target.host, target.port, address=address, timeout=timeout)
+        connection = _PinnedHTTPConnection(
+            target.host, target.port, address=address, timeout=timeout, deadline=deadline
+        )
+    timer = threading.Timer(max(0.0, timeout - (time.monotonic() - started)), deadline.abort)
+    timer.daemon = True
+    timer.start()
     try:
         connection.request("POST", target.path, body=body, headers=headers)
         response = connection.getresponse()
         response.read(ANSWER_LIMIT)
         status = response.status
     except (OSError, http.client.HTTPException, ssl.SSLError) as error:
+        if deadline.expired.is_set():
+            return answer(None, "TimeoutError: timed out: no whole answer within %g s" % timeout)
         return answer(None, "%s: %s" % (type(error).__name__, error))
     finally:
+        timer.cancel()
         connection.close()
     if 300 <= status < 400:
         return answer(status, "redirect not followed")

@@ -19,27 +19,18 @@ function squaresOf(move) {
   return SQUARE_PARTS.map((key) => move.parts[key]).filter((value) => typeof value === "string");
 }
 
-function start() {
-  const dataElement = document.getElementById("move-data");
-  const form = document.getElementById("move-form");
-  const svg = document.querySelector(".board-wrap svg");
-  // Once per move form: live.js swaps in a new one (with a new board) after a move.
-  if (!dataElement || !form || !svg || form.dataset.boardReady) { return; }
-  form.dataset.boardReady = "1";
-  const data = JSON.parse(dataElement.textContent);
-  const field = document.getElementById("move-text");
-  const pendingBox = document.getElementById("pending-move");
-  const pendingText = document.getElementById("pending-text");
-  const prompt = document.getElementById("move-prompt");
+// The board object that a game's controls work with (./onitama.js, ./maatatahay.js): the
+// spaces of ``svg``, the moves of ``data`` (the engine's legal moves) and what to do when a
+// move is chosen (``hooks.propose``, ``hooks.undo``, ``hooks.pending``). The game page's move
+// form uses it, and so does entering a conditional line on the board (./conditional.js).
+export function boardFor(svg, data, prompt, hooks) {
   const spaces = new Map();
   svg.querySelectorAll(".space").forEach((rect) => {
     rect.dataset.name = rect.getAttribute("aria-label") || rect.dataset.square;
     spaces.set(rect.dataset.square, rect);
   });
-  let pending = null;
-
-  const board = {
-    data, svg, form, labels: data.labels, moves: data.moves, side: data.side, spaces,
+  return {
+    data, svg, labels: data.labels, moves: data.moves, side: data.side, spaces,
     space: (square) => spaces.get(square),
     byText: (text) => data.moves.find((move) => move.text === text) || null,
     squaresOf,
@@ -56,10 +47,80 @@ function start() {
     mark(squares, className) {
       spaces.forEach((rect, square) => rect.classList.toggle(className, squares.includes(square)));
     },
-    propose, undo,
-    get pending() { return pending; },
+    propose: (move) => hooks.propose(move),
+    undo: () => hooks.undo(),
+    get pending() { return hooks.pending(); },
   };
-  const controls = (CONTROLS[data.kind] || genericControls)(board);
+}
+
+export function controlsFor(board) {
+  return (CONTROLS[board.data.kind] || genericControls)(board);
+}
+
+// Squares as buttons: click, and the keyboard (one square in the tab order at a time; arrow
+// keys move between them, Enter or Space acts like a click). Returns focusSquare.
+export function bindSquares(board, controls, activate) {
+  const spaces = board.spaces;
+  function focusSquare(square) {
+    const rect = spaces.get(square);
+    if (!rect) { return; }
+    spaces.forEach((other) => other.setAttribute("tabindex", other === rect ? "0" : "-1"));
+    rect.focus();
+  }
+
+  function neighbour(rect, key) {
+    const x = Number(rect.getAttribute("x"));
+    const y = Number(rect.getAttribute("y"));
+    const size = Number(rect.getAttribute("width"));
+    const step = {ArrowUp: [0, -size], ArrowDown: [0, size], ArrowLeft: [-size, 0], ArrowRight: [size, 0]}[key];
+    for (const [square, other] of spaces) {
+      if (Number(other.getAttribute("x")) === x + step[0] && Number(other.getAttribute("y")) === y + step[1]) {
+        return square;
+      }
+    }
+    return null;
+  }
+
+  if (!controls.squares) { return focusSquare; }
+  const first = controls.firstSquare() || spaces.keys().next().value;
+  spaces.forEach((rect, square) => {
+    rect.setAttribute("role", "button");
+    rect.setAttribute("tabindex", square === first ? "0" : "-1");
+  });
+  board.svg.addEventListener("click", (event) => {
+    const rect = event.target.closest(".space");
+    if (rect) { activate(rect.dataset.square); }
+  });
+  board.svg.addEventListener("keydown", (event) => {
+    const rect = event.target.closest(".space");
+    if (!rect) { return; }
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      activate(rect.dataset.square);
+    } else if (event.key.startsWith("Arrow")) {
+      event.preventDefault();
+      const next = neighbour(rect, event.key);
+      if (next) { focusSquare(next); }
+    }
+  });
+  return focusSquare;
+}
+
+function start() {
+  const dataElement = document.getElementById("move-data");
+  const form = document.getElementById("move-form");
+  const svg = document.querySelector(".board-wrap svg");
+  // Once per move form: live.js swaps in a new one (with a new board) after a move.
+  if (!dataElement || !form || !svg || form.dataset.boardReady) { return; }
+  form.dataset.boardReady = "1";
+  const data = JSON.parse(dataElement.textContent);
+  const field = document.getElementById("move-text");
+  const pendingBox = document.getElementById("pending-move");
+  const pendingText = document.getElementById("pending-text");
+  const prompt = document.getElementById("move-prompt");
+  let pending = null;
+  const board = boardFor(svg, data, prompt, {propose, undo, pending: () => pending});
+  const controls = controlsFor(board);
 
   function showPending(move) {
     pending = move;
@@ -112,55 +173,12 @@ function start() {
     });
   });
 
-  // Squares: click, and the keyboard (one square in the tab order at a time).
-  function focusSquare(square) {
-    const rect = spaces.get(square);
-    if (!rect) { return; }
-    spaces.forEach((other) => other.setAttribute("tabindex", other === rect ? "0" : "-1"));
-    rect.focus();
-  }
-
-  function neighbour(rect, key) {
-    const x = Number(rect.getAttribute("x"));
-    const y = Number(rect.getAttribute("y"));
-    const size = Number(rect.getAttribute("width"));
-    const step = {ArrowUp: [0, -size], ArrowDown: [0, size], ArrowLeft: [-size, 0], ArrowRight: [size, 0]}[key];
-    for (const [square, other] of spaces) {
-      if (Number(other.getAttribute("x")) === x + step[0] && Number(other.getAttribute("y")) === y + step[1]) {
-        return square;
-      }
-    }
-    return null;
-  }
-
   function activate(square) {
     if (pending) { clearPending(); field.value = ""; }
     controls.square(square);
   }
 
-  if (controls.squares) {
-    const first = controls.firstSquare() || spaces.keys().next().value;
-    spaces.forEach((rect, square) => {
-      rect.setAttribute("role", "button");
-      rect.setAttribute("tabindex", square === first ? "0" : "-1");
-    });
-    svg.addEventListener("click", (event) => {
-      const rect = event.target.closest(".space");
-      if (rect) { activate(rect.dataset.square); }
-    });
-    svg.addEventListener("keydown", (event) => {
-      const rect = event.target.closest(".space");
-      if (!rect) { return; }
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        activate(rect.dataset.square);
-      } else if (event.key.startsWith("Arrow")) {
-        event.preventDefault();
-        const next = neighbour(rect, event.key);
-        if (next) { focusSquare(next); }
-      }
-    });
-  }
+  const focusSquare = bindSquares(board, controls, activate);
   controls.reset();
   const typed = board.byText(field.value.trim());
   if (typed) { showPending(typed); }

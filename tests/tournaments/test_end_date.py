@@ -24,7 +24,8 @@ from ops import services as ops
 from ratings.models import RatingChange
 from tests.factories import play
 from tournaments import selectors, services, tasks
-from tournaments.models import Pairing, Result, Tournament, TournamentStatus
+from tournaments.errors import Conflict
+from tournaments.models import Pairing, Result, Round, Tournament, TournamentStatus
 
 from .conftest import make_user, running_games, started
 
@@ -197,6 +198,41 @@ def test_the_sweep_and_the_task_are_idempotent(staff):
     assert tasks.tournament_end_date.delay(other.pk).get() == "adjudicated 1"
     assert tasks.tournament_end_date.delay(other.pk).get() == "not_running"
     assert BotAdjudication.objects.count() == 2
+
+
+def test_a_run_stopped_half_way_is_completed_by_the_next_without_judging_a_game_twice(staff):
+    t = started(users(6, "h"), format="round_robin", actor=staff)
+    games = running_games(t)
+    assert len(games) == 3
+    ends = timezone.now()
+    t = with_end_date(t, ends, staff)
+
+    # The first run stops after one game (batch=1, as a worker that died after its first
+    # game's transaction): that game is decided, the others still run, nothing is paired.
+    assert services.tournament_end_date_reach(tournament_id=t.pk, now=ends, batch=1) == "adjudicated 1, 2 still running"
+    first = BotAdjudication.objects.get()
+    assert first.game_id == games[0].pk and first.decided_at == ends
+    assert Pairing.objects.get(game=games[0]).end_adjudicated
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.RUNNING and t.end_date_reached_at == ends
+    assert len(running_games(t)) == 2
+    assert services.tournament_advance(tournament_id=t.pk) == "end_date_reached"  # no round is paired meanwhile
+    with pytest.raises(Conflict):
+        services.tournament_pause(tournament_id=t.pk, actor=staff)
+    assert not staff_actions_on(target=t).filter(action=StaffActionKind.TOURNAMENT_END_DATE).exists()
+
+    # The sweep takes it again: the two games left are judged, the decided one is not.
+    later = ends + timedelta(minutes=5)
+    assert services.tournaments_end_date_due(now=later) == 1  # the task ran (eager) when the sweep committed
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED and t.finished_at is not None
+    assert BotAdjudication.objects.count() == 3 and BotAdjudication.objects.get(game=games[0]) == first
+    assert BotAdjudication.objects.get(game=games[0]).decided_at == ends
+    assert all(Pairing.objects.get(game=game).end_adjudicated for game in games)
+    assert Round.objects.filter(tournament=t).count() == 1
+    (logged,) = staff_actions_on(target=t).filter(action=StaffActionKind.TOURNAMENT_END_DATE)
+    assert logged.details["detail"] == "3 running game(s) adjudicated"
+    assert services.tournament_end_date_reach(tournament_id=t.pk, now=later) == "not_running"
 
 
 def test_staff_overturn_a_verdict_in_the_audit_log_and_ratings_follow(client, staff):

@@ -21,6 +21,8 @@ from tests.api_clients import alice_api, anon, api_settings, bob_api, carol_api 
 from webhooks import targets
 
 SIGNATURE_HEADER = "Maatasite-Signature"
+#: The padding of a trickled answer: at one byte every ``trickle`` seconds, far longer than the timeout.
+TRICKLE_BYTES = 2000
 
 
 def receiver_verifies(*, secret: str, header: str, body: bytes, now: float) -> bool:
@@ -61,6 +63,9 @@ class Receiver:
     answer: int = 204
     redirect_to: str = ""
     delay: float = 0.0
+    trickle: float = 0.0  # send the answer one byte at a time, this many seconds apart
+    trickled: int = 0  # bytes of the trickled answer sent before the site hung up
+    cut_off: threading.Event = field(default_factory=threading.Event)  # the site hung up mid-answer
     clock: Any = None  # the receiver's "now" for the timestamp check (default: time.time)
     requests: list[Received] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -93,11 +98,27 @@ def receiver(settings) -> Iterator[Receiver]:
                 state.requests.append(Received(self.path, dict(self.headers.items()), body, ok, code))
             if state.delay:
                 time.sleep(state.delay)
+            if state.trickle:
+                self.trickle(code)
+                return
             self.send_response(code)
             if code == 302:
                 self.send_header("Location", state.redirect_to)
             self.send_header("Content-Length", "0")
             self.end_headers()
+
+        def trickle(self, code: int) -> None:
+            """A whole answer, one byte at a time: each read of the site's gets a byte well
+            within its timeout, so only a deadline on the whole delivery ends it."""
+            answer = b"HTTP/1.1 %d OK\r\nX-Padding: %s\r\nContent-Length: 0\r\n\r\n" % (code, b"a" * TRICKLE_BYTES)
+            try:
+                for index in range(len(answer)):
+                    self.wfile.write(answer[index : index + 1])
+                    state.trickled += 1
+                    time.sleep(state.trickle)
+            except OSError:
+                state.cut_off.set()
+            self.close_connection = True
 
         def log_message(self, *args: Any) -> None:
             pass

@@ -24,6 +24,8 @@ from webhooks import services, tasks
 from webhooks.mail_kinds import webhook_disabled_render
 from webhooks.models import Delivery, DeliveryAttempt, DeliveryStatus, Endpoint
 
+from .conftest import TRICKLE_BYTES
+
 pytestmark = pytest.mark.django_db
 
 ALL = ["your_turn", "challenge_received", "game_over", "message"]
@@ -254,6 +256,21 @@ def test_a_slow_receiver_times_out(settings, alice, bob, receiver):
     attempt = DeliveryAttempt.objects.get()
     assert not attempt.ok and attempt.status_code is None and "timed out" in attempt.error
     assert Delivery.objects.get().status == DeliveryStatus.PENDING
+
+
+def test_a_receiver_trickling_its_answer_is_cut_off_at_the_timeout(settings, alice, bob, receiver):
+    """The timeout is one deadline for the whole delivery: a receiver sending its answer a byte
+    at a time (each byte well within the timeout of one read) is cut off, not waited for."""
+    settings.WEBHOOKS_TIMEOUT_SECONDS = 0.5
+    receiver.trickle = 0.05  # the whole answer would take 100 s
+    endpoint = register(alice, receiver)
+    games_services.challenge_create(challenger=bob, opponent=alice, kind="onitama")
+    sync_and_send(endpoint)
+    attempt = DeliveryAttempt.objects.get()
+    assert not attempt.ok and attempt.status_code is None and "timed out" in attempt.error
+    assert receiver.cut_off.wait(30), "the site kept reading the trickled answer"
+    assert 0 < receiver.trickled < TRICKLE_BYTES
+    assert Delivery.objects.get().status == DeliveryStatus.PENDING  # retried later, as any failure
 
 
 def test_the_name_is_sent_but_the_checked_address_is_connected(alice, bob, receiver, stub_dns, no_private_packets):
