@@ -29,6 +29,19 @@ def steps(moves: list[LegalMove]) -> list[LegalMove]:
     return [m for m in moves if m.parts.get("type") == "move"]
 
 
+def waiting_game():
+    """A fresh Onitama game: (game, the player to move, the player waiting, the engine state
+    and the opponent's first piece move there, the position after it)."""
+    alice, bob = make_user("alice"), make_user("bob")
+    game = start_game(alice, bob)
+    mover = to_move(game)
+    waiter = bob if mover == alice else alice
+    state = services.game_state(game)
+    theirs = steps(legal_moves_of(kind="onitama", state=state))[0]
+    rules = services.rules_for("onitama")
+    return game, mover, waiter, theirs, rules.apply(state, rules.parse_move(state, theirs.text))
+
+
 def click_move(page, move: LegalMove) -> None:
     """A piece, a square, and the card when both cards reach the square."""
     for square in (move.parts["from"], move.parts["to"]):
@@ -88,14 +101,7 @@ def check_layout(page, viewport: dict, language: str) -> None:
 @pytest.mark.parametrize("language, viewport", [("en", DESKTOP), ("ar", PHONE)], ids=["en-desktop", "ar-phone"])
 def test_a_line_entered_on_the_board_is_saved_and_played(live_server, browser, settings, language, viewport):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    alice, bob = make_user("alice"), make_user("bob")
-    game = start_game(alice, bob)
-    mover = to_move(game)
-    waiter = bob if mover == alice else alice
-    state = services.game_state(game)
-    theirs = steps(legal_moves_of(kind="onitama", state=state))[0]
-    rules = services.rules_for("onitama")
-    after = rules.apply(state, rules.parse_move(state, theirs.text))
+    game, mover, waiter, theirs, after = waiting_game()
     answers = steps(legal_moves_of(kind="onitama", state=after))
     mine, other = answers[0], answers[1]
     line = "%s %s" % (theirs.text, mine.text)
@@ -212,14 +218,7 @@ def test_a_line_entered_with_the_keyboard_alone_is_saved(live_server, browser, s
     """Enter on the button, the arrow keys and Enter or Space on the squares, Enter on "Add
     this line", Tab and Enter to leave and to save: the keyboard never falls off the page."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    alice, bob = make_user("alice"), make_user("bob")
-    game = start_game(alice, bob)
-    mover = to_move(game)
-    waiter = bob if mover == alice else alice
-    state = services.game_state(game)
-    theirs = steps(legal_moves_of(kind="onitama", state=state))[0]
-    rules = services.rules_for("onitama")
-    after = rules.apply(state, rules.parse_move(state, theirs.text))
+    game, mover, waiter, theirs, after = waiting_game()
     mine = steps(legal_moves_of(kind="onitama", state=after))[-1]
     line = "%s %s" % (theirs.text, mine.text)
     base = live_server.url
@@ -266,14 +265,8 @@ def test_a_line_entered_with_the_keyboard_alone_is_saved(live_server, browser, s
 
 def test_without_javascript_the_notation_form_alone_works(live_server, browser, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    alice, bob = make_user("alice"), make_user("bob")
-    game = start_game(alice, bob)
-    mover = to_move(game)
-    waiter = bob if mover == alice else alice
-    state = services.game_state(game)
-    theirs = steps(legal_moves_of(kind="onitama", state=state))[0]
-    rules = services.rules_for("onitama")
-    mine = legal_moves_of(kind="onitama", state=rules.apply(state, rules.parse_move(state, theirs.text)))[0]
+    game, _mover, waiter, theirs, after = waiting_game()
+    mine = legal_moves_of(kind="onitama", state=after)[0]
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     try:
