@@ -27,7 +27,15 @@ $(DEV_INSTALLED): requirements-dev.txt | $(PY)
 	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.txt
 	touch $(DEV_INSTALLED)
 
+# `make venv` (so `make run`, and the engine's command line after it) also compiles the Onitama
+# search when a C compiler is there (README "Compiled search"); without one, or if the build
+# fails, it says so in one line and the pure-Python search runs. PURE=1 (`make run PURE=1`)
+# skips the build and removes an extension built before.
+PURE ?=
+COMPILED_SEARCH := $(PY) tools/compiled_search.py
+
 venv: $(RUN_INSTALLED)
+	@$(COMPILED_SEARCH) $(if $(PURE),remove,build --if-possible)
 
 dev: $(DEV_INSTALLED)
 
@@ -39,23 +47,15 @@ run: venv
 test: dev
 	$(PY) -m pytest $(ARGS)
 
-# Optional compiled Onitama search (README "Compiled search"): mypyc (it ships with mypy, in
-# the dev lock) compiles the search module into an extension beside its source, which then
-# shadows the .py; needs a C compiler. `make pure` removes it again. Neither `run` nor `test`
-# builds it.
-COMPILED_MODULES := engine/bots/onitama.py
-COMPILED_BUILD := $(or $(TMPDIR),/tmp)/maatasite-mypyc-build
-compiled: dev
-	rm -rf $(COMPILED_BUILD) && mkdir -p $(COMPILED_BUILD)
-	cp -r engine $(COMPILED_BUILD)/ && find $(COMPILED_BUILD) -name __pycache__ -prune -exec rm -rf {} +
-	cd $(COMPILED_BUILD) && $(CURDIR)/.venv/bin/mypyc $(COMPILED_MODULES)
-	for module in $(COMPILED_MODULES); do cp $(COMPILED_BUILD)/$${module%.py}*.so $$(dirname $$module)/; done
-	rm -rf $(COMPILED_BUILD)
-	$(PY) -c "import engine.bots.onitama as m; print('compiled search in use:', m.__file__)"
+# The compiled Onitama search by hand (README "Compiled search"): `make compiled` builds it (and
+# fails loudly when it cannot), `make pure` removes it and keeps `make venv` from building it
+# again until the next `make compiled`. `make test` never builds it: it tests whichever search
+# is there (CI: the pure one, then the engine tests on a compiled copy).
+compiled: $(RUN_INSTALLED)
+	$(COMPILED_SEARCH) build
 
 pure:
-	for module in $(COMPILED_MODULES); do rm -f $${module%.py}.*.so $${module%.py}__mypyc.*.so; done
-	$(PY) -c "import engine.bots.onitama as m; print('search in use:', m.__file__)"
+	$(if $(wildcard $(PY)),$(PY),$(PYTHON)) tools/compiled_search.py remove --stay-pure
 
 # Translations (README "Layout", locale/). `make messages` adds the strings marked in the source to
 # the Indonesian and Arabic catalogs (locale/<language>/LC_MESSAGES/django.po) and drops those no

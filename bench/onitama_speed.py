@@ -25,6 +25,11 @@ with the search itself). A node is one call of the alpha-beta or quiescence sear
 wall clock: on a loaded machine that shows what an idle core would reach in that time
 (``wall`` figures then drop with the load; ``CPU`` nodes per second stay).
 
+``--cli`` times the command line instead, as an outside match calls it: one
+``python -m engine bot-move onitama --position <text> --level 5 --seconds S`` process per
+position (this Python, from ``--root``), its wall time from start to exit (median, p99,
+max, and the p99 as a multiple of S), per group and over all.
+
 ``--root DIR`` imports the engine from another checkout (``git worktree add /tmp/old
 <rev>``, then ``--root /tmp/old``) to measure an older revision with the same positions.
 The machine is shared: ``uptime`` is printed with the figures.
@@ -105,6 +110,36 @@ def search(ob, state, *, seconds: float | None, max_depth: int):
     return r, time.process_time() - start_cpu
 
 
+def _quantiles(times: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], ordered[-1]
+
+
+def cli_times(groups, seconds: float, root: str) -> None:
+    """Wall time of the command line's process per position (start to exit)."""
+    from engine.onitama import position_text
+
+    print("command line, --seconds %.2f, a process per position; %s" % (seconds, _uptime()), flush=True)
+    every: list[float] = []
+    for name, states in groups.items():
+        times = []
+        for state in states:
+            command = [sys.executable, "-m", "engine", "bot-move", "onitama", "--position", position_text(state)]
+            command += ["--level", "5", "--seconds", repr(seconds)]
+            start = time.monotonic()
+            subprocess.run(command, cwd=root, check=True, capture_output=True)
+            times.append(time.monotonic() - start)
+        every += times
+        median, p99, top = _quantiles(times)
+        print("  %-8s %3d positions  time/move median %.3f p99 %.3f max %.3f s" % (name, len(times), median, p99, top))
+    median, p99, top = _quantiles(every)
+    print(
+        "  all      %3d positions  time/move median %.3f p99 %.3f (%.3fx the limit) max %.3f s; %s"
+        % (len(every), median, p99, p99 / seconds, top, _uptime()),
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per position (time-only mode)")
@@ -118,6 +153,7 @@ def main() -> None:
         help="what the search's time limit reads: wall time, or this process's CPU time (what an "
         "idle core would give, on a loaded machine)",
     )
+    parser.add_argument("--cli", action="store_true", help="time the command line's processes instead")
     parser.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     args = parser.parse_args()
     if args.clock == "cpu":
@@ -128,6 +164,9 @@ def main() -> None:
     build = "compiled" if not getattr(ob, "__file__", "").endswith(".py") else "pure Python"
     print("onitama search speed (%s, %s): %s" % (os.path.abspath(args.root), build, ob.__file__), flush=True)
     groups = positions(args.deals, args.per_bucket)
+    if args.cli:
+        cli_times(groups, args.seconds, os.path.abspath(args.root))
+        return
     print("time-only mode, %.2f s (%s clock) a position; %s" % (args.seconds, args.clock, _uptime()), flush=True)
     for name, states in groups.items():
         nodes = wall = cpu = 0.0

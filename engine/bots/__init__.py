@@ -45,43 +45,66 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import json
 import math
 import os
+import sys
+import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from ..errors import OptionsError, StateFormatError
-from .onitama import BOT_VERSION as ONITAMA_BOT_VERSION
-from .onitama import MATERIAL_ONLY, Level
 
 
-def _warn_if_compiled_is_stale() -> None:
-    """The compiled search (README "Compiled search") shadows its source: warn when the source
-    was changed after the build (``make compiled`` again, or ``make pure``)."""
-    import warnings
-
-    from . import onitama
-
-    built = onitama.__file__ or ""
+def fresh_search(module: ModuleType) -> ModuleType:
+    """``module``, unless it is a compiled build (README "Compiled search") of another source
+    than the ``.py`` beside it: then the source is loaded in its place (under the same name)
+    with a warning, so a stale build never plays. A build carries the SHA-256 of the source
+    it was compiled from (``BUILD_SOURCE_DIGEST``; empty in the source itself)."""
+    built = getattr(module, "__file__", None) or ""
     if built.endswith(".py"):
-        return
-    source = os.path.join(os.path.dirname(built), "onitama.py")
+        return module
+    source = os.path.join(os.path.dirname(built), module.__name__.rpartition(".")[2] + ".py")
     try:
-        stale = os.path.getmtime(source) > os.path.getmtime(built)
+        with open(source, "rb") as handle:
+            digest = hashlib.sha256(handle.read()).hexdigest()
     except OSError:
-        return
-    if stale:
-        warnings.warn(
-            "engine/bots/onitama.py changed after its compiled build %s: run `make compiled` (or `make pure`)"
-            % os.path.basename(built),
-            stacklevel=2,
-        )
+        return module  # no source beside it: the build is all there is
+    if getattr(module, "BUILD_SOURCE_DIGEST", "") == digest:
+        return module
+    warnings.warn(
+        "%s was not built from today's %s: the source runs instead (rebuild with `make compiled`, "
+        "or remove it with `make pure`)" % (os.path.basename(built), os.path.basename(source)),
+        stacklevel=2,
+    )
+    spec = importlib.util.spec_from_file_location(module.__name__, source)
+    if spec is None or spec.loader is None:  # pragma: no cover - a .py path always has a loader
+        return module
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules[module.__name__] = loaded  # its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(loaded)
+    except BaseException:
+        sys.modules[module.__name__] = module
+        raise
+    package, _, name = module.__name__.rpartition(".")
+    if package in sys.modules:
+        setattr(sys.modules[package], name, loaded)
+    return loaded
 
 
-_warn_if_compiled_is_stale()
+from . import onitama as _found  # noqa: E402  (whichever build the import system found)
+
+fresh_search(_found)
+del _found
+
+from .onitama import BOT_VERSION as ONITAMA_BOT_VERSION  # noqa: E402
+from .onitama import MATERIAL_ONLY, Level  # noqa: E402
 
 MAATATAHAY_BOT_VERSION = "maatatahay-1"
 BOT_VERSIONS: dict[str, str] = {"onitama": ONITAMA_BOT_VERSION, "maatatahay": MAATATAHAY_BOT_VERSION}
@@ -217,14 +240,41 @@ def bot_version(game: str) -> str:
     return "%s+%s" % (BOT_VERSIONS[game], digest.hexdigest()[:12])
 
 
+CLI_EXIT_RESERVE = 0.05
+"""Seconds the command line keeps, out of ``--seconds``, for what follows the search (the
+search's return, printing, the interpreter's exit)."""
+
+
+def process_age() -> float:
+    """Seconds since this process started (Linux: ``/proc/self/stat`` against the boot clock),
+    or 0.0 where that cannot be read: the command line's time counts its start and imports."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: start time, in clock ticks
+        return min(60.0, max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+
+
+def cli_seconds(seconds: float, age: float) -> float:
+    """The search's share of the command line's ``--seconds``: what is left once the process's
+    start (``age``) and the exit reserve are taken out, and never under a tenth of it."""
+    return max(seconds / 10, seconds - age - CLI_EXIT_RESERVE)
+
+
 def bot_move_from_cli(game: str, position_arg: str, *, level: int, seed: int, seconds: float | None) -> str:
     """``python -m engine bot-move``: read ``--position`` and return the move text.
 
     Onitama: position text, or a file holding position text or an Onitama view
     (JSON). Maatatahay: a file (or the JSON text itself) holding a player's view;
     a full state is refused. ``seconds`` (``--seconds``) is a time-only mode for
-    Onitama: the search thinks that long with no node cap.
+    Onitama: the search thinks with no node cap, so that the whole command (the
+    interpreter's start and imports included) takes about that long.
     """
+    checked = _check_seconds(seconds)
+    if checked is not None:
+        seconds = cli_seconds(checked, process_age())
     text = position_arg
     if os.path.isfile(position_arg):
         try:

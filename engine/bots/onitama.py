@@ -67,6 +67,11 @@ from ..onitama.cards import CARD_NAMES, DEST, SQUARE_NAMES
 from ..onitama.fast import Z_BLUE_TO_MOVE, Z_CARD, Z_MASTER, Z_PIECE, zobrist_of
 from ..onitama.state import OnitamaState
 
+BUILD_SOURCE_DIGEST = ""
+"""Empty in the source. The compiled build (tools/compiled_search.py, README "Compiled search")
+sets it to the SHA-256 of the source it compiled, so that ``engine.bots`` can tell a build
+older than its source and load the source instead."""
+
 BOT_VERSION = "onitama-2"
 """Version of the Onitama bot's search and evaluation: any change that can change a
 chosen move (search, evaluation, level budgets) gets a new version, so that cached
