@@ -28,6 +28,7 @@ import functools
 import logging
 import random
 import re
+import smtplib
 import sys
 from datetime import UTC, datetime
 from email import policy as email_policy
@@ -411,6 +412,42 @@ def address_sanitized(address: str, encoding: str) -> str:
     return sanitize_address(address, encoding)
 
 
+def dot_stuffed(data: bytes) -> bytes:
+    """``data`` with a dot added before every line that starts with one (RFC 5321 4.5.2), as
+    smtplib's ``_quote_periods`` writes it, by one ``bytes.replace`` instead of its regular
+    expression (which took a twentieth of a mail's CPU time)."""
+    stuffed = data.replace(b"\n.", b"\n..")
+    return b"." + stuffed if stuffed.startswith(b".") else stuffed
+
+
+def _lean_data(smtp: smtplib.SMTP, msg: Any) -> tuple[int, bytes]:
+    """``smtplib.SMTP.data`` with ``dot_stuffed``: the same commands and bytes."""
+    smtp.putcmd("data")
+    code, reply = smtp.getreply()
+    if code != 354:
+        raise smtplib.SMTPDataError(code, reply)
+    if isinstance(msg, str):  # as smtplib does (the outbox sends bytes, lines ending in CRLF)
+        msg = re.sub(r"(?:\r\n|\n|\r(?!\n))", "\r\n", msg).encode("ascii")
+    stuffed = dot_stuffed(bytes(msg))
+    if stuffed[-2:] != b"\r\n":
+        stuffed += b"\r\n"
+    smtp.send(stuffed + b".\r\n")
+    return smtp.getreply()
+
+
+class _LeanSMTP(smtplib.SMTP):
+    def data(self, msg: Any) -> tuple[int, bytes]:
+        return _lean_data(self, msg)
+
+
+class _LeanSMTPSSL(smtplib.SMTP_SSL):
+    def data(self, msg: Any) -> tuple[int, bytes]:
+        return _lean_data(self, msg)
+
+
+_LEAN_SMTP: dict[type, type] = {smtplib.SMTP: _LeanSMTP, smtplib.SMTP_SSL: _LeanSMTPSSL}
+
+
 def _smtp_sendmail(backend: SMTPBackend, message: EmailMultiAlternatives) -> None:
     """Send ``message`` over the SMTP backend's open connection, as its ``send_messages``
     would (Django's ``_send``: the same envelope, the same bytes), with the sender's
@@ -422,6 +459,9 @@ def _smtp_sendmail(backend: SMTPBackend, message: EmailMultiAlternatives) -> Non
     smtp = backend.connection
     if smtp is None:
         raise SMTPServerDisconnected("the backend's connection is closed")
+    lean = _LEAN_SMTP.get(type(smtp))
+    if lean is not None:
+        smtp.__class__ = lean  # same layout: only data() differs
     data: bytes = message.message().as_bytes(linesep="\r\n")  # type: ignore[call-arg]  # Django's as_bytes
     with backend._lock:  # the backend's own lock, as its send_messages takes it
         smtp.sendmail(

@@ -140,7 +140,7 @@ def test_a_mail_sent_over_a_kept_open_connection_is_what_djangos_backend_sends(s
         built = email_message(
             to=[to],
             subject="Onitama #7 with bob: time is running out",
-            body="Hello,\nthé end\n.\n",
+            body=".starts with a dot\nHello,\nthé end\n.\n..\n",
             html_body="<p>Hello</p>",
             headers={"Message-ID": "<fixed@example.org>", "Date": "Sat, 05 Dec 2026 08:00:00 +0000"},
             images={"board": os.urandom(300)},
@@ -164,3 +164,15 @@ def test_a_mail_sent_over_a_kept_open_connection_is_what_djangos_backend_sends(s
         assert envelopes[0].rcpt_tos == envelopes[1].rcpt_tos
         assert envelopes[0].original_content == envelopes[1].original_content
         smtp_sink.clear()
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(
+    st.binary(max_size=300) | st.lists(st.sampled_from([b".", b"\r\n", b"\n", b"\r", b"a", b".."])).map(b"".join)
+)
+def test_dot_stuffing_is_smtplibs(data):
+    import smtplib
+
+    from accounts.mail import dot_stuffed
+
+    assert dot_stuffed(data) == smtplib._quote_periods(data)  # type: ignore[attr-defined]
