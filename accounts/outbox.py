@@ -226,17 +226,31 @@ def _mark_sql(vendor: str) -> str:
     )
 
 
-def _done(row: OutgoingMail, outcome: str, now: datetime, result: SendResult) -> None:
-    """Mark one row done: ``OutgoingMail.objects.filter(pk=...).update(done_at, outcome,
+class _Marks:
+    """The marks of one batch: ``OutgoingMail.objects.filter(pk=...).update(done_at, outcome,
     claimed_at=None)`` written once as SQL (the ORM's compiling it cost more than running it,
-    once per mail)."""
-    with db_connection.cursor() as cursor:
-        cursor.execute(
-            _mark_sql(db_connection.vendor), [db_connection.ops.adapt_datetimefield_value(now), outcome, row.pk]
-        )
-    result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
-    if outcome == "sent":
-        result.sent += 1
+    once per mail), run on one cursor for the batch (a new cursor per mail cost half as much
+    again as the statement), each committed on its own (autocommit)."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+        self._cursor: Any = None
+        self._when: Any = None
+
+    def done(self, row: OutgoingMail, outcome: str, result: SendResult) -> None:
+        """Mark one row done."""
+        if self._cursor is None:
+            self._cursor = db_connection.cursor()
+            self._when = db_connection.ops.adapt_datetimefield_value(self.now)
+        self._cursor.execute(_mark_sql(db_connection.vendor), [self._when, outcome, row.pk])
+        result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
+        if outcome == "sent":
+            result.sent += 1
+
+    def close(self) -> None:
+        if self._cursor is not None:
+            cursor, self._cursor = self._cursor, None
+            cursor.close()
 
 
 def _retry_later(rows: list[OutgoingMail], error: str, now: datetime, result: SendResult) -> None:
@@ -324,6 +338,7 @@ def _send_rows(rows: list[OutgoingMail], *, now: datetime, cache: dict, result: 
     sending = Sending(now=now, cache=cache)
     stop_at = time.monotonic() + _lease().total_seconds() / 2
     connection = None
+    marks = _Marks(now)
     _marks_commit_asynchronously(True)
     try:
         for index, row in enumerate(rows):
@@ -338,7 +353,7 @@ def _send_rows(rows: list[OutgoingMail], *, now: datetime, cache: dict, result: 
                 _retry_later([row], "render: %r" % error, now, result)
                 continue
             if isinstance(message, str):
-                _done(row, message, now, result)
+                marks.done(row, message, result)
                 continue
             if isinstance(message, Defer):
                 _defer(row, max(message.until, now + timedelta(seconds=1)), result)
@@ -362,15 +377,16 @@ def _send_rows(rows: list[OutgoingMail], *, now: datetime, cache: dict, result: 
             except smtplib.SMTPResponseException as error:
                 if error.smtp_code >= 500:  # the server refused this message (its DATA) for good
                     logger.warning("outbox_refused mail_id=%s code=%s", row.pk, error.smtp_code)
-                    _done(row, "refused", now, result)
+                    marks.done(row, "refused", result)
                 else:
                     _retry_later([row], "smtp: %s %r" % (error.smtp_code, error.smtp_error), now, result)
                 continue
-            _done(row, "sent" if delivered else "failing", now, result)
+            marks.done(row, "sent" if delivered else "failing", result)
             if delivered:
                 logger.info("email_sent mail_id=%s kind=%s user_id=%s", row.pk, row.kind, row.user_id)
     finally:
         try:
+            marks.close()
             _marks_commit_asynchronously(False)
         except DatabaseError:  # the connection broke: the session, and its setting, are gone
             pass

@@ -492,7 +492,7 @@ _STEPS = [
     ("accounts.mail", "user_email_render", "      templates"),
     ("accounts.mail", "email_message", "      EmailMultiAlternatives"),
     ("accounts.outbox", "_smtp_send", "  send (MIME bytes and SMTP)"),
-    ("accounts.outbox", "_done", "  mark done"),
+    ("accounts.outbox", "_Marks.done", "  mark done"),
 ]
 
 
@@ -502,7 +502,11 @@ def _steps_timed() -> dict[str, list]:
     totals: dict[str, list] = {}
     for module_name, name, label in _STEPS:
         module = importlib.import_module(module_name)
-        inner = getattr(module, name)
+        owner: object = module
+        *path, name = name.split(".")  # a method: "Class.method"
+        for part in path:
+            owner = getattr(owner, part)
+        inner = getattr(owner, name)
         entry = totals.setdefault(label, [0, 0.0])
 
         def timed(*args, _inner=inner, _entry=entry, **kwargs):
@@ -513,7 +517,7 @@ def _steps_timed() -> dict[str, list]:
                 _entry[0] += 1
                 _entry[1] += time.process_time() - begun
 
-        setattr(module, name, timed)
+        setattr(owner, name, timed)
         if module_name == "correspondence.mail":  # the outbox calls the loader it registered
             from accounts import outbox
 
