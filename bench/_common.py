@@ -52,14 +52,21 @@ def ensure_database(url: str) -> None:
             conn.execute('CREATE DATABASE "%s"' % name)
 
 
-def site_environment(database: str) -> dict[str, str]:
+def site_environment(database: str, *, production: bool = False, redis_url: str = "") -> dict[str, str]:
     """The site's settings for a benchmark, also applied to this process.
 
-    No broker (tasks run in-process), mail dropped, API rate limits out of the way: the
-    numbers are the web tier's. A connection per request (``DATABASE_CONN_MAX_AGE=0``, the
-    default): under the ASGI server every request runs in a context of its own, so a kept
-    connection is never reused and piles up until its age runs out (40 idle connections
-    within a minute of a bench, then PostgreSQL's "too many clients").
+    Mail dropped, API rate limits out of the way: the numbers are the web tier's. A
+    connection per request (``DATABASE_CONN_MAX_AGE=0``, the default): under the ASGI server
+    every request runs in a context of its own, so a kept connection is never reused and
+    piles up until its age runs out (40 idle connections within a minute of a bench, then
+    PostgreSQL's "too many clients").
+
+    By default as locally (DEBUG on, tasks run in-process, a cache per process). With
+    ``production``, as the README's production set-up runs (bench/pages.py and bench/api.py
+    by default): DEBUG off (no query log, manifest static files: run ``collectstatic`` first,
+    see ``static_collected``), the cache in Redis (``redis_url`` database 14) and tasks
+    published to a Redis broker (database 15) that no worker drains, so a move costs its
+    publishing and not its tasks' work (``broker_purged`` empties it); both are emptied first.
     """
     env = dict(
         os.environ,
@@ -74,9 +81,44 @@ def site_environment(database: str) -> dict[str, str]:
         DATABASE_CONN_MAX_AGE="0",
     )
     env.pop("CELERY_BROKER_URL", None)
-    os.environ.update(env)
     os.environ.pop("CELERY_BROKER_URL", None)
+    if production:
+        import redis
+
+        base = redis_url.rstrip("/")
+        for number in (14, 15):
+            redis.Redis.from_url("%s/%d" % (base, number)).flushdb()
+        env.update(
+            DEBUG="false",
+            SECRET_KEY="bench-" + os.urandom(24).hex(),
+            GAMES_SEAL_KEY="bench-" + os.urandom(24).hex(),
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            SECURE_SSL_REDIRECT="false",
+            CACHE_URL="%s/14" % base,
+            CELERY_BROKER_URL="%s/15" % base,
+        )
+    os.environ.update(env)
     return env
+
+
+def static_collected(env: dict[str, str]) -> None:
+    """``collectstatic`` as the Procfile's web command runs it: DEBUG off serves the manifest's names."""
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+
+
+def broker_purged(env: dict[str, str]) -> int:
+    """Empty the bench's broker (the tasks its requests published, which no worker ran); how many keys went."""
+    url = env.get("CELERY_BROKER_URL", "")
+    if not url.startswith("redis"):
+        return 0
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = client.dbsize()
+    client.flushdb()
+    return int(keys)
 
 
 def django_migrated() -> None:

@@ -34,11 +34,13 @@ import uuid
 from _common import (
     FLOOR_NAME,
     FLOOR_PATH,
+    broker_purged,
     django_migrated,
     ensure_database,
     gunicorn,
     run_phase,
     site_environment,
+    static_collected,
     summary,
 )
 
@@ -124,17 +126,31 @@ def main() -> None:
         "--database",
         default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench_api"),
     )
+    parser.add_argument(
+        "--debug", action="store_true", help="as locally (DEBUG on, tasks in-process); production runs with it off"
+    )
+    parser.add_argument(
+        "--redis", default="redis://127.0.0.1:6379", help="Redis for the cache and the broker (databases 14 and 15)"
+    )
     args = parser.parse_args()
 
-    env = site_environment(args.database)
+    env = site_environment(args.database, production=not args.debug, redis_url=args.redis)
+    if not args.debug:
+        static_collected(env)
     ensure_database(args.database)
     setup = prepare(args.clients)
 
     with gunicorn(env, args.workers) as base:
         client = Client(base)
         print(
-            "bench/api.py: %d clients x %d requests per phase, gunicorn %d uvicorn workers, PostgreSQL, %d cores"
-            % (args.clients, args.requests, args.workers, os.cpu_count() or 0)
+            "bench/api.py: %d clients x %d requests per phase, gunicorn %d uvicorn workers, PostgreSQL, %s, %d cores"
+            % (
+                args.clients,
+                args.requests,
+                args.workers,
+                "DEBUG on, tasks in-process" if args.debug else "DEBUG off, Redis cache and broker",
+                os.cpu_count() or 0,
+            )
         )
 
         def trivial(path: str):
@@ -213,6 +229,8 @@ def main() -> None:
         run_phase("move submit, onitama", args.clients, moves("onitama", {"cards": "base"}))
         run_phase("move submit, maatatahay", args.clients, moves("maatatahay", {"variant": "standard"}))
         summary()
+    if not args.debug:
+        print("tasks published to the broker and dropped unrun: %d keys" % broker_purged(env))
 
 
 if __name__ == "__main__":

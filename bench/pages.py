@@ -51,12 +51,14 @@ from http.cookies import SimpleCookie
 from _common import (
     FLOOR_NAME,
     FLOOR_PATH,
+    broker_purged,
     django_migrated,
     ensure_database,
     gunicorn,
     report,
     run_phase,
     site_environment,
+    static_collected,
     summary,
 )
 
@@ -216,10 +218,18 @@ def main() -> None:
     parser.add_argument(
         "--database", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench")
     )
+    parser.add_argument(
+        "--debug", action="store_true", help="as locally (DEBUG on, tasks in-process); production runs with it off"
+    )
+    parser.add_argument(
+        "--redis", default="redis://127.0.0.1:6379", help="Redis for the cache and the broker (databases 14 and 15)"
+    )
     args = parser.parse_args()
     lobby_sizes = [int(n) for n in args.lobby_games.split(",") if n.strip()]
 
-    env = site_environment(args.database)
+    env = site_environment(args.database, production=not args.debug, redis_url=args.redis)
+    if not args.debug:
+        static_collected(env)
     ensure_database(args.database)
     django_migrated()
     from django.db import connection
@@ -229,8 +239,14 @@ def main() -> None:
 
     with gunicorn(env, args.workers) as base:
         print(
-            "bench/pages.py: %d clients x %d moves per game kind, gunicorn %d uvicorn workers, PostgreSQL, %d cores"
-            % (args.clients, args.moves, args.workers, os.cpu_count() or 0)
+            "bench/pages.py: %d clients x %d moves per game kind, gunicorn %d uvicorn workers, PostgreSQL, %s, %d cores"
+            % (
+                args.clients,
+                args.moves,
+                args.workers,
+                "DEBUG on, tasks in-process" if args.debug else "DEBUG off, Redis cache and broker",
+                os.cpu_count() or 0,
+            )
         )
         sessions = []
         for first, second in players:
@@ -334,6 +350,8 @@ def main() -> None:
 
             run_phase("lobby GET, %d games" % size, 1, lobby)
         summary()
+    if not args.debug:
+        print("tasks published to the broker and dropped unrun: %d keys" % broker_purged(env))
 
     for size, player in lobby_players:
         count, rows = lobby_query_count(player)

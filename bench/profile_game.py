@@ -5,7 +5,8 @@
 
 Sets up its own database (created if missing, migrated), makes a game per kind between two
 new players and, with Django's test client in this process (the whole middleware stack,
-no network), profiles ``--requests`` requests of each of: the game page GET of the player
+no network), as production runs (DEBUG off, Redis cache and broker; ``--debug`` as
+locally), profiles ``--requests`` requests of each of: the game page GET of the player
 to move, the move POST (form; each plays one of the legal moves, a finished game is
 replaced), the API's game detail and the API's move. Prints, per request kind, the
 profile's top entries by own time and by cumulative time, and the queries per request.
@@ -20,8 +21,10 @@ import io
 import os
 import pstats
 import random
+import statistics
+import time
 
-from _common import django_migrated, ensure_database, site_environment
+from _common import broker_purged, django_migrated, ensure_database, site_environment, static_collected
 
 PROJECT_CODE = r"/(accounts|api|chat|correspondence|engine|fairplay|games|ladder|maatasite|ops|ratings)/"
 OPTIONS = {"onitama": {"cards": "base"}, "maatatahay": {"variant": "first"}}
@@ -35,8 +38,16 @@ def main() -> None:
     parser.add_argument(
         "--database", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench")
     )
+    parser.add_argument(
+        "--debug", action="store_true", help="as locally (DEBUG on, tasks in-process); production runs with it off"
+    )
+    parser.add_argument(
+        "--redis", default="redis://127.0.0.1:6379", help="Redis for the cache and the broker (databases 14 and 15)"
+    )
     args = parser.parse_args()
-    site_environment(args.database)
+    env = site_environment(args.database, production=not args.debug, redis_url=args.redis)
+    if not args.debug:
+        static_collected(env)
     ensure_database(args.database)
     django_migrated()
 
@@ -60,6 +71,8 @@ def main() -> None:
     for user in (first, second):
         clients[user.pk] = Client(HTTP_HOST="127.0.0.1")
         clients[user.pk].force_login(user)
+    # one client for the API (a new test client loads the middleware again: whitenoise scans the files)
+    api_client = Client(HTTP_HOST="127.0.0.1")
     chooser = random.Random(1)
     kinds = ["onitama", "maatatahay"] if args.kind == "both" else [args.kind]
 
@@ -88,13 +101,25 @@ def main() -> None:
                 request()
                 profile.disable()
             queries += len(captured)
+        plain = []  # the same requests without the profiler: what they cost in this process
+        for _ in range(args.requests):
+            request = step()
+            start = time.perf_counter()
+            request()
+            plain.append(time.perf_counter() - start)
         out = io.StringIO()
         stats = pstats.Stats(profile, stream=out)
         total = stats.total_tt  # type: ignore[attr-defined]
         print("=" * 100)
         print(
-            "%s: %d requests, %.1f ms per request under the profiler, %.1f queries per request"
-            % (name, args.requests, total * 1000 / args.requests, queries / args.requests)
+            "%s: %d requests, %.1f ms per request profiled, median %.1f ms unprofiled, %.1f queries per request"
+            % (
+                name,
+                args.requests,
+                total * 1000 / args.requests,
+                statistics.median(plain) * 1000,
+                queries / args.requests,
+            )
         )
         stats.sort_stats("tottime").print_stats(args.top)
         stats.sort_stats("cumulative").print_stats(args.top)
@@ -130,7 +155,7 @@ def main() -> None:
 
         def api_get(kind: str = kind):
             game = holders[kind] = live(kind, holders[kind])
-            client, token = Client(HTTP_HOST="127.0.0.1"), tokens[game.to_move_user_id]
+            client, token = api_client, tokens[game.to_move_user_id]
 
             def request() -> None:
                 response = client.get("/api/v1/games/%d/" % game.pk, HTTP_AUTHORIZATION="Bearer " + token)
@@ -140,7 +165,7 @@ def main() -> None:
 
         def api_move(kind: str = kind):
             game = holders[kind] = live(kind, holders[kind])
-            client, token = Client(HTTP_HOST="127.0.0.1"), tokens[game.to_move_user_id]
+            client, token = api_client, tokens[game.to_move_user_id]
             body = {"move": chooser.choice(legal(game)), "ply": game.ply}
 
             def request() -> None:
@@ -159,6 +184,8 @@ def main() -> None:
         profiled("move POST (form), %s" % kind, move_post)
         profiled("API game detail, %s" % kind, api_get)
         profiled("API move, %s" % kind, api_move)
+    if not args.debug:
+        print("tasks published to the broker and dropped unrun: %d keys" % broker_purged(env))
 
 
 if __name__ == "__main__":

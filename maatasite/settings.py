@@ -142,6 +142,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"init_command": "PRAGMA journal_mode=WAL;", "timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
 
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
+    "DATABASE_POOL", default=DATABASES["default"]["CONN_MAX_AGE"] == 0
+):
+    # A pool per process (psycopg_pool through Django): under the ASGI server every request runs
+    # in a thread of its own, so without it each request paid a new connection (TCP, start-up,
+    # Django's session set-up: most of the status poll's time in bench/pages.py). A request takes
+    # a connection and gives it back at its end; one that finds all in use waits up to
+    # DATABASE_POOL_TIMEOUT seconds (then 503). Celery's prefork children close theirs after
+    # each task (its Django fix-up), so a pool is never shared across a fork.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DATABASE_POOL_MIN_SIZE", default=1),
+        "max_size": env.int("DATABASE_POOL_MAX_SIZE", default=8),
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+    }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts ---------------------------------------------------------------
