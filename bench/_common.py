@@ -8,6 +8,7 @@ Used by bench/api.py and bench/pages.py (run as scripts, so ``import _common`` f
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import signal
 import socket
@@ -90,8 +91,9 @@ def site_environment(database: str, *, production: bool = False, redis_url: str 
             redis.Redis.from_url("%s/%d" % (base, number)).flushdb()
         env.update(
             DEBUG="false",
-            SECRET_KEY="bench-" + os.urandom(24).hex(),
-            GAMES_SEAL_KEY="bench-" + os.urandom(24).hex(),
+            # kept per bench database, so that the games a run keeps (the lobby players') read in the next
+            SECRET_KEY=hashlib.sha256(b"maatasite bench secret " + database.encode()).hexdigest(),
+            GAMES_SEAL_KEY=hashlib.sha256(b"maatasite bench seal " + database.encode()).hexdigest(),
             ALLOWED_HOSTS="127.0.0.1,localhost",
             SECURE_SSL_REDIRECT="false",
             CACHE_URL="%s/14" % base,

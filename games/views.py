@@ -29,6 +29,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import selectors as account_selectors
 from accounts.http import AuthenticatedHttpRequest
+from accounts.middleware import reads_no_user
 from engine.records import record_to_json, record_to_text
 
 from . import archive, conditional, selectors, services
@@ -510,10 +511,11 @@ def _game_action(request: HttpRequest, game_id: int, action: Callable[[], Any], 
     return redirect("games:game", game_id=game_id)
 
 
+@reads_no_user
 def game_status(request: HttpRequest, game_id: int) -> HttpResponse:
     """Public, cheap: what a page needs to know whether to reload (no state, no seed). Its
     ETag is its body's, so a poll that sends it back (If-None-Match) gets a bodiless 304
-    while nothing changed."""
+    while nothing changed. The same for every viewer and language: no session or user is read."""
     game = Game.objects.filter(pk=game_id).only("pk", "ply", "turn", "status", "to_move_side").first()
     if game is None:
         raise Http404(_("This game does not exist."))

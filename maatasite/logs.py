@@ -118,7 +118,8 @@ class RequestIdMiddleware:
         fields = dict(_context.get({}))
         if "game_id" in view_kwargs:
             fields["game_id"] = view_kwargs["game_id"]
-        user = getattr(request, "user", None)
+        # a view that reads no user (accounts.middleware.reads_no_user) is not made to read one here
+        user = None if getattr(view_func, "reads_no_user", False) else getattr(request, "user", None)
         if user is not None and getattr(user, "is_authenticated", False):
             fields["user_id"] = user.pk
         _context.set(fields)  # reset with the request's token in __call__

@@ -162,6 +162,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Accounts ---------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
+# Sessions are kept in the database and read through the cache (Redis in production): a page
+# or poll reads its session without a query. accounts.services.user_sessions_end ends them in both.
+SESSION_ENGINE = env.str("SESSION_ENGINE", default="django.contrib.sessions.backends.cached_db")
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"

@@ -147,3 +147,33 @@ def test_seed_demo_is_idempotent_and_prints_credentials(client):
     assert users.get(username="admin").is_superuser
     password = out.getvalue().split("username=alice")[1].split("password=")[1].split()[0]
     assert client.login(username="alice", password=password)
+
+
+def test_sessions_are_read_through_the_cache_and_ended_in_both(client, player):
+    """Sessions are kept in the database and read through the cache (cached_db): a logged-in
+    request reads its session without a query, and ending a player's sessions (suspension,
+    deletion) ends the cached copy too, so the cookie opens nothing afterwards."""
+    from django.conf import settings
+    from django.contrib.sessions.models import Session
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.services import user_sessions_end
+
+    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db"
+    client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
+    other = type(client)()
+    other.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
+    for browser in (client, other):
+        browser.get(reverse("accounts:profile"))  # read, and so cached
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("accounts:profile")).status_code == 200
+    assert queries and not [q for q in queries.captured_queries if "django_session" in q["sql"]]
+    assert Session.objects.count() == 2
+
+    assert user_sessions_end(user_id=player.pk) == 2
+
+    assert not Session.objects.exists()
+    for browser in (client, other):
+        response = browser.get(reverse("accounts:profile"))
+        assert response.status_code == 302 and reverse("accounts:login") in response["Location"]

@@ -115,7 +115,8 @@ def test_the_game_page_and_its_status_cost_the_same_queries_in_a_short_and_a_lon
     assert short_count == long_count, (short_count, long_count)
     status_short, _ = counted(client, "/games/%d/status.json" % short.pk)
     status_long, _ = counted(client, "/games/%d/status.json" % long.pk)
-    assert status_short == status_long
+    # the poll reads the game's row only: not the session or the user (accounts.middleware.reads_no_user)
+    assert status_short == status_long == 1
 
 
 def test_the_api_game_lists_cost_the_same_queries_for_few_and_many_games(client):
@@ -149,6 +150,21 @@ def test_the_status_poll_answers_304_to_its_etag_until_the_game_moves(client):
     play(game, 1)
     moved = client.get("/games/%d/status.json" % game.pk, HTTP_IF_NONE_MATCH=etag)
     assert moved.status_code == 200 and moved.json()["ply"] == 1 and moved["ETag"] != etag
+
+
+def test_the_status_poll_of_a_signed_in_player_answers_in_the_browsers_language_without_reading_the_user(client):
+    """The poll skips the user's saved preferences (it reads no user): its answer is the same
+    for everyone, and an unknown game's message comes in the language the browser asks for."""
+    player = make_user("st3")
+    player.language = "ar"
+    player.save(update_fields=["language"])
+    client.force_login(player)
+    game = start_game(player, make_user("st4"), seed=5)
+    assert client.get("/games/%d/status.json" % game.pk).json()["id"] == game.pk
+    missing = client.get("/games/%d/status.json" % (game.pk + 1000), HTTP_ACCEPT_LANGUAGE="en")
+    assert missing.status_code == 404
+    # a page that does read the user still takes its saved language
+    assert 'lang="ar"' in client.get("/games/%d/" % game.pk, HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
 
 def test_the_game_page_shows_the_position_after_each_move_and_a_resignation(client):
