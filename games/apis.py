@@ -304,7 +304,7 @@ class MoveSubmitView(ApiView):
                 if error.code != "stale_ply":
                     raise
                 return service_error_response(error, {"game": game_detail_data(game_id, request.user)})
-            page = selectors.game_for_viewer(game_id=game_id, user=request.user)
+            page = selectors.game_for_viewer(game_id=game_id, user=request.user, game=move.game)
             result = s.MoveResultSerializer({"played": move, "game": page}, context={"user": request.user})
             return Response(result.data, status=status.HTTP_201_CREATED)
 

@@ -13,7 +13,22 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import BooleanField, Case, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
+from django.db import transaction
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    F,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+    prefetch_related_objects,
+)
 from django.utils import timezone
 
 from engine.core import replay
@@ -124,9 +139,41 @@ def games_for_lobby_page(
     return LobbyGames(rows=_lobby_rows(shown.object_list, user, now or timezone.now()), page=shown)
 
 
+# The count in every page's header is kept in the cache: a game's save forgets its players'
+# counts after the commit (games_waiting_forget), and this bounds what a write that bypasses
+# save() (a queryset update) could leave behind.
+WAITING_COUNT_SECONDS = 60
+
+
+def _waiting_key(user_id: int) -> str:
+    return "games:waiting:%d" % user_id
+
+
 def games_waiting_count(*, user: Any) -> int:
-    """How many running games wait for ``user``'s move (the lobby's "your turn" rows), in one query."""
-    return Game.objects.filter(status=GameStatus.ACTIVE, to_move_user=user).count()
+    """How many running games wait for ``user``'s move (the lobby's "your turn" rows): one
+    query, kept in the cache until one of the player's games changes."""
+    key = _waiting_key(user.pk)
+    count = cache.get(key)
+    if count is None:
+        count = Game.objects.filter(status=GameStatus.ACTIVE, to_move_user=user).count()
+        cache.set(key, count, WAITING_COUNT_SECONDS)
+    return int(count)
+
+
+def games_waiting_on_save(sender: Any, instance: Game, raw: bool = False, **kwargs: Any) -> None:
+    """post_save of Game (connected in GamesConfig.ready): every save may change whose move it is."""
+    if not raw and not kwargs.get("created"):  # a game being made has no seats yet
+        games_waiting_forget(game=instance)
+
+
+def games_waiting_forget(*, game: Game) -> None:
+    """After ``game``'s row was saved (whose move it is, its status): its players' counts are
+    read again. Forgotten now and once more after the commit: a page read in between may have
+    counted the rows of before the commit again (a rolled-back save costs one count)."""
+    keys = [_waiting_key(user_id) for user_id in game_user_ids(game)]
+    if keys:
+        cache.delete_many(keys)
+        transaction.on_commit(lambda: cache.delete_many(keys))
 
 
 @dataclass
@@ -220,6 +267,26 @@ POSITION_CACHE_SECONDS = 6 * 3600
 _MISSING = object()
 
 
+SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+
+
+def game_seats(game: Game) -> list[Seat]:
+    """The game's seats in seat order, with their users: read once per game object (kept in
+    its prefetch cache), so a move's checks, its turn change, its signals' receivers and the
+    page answered after it share one query."""
+    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        prefetch_related_objects([game], SEATS_WITH_USERS)
+    return list(game.seats.all())
+
+
+def game_user_ids(game: Game) -> list[int]:
+    """The ids of the game's human players, in seat order: no query when its seats were read
+    (game_seats), else one that keeps nothing (a game being made has no seats yet)."""
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return [seat.user_id for seat in game.seats.all() if seat.user_id]
+    return [u for u in Seat.objects.filter(game=game).order_by("position").values_list("user_id", flat=True) if u]
+
+
 def position_key(game: Game, shown: int) -> str:
     """The cache key prefix of the position after ply ``shown`` of ``game`` (also the
     board's, games/views.py)."""
@@ -283,20 +350,28 @@ def _position_reads(
 
 
 def game_for_viewer(
-    *, game_id: int, user: Any, ply: int | None = None, now: datetime | None = None, previews: bool = False
+    *,
+    game_id: int,
+    user: Any,
+    ply: int | None = None,
+    now: datetime | None = None,
+    previews: bool = False,
+    game: Game | None = None,
 ) -> GamePage:
     """The game page data for ``user`` (anonymous: a spectator); ``ply`` shows an earlier position.
     ``previews``: the player to move's legal moves carry the engine's preview of their result
     (up to a few ms for a crowded Maatatahay decision; what sends no preview does not ask for one).
     The seats (with their users) come prefetched on ``page.game.seats.all()``.
 
+    ``game``: the game's row as the caller has just written it (the answer to a move, in the
+    move's transaction), not read again.
+
     Raises Game.DoesNotExist for an unknown game.
     """
     now = now or timezone.now()
-    game = Game.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(
-        pk=game_id
-    )
-    seats = list(game.seats.all())
+    if game is None or game.pk != game_id:
+        game = Game.objects.prefetch_related(SEATS_WITH_USERS).get(pk=game_id)
+    seats = game_seats(game)
     moves = list(game.moves.select_related("seat").order_by("ply"))
     viewer_seat = None
     if user is not None and getattr(user, "is_authenticated", False):

@@ -57,7 +57,7 @@ from .models import (
 )
 from .rules import LegalMove, game_can_abort, game_secret, game_state, legal_moves_of, rules_for, side_other
 from .sealing import seal
-from .selectors import bot_turns_overdue
+from .selectors import bot_turns_overdue, game_seats
 from .signals import game_finished, position_changed
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def game_lock(*, game_id: int) -> Game:
 def _seat_of(game: Game, user: Any) -> Seat:
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("not_a_player")
-    seat = Seat.objects.filter(game=game, user=user).first()
+    seat = next((s for s in game_seats(game) if s.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed("not_a_player")
     return seat
@@ -143,7 +143,7 @@ def game_turn_update(*, game: Game, state: GameState, now: datetime, first: bool
         return
     if not first and side == game.to_move_side:
         return  # same player keeps deciding: same turn, same deadline
-    seat = game.seats.select_related("user").get(side=side)
+    seat = next(s for s in game_seats(game) if s.side == side)
     if not first:
         game.turn += 1
     game.to_move_side = side

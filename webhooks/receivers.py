@@ -11,14 +11,17 @@ from typing import Any
 from django.db.models.signals import post_save
 
 from chat.models import Message
-from games.models import Challenge, Seat
+from games.models import Challenge, Game, Seat
+from games.selectors import game_user_ids
 from games.signals import game_finished, position_changed
 
 from .services import users_nudge
 
 
 def _game_users(game: Any) -> list[int]:
-    return [u for u in Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True) if u]
+    if isinstance(game, Game):
+        return game_user_ids(game)  # no query when the move already read its seats
+    return [u for u in Seat.objects.filter(game_id=game, user__isnull=False).values_list("user_id", flat=True) if u]
 
 
 def _on_position_changed(sender: Any, *, game: Any, **kwargs: Any) -> None:

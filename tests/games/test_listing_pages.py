@@ -203,3 +203,35 @@ def test_the_lobby_shows_the_newest_challenges_only_in_constant_queries(client, 
     assert incoming.findall(few_html) == ["a0"]
     assert incoming.findall(many_html) == ["b5", "b4", "b3"]  # the newest first
     assert few_count == many_count, (few_count, many_count)
+
+
+def test_a_move_reads_the_games_seats_once_and_its_api_answer_reads_the_game_no_more(client):
+    """A move's checks, its turn change, the webhooks' nudge and the API's answer share one
+    read of the seats (games.selectors.game_seats), and the answer does not read the game's
+    row again after the move wrote it."""
+    from api import services as api_services
+
+    white, black = make_user("sw"), make_user("sb")
+    game = start_game(white, black, seed=7)
+    for path in ("form", "api"):
+        game.refresh_from_db()
+        mover = game.to_move_user
+        text = selectors.game_for_viewer(game_id=game.pk, user=mover).legal_moves[0].text
+        client.force_login(mover)
+        token = api_services.token_create(user=mover, name="t", scopes=["read", "play"])[1]
+        with CaptureQueriesContext(connection) as queries:
+            if path == "form":
+                response = client.post("/games/%d/move/" % game.pk, {"expected_ply": game.ply, "move": text})
+                assert response.status_code == 302
+            else:
+                response = client.post(
+                    "/api/v1/games/%d/moves/" % game.pk,
+                    {"move": text, "ply": game.ply},
+                    content_type="application/json",
+                    HTTP_AUTHORIZATION="Bearer " + token,
+                )
+                assert response.status_code == 201, response.content
+                assert response.json()["game"]["ply"] == game.ply + 1
+        sqls = [q["sql"] for q in queries.captured_queries]
+        assert len([q for q in sqls if 'FROM "games_seat"' in q]) == 1, (path, sqls)
+        assert len([q for q in sqls if q.startswith('SELECT "games_game"')]) == 1, (path, sqls)
