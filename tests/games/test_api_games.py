@@ -252,3 +252,33 @@ def test_expired_idempotency_records_are_purged_by_the_task(turn, game):
     # An expired key is free again: the same key now answers the new request (a stale ply).
     again = mover.post(url(game, "moves/"), {"move": text, "ply": 0}, format="json", HTTP_IDEMPOTENCY_KEY="old")
     assert again.status_code == 409
+
+
+def test_the_detail_is_kept_per_version_and_viewer_and_its_seconds_left_count_down(turn, game, anon):
+    """A second read of the same version is the cached body (no game, seats or moves read),
+    the same as the first but for the seconds left, counted down by the time between; each
+    viewer has their own, and a move makes a new version."""
+    from unittest import mock
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    mover, waiter = turn
+    first = mover.get(url(game)).json()
+    with mock.patch("games.apis.time.time", return_value=__import__("time").time() + 125):
+        with CaptureQueriesContext(connection) as queries:
+            again = mover.get(url(game)).json()
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert not [q for q in sqls if q.startswith('SELECT "games_move"') or 'FROM "games_seat"' in q], sqls
+    assert again["time_left_seconds"] in (first["time_left_seconds"] - 125, first["time_left_seconds"] - 126)
+    assert {k: v for k, v in again.items() if k != "time_left_seconds"} == {
+        k: v for k, v in first.items() if k != "time_left_seconds"
+    }
+    theirs, spectator = waiter.get(url(game)).json(), anon.get(url(game)).json()
+    assert first["legal_moves"] and theirs["legal_moves"] == [] == spectator["legal_moves"]
+    assert theirs["your_side"] != first["your_side"] and spectator["your_side"] is None
+    played = mover.post(url(game, "moves/"), {"move": first["legal_moves"][0]["text"], "ply": 0}, format="json")
+    assert played.status_code == 201
+    after = mover.get(url(game)).json()
+    assert after["ply"] == 1 and after["legal_moves"] == [] and not after["your_turn"]
+    assert waiter.get(url(game)).json()["your_turn"]
