@@ -7,6 +7,7 @@ game: the board comes from the engine's ``view``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -228,7 +229,9 @@ class GamePage:
 
     game: Game
     seats: list[Seat]
-    moves: list[Move]
+    moves_once: Callable[[], list[Move]]
+    """The game's moves by ply, read at the first ask (``moves``): a page whose parts all come
+    from the cache never reads them."""
     viewer_seat: Seat | None
     shown_ply: int
     view: dict[str, Any]
@@ -242,6 +245,10 @@ class GamePage:
     draw_offer: DrawOffer | None = None
     draw_offer_to_me: bool = False
     time_left: timedelta | None = None
+
+    @property
+    def moves(self) -> list[Move]:
+        return self.moves_once()
 
     @property
     def seats_by_side(self) -> dict[str, Seat]:
@@ -297,8 +304,21 @@ def position_key(game: Game, shown: int) -> str:
     return "games:pos:%s:%s:%d:%s" % (game.seed_commitment, game.data_version or "-", shown, version)
 
 
+class _MovesOnce:
+    """A game's moves by ply (with their seats), read at the first call only."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rows: list[Move] | None = None
+
+    def __call__(self) -> list[Move]:
+        if self.rows is None:
+            self.rows = list(self.game.moves.select_related("seat").order_by("ply"))
+        return self.rows
+
+
 def _position_reads(
-    game: Game, moves: list[Move], shown: int, side: str | None, *, legal: bool, previews: bool
+    game: Game, moves: Callable[[], list[Move]], shown: int, side: str | None, *, legal: bool, previews: bool
 ) -> tuple[dict[str, Any], LegalMove | None, list[LegalMove]]:
     """(the view of ``side``, the move before, the legal moves when ``legal``) of the position
     after ply ``shown``, from the cache or else from the engine state, read (and parsed)
@@ -328,7 +348,7 @@ def _position_reads(
                             rules,
                             seed,
                             game.options,
-                            [m.text for m in moves[:shown]],
+                            [m.text for m in moves()[:shown]],
                             data_version=game.data_version or None,
                         )
                     )
@@ -338,7 +358,7 @@ def _position_reads(
         if values["view"] is _MISSING:
             missing[names["view"]] = values["view"] = rules.view(state(), side)
         if values["last"] is _MISSING:
-            missing[names["last"]] = values["last"] = _move_before(game, moves, shown)
+            missing[names["last"]] = values["last"] = _move_before(game, moves(), shown)
         if legal and values["legal"] is _MISSING:
             try:
                 values["legal"] = legal_moves_of(kind=game.kind, state=state(), previews=previews)
@@ -372,7 +392,7 @@ def game_for_viewer(
     if game is None or game.pk != game_id:
         game = Game.objects.prefetch_related(SEATS_WITH_USERS).get(pk=game_id)
     seats = game_seats(game)
-    moves = list(game.moves.select_related("seat").order_by("ply"))
+    moves = _MovesOnce(game)
     viewer_seat = None
     if user is not None and getattr(user, "is_authenticated", False):
         viewer_seat = next((s for s in seats if s.user_id == user.pk), None)
@@ -386,7 +406,7 @@ def game_for_viewer(
     page = GamePage(
         game=game,
         seats=seats,
-        moves=moves,
+        moves_once=moves,
         viewer_seat=viewer_seat,
         shown_ply=shown,
         view=view,
@@ -398,13 +418,24 @@ def game_for_viewer(
     if game.deadline:
         page.time_left = game.deadline - now
     if active_seat and viewer_seat is not None:
-        page.can_abort = game_can_abort(game, moved={m.seat.side for m in moves})
+        page.can_abort = game_can_abort(game, moved=_sides_moved(game, moves))
         if game.allows_draws:
             offer = game.draw_offers.filter(status=DrawOfferStatus.PENDING).first()
             page.draw_offer = offer
             page.draw_offer_to_me = offer is not None and offer.seat_id != viewer_seat.pk
             page.can_offer_draw = offer is None or page.draw_offer_to_me
     return page
+
+
+def _sides_moved(game: Game, moves: Callable[[], list[Move]]) -> set[str]:
+    """The sides that have made a decision in the game so far, kept in the cache with its
+    current position (whether the game may still be aborted)."""
+    key = "%s:moved" % position_key(game, game.ply)
+    moved = cache.get(key)
+    if moved is None:
+        moved = sorted({m.seat.side for m in moves()})
+        cache.set(key, moved, POSITION_CACHE_SECONDS)
+    return set(moved)
 
 
 def last_move_of(*, game: Game, moves: list[Move] | None = None) -> LegalMove | None:

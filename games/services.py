@@ -341,7 +341,7 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
         game_turn_update(game=game, state=new_state, now=now)
         game.save()
     position_changed.send(sender=Game, game=game)
-    if game.status == GameStatus.ACTIVE:
+    if game.status == GameStatus.ACTIVE and game.kind == GameKind.ONITAMA:  # lines exist in Onitama only
         _conditional_answer(game, played=record, now=now)
     return record
 

@@ -247,7 +247,7 @@ def game_page_context(
         "end_adjudication": selectors.end_adjudication_of(game),
         "error": error,
         "typed": typed,
-        "turns": _turn_rows(page),
+        "turns": lambda: _turn_rows(page),  # read by the move list only when its cached copy is missing
         **_move_form_context(page, typed),
     }
 
