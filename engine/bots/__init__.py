@@ -32,13 +32,14 @@ level  Onitama (alpha-beta, nodes)                  Maatatahay (ISMCTS, iteratio
 2      3 000 nodes, depth <= 3, root noise +-25     30 iterations, rollouts of 40 decisions
 3      20 000 nodes, root noise +-8                 100 iterations
 4      100 000 nodes                                300 iterations
-5      1 000 000 nodes                              1 000 iterations
+5      1 000 000 nodes                              2 000 iterations (maatatahay-2)
 =====  ===========================================  ==========================================
 
 Root noise (Onitama) is a seeded integer added to the exact scores of the
 moves within twice its size of the best; a win in one is always taken and a
 move that loses at once is never chosen when another does not.
-Draws by repetition are ignored: a view carries no history.
+Draws by repetition are ignored: a view carries no history. The Maatatahay bot plays a
+move that wins the game at once without a search, at every level (maatatahay-2).
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ del _found
 from .onitama import BOT_VERSION as ONITAMA_BOT_VERSION  # noqa: E402
 from .onitama import MATERIAL_ONLY, Level  # noqa: E402
 
-MAATATAHAY_BOT_VERSION = "maatatahay-1"
+MAATATAHAY_BOT_VERSION = "maatatahay-2"
 BOT_VERSIONS: dict[str, str] = {"onitama": ONITAMA_BOT_VERSION, "maatatahay": MAATATAHAY_BOT_VERSION}
 """The version of each game's bot (see the module's text)."""
 

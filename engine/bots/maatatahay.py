@@ -33,10 +33,21 @@ unlocked progressively (progressive widening), so small budgets still consider t
 sensible moves first. The move played is the most visited root move.
 Budgets are counts of iterations, so a move is deterministic for a given view,
 level and seed; ``seconds`` may cut the search short.
+
+A win at once comes first (bot version maatatahay-2): a move that ends the game with a win
+for the mover, in the first sample and in ``WIN_CHECKS`` more, is played without a search.
+
+Level 5 (maatatahay-2) searches 2000 iterations instead of 1000; levels 1 to 4 keep
+maatatahay-1's settings. Measured (README, "Benchmarks", ``bench/maatatahay_gauntlet.py``):
+rollouts cut short at 0 decisions and judged by the heuristic alone were much weaker (35 %
+against maatatahay-1's level 4 at 2000 iterations): the random rollout to the end of the game
+is worth more than the heuristic. ``inner_widen`` (progressive widening below the root) and
+``best_of`` (heuristic-guided rollouts) are there for tuning runs; no level uses them yet.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -63,6 +74,8 @@ class MLevel:
     widen_rate: float = 1.0
     noise: float = 0.0  # weight of seeded noise on the root's heuristic ranking
     prior: float = 3.0  # virtual visits given to a root move at its one-ply heuristic value
+    inner_widen: float = 0.0  # below the root: widen_base + inner_widen * sqrt(visits) moves (0: all)
+    best_of: int = 1  # rollout policy: the best for the mover (heuristic) of this many random moves
 
 
 LEVELS: dict[int, MLevel] = {
@@ -70,7 +83,7 @@ LEVELS: dict[int, MLevel] = {
     2: MLevel(iterations=30, rollout=40),
     3: MLevel(iterations=100, rollout=40),
     4: MLevel(iterations=300, rollout=40),
-    5: MLevel(iterations=1000, rollout=40),
+    5: MLevel(iterations=2000, rollout=40),
 }
 """Budget per level (level 1: the one-ply heuristic with seeded noise, no search; a rollout
 of 40 decisions reaches the end of the game)."""
@@ -79,6 +92,7 @@ of 40 decisions reaches the end of the game)."""
 # --- the engine's Maatatahay functions (imported when first needed) -------------------------
 
 
+@functools.cache
 def _engine() -> tuple[ModuleType, MaatatahayRules, Callable[[Move], str]]:
     """(rules module, the game's RULES object, move_text): the engine's own functions."""
     from ..maatatahay import RULES
@@ -206,6 +220,53 @@ def root_ranking(sample: Any, moves: list[Any], stream: SeedStream, noise: float
     return [moves[i] for _, i in keyed], prior
 
 
+WIN_CHECKS = 3
+"""Further samples of the view in which a move that ends the game must win too before it is
+played at once (the end can draw crystals from the bag, which the view does not order)."""
+
+
+def _wins(R: ModuleType, state: Any, player: int) -> bool:
+    return bool(state.phase == "over" and R.winner(state)[0] == player)
+
+
+def winning_move(view: Mapping[str, Any], sample: Any, moves: list[Any], seed: int) -> Any:
+    """A move that ends the game with a win for the mover in ``sample`` and in ``WIN_CHECKS``
+    other samples of the view (drawn from a stream of their own), the largest final margin
+    first; None when there is none."""
+    R, S, _ = _engine()
+    me = sample.turn
+    found = []
+    for i, m in enumerate(moves):
+        after = R.apply(sample, m)
+        if after.phase == "over":
+            w, _, sc = R.winner(after)
+            if w == me:
+                found.append((sc[1] - sc[0] if me == 1 else sc[0] - sc[1], -i, m))
+    if not found:
+        return None
+    found.sort(reverse=True)
+    stream = SeedStream(seed, "bot/maatatahay/win")
+    others = [S.sample_state(view, stream) for _ in range(WIN_CHECKS)]
+    for _, _, m in found:
+        if all(_wins(R, R.apply(other, m), me) for other in others):
+            return m
+    return None
+
+
+def _best_of(state: Any, k: int, stream: SeedStream) -> Any:
+    """The state after the best, by the heuristic for the mover, of ``k`` random legal moves
+    (drawn from the bot's stream; the first drawn wins a tie)."""
+    R, _, _ = _engine()
+    sign = 1.0 if state.turn == 0 else -1.0
+    best, best_value = None, 0.0
+    for _ in range(k):
+        after = R.apply(state, R.random_move(state, stream))
+        value = sign * evaluate(after)
+        if best is None or value > best_value:
+            best, best_value = after, value
+    return best
+
+
 def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int, seconds: float | None = None) -> MResult:
     """Choose a move for the player to move in ``view`` (already checked)."""
     R, S, move_text = _engine()
@@ -218,12 +279,17 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int, seconds: f
         raise StateFormatError("game_over", "The game is over: there is no move to choose")
     if len(moves) == 1:
         return MResult(moves[0], move_text(moves[0]), 0, time.monotonic() - start, {})
+    win = winning_move(view, first, moves, seed)
+    if win is not None:
+        return MResult(win, move_text(win), 0, time.monotonic() - start, {win: (0, 1.0)})
     stream.shuffle(moves)  # seeded tie-break for the ranking below
     ranked, prior = root_ranking(first, moves, stream, level.noise)
     if level.iterations <= 0:
         return MResult(ranked[0], move_text(ranked[0]), 0, time.monotonic() - start, {})
     root = _Node()
     explore = level.explore
+    best_of = level.best_of
+    inner_widen = level.inner_widen
     apply, legal, random_move = R.apply, R.legal_moves, R.random_move
     done = 0
     for done in range(1, level.iterations + 1):
@@ -240,6 +306,12 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int, seconds: f
                 candidates = ranked[:width]
             else:
                 candidates = legal(state)
+                if inner_widen and len(node.children) >= level.widen_base + int(inner_widen * math.sqrt(node.visits)):
+                    # Progressive widening below the root: no new move while the node has
+                    # few visits; choose among the moves it knows that are legal here.
+                    known = [m for m in candidates if m in node.children]
+                    if known:
+                        candidates = known
             untried = [m for m in candidates if m not in node.children]
             if untried:
                 m = untried[0] if node is root else untried[stream.below(len(untried))]
@@ -264,6 +336,10 @@ def search_view(view: Mapping[str, Any], *, level: MLevel, seed: int, seconds: f
             node = best
             path.append((node, mover))
         steps = 0
+        if best_of > 1:
+            while state.phase != "over" and steps < level.rollout:
+                state = _best_of(state, best_of, stream)
+                steps += 1
         while state.phase != "over" and steps < level.rollout:
             state = apply(state, random_move(state, stream))
             steps += 1

@@ -155,3 +155,87 @@ def test_command_line_takes_a_view_file_and_refuses_a_full_state(tmp_path):
     RULES.parse_move(state, ok.stdout.strip().splitlines()[-1])
     refused = subprocess.run(cmd + [str(full_file)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert refused.returncode != 0 and "view" in refused.stderr
+
+
+# --- issue 18: wins at once, the stronger level 5, its version ----------------------------------
+
+
+def states_with_a_win_at_once(count=4):
+    """Running states where some legal moves end the game with a win for the mover and some
+    do not (from random games of both variants)."""
+    from engine.maatatahay import rules as R
+
+    out: list = []
+    seed = 100
+    while len(out) < count and seed < 400:
+        seed += 1
+        options = {"variant": "first", "opening": 1 + seed % 4} if seed % 2 else {"variant": "standard"}
+        state = RULES.new_game(seed, options)
+        stream = SeedStream(seed, "test-bots-maatatahay-win")
+        while RULES.outcome(state) is None:
+            me = state.turn
+            wins = [
+                after.phase == "over" and R.winner(after)[0] == me
+                for after in (R.apply(state, m) for m in R.legal_moves(state))
+            ]
+            if any(wins) and not all(wins):
+                out.append(state)
+            state = RULES.apply(state, RULES.random_move(state, stream))
+    return out
+
+
+def test_takes_a_win_at_once_at_every_level():
+    states = states_with_a_win_at_once()
+    assert len(states) >= 3
+    for i, state in enumerate(states):
+        player = RULES.to_move(state)
+        for level in range(1, 6):
+            text = choose_move("maatatahay", RULES.view(state, player), level=level, seed=i)
+            outcome = RULES.outcome(RULES.apply(state, RULES.parse_move(state, text)))
+            assert outcome is not None and outcome.winner == player, (level, text)
+
+
+def test_evaluation_of_a_win_at_once_is_a_sure_win():
+    from engine.bots import evaluate_position
+
+    state = states_with_a_win_at_once(1)[0]
+    found = evaluate_position("maatatahay", RULES.view(state, RULES.to_move(state)), level=5, seed=2)
+    assert found.value == 1.0
+
+
+def test_level_table_grows_and_only_level_five_changed_its_search():
+    """Levels 1 to 4 keep the search of bot version maatatahay-1 (the ladder measured then);
+    level 5 searches more, with its own settings (README, "Maatatahay bot")."""
+    iterations = [mb.LEVELS[k].iterations for k in range(1, 6)]
+    assert iterations == sorted(iterations) and len(set(iterations)) == 5
+    for k in range(1, 5):
+        assert (mb.LEVELS[k].inner_widen, mb.LEVELS[k].best_of) == (0.0, 1)
+
+
+def test_level_five_search_is_deterministic_and_blind_to_the_hidden_order():
+    """Level 5's own settings (short rollouts, widening below the root ...) on a smaller
+    budget: the same view and seed give the same move, and the hidden order changes nothing."""
+    from dataclasses import replace
+
+    level = replace(mb.LEVELS[5], iterations=120)
+    for phase in ("pick", "place", "first"):
+        state = pick(phase, 2)
+        other = with_hidden_order_changed(state)
+        player = RULES.to_move(state)
+        a = mb.search_view(RULES.view(state, player), level=level, seed=7)
+        b = mb.search_view(RULES.view(state, player), level=level, seed=7)
+        c = mb.search_view(RULES.view(other, player), level=level, seed=7)
+        assert a.text == b.text == c.text and a.visits == b.visits == c.visits
+
+
+def test_level_five_at_full_budget_is_deterministic():
+    state = pick("place", 5)
+    view = RULES.view(state, RULES.to_move(state))
+    assert choose_move("maatatahay", view, level=5, seed=3) == choose_move("maatatahay", view, level=5, seed=3)
+
+
+def test_the_bot_version_names_the_new_search():
+    from engine.bots import BOT_VERSIONS, bot_version
+
+    assert BOT_VERSIONS["maatatahay"] == "maatatahay-2"
+    assert bot_version("maatatahay").startswith("maatatahay-2+")
