@@ -14,7 +14,6 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db import transaction
 from django.db.models import (
     BooleanField,
     Case,
@@ -34,6 +33,7 @@ from django.utils import timezone
 
 from engine.core import replay
 from engine.errors import EngineError
+from maatasite.task_policy import on_commit_run
 
 from .models import (
     BotAdjudication,
@@ -174,7 +174,7 @@ def games_waiting_forget(*, game: Game) -> None:
     keys = [_waiting_key(user_id) for user_id in game_user_ids(game)]
     if keys:
         cache.delete_many(keys)
-        transaction.on_commit(lambda: cache.delete_many(keys))
+        on_commit_run(lambda: cache.delete_many(keys), what="games_waiting_forget")
 
 
 @dataclass

@@ -39,7 +39,7 @@ def _bot_moves(game: Game) -> list[int]:
 def _publishes(callbacks: list) -> list:
     """The after-commit callbacks that publish a task (others, such as the header count's
     cache forgetting a game's players, run after a game's save too)."""
-    return [c for c in callbacks if "delay_on_commit" in c.__qualname__]
+    return [c for c in callbacks if "delay_on_commit" in c.__qualname__]  # not on_commit_run's
 
 
 def test_a_lost_bot_turn_is_enqueued_again_once_overdue_and_played(
