@@ -103,6 +103,29 @@ def site_environment(database: str, *, production: bool = False, redis_url: str 
     return env
 
 
+def site_options(parser) -> None:
+    """The options of the benches that serve the site (pages.py, api.py, profile_game.py)."""
+    parser.add_argument(
+        "--debug", action="store_true", help="as locally (DEBUG on, tasks in-process); production runs with it off"
+    )
+    parser.add_argument(
+        "--redis", default="redis://127.0.0.1:6379", help="Redis for the cache and the broker (databases 14 and 15)"
+    )
+
+
+def site_prepared(args) -> dict[str, str]:
+    """The site's environment for ``site_options``' choice (production unless ``--debug``), with
+    the static files collected when production needs them."""
+    env = site_environment(args.database, production=not args.debug, redis_url=args.redis)
+    if not args.debug:
+        static_collected(env)
+    return env
+
+
+def site_mode(args) -> str:
+    return "DEBUG on, tasks in-process" if args.debug else "DEBUG off, Redis cache and broker"
+
+
 def static_collected(env: dict[str, str]) -> None:
     """``collectstatic`` as the Procfile's web command runs it: DEBUG off serves the manifest's names."""
     subprocess.run(

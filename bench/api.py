@@ -39,8 +39,9 @@ from _common import (
     ensure_database,
     gunicorn,
     run_phase,
-    site_environment,
-    static_collected,
+    site_mode,
+    site_options,
+    site_prepared,
     summary,
 )
 
@@ -126,17 +127,10 @@ def main() -> None:
         "--database",
         default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench_api"),
     )
-    parser.add_argument(
-        "--debug", action="store_true", help="as locally (DEBUG on, tasks in-process); production runs with it off"
-    )
-    parser.add_argument(
-        "--redis", default="redis://127.0.0.1:6379", help="Redis for the cache and the broker (databases 14 and 15)"
-    )
+    site_options(parser)
     args = parser.parse_args()
 
-    env = site_environment(args.database, production=not args.debug, redis_url=args.redis)
-    if not args.debug:
-        static_collected(env)
+    env = site_prepared(args)
     ensure_database(args.database)
     setup = prepare(args.clients)
 
@@ -148,7 +142,7 @@ def main() -> None:
                 args.clients,
                 args.requests,
                 args.workers,
-                "DEBUG on, tasks in-process" if args.debug else "DEBUG off, Redis cache and broker",
+                site_mode(args),
                 os.cpu_count() or 0,
             )
         )

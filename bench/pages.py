@@ -57,8 +57,9 @@ from _common import (
     gunicorn,
     report,
     run_phase,
-    site_environment,
-    static_collected,
+    site_mode,
+    site_options,
+    site_prepared,
     summary,
 )
 
@@ -218,18 +219,11 @@ def main() -> None:
     parser.add_argument(
         "--database", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench")
     )
-    parser.add_argument(
-        "--debug", action="store_true", help="as locally (DEBUG on, tasks in-process); production runs with it off"
-    )
-    parser.add_argument(
-        "--redis", default="redis://127.0.0.1:6379", help="Redis for the cache and the broker (databases 14 and 15)"
-    )
+    site_options(parser)
     args = parser.parse_args()
     lobby_sizes = [int(n) for n in args.lobby_games.split(",") if n.strip()]
 
-    env = site_environment(args.database, production=not args.debug, redis_url=args.redis)
-    if not args.debug:
-        static_collected(env)
+    env = site_prepared(args)
     ensure_database(args.database)
     django_migrated()
     from django.db import connection
@@ -244,7 +238,7 @@ def main() -> None:
                 args.clients,
                 args.moves,
                 args.workers,
-                "DEBUG on, tasks in-process" if args.debug else "DEBUG off, Redis cache and broker",
+                site_mode(args),
                 os.cpu_count() or 0,
             )
         )

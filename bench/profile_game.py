@@ -24,7 +24,7 @@ import random
 import statistics
 import time
 
-from _common import broker_purged, django_migrated, ensure_database, site_environment, static_collected
+from _common import broker_purged, django_migrated, ensure_database, site_options, site_prepared
 
 PROJECT_CODE = r"/(accounts|api|chat|correspondence|engine|fairplay|games|ladder|maatasite|ops|ratings)/"
 OPTIONS = {"onitama": {"cards": "base"}, "maatatahay": {"variant": "first"}}
@@ -38,16 +38,9 @@ def main() -> None:
     parser.add_argument(
         "--database", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench")
     )
-    parser.add_argument(
-        "--debug", action="store_true", help="as locally (DEBUG on, tasks in-process); production runs with it off"
-    )
-    parser.add_argument(
-        "--redis", default="redis://127.0.0.1:6379", help="Redis for the cache and the broker (databases 14 and 15)"
-    )
+    site_options(parser)
     args = parser.parse_args()
-    env = site_environment(args.database, production=not args.debug, redis_url=args.redis)
-    if not args.debug:
-        static_collected(env)
+    env = site_prepared(args)
     ensure_database(args.database)
     django_migrated()
 
