@@ -1,6 +1,6 @@
 """Helpers shared by every app's tests that build no data (data: tests/factories.py):
 waiting for a positive signal, running functions at once in threads, reading what a real
-worker did, addresses and counts for the rate limits, signing in a browser page, settings
+worker did or was asked to, addresses and counts for the rate limits, signing in a browser page, settings
 loaded in a fresh interpreter."""
 
 from __future__ import annotations
@@ -82,6 +82,12 @@ def html_alternative(message: EmailMessage) -> str:
     html = message.alternatives[0][0]
     assert isinstance(html, str)
     return html
+
+
+def task_publishes(callbacks: list) -> list:
+    """The captured after-commit callbacks that publish a task (others, such as the header
+    count's cache forgetting a game's players, run after each save of a game too)."""
+    return [c for c in callbacks if "delay_on_commit" in c.__qualname__]  # not on_commit_run's
 
 
 def task_runs_finished(worker, task_name: str) -> int:

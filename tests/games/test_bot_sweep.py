@@ -14,6 +14,7 @@ from kombu.exceptions import OperationalError
 
 from games import services, tasks
 from games.models import Game, GameStatus, Move
+from tests.helpers import task_publishes
 
 from .conftest import first_legal, start_game
 from .test_tasks import solo_game
@@ -36,12 +37,6 @@ def _bot_moves(game: Game) -> list[int]:
     return list(Move.objects.filter(game=game, user__isnull=True).order_by("ply").values_list("ply", flat=True))
 
 
-def _publishes(callbacks: list) -> list:
-    """The after-commit callbacks that publish a task (others, such as the header count's
-    cache forgetting a game's players, run after a game's save too)."""
-    return [c for c in callbacks if "delay_on_commit" in c.__qualname__]  # not on_commit_run's
-
-
 def test_a_lost_bot_turn_is_enqueued_again_once_overdue_and_played(
     no_mail_pictures, alice, django_capture_on_commit_callbacks
 ):
@@ -49,7 +44,7 @@ def test_a_lost_bot_turn_is_enqueued_again_once_overdue_and_played(
     _age(game, _overdue())
     with django_capture_on_commit_callbacks(execute=True) as sent:
         assert services.bot_turns_requeue() == 1
-    assert len(_publishes(sent)) == 1
+    assert len(task_publishes(sent)) == 1
     game.refresh_from_db()
     assert _bot_moves(game) == [1] and game.to_move_user == alice
     # answered: nothing is left for the next sweep
@@ -204,7 +199,7 @@ def test_a_broker_that_refuses_the_bot_turn_keeps_the_move_and_the_sweep_plays_i
     with django_capture_on_commit_callbacks(execute=True) as sent:  # the publish runs after the commit
         services.move_submit(game_id=game.pk, user=alice, move_text=first_legal(game), expected_ply=game.ply)
     monkeypatch.undo()
-    assert len(_publishes(sent)) == 1  # it was tried, refused, and raised nothing for the player
+    assert len(task_publishes(sent)) == 1  # it was tried, refused, and raised nothing for the player
     assert "task_enqueue_failed task=games.tasks.bot_turn_play" in caplog.text
     game.refresh_from_db()
     assert game.ply == 2 and Move.objects.filter(game=game, ply=2, user=alice).exists()
