@@ -554,6 +554,10 @@ SPECTACULAR_SETTINGS = {
 # The cache holds the API's rate-limit counters; a shared one (redis://host:6379/3) lets every
 # web process count together. Default: each process's own memory (local development).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # Django's Redis cache builds a new client (and copies its ~200 reply callbacks) for each
+    # operation; this one keeps one client per connection pool (maatasite/redis_cache.py).
+    CACHES["default"]["BACKEND"] = "maatasite.redis_cache.RedisCacheKeepingClients"
 # Rate limits (429 with Retry-After): per signed-in user, per IP, per IP on credential endpoints.
 API_THROTTLE_RATES = {
     "user": env.str("API_RATE_USER", default="120/min"),

@@ -4,6 +4,7 @@ and simultaneous requests never lose a count."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,10 +17,14 @@ from django.conf import settings as django_settings
 from django.core.cache import cache
 
 from api import throttling
+from maatasite.redis_cache import RedisCacheKeepingClients
+from tests.helpers import settings_in_subprocess
 
 from .conftest import token_client
 
 ROOT = Path(__file__).resolve().parents[2]
+# The backend the settings choose for CACHE_URL=redis://... (maatasite/redis_cache.py).
+SITE_REDIS_CACHE = "maatasite.redis_cache.RedisCacheKeepingClients"
 FROZEN = 1_800_000_000.0  # a fixed clock, far from a window boundary
 
 
@@ -74,7 +79,7 @@ def test_another_process_sees_and_spends_the_same_redis_counter(settings, alice,
     prefix = django_settings.CACHES["default"]["KEY_PREFIX"]
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": SITE_REDIS_CACHE,
             "LOCATION": _redis_url(),
             "KEY_PREFIX": prefix,
         }
@@ -137,7 +142,7 @@ def test_simultaneous_requests_spend_the_budget_exactly_in_redis(settings, froze
     prefix = django_settings.CACHES["default"]["KEY_PREFIX"]
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": SITE_REDIS_CACHE,
             "LOCATION": _redis_url(),
             "KEY_PREFIX": prefix,
         }
@@ -146,6 +151,40 @@ def test_simultaneous_requests_spend_the_budget_exactly_in_redis(settings, froze
     answers = _race(throttling.UserRateThrottle, 24)
     assert answers.count(True) == 5 and answers.count(False) == 19
     cache.delete(throttling.counter_key("user", 4242, period=60, now=FROZEN + 1.0))
+
+
+def test_a_redis_cache_url_gets_the_backend_that_keeps_its_clients():
+    result = settings_in_subprocess({"CACHE_URL": "redis://127.0.0.1:6379/3"}, "CACHES")
+    assert result.returncode == 0, result.stderr
+    configured = json.loads(result.stdout.splitlines()[-1])["CACHES"]["default"]
+    assert configured["BACKEND"] == SITE_REDIS_CACHE and configured["LOCATION"] == "redis://127.0.0.1:6379/3"
+
+
+@pytest.mark.services
+def test_the_redis_cache_makes_one_client_per_pool_and_serves_every_operation():
+    """Django's own backend builds a redis-py client per operation; ours keeps one per
+    connection pool, and reads, writes and deletes still reach Redis through it."""
+    backend = RedisCacheKeepingClients(_redis_url(), {"KEY_PREFIX": "keeping-clients-%d" % os.getpid()})
+    client = backend._cache
+    assert client.get_client(write=True) is client.get_client(write=True)
+    assert client.get_client(write=False) is client.get_client("any key", write=False)
+    backend.set("counter", 1, timeout=30)
+    assert backend.incr("counter") == 2 and backend.get("counter") == 2
+    assert backend.get_many(["counter", "absent"]) == {"counter": 2}
+    backend.delete("counter")
+    assert backend.get("counter") is None
+    # a forked child (a gunicorn worker) reaches Redis through the same kept client
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            backend.set("from-child", "yes", timeout=30)
+            os.write(write, b"ok" if backend.get("from-child") == "yes" else b"no")
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)
+    assert os.read(read, 2) == b"ok" and backend.get("from-child") == "yes"
+    backend.delete("from-child")
 
 
 def test_refusal_waits_until_the_window_ends(settings, monkeypatch):
