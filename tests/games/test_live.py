@@ -45,6 +45,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = "http://testserver"
 # Long enough for a push through Redis on a busy machine; receive_nothing waits this long too.
 WAIT = 5.0
+# A scenario that has not ended by then is hung: the test fails rather than the run.
+SCENARIO_LIMIT = 180
 
 
 # Redis for the channel layer of these tests (CI sets it); the site's LIVE_REDIS_URL stays
@@ -86,6 +88,10 @@ def committed():
     return run
 
 
+# The sockets a scenario opened and has not ended; scenario() ends them before its loop closes.
+_unended_sockets: list[WebsocketCommunicator] = []
+
+
 class WebsocketCommunicator(ApplicationCommunicator):
     """An ASGI WebSocket client of the application, in-process (what channels.testing's one
     does; that module needs daphne, which the site does not use)."""
@@ -95,6 +101,7 @@ class WebsocketCommunicator(ApplicationCommunicator):
             application,
             {"type": "websocket", "path": path, "query_string": query, "headers": headers, "subprotocols": []},
         )
+        _unended_sockets.append(self)
 
     async def connect(self, timeout: float) -> tuple[bool, Any]:
         """(True, None) when accepted; (False, close code) when refused."""
@@ -111,6 +118,14 @@ class WebsocketCommunicator(ApplicationCommunicator):
         return json.loads(response["text"])
 
     async def disconnect(self, timeout: float = WAIT) -> None:
+        """What a server sends once the client went (or after the application closed): the
+        consumer leaves its group and ends by itself. Never ended so, a socket's task would be
+        cancelled when the communicator is collected, inside channels_redis's wait on the
+        layer, which can then hang the loop's close for ever (a CI run timed out so)."""
+        if self in _unended_sockets:
+            _unended_sockets.remove(self)
+        if self._future is None or self.future.done():
+            return
         await self.send_input({"type": "websocket.disconnect", "code": 1000})
         await self.wait(timeout)
 
@@ -152,7 +167,12 @@ def in_a_loop_of_its_own(fn: Callable[[], Awaitable[None]]) -> None:
     async def main() -> None:
         try:
             await fn()
+            while _unended_sockets:  # ended as a server ends them, each consumer by itself
+                await _unended_sockets[0].disconnect()
         finally:
+            for left in list(_unended_sockets):  # the scenario failed: its own error is the one reported
+                _unended_sockets.remove(left)
+                left.stop(exceptions=False)
             await sync_to_async(connections.close_all)()
 
     failures: list[BaseException] = []
@@ -165,7 +185,8 @@ def in_a_loop_of_its_own(fn: Callable[[], Awaitable[None]]) -> None:
 
     thread = threading.Thread(target=run)
     thread.start()
-    thread.join()
+    thread.join(timeout=SCENARIO_LIMIT)
+    assert not thread.is_alive(), "the scenario's loop did not end within %d s" % SCENARIO_LIMIT
     if failures:
         raise failures[0]
 
@@ -283,6 +304,27 @@ def test_an_api_token_with_the_read_scope_opens_a_socket(alice, bob):
             assert await refused(socket(game.pk, token=secret, origin=None)) == 4401
         # a token does not excuse a foreign Origin
         assert await refused(socket(game.pk, token=reader, origin="http://evil.example")) == 4403
+
+    scenario(run)
+
+
+def test_a_socket_that_leaves_does_not_stop_the_pushes_to_those_that_stay(alice, bob, carol, committed):
+    """Each socket that leaves cancels its wait on the layer, which all the sockets of a process
+    share (channels_redis: one receive lock per layer): the others still get the next move."""
+    game = start_game(alice, bob)
+    mover = to_move(game)
+    cookies = [session_cookie(user) for user in (alice, bob, carol)]
+    move_text = first_legal(game)
+
+    async def run() -> None:
+        leaving, staying, also_leaving = (socket(game.pk, cookie=cookie) for cookie in cookies)
+        for page in (leaving, staying, also_leaving):
+            await opened(page)
+        await leaving.disconnect()
+        await also_leaving.disconnect()
+        await committed(services.move_submit, game_id=game.pk, user=mover, move_text=move_text, expected_ply=0)
+        assert (await staying.receive_json_from(timeout=WAIT))["game"]["ply"] == 1
+        await staying.disconnect()
 
     scenario(run)
 
