@@ -38,6 +38,7 @@ def main() -> None:
     parser.add_argument(
         "--database", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench")
     )
+    parser.add_argument("--queries", action="store_true", help="also print the SQL of the last request of each kind")
     site_options(parser)
     args = parser.parse_args()
     env = site_prepared(args)
@@ -87,6 +88,7 @@ def main() -> None:
             step()()
         profile = cProfile.Profile()
         queries = 0
+        last_sql: list[str] = []
         for _ in range(args.requests):
             request = step()  # the set-up of one request, not profiled
             with CaptureQueriesContext(connection) as captured:
@@ -94,6 +96,7 @@ def main() -> None:
                 request()
                 profile.disable()
             queries += len(captured)
+            last_sql = [query["sql"] for query in captured.captured_queries]
         plain = []  # the same requests without the profiler: what they cost in this process
         for _ in range(args.requests):
             request = step()
@@ -120,6 +123,10 @@ def main() -> None:
         stats.sort_stats("cumulative").print_stats(PROJECT_CODE, args.top)
         text = out.getvalue()
         print("\n".join(line for line in text.splitlines() if line.strip() and "function calls" not in line))
+        if args.queries:
+            print("the queries of the last request:")
+            for number, sql in enumerate(last_sql, 1):
+                print("  %2d. %s" % (number, sql[:400]))
 
     holders: dict[str, Game | None] = {}
     for kind in kinds:

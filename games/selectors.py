@@ -19,6 +19,7 @@ from django.db.models import (
     Case,
     Exists,
     F,
+    JSONField,
     Max,
     OuterRef,
     Prefetch,
@@ -29,6 +30,7 @@ from django.db.models import (
     When,
     prefetch_related_objects,
 )
+from django.db.models.functions import JSONObject
 from django.utils import timezone
 
 from engine.core import replay
@@ -275,6 +277,15 @@ _MISSING = object()
 
 
 SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+# The game's pending draw offer (at most one: games_one_pending_draw_offer), read in the game's
+# own query as {"id", "seat_id", "ply"} or None: a round trip less for every page and detail.
+PENDING_DRAW_OFFER = Subquery(
+    DrawOffer.objects.filter(game=OuterRef("pk"), status=DrawOfferStatus.PENDING)
+    .order_by()
+    .annotate(offer=JSONObject(id="id", seat_id="seat_id", ply="ply"))
+    .values("offer")[:1],
+    output_field=JSONField(),
+)
 
 
 def game_seats(game: Game) -> list[Seat]:
@@ -390,7 +401,11 @@ def game_for_viewer(
     """
     now = now or timezone.now()
     if game is None or game.pk != game_id:
-        game = Game.objects.prefetch_related(SEATS_WITH_USERS).get(pk=game_id)
+        game = (
+            Game.objects.prefetch_related(SEATS_WITH_USERS)
+            .annotate(pending_draw_offer=PENDING_DRAW_OFFER)
+            .get(pk=game_id)
+        )
     seats = game_seats(game)
     moves = _MovesOnce(game)
     viewer_seat = None
@@ -420,11 +435,22 @@ def game_for_viewer(
     if active_seat and viewer_seat is not None:
         page.can_abort = game_can_abort(game, moved=_sides_moved(game, moves))
         if game.allows_draws:
-            offer = game.draw_offers.filter(status=DrawOfferStatus.PENDING).first()
+            offer = pending_draw_offer(game)
             page.draw_offer = offer
             page.draw_offer_to_me = offer is not None and offer.seat_id != viewer_seat.pk
             page.can_offer_draw = offer is None or page.draw_offer_to_me
     return page
+
+
+def pending_draw_offer(game: Game) -> DrawOffer | None:
+    """The game's pending draw offer: from its row's ``pending_draw_offer`` when it was read
+    with PENDING_DRAW_OFFER, else read now (a game row the caller has just written)."""
+    if not hasattr(game, "pending_draw_offer"):
+        return game.draw_offers.filter(status=DrawOfferStatus.PENDING).first()
+    read = game.pending_draw_offer
+    if read is None:
+        return None
+    return DrawOffer(pk=read["id"], game=game, seat_id=read["seat_id"], ply=read["ply"], status=DrawOfferStatus.PENDING)
 
 
 def _sides_moved(game: Game, moves: Callable[[], list[Move]]) -> set[str]:

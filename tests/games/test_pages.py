@@ -327,3 +327,35 @@ def test_the_player_page_lists_the_players_finished_games_from_the_games_app(cli
     section = html[html.index('class="player-games"') :]
     assert "/games/%d/" % finished.pk in section and "/games/%d/" % running.pk not in section
     assert "/history/alice/" in section
+
+
+@pytest.mark.django_db
+def test_a_pending_draw_offer_is_read_with_the_game_and_shown_to_both_players(alice, bob):
+    """The page reads the offer in the game's own query (games.selectors.PENDING_DRAW_OFFER):
+    the one asked sees the answers, the one who asked sees that it waits, and the API the same."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from api import services as api_services
+
+    game = start_game(alice, bob, "onitama", {"cards": "base"})
+    services.draw_offer(game_id=game.pk, user=alice)
+    asked, asker = Client(), Client()
+    asked.force_login(bob)
+    asker.force_login(alice)
+    with CaptureQueriesContext(connection) as queries:
+        page = asked.get("/games/%d/" % game.pk)
+    assert page.status_code == 200
+    reads = [q["sql"] for q in queries.captured_queries]
+    assert not [sql for sql in reads if sql.startswith('SELECT "games_drawoffer"')]
+    assert [sql for sql in reads if sql.startswith('SELECT "games_game"') and '"games_drawoffer"' in sql]
+    html = page.content.decode()
+    assert "/draw/accept/" in html and "/draw/decline/" in html
+    mine = asker.get("/games/%d/" % game.pk).content.decode()
+    assert "/draw/accept/" not in mine and "/draw/offer/" not in mine
+    _token, secret = api_services.token_create(user=bob, name="app", scopes=["read"])
+    detail = Client().get("/api/v1/games/%d/" % game.pk, HTTP_AUTHORIZATION="Bearer " + secret).json()
+    alice_side = game.seats.get(user=alice).side
+    assert detail["draw_offer"] == {"side": alice_side, "ply": game.ply, "to_you": True}
+    services.draw_decline(game_id=game.pk, user=bob)
+    assert "/draw/accept/" not in asked.get("/games/%d/" % game.pk).content.decode()
