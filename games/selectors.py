@@ -41,6 +41,7 @@ from .models import (
     BotAdjudication,
     Challenge,
     ChallengeStatus,
+    ConditionalLines,
     DrawOffer,
     DrawOfferStatus,
     Game,
@@ -276,7 +277,14 @@ POSITION_CACHE_SECONDS = 6 * 3600
 _MISSING = object()
 
 
-SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+# ``has_conditional_lines``: whether the seat's player has queued conditional lines (Onitama),
+# read with the seats; a move reads them only then (games.services._conditional_answer).
+SEATS_WITH_USERS = Prefetch(
+    "seats",
+    queryset=Seat.objects.select_related("user")
+    .annotate(has_conditional_lines=Exists(ConditionalLines.objects.filter(seat=OuterRef("pk"))))
+    .order_by("position"),
+)
 # The game's pending draw offer (at most one: games_one_pending_draw_offer), read in the game's
 # own query as {"id", "seat_id", "ply"} or None: a round trip less for every page and detail.
 PENDING_DRAW_OFFER = Subquery(

@@ -498,7 +498,14 @@ def _conditional_answer(game: Game, *, played: Move, now: datetime) -> None:
     :func:`_play` (the ply check of move_submit), keep the rest of the line for the next
     turn and mail the player what was played for them; when no line starts with it, drop
     the player's lines. The answer may in turn meet the opponent's own lines (each answer
-    uses up one level of a tree, so this ends)."""
+    uses up one level of a tree, so this ends).
+
+    The seats read after the game's lock (game_seats) say whether the player has lines at all:
+    lines are set under the same lock, and none are added in this transaction, so a seat read
+    with none needs no query."""
+    to_move = next((s for s in game_seats(game) if s.side == game.to_move_side), None)
+    if to_move is not None and getattr(to_move, "has_conditional_lines", None) is False:
+        return
     row = ConditionalLines.objects.filter(game=game, seat__side=game.to_move_side).select_related("seat__user").first()
     if row is None:
         return

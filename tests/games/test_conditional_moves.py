@@ -85,6 +85,29 @@ def test_lines_are_checked_sealed_and_read_back(game, mover, waiter):
     assert not ConditionalLines.objects.filter(game=game).exists()
 
 
+def test_a_move_reads_the_lines_only_of_a_player_who_queued_some(game, mover, waiter):
+    """The seats read after the lock say whether the player now to move queued lines
+    (games.selectors.SEATS_WITH_USERS): without any, the move reads no lines; with some, the
+    queued answer is played in the same move."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first = legal(services.game_state(game))[0]
+    with CaptureQueriesContext(connection) as plain:
+        services.move_submit(game_id=game.pk, user=mover, move_text=first, expected_ply=0)
+    reads = [q["sql"] for q in plain.captured_queries if q["sql"].startswith('SELECT "games_conditionallines"')]
+    assert reads == []
+    # now the one who just moved waits, and queues an answer to every move of the other
+    game.refresh_from_db()
+    state = services.game_state(game)
+    lines = [[theirs, legal(after(state, theirs))[0]] for theirs in legal(state)]
+    services.conditional_lines_set(game_id=game.pk, user=mover, lines=lines)
+    answered = services.move_submit(game_id=game.pk, user=waiter, move_text=lines[0][0], expected_ply=1)
+    game.refresh_from_db()
+    assert answered.ply == 2 and game.ply == 3
+    assert Move.objects.get(game=game, ply=3).text == lines[0][1]
+
+
 def test_guards(game, mover, waiter, carol):
     lines = tree_of(game)
     with pytest.raises(Conflict) as refused:  # mover is to move: her lines would start from nowhere
