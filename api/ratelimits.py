@@ -83,12 +83,16 @@ def budget_spend(*, scope: str, ident: object, rate: str | None, now: float | No
     limit, period = parse_rate(rate)
     now = _now() if now is None else now
     key = counter_key(scope, ident, period=period, now=now)
-    cache.add(key, 0, timeout=period + 1)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window's counter expired between add and incr
-        cache.add(key, 1, timeout=period + 1)
-        count = 1
+    incr_in_window = getattr(cache, "incr_in_window", None)  # Redis: one round trip (maatasite/redis_cache.py)
+    if incr_in_window is not None:
+        count = incr_in_window(key, timeout=period + 1)
+    else:
+        cache.add(key, 0, timeout=period + 1)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # the window's counter expired between add and incr
+            cache.add(key, 1, timeout=period + 1)
+            count = 1
     if count <= limit:
         return None
     return _window_end_wait(period, now)

@@ -37,3 +37,16 @@ class RedisCacheKeepingClients(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClientKeepingClients
+
+    def incr_in_window(self, key: str, *, timeout: int) -> int:
+        """Add one to the counter at ``key``, made at 0 with ``timeout`` seconds to live when it
+        is not there, and return it: one round trip (SET NX EX and INCR in one MULTI), where
+        ``add`` then ``incr`` take three (Django's ``incr`` asks EXISTS first). The rate
+        limits' counters (api.ratelimits.budget_spend) are spent so."""
+        cache_key = self.make_and_validate_key(key)
+        client = self._cache.get_client(cache_key, write=True)
+        with client.pipeline(transaction=True) as pipeline:
+            pipeline.set(cache_key, 0, ex=timeout, nx=True)
+            pipeline.incr(cache_key)
+            _made, count = pipeline.execute()
+        return int(count)

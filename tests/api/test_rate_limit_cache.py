@@ -173,6 +173,10 @@ def test_the_redis_cache_makes_one_client_per_pool_and_serves_every_operation():
     assert backend.get_many(["counter", "absent"]) == {"counter": 2}
     backend.delete("counter")
     assert backend.get("counter") is None
+    # the rate limits' counter: made with its time to live, then counted, read back as an int
+    assert [backend.incr_in_window("window", timeout=30) for _ in range(3)] == [1, 2, 3]
+    assert backend.get("window") == 3 and 0 < client.get_client().ttl(backend.make_key("window")) <= 30
+    backend.delete("window")
     # a forked child (a gunicorn worker) reaches Redis through the same kept client
     read, write = os.pipe()
     child = os.fork()
