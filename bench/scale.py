@@ -4,6 +4,7 @@
                                    [--burst-rate 120] [--burst-seconds 30]
                                    [--memory-requests 10000] [--bot-moves 1000]
                                    [--server postgres://postgres@127.0.0.1:5432]
+                                   [--redis redis://127.0.0.1:6379] [--debug]
 
 ``--scale 1`` is the full size: 200,000 players and 1,000,000 games (100,000 running), with
 the move rows, alarms, ratings, rating changes, challenges, ladders, tournaments, done
@@ -36,6 +37,12 @@ Steps:
 5. prints the two sizes side by side, the ratio big/small of each figure, and drops the
    databases (``--keep`` keeps them).
 
+Steps 3 and 4 run the site as production does, like bench/pages.py and bench/api.py: DEBUG
+off (after ``collectstatic``), the cache in Redis (database 14 of ``--redis``) and the tasks
+published to a Redis broker (database 15) that no worker drains, emptied after the burst, so
+a move costs its publishing and not its tasks' work (the mail pictures, about 100 ms).
+``--debug`` runs them as locally (DEBUG on, tasks in-process).
+
 Nothing here is asserted: the numbers are printed.
 """
 
@@ -65,7 +72,7 @@ ROOT = HERE.parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from _common import free_port, report, site_environment  # noqa: E402
+from _common import broker_purged, free_port, report, site_options, site_prepared  # noqa: E402
 
 PASSWORD = "bench-password-123"
 FULL_PLAYERS = 200_000
@@ -921,7 +928,7 @@ def print_figures(label: str, results: list[dict]) -> None:
 
 
 def child_fill_measure(args) -> None:
-    site_environment(args.database)
+    site_prepared(args)
     from _common import django_migrated
 
     started = time.perf_counter()
@@ -1342,7 +1349,7 @@ def bot_driver(user_id: int, moves: int) -> None:
 
 
 def child_load(args) -> None:
-    env = site_environment(args.database)
+    env = site_prepared(args)
     # Under ASGI each request runs in a thread of its own: a persistent connection would be
     # left open per thread (Django's documentation: no persistent connections under ASGI),
     # and a burst would exhaust the server's connections.
@@ -1361,6 +1368,7 @@ def child_load(args) -> None:
         burst(server.base, setup, args.burst_rate, args.burst_seconds)
     finally:
         stop(server)
+        print("tasks published to the broker and dropped unrun: %d keys" % broker_purged(env))
     if args.memory_requests:
         print("\n== memory ==")
         web_memory(env, setup, args.memory_requests)
@@ -1388,6 +1396,7 @@ def main() -> None:
         help="the databases' names start with this (<prefix>_template, <prefix>_<games>): "
         "two runs on one server need two prefixes",
     )
+    site_options(parser)
     parser.add_argument("--child", choices=["fill", "load"], help=argparse.SUPPRESS)
     parser.add_argument("--database", help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, help=argparse.SUPPRESS)
@@ -1398,6 +1407,9 @@ def main() -> None:
         return child_fill_measure(args)
     if args.child == "load":
         return child_load(args)
+    # the children serve and measure the site as production runs it (DEBUG off, the cache in
+    # Redis, tasks published to a broker no worker drains), unless --debug
+    mode_args = ["--redis", args.redis, *(["--debug"] if args.debug else [])]
 
     import psycopg
 
@@ -1463,6 +1475,7 @@ def main() -> None:
                     str(out),
                     "--repeat",
                     str(args.repeat),
+                    *mode_args,
                 ],
                 check=True,
             )
@@ -1485,6 +1498,7 @@ def main() -> None:
                     str(args.memory_requests),
                     "--bot-moves",
                     str(args.bot_moves),
+                    *mode_args,
                 ],
                 check=True,
             )
