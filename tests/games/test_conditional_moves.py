@@ -324,6 +324,31 @@ def test_no_push_message_holds_the_lines(game, mover, waiter, carol):
         assert 'id="conditional"' not in pushed
 
 
+def test_whether_lines_are_queued_does_not_show_to_the_opponent_or_a_visitor(game, mover, waiter, carol):
+    """The seats carry has_conditional_lines for the move's sake (games.selectors.SEATS_WITH_USERS):
+    what the opponent and a visitor read (the API's detail, the page's pushed parts) is the same
+    byte for byte whether the waiting player queued lines or not."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+
+    from games.consumers import PAGE_PARTS
+    from games.selectors import game_for_viewer
+    from games.serializers import GameDetailSerializer
+    from games.views import game_page_context
+
+    def seen(viewer) -> str:
+        page = game_for_viewer(game_id=game.pk, user=viewer, now=game.turn_started_at)
+        detail = GameDetailSerializer(page, context={"user": viewer}).data
+        parts = "".join(render_to_string(template, game_page_context(page)) for template in PAGE_PARTS.values())
+        return json.dumps(detail, default=str, sort_keys=True) + parts
+
+    viewers = (mover, carol, AnonymousUser())
+    before = [seen(viewer) for viewer in viewers]
+    services.conditional_lines_set(game_id=game.pk, user=waiter, lines=tree_of(game, depth=4, width=3))
+    assert ConditionalLines.objects.filter(game=game).exists()
+    assert [seen(viewer) for viewer in viewers] == before
+
+
 # ---------------------------------------------------------------- races (real PostgreSQL, one connection per thread)
 
 
