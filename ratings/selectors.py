@@ -103,13 +103,22 @@ def leaderboard(
         .filter(kind=kind, games_played__gt=0, deviation__lte=constants.PROVISIONAL_DEVIATION, user__in=users_public())
         .order_by("-rating", "pk")
     )
+    # Read in pages with a LIMIT, so the plan walks the (kind, -rating) index and stops: an
+    # unbounded cursor had PostgreSQL join and sort every rating of the game first.
     rows: list[RatingShown] = []
-    for row in candidates.iterator():
-        shown = _shown(row, now)
-        if not shown.provisional:  # the deviation may have grown since the last game
-            rows.append(shown)
-            if len(rows) >= limit:
-                break
+    page_size = limit + 20  # a few may have turned provisional since their last game
+    start = 0
+    while len(rows) < limit:
+        page = list(candidates[start : start + page_size])
+        for row in page:
+            shown = _shown(row, now)
+            if not shown.provisional:  # the deviation may have grown since the last game
+                rows.append(shown)
+                if len(rows) >= limit:
+                    break
+        if len(page) < page_size:
+            break
+        start += page_size
     return rows
 
 

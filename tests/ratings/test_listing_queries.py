@@ -58,3 +58,30 @@ def test_a_players_page_costs_the_same_queries_for_few_and_many_games(client, an
         for name in (few.username, many.username)
     ]
     assert counts[0] == counts[1], counts
+
+
+def test_a_leaderboard_reads_pages_with_a_limit_and_skips_players_turned_provisional():
+    """The leaderboard reads the best ratings a page at a time (LIMIT, so the (kind, -rating)
+    index is walked and the rest never read), and a page whose players went provisional
+    since their last game (deviation grown with time) is followed by the next one."""
+    from datetime import timedelta
+
+    from ratings import selectors
+
+    long_ago = timezone.now() - timedelta(days=365)
+    for index in range(30):  # the 30 best: established once, provisional by now
+        Rating.objects.create(
+            user=make_user("stale%d" % index),
+            kind="onitama",
+            rating=2500 - index,
+            deviation=109,  # provisional above 110
+            games_played=10,
+            last_played_at=long_ago,
+        )
+    rated("active", 8)  # 1500 to 1507
+    with CaptureQueriesContext(connection) as queries:
+        rows = selectors.leaderboard(kind="onitama", limit=5)
+    assert [row.user.username for row in rows] == ["active7", "active6", "active5", "active4", "active3"]
+    assert not any(row.provisional for row in rows)
+    reads = [q["sql"] for q in queries.captured_queries if "ratings_rating" in q["sql"]]
+    assert len(reads) == 2 and all("LIMIT 25" in sql for sql in reads), reads  # pages of 5 + 20
