@@ -662,7 +662,7 @@ def game_changed_at(*, game_id: int) -> tuple[Any, str] | None:
         changed.timestamp(),
         row["deadline"].timestamp() if row["deadline"] else "",
         row["to_move_side"],
-        row["offer_responded"] or "",
+        row["offer_responded"].timestamp() if row["offer_responded"] else "",
     )
     return changed, tag
 

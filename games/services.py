@@ -57,7 +57,7 @@ from .models import (
 )
 from .rules import LegalMove, game_can_abort, game_secret, game_state, legal_moves_of, rules_for, side_other
 from .sealing import seal
-from .selectors import bot_turns_overdue, game_seats
+from .selectors import PENDING_DRAW_OFFER, bot_turns_overdue, game_seats
 from .signals import game_finished, position_changed
 
 if TYPE_CHECKING:
@@ -89,11 +89,16 @@ def game_state_keep(*, game: Game, state: GameState) -> None:
     game.sealed_state = seal(json.dumps(rules.to_json(state), separators=(",", ":")), purpose="state")
 
 
-def game_lock(*, game_id: int) -> Game:
+def game_lock(*, game_id: int, with_draw_offer: bool = False) -> Game:
     """The game's row, locked until the transaction ends; NotFound for an unknown game.
-    Call only inside a transaction."""
+    Call only inside a transaction. ``with_draw_offer``: the row carries its pending draw
+    offer (selectors.PENDING_DRAW_OFFER), read in the same query, for a move: whether it has
+    one to decline, and the answer's page, need no query more."""
+    rows = Game.objects.select_for_update()
+    if with_draw_offer:
+        rows = rows.annotate(pending_draw_offer=PENDING_DRAW_OFFER)
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return rows.get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound("game_not_found", game=game_id) from None
 
@@ -194,6 +199,8 @@ def game_finish(
     DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).update(
         status=DrawOfferStatus.DECLINED, responded_at=now
     )
+    if hasattr(game, "pending_draw_offer"):  # read with the row (game_lock): none pending now
+        game.pending_draw_offer = None
     ConditionalLines.objects.filter(game=game).delete()  # never played, never shown
     game_finished.send(
         sender=Game,
@@ -322,10 +329,7 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
     )
     game.ply += 1
     game_state_keep(game=game, state=new_state)
-    # Moving answers the opponent's pending draw offer with a no.
-    DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(seat=seat).update(
-        status=DrawOfferStatus.DECLINED, responded_at=now
-    )
+    _draw_offer_decline(game, seat=seat, now=now)
     outcome = rules.outcome(new_state)
     if outcome is not None:
         game.save()
@@ -346,6 +350,20 @@ def _play(game: Game, seat: Seat, move_text: str, *, user: Any, bot_seed: int | 
     return record
 
 
+def _draw_offer_decline(game: Game, *, seat: Seat, now: datetime) -> None:
+    """Moving answers the opponent's pending draw offer with a no. A row locked with its
+    pending offer (``game_lock(with_draw_offer=True)``) says whether there is one: no query
+    for the many moves without, and the row keeps saying what is still pending."""
+    if hasattr(game, "pending_draw_offer"):
+        pending = game.pending_draw_offer
+        if pending is None or pending["seat_id"] == seat.pk:
+            return
+        game.pending_draw_offer = None
+    DrawOffer.objects.filter(game=game, status=DrawOfferStatus.PENDING).exclude(seat=seat).update(
+        status=DrawOfferStatus.DECLINED, responded_at=now
+    )
+
+
 def move_submit(*, game_id: int, user: User, move_text: str, expected_ply: int, now: datetime | None = None) -> Move:
     """Play one decision for ``user`` (at ``now``, by default the current time).
 
@@ -354,7 +372,7 @@ def move_submit(*, game_id: int, user: User, move_text: str, expected_ply: int, 
     one of several simultaneous submissions for the same ply wins (row lock).
     """
     with transaction.atomic():
-        game = game_lock(game_id=game_id)
+        game = game_lock(game_id=game_id, with_draw_offer=True)
         seat = _seat_of(game, user)
         _require_active(game)
         if int(expected_ply) != game.ply:
@@ -575,7 +593,7 @@ def bot_turn_play(*, game_id: int, ply: int) -> BotTurnResult:
         bot_seed = secrets.randbits(63)
         text = bots.bot_choose_move(game_kind=game.kind, view=view, level=seat.bot_level, seed=bot_seed)
         with transaction.atomic():
-            locked = game_lock(game_id=game_id)
+            locked = game_lock(game_id=game_id, with_draw_offer=True)
             if locked.status != GameStatus.ACTIVE or locked.ply != expected or locked.bot_failed_at:
                 return BotTurnResult(played, "stale")
             locked_seat = locked.seats.get(side=locked.to_move_side)

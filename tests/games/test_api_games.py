@@ -282,3 +282,37 @@ def test_the_detail_is_kept_per_version_and_viewer_and_its_seconds_left_count_do
     after = mover.get(url(game)).json()
     assert after["ply"] == 1 and after["legal_moves"] == [] and not after["your_turn"]
     assert waiter.get(url(game)).json()["your_turn"]
+
+
+def test_a_move_answers_with_the_draw_offer_still_pending_and_reads_offers_with_the_locked_row(turn, game):
+    """A move declines the opponent's pending offer and keeps the mover's own; the answer
+    shows what is pending. The game's row is locked with its pending offer, so a move with
+    none pending, and its answer, send no query about offers at all."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import DrawOffer
+
+    mover, waiter = turn
+
+    def move(client, ply):
+        text = client.get(url(game)).json()["legal_moves"][0]["text"]
+        with CaptureQueriesContext(connection) as queries:
+            answer = client.post(url(game, "moves/"), {"move": text, "ply": ply}, format="json")
+        assert answer.status_code == 201, answer.json()
+        offers = [q["sql"] for q in queries.captured_queries if "games_drawoffer" in q["sql"]]
+        return answer.json()["game"], offers
+
+    page, offers = move(mover, 0)  # none pending
+    assert page["draw_offer"] is None and page["can_offer_draw"]
+    assert all(sql.startswith('SELECT "games_game"') for sql in offers), offers  # in the lock only
+    waiter.post(url(game, "draw/offer/"))  # the next mover offers, then moves: the offer stays
+    page, offers = move(waiter, 1)
+    assert page["draw_offer"]["to_you"] is False and page["draw_offer"]["ply"] == 1
+    assert not any(sql.startswith("UPDATE") for sql in offers), offers
+    assert DrawOffer.objects.get(game=game).status == "pending"
+    page, offers = move(mover, 2)  # moving instead of answering declines it
+    assert page["draw_offer"] is None and page["can_offer_draw"]
+    assert [sql.split(" ")[0] for sql in offers] == ["SELECT", "UPDATE"], offers
+    assert DrawOffer.objects.get(game=game).status == "declined"
+    assert waiter.get(url(game)).json()["draw_offer"] is None
