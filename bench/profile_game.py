@@ -1,6 +1,7 @@
 """Where the time of a game page and of a move goes: cProfile over in-process requests.
 
     .venv/bin/python bench/profile_game.py [--requests 50] [--top 25] [--kind onitama|maatatahay|both]
+                                          [--queries] [--templates] [--cold]
                                           [--database postgres://postgres@127.0.0.1:5432/maatasite_bench]
 
 Sets up its own database (created if missing, migrated), makes a game per kind between two
@@ -39,6 +40,17 @@ def main() -> None:
         "--database", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench")
     )
     parser.add_argument("--queries", action="store_true", help="also print the SQL of the last request of each kind")
+    parser.add_argument(
+        "--templates",
+        action="store_true",
+        help="also print each template's render time per request (inclusive of what it includes)",
+    )
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="each game page GET shows a position nobody has seen (a move is played before it, unprofiled), "
+        "as in bench/pages.py, where the page follows a move",
+    )
     site_options(parser)
     args = parser.parse_args()
     env = site_prepared(args)
@@ -83,12 +95,29 @@ def main() -> None:
         page = game_for_viewer(game_id=game.pk, user=game.to_move_user)
         return [m.text for m in page.legal_moves]
 
+    template_times: dict[str, float] = {}
+    if args.templates:
+        from django.template import base as template_base
+
+        plain_render = template_base.Template._render
+
+        def timed_render(self, context):  # noqa: ANN001, ANN202
+            start = time.perf_counter()
+            try:
+                return plain_render(self, context)
+            finally:
+                name = self.origin.template_name if self.origin else "?"
+                template_times[name] = template_times.get(name, 0.0) + time.perf_counter() - start
+
+        template_base.Template._render = timed_render  # type: ignore[method-assign]
+
     def profiled(name: str, step) -> None:
         for _ in range(3):  # warm caches and imports
             step()()
         profile = cProfile.Profile()
         queries = 0
         last_sql: list[str] = []
+        template_times.clear()
         for _ in range(args.requests):
             request = step()  # the set-up of one request, not profiled
             with CaptureQueriesContext(connection) as captured:
@@ -97,6 +126,8 @@ def main() -> None:
                 profile.disable()
             queries += len(captured)
             last_sql = [query["sql"] for query in captured.captured_queries]
+        rendered = sorted(template_times.items(), key=lambda item: -item[1])
+        template_times.clear()
         plain = []  # the same requests without the profiler: what they cost in this process
         for _ in range(args.requests):
             request = step()
@@ -123,6 +154,10 @@ def main() -> None:
         stats.sort_stats("cumulative").print_stats(PROJECT_CODE, args.top)
         text = out.getvalue()
         print("\n".join(line for line in text.splitlines() if line.strip() and "function calls" not in line))
+        if rendered:
+            print("templates, ms per request (profiled, inclusive of what each includes and its queries):")
+            for template_name, seconds in rendered[:25]:
+                print("  %7.2f  %s" % (seconds * 1000 / args.requests, template_name))
         if args.queries:
             print("the queries of the last request:")
             for number, sql in enumerate(last_sql, 1):
@@ -134,6 +169,14 @@ def main() -> None:
 
         def page_get(kind: str = kind):
             game = holders[kind] = live(kind, holders[kind])
+            if args.cold:  # a new position, as after the opponent's move
+                services.move_submit(
+                    game_id=game.pk,
+                    user=game.to_move_user,
+                    move_text=chooser.choice(legal(game)),
+                    expected_ply=game.ply,
+                )
+                game = holders[kind] = live(kind, game)
             client = clients[game.to_move_user_id]
 
             def request() -> None:
