@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -101,17 +101,22 @@ def idempotency_claim(*, user: Any, key: str, request_hash: str) -> tuple[Idempo
     Call inside ``transaction.atomic``. A concurrent request with the same key waits
     on the unique index until the first commits, then finds its answer (is_new False).
     An expired record is replaced.
+
+    Two round trips: an insert that does nothing on a conflict (so no savepoint is needed to
+    survive one), then the read of the key's row. The row is ours when it has no answer yet
+    (``status_code`` 0): every committed row has one, as the answer is stored in the same
+    transaction as the claim (:func:`idempotency_store`).
     """
     now = timezone.now()
-    IdempotencyRecord.objects.filter(user=user, key=key, expires_at__lte=now).delete()
-    try:
-        with transaction.atomic():
-            record = IdempotencyRecord.objects.create(
-                user=user, key=key, request_hash=request_hash, expires_at=now + _expiry()
-            )
-        return record, True
-    except IntegrityError:
-        return IdempotencyRecord.objects.get(user=user, key=key), False
+    while True:
+        IdempotencyRecord.objects.bulk_create(
+            [IdempotencyRecord(user=user, key=key, request_hash=request_hash, expires_at=now + _expiry())],
+            ignore_conflicts=True,
+        )
+        record = IdempotencyRecord.objects.get(user=user, key=key)
+        if record.expires_at > now:
+            return record, record.status_code == 0
+        IdempotencyRecord.objects.filter(pk=record.pk, expires_at__lte=now).delete()  # expired: claim anew
 
 
 def idempotency_store(*, record: IdempotencyRecord, status_code: int, body: Any) -> None:

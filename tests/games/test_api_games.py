@@ -316,3 +316,35 @@ def test_a_move_answers_with_the_draw_offer_still_pending_and_reads_offers_with_
     assert [sql.split(" ")[0] for sql in offers] == ["SELECT", "UPDATE"], offers
     assert DrawOffer.objects.get(game=game).status == "declined"
     assert waiter.get(url(game)).json()["draw_offer"] is None
+
+
+def test_an_expired_key_not_yet_purged_is_claimed_anew_and_a_claim_costs_two_queries(turn, game):
+    """The claim inserts without failing on a conflict, then reads the key's row: two round
+    trips, no savepoint. An expired row still there (the purge runs daily) is replaced: the
+    key answers the new request, not the old answer."""
+    from datetime import timedelta
+
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from api import services as api_services
+    from api.models import IdempotencyRecord
+
+    mover, waiter = turn
+    text = mover.get(url(game)).json()["legal_moves"][0]["text"]
+    first = mover.post(url(game, "moves/"), {"move": text, "ply": 0}, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert first.status_code == 201
+    IdempotencyRecord.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+    reply = waiter.get(url(game)).json()["legal_moves"][0]["text"]
+    # the same key, now expired, with another request: played, not refused (422) nor replayed
+    second = mover.post(url(game, "moves/"), {"move": reply, "ply": 1}, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert second.status_code == 403 and "Idempotent-Replayed" not in second  # not the mover's turn
+    record = IdempotencyRecord.objects.get()
+    assert record.status_code == 403 and record.expires_at > timezone.now()
+    user = record.user
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        claimed, is_new = api_services.idempotency_claim(user=user, key="k2", request_hash="h")
+    assert is_new and claimed.key == "k2" and claimed.status_code == 0
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len(sql) == 2 and not any("SAVEPOINT" in q for q in sql), sql
