@@ -452,7 +452,15 @@ def conditional_lines_of(*, game_id: int, user: User) -> list[list[str]]:
         game = Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound("game_not_found", game=game_id) from None
-    seat = _conditional_seat(game, user)
+    return seat_conditional_lines(seat=_conditional_seat(game, user))
+
+
+def seat_conditional_lines(*, seat: Seat) -> list[list[str]]:
+    """The lines queued by the player of ``seat`` (a seat the caller has checked is theirs).
+    A seat read with ``has_conditional_lines`` (selectors.SEATS_WITH_USERS) and none queued
+    costs no query: the page of every waiting Onitama player asks."""
+    if getattr(seat, "has_conditional_lines", None) is False:
+        return []
     row = ConditionalLines.objects.filter(seat=seat).first()
     return conditional.tree_lines(conditional.tree_unseal(row.sealed_lines)) if row is not None else []
 

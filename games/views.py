@@ -137,7 +137,7 @@ def _conditional_context(
         return {}
     if game.to_move_side == seat.side:
         return {}
-    lines = [" ".join(line) for line in services.conditional_lines_of(game_id=game.pk, user=user)]
+    lines = [" ".join(line) for line in services.seat_conditional_lines(seat=seat)]
     return {
         "conditional": {
             "lines": lines,

@@ -43,11 +43,17 @@ def tree_of(game, depth: int = 2, width: int = 2) -> list[list[str]]:
     """``width`` lines of ``depth`` plies from the current position: the opponent's moves and
     the first legal answer each time (distinct first moves)."""
     state = services.game_state(game)
+
+    def goes_on(position) -> bool:
+        return RULES.outcome(position) is None and bool(legal(position))
+
     lines = []
-    for first in legal(state)[:width]:
+    for first in [text for text in legal(state) if goes_on(after(state, text))][:width]:
         line, position = [first], after(state, first)
         while len(line) < depth:
-            nxt = legal(position)[0]
+            # a ply after which the game goes on (a deal may offer a capture of the master or a
+            # walk to the temple within a few plies: a line must not end the game early)
+            nxt = next((text for text in legal(position) if goes_on(after(position, text))), legal(position)[0])
             line.append(nxt)
             position = after(position, nxt)
         lines.append(line)
@@ -278,6 +284,34 @@ def test_page_form_and_list(game, mover, waiter, client):
     client.logout()
     page = client.get("/games/%d/" % game.pk).content.decode()
     assert 'id="conditional"' not in page and " ".join(lines[0]) not in page
+
+
+def test_a_waiting_players_page_reads_their_lines_only_when_they_queued_some(game, waiter, client):
+    """The page's seats say whether the viewer queued lines (has_conditional_lines): a waiting
+    Onitama player without any costs no lines query (nor a second read of the game and its
+    seats); with some, one query reads them, and they show."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(waiter)
+    client.get("/games/%d/" % game.pk)  # warm the per-position parts
+
+    def page_reads():
+        with CaptureQueriesContext(connection) as queries:
+            html = client.get("/games/%d/" % game.pk).content.decode()
+        # each SELECT by the table of its first column (subqueries of the game's and the
+        # seats' reads, on draw offers and lines, are part of those reads)
+        tables = [q["sql"].split(".")[0][len("SELECT ") :] for q in queries.captured_queries]
+        return html, tables
+
+    html, tables = page_reads()
+    assert "No conditional moves queued." in html
+    assert '"games_conditionallines"' not in tables and tables.count('"games_game"') == 1, tables
+    lines = tree_of(game)
+    services.conditional_lines_set(game_id=game.pk, user=waiter, lines=lines)
+    html, tables = page_reads()
+    assert all(" ".join(line) in html for line in lines)
+    assert tables.count('"games_conditionallines"') == 1 and tables.count('"games_game"') == 1, tables
 
 
 # ---------------------------------------------------------------- privacy
