@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils import timezone
@@ -29,6 +30,7 @@ from accounts.models import User
 from accounts.outbox import outbox_add
 from games.events import Cursor, Event, events_for_user
 from games.sealing import seal, unseal
+from maatasite.task_policy import on_commit_run
 
 from . import tasks
 from .errors import WebhookConflict, WebhookInvalid, WebhookNotFound
@@ -211,11 +213,42 @@ def user_sync(*, user_id: int, now: datetime | None = None) -> list[int]:
     return [pk for endpoint_id in list(ids) for pk in endpoint_sync(endpoint_id=endpoint_id, now=now)]
 
 
+def _has_endpoint_key(user_id: int) -> str:
+    return "webhooks:has-endpoint:%d" % user_id
+
+
+def users_with_endpoints(*, user_ids: Iterable[int]) -> list[int]:
+    """Those of ``user_ids`` who have an active endpoint, sorted. Asked on every move and
+    message, for two players who almost never have one: each answer is kept in the cache for
+    one sweep period (WEBHOOKS_SWEEP_SECONDS) and forgotten when the user's endpoints change
+    (:func:`endpoint_changed`). A stale "no" (an endpoint made by a transaction still running
+    while the answer was read) delays that user's nudges by at most the period, after which
+    beat's ``webhooks-sweep`` has read their events anyway."""
+    wanted = sorted(set(user_ids))
+    keys = {user_id: _has_endpoint_key(user_id) for user_id in wanted}
+    known = cache.get_many(list(keys.values()))
+    unknown = [user_id for user_id in wanted if keys[user_id] not in known]
+    if unknown:
+        active = set(Endpoint.objects.filter(user_id__in=unknown, active=True).values_list("user_id", flat=True))
+        found = {keys[user_id]: user_id in active for user_id in unknown}
+        cache.set_many(found, settings.WEBHOOKS_SWEEP_SECONDS)
+        known.update(found)
+    return [user_id for user_id in wanted if known[keys[user_id]]]
+
+
+def endpoint_changed(*, user_id: int) -> None:
+    """Forget whether the user has an active endpoint (any endpoint of theirs made, changed,
+    switched off or deleted: the webhooks' receivers call this on every save and delete): now,
+    and again after the commit, so an answer read meanwhile does not outlive the change."""
+    key = _has_endpoint_key(user_id)
+    cache.delete(key)
+    on_commit_run(lambda: cache.delete(key), what="webhooks endpoint_changed")
+
+
 def users_nudge(*, user_ids: Iterable[int]) -> None:
     """After the commit, look for new events of these users that have an active endpoint
     (called from the receivers of games' and chat's changes)."""
-    ids = set(Endpoint.objects.filter(user_id__in=set(user_ids), active=True).values_list("user_id", flat=True))
-    for user_id in sorted(ids):
+    for user_id in users_with_endpoints(user_ids=user_ids):
         tasks.webhooks_nudge.delay_on_commit(user_id)
 
 

@@ -95,6 +95,38 @@ def test_the_tasks_run_from_the_games_and_chat_changes_after_commit(
     assert [r.payload["type"] for r in receiver.accepted] == ["challenge_received", "your_turn", "message", "game_over"]
 
 
+def test_whether_a_player_has_an_endpoint_is_kept_and_forgotten_when_their_endpoints_change(
+    alice, bob, receiver, monkeypatch
+):
+    """Every move asks whether its players have an active endpoint: the answer is kept (no
+    query the second time) and forgotten on every change of the player's endpoints, made,
+    switched off, on again, deleted; a move then nudges exactly the players who have one."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def asked() -> tuple[list[int], int]:
+        with CaptureQueriesContext(connection) as queries:
+            found = services.users_with_endpoints(user_ids=[bob.pk, alice.pk, alice.pk])
+        return found, len(queries)
+
+    assert asked() == ([], 1)
+    assert asked() == ([], 0)  # kept
+    endpoint = register(alice, receiver)
+    assert asked() == ([alice.pk], 1)  # alice's answer forgotten, bob's kept
+    assert asked() == ([alice.pk], 0)
+    services.endpoint_update(user=alice, endpoint_id=endpoint.pk, active=False)
+    assert asked() == ([], 1)
+    services.endpoint_update(user=alice, endpoint_id=endpoint.pk, active=True)
+    assert asked() == ([alice.pk], 1)
+    nudged: list[int] = []
+    monkeypatch.setattr(tasks.webhooks_nudge, "delay_on_commit", nudged.append)
+    game = start_game(bob, alice, "onitama", {"cards": "base"})
+    play(game, 2)
+    assert nudged and set(nudged) == {alice.pk}, nudged  # bob, without an endpoint, never
+    services.endpoint_delete(user=alice, endpoint_id=endpoint.pk)
+    assert asked() == ([], 1)
+
+
 def test_a_lost_task_is_made_good_by_the_sweep(alice, bob, receiver, no_mail_pictures):
     """No nudge at all (the broker lost it): beat's sweep reads the feed and sends."""
     register(alice, receiver)
