@@ -241,8 +241,12 @@ def endpoint_changed(*, user_id: int) -> None:
     switched off or deleted: the webhooks' receivers call this on every save and delete): now,
     and again after the commit, so an answer read meanwhile does not outlive the change."""
     key = _has_endpoint_key(user_id)
-    cache.delete(key)
-    on_commit_run(lambda: cache.delete(key), what="webhooks endpoint_changed")
+
+    def forget() -> None:
+        cache.delete(key)
+
+    forget()
+    on_commit_run(forget, what="webhooks endpoint_changed")
 
 
 def users_nudge(*, user_ids: Iterable[int]) -> None:
