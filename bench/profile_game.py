@@ -1,7 +1,7 @@
 """Where the time of a game page and of a move goes: cProfile over in-process requests.
 
     .venv/bin/python bench/profile_game.py [--requests 50] [--top 25] [--kind onitama|maatatahay|both]
-                                          [--queries] [--templates] [--cold]
+                                          [--queries] [--templates] [--cold] [--lobby GAMES]
                                           [--database postgres://postgres@127.0.0.1:5432/maatasite_bench]
 
 Sets up its own database (created if missing, migrated), makes a game per kind between two
@@ -44,6 +44,13 @@ def main() -> None:
         "--templates",
         action="store_true",
         help="also print each template's render time per request (inclusive of what it includes)",
+    )
+    parser.add_argument(
+        "--lobby",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="profile the lobby of a player with this many games (bench/pages.py's lobby player) instead",
     )
     parser.add_argument(
         "--cold",
@@ -163,6 +170,22 @@ def main() -> None:
             for number, sql in enumerate(last_sql, 1):
                 print("  %2d. %s" % (number, sql[:400]))
 
+    if args.lobby:
+        from pages import lobby_player  # bench/pages.py: the same player, kept between runs
+
+        player = lobby_player(args.lobby)
+        lobby_client = Client(HTTP_HOST="127.0.0.1")
+        lobby_client.force_login(player)
+
+        def lobby_get():
+            def request() -> None:
+                response = lobby_client.get("/lobby/")
+                assert response.status_code == 200, response.status_code
+
+            return request
+
+        profiled("lobby GET, %d games" % args.lobby, lobby_get)
+        kinds = []
     holders: dict[str, Game | None] = {}
     for kind in kinds:
         holders[kind] = None

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -67,10 +68,27 @@ def lobby(
         "games_page": games.page,
         "challenges": selectors.challenges_for_lobby(user=request.user),
         "history": selectors.games_history(user=request.user, limit=10),
-        "challenge_form": challenge_form or ChallengeForm(prefix="challenge"),
-        "solo_form": solo_form or SoloForm(prefix="solo"),
+        "challenge_form_html": _form_html(challenge_form, ChallengeForm, "challenge"),
+        "solo_form_html": _form_html(solo_form, SoloForm, "solo"),
     }
     return render(request, "games/lobby.html", context, status=status)
+
+
+# The lobby's empty forms are the same for every player in one language (static choices and
+# initial values), and drawing them through Django's form templates took about a sixth of
+# the lobby (bench/profile_game.py --lobby 1000 --templates): each is drawn once per process
+# and language. A form sent back with its errors is drawn as it is.
+_EMPTY_FORMS_HTML: dict[tuple[str, str], str] = {}
+
+
+def _form_html(form: forms.Form | None, empty: type[forms.Form], prefix: str) -> str:
+    if form is not None:
+        return form.as_p()
+    key = (prefix, translation.get_language())
+    html = _EMPTY_FORMS_HTML.get(key)
+    if html is None:
+        html = _EMPTY_FORMS_HTML[key] = empty(prefix=prefix).as_p()
+    return html
 
 
 def player_history(request: HttpRequest, username: str) -> HttpResponse:

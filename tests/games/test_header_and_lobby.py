@@ -95,3 +95,27 @@ def test_the_game_page_names_the_variant_in_the_readers_language(client, alice, 
         header = html[html.index('class="game-meta') : html.index('class="game-status"')]
         assert re.findall(r'<span class="variant">([^<]*)</span>', header) == [name]
         assert "standard" not in header and "base" not in header
+
+
+def test_the_lobby_forms_are_drawn_as_django_draws_them_in_each_language_and_with_errors(client, alice):
+    """The lobby keeps its empty forms' HTML per process and language (games.views._form_html):
+    what it sends is what the forms draw fresh, in English and in Arabic, and a challenge sent
+    back with an error shows that error, not the kept empty form."""
+    from django.utils import translation
+
+    from games.forms import ChallengeForm, SoloForm
+
+    alice.language = ""  # no saved preference: the browser's language
+    alice.save(update_fields=["language"])
+    client.force_login(alice)
+    for language in ("en", "ar", "en"):
+        for _ in range(2):  # drawn, then kept
+            page = client.get("/lobby/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            with translation.override(language):
+                for form in (ChallengeForm(prefix="challenge"), SoloForm(prefix="solo")):
+                    assert str(form.as_p()) in page, (language, type(form).__name__)
+        assert ('<html lang="ar"' in page) == (language == "ar")
+    refused = client.post("/challenges/new/", {"challenge-kind": "onitama", "challenge-opponent": "nobody"})
+    text = refused.content.decode()
+    assert refused.status_code == 400 and "There is no player called nobody" in text
+    assert 'value="nobody"' in text  # the form as sent, with its error
