@@ -78,7 +78,7 @@ def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> Quer
         # those opponents by key: a name prefix has no index (an EXISTS on the seats let
         # the planner hash every seat, a join every account, of a matching name).
         seats = list(
-            Seat.objects.filter(game_id__in=ids, user__isnull=False)
+            Seat.objects.filter(game__pk__any_of=ids, user__isnull=False)
             .exclude(user=player)
             .order_by()
             .values_list("game_id", "user_id")
@@ -86,7 +86,7 @@ def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> Quer
         named = set(
             get_user_model()
             .objects.filter(
-                pk__in={user_id for _game, user_id in seats},
+                pk__any_of={user_id for _game, user_id in seats},
                 username__istartswith=f.opponent,
                 deleted_at__isnull=True,
             )
@@ -94,7 +94,7 @@ def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> Quer
         )
         ids = sorted({game_id for game_id, user_id in seats if user_id in named})
     my_side = Seat.objects.filter(game=OuterRef("pk"), user=player).order_by().values("side")[:1]
-    qs = Game.objects.filter(pk__in=ids).exclude(status=GameStatus.ACTIVE).annotate(my_side=Subquery(my_side))
+    qs = Game.objects.filter(pk__any_of=ids).exclude(status=GameStatus.ACTIVE).annotate(my_side=Subquery(my_side))
     if f.kind:
         qs = qs.filter(kind=f.kind)
     if f.variant:

@@ -168,7 +168,9 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
     # reads only the games where its kind of event can be in the window.
     seats = list(Seat.objects.filter(user=user).order_by().values_list("game_id", flat=True))
     times = (
-        Game.objects.filter(pk__in=seats).order_by().values_list("pk", "created_at", "turn_started_at", "finished_at")
+        Game.objects.filter(pk__any_of=seats)
+        .order_by()
+        .values_list("pk", "created_at", "turn_started_at", "finished_at")
     )
     created_in, turned_in, ended_in, open_in = [], [], [], []
     for pk, created_at, turn_started_at, finished_at in times:
@@ -196,7 +198,7 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
     )
     first_mover = Move.objects.filter(game=OuterRef("pk"), turn=1).values("seat__user")[:1]
     started = (
-        Game.objects.filter(pk__in=created_in, **between("created_at"))
+        Game.objects.filter(pk__any_of=created_in, **between("created_at"))
         .annotate(first_user=Subquery(first_mover))
         .only("pk", "kind", "created_at", "ply", "to_move_user")
         .order_by("created_at", "pk")[:limit]
@@ -209,13 +211,13 @@ def _sources(user: Any, lower: datetime, upper: datetime, limit: int) -> list[tu
         .order_by("created_at", "pk")[:limit]
     )
     offers = (
-        DrawOffer.objects.filter(game_id__in=open_in, **between("created_at"))
+        DrawOffer.objects.filter(game__pk__any_of=open_in, **between("created_at"))
         .exclude(seat__user=user)
         .select_related("seat")
         .order_by("created_at", "pk")[:limit]
     )
     ended = (
-        Game.objects.filter(pk__in=ended_in, **between("finished_at"))
+        Game.objects.filter(pk__any_of=ended_in, **between("finished_at"))
         .only("pk", "status", "winner_side", "result_reason", "finished_at", "kind")
         .order_by("finished_at", "pk")[:limit]
     )

@@ -96,7 +96,7 @@ def player_game_ids(*, user: Any) -> list[int]:
 
 def _lobby_games(user: Any) -> QuerySet[Game]:
     return (
-        _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, pk__in=player_game_ids(user=user)))
+        _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, pk__any_of=player_game_ids(user=user)))
         .annotate(
             my_turn=Case(When(to_move_user=user, then=Value(True)), default=Value(False), output_field=BooleanField())
         )
@@ -212,7 +212,7 @@ def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChal
 
 
 def _history(user: Any) -> QuerySet[Game]:
-    games = Game.objects.filter(pk__in=player_game_ids(user=user)).exclude(status=GameStatus.ACTIVE)
+    games = Game.objects.filter(pk__any_of=player_game_ids(user=user)).exclude(status=GameStatus.ACTIVE)
     return _with_seats(games).order_by(F("finished_at").desc(nulls_last=True), "-pk")
 
 
@@ -537,7 +537,7 @@ def game_list_for_player(*, user: Any, finished: bool = True, limit: int = 50) -
     if finished:
         return games_history(user=user, limit=limit)
     return list(
-        _with_seats(Game.objects.filter(pk__in=player_game_ids(user=user), status=GameStatus.ACTIVE)).order_by(
+        _with_seats(Game.objects.filter(pk__any_of=player_game_ids(user=user), status=GameStatus.ACTIVE)).order_by(
             "-created_at"
         )[:limit]
     )
@@ -583,7 +583,7 @@ def turn_passing_moves(*, user: Any, game_ids: list[int] | None = None) -> Query
     next ply's is not of the same turn: one probe of the (game, ply) index per decision.
     """
     next_in_turn = Move.objects.filter(game=OuterRef("game"), ply=OuterRef("ply") + 1, turn=OuterRef("turn"))
-    mine = Q(game_id__in=game_ids) if game_ids is not None else Q(game__seats__user=user)
+    mine = Q(game__pk__any_of=game_ids) if game_ids is not None else Q(game__seats__user=user)
     return Move.objects.filter(mine, turn__lt=F("game__turn")).exclude(seat__user=user).exclude(Exists(next_in_turn))
 
 

@@ -6,3 +6,10 @@ class MaatasiteConfig(AppConfig):
 
     name = "maatasite"
     verbose_name = "Maatasite"
+
+    def ready(self) -> None:
+        from django.db.models import Field
+
+        from .db_lookups import AnyOf
+
+        Field.register_lookup(AnyOf)

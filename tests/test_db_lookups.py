@@ -1,0 +1,42 @@
+"""``__any_of`` (maatasite.db_lookups): the rows ``__in`` finds, with the list sent as one
+array parameter on PostgreSQL, so that a long list does not make a long query text."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Game, Seat
+from tests.factories import make_user, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_any_of_finds_what_in_finds_with_one_parameter_on_postgresql(alice, bob):
+    games = [start_game(alice, bob) for _ in range(3)]
+    ids = [game.pk for game in games]
+    cases = [ids, ids[:1], [ids[0], None, ids[2]], set(ids), [], [10**9], [ids[0], ids[0]]]
+    for values in cases:
+        expected = sorted(Game.objects.filter(pk__in=values).values_list("pk", flat=True))
+        with CaptureQueriesContext(connection) as queries:
+            found = sorted(Game.objects.filter(pk__any_of=values).values_list("pk", flat=True))
+        assert found == expected, values
+        if values and any(v is not None for v in values) and connection.vendor == "postgresql":
+            (query,) = queries.captured_queries
+            assert "= ANY(" in query["sql"] and " IN (" not in query["sql"], query["sql"]
+    many = list(range(1, 2001)) + ids  # a long list
+    assert sorted(Game.objects.filter(pk__any_of=many).values_list("pk", flat=True)) == sorted(ids)
+    sql, params = Game.objects.filter(pk__any_of=many).values_list("pk").query.sql_with_params()
+    if connection.vendor == "postgresql":  # one placeholder, whatever the list's length
+        assert sql.count("%s") == 1 and list(params) == [many], sql
+    else:
+        assert sql.count("%s") == len(set(many))  # one a distinct id
+
+
+def test_any_of_takes_a_subquery_as_in_does(alice, bob):
+    carol = make_user("carol")
+    mine = [start_game(alice, bob).pk, start_game(carol, alice).pk]
+    start_game(bob, carol)
+    seats = Seat.objects.filter(user=alice).values("game_id")
+    assert sorted(Game.objects.filter(pk__any_of=seats).values_list("pk", flat=True)) == sorted(mine)
