@@ -21,7 +21,7 @@ from django.db.models import lookups
 class AnyOf(lookups.In):
     lookup_name = "any_of"
 
-    def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+    def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, Any]:
         if not self.rhs_is_direct_value():  # a subquery: as __in does
             return super().as_sql(compiler, connection)
         lhs, lhs_params = self.process_lhs(compiler, connection)

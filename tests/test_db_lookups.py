@@ -3,6 +3,8 @@ array parameter on PostgreSQL, so that a long list does not make a long query te
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -16,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_any_of_finds_what_in_finds_with_one_parameter_on_postgresql(alice, bob):
     games = [start_game(alice, bob) for _ in range(3)]
     ids = [game.pk for game in games]
-    cases = [ids, ids[:1], [ids[0], None, ids[2]], set(ids), [], [10**9], [ids[0], ids[0]]]
+    cases: list[Any] = [ids, ids[:1], [ids[0], None, ids[2]], set(ids), [], [10**9], [ids[0], ids[0]]]
     for values in cases:
         expected = sorted(Game.objects.filter(pk__in=values).values_list("pk", flat=True))
         with CaptureQueriesContext(connection) as queries:
