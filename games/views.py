@@ -141,13 +141,11 @@ def game_detail(
         raise Http404(_("This game does not exist.")) from None
     request.game_shown = page.game  # type: ignore[attr-defined]  # for the banners (correspondence.context_processors)
     context = game_page_context(page, error=error, typed=typed, requested_move=request.GET.get("move", ""))
-    context.update(_conditional_context(page, request.user, conditional_error=conditional_error))
+    context.update(_conditional_context(page, conditional_error=conditional_error))
     return render(request, "games/game.html", context, status=status)
 
 
-def _conditional_context(
-    page: selectors.GamePage, user: Any, *, conditional_error: GameActionError | None
-) -> dict[str, Any]:
+def _conditional_context(page: selectors.GamePage, *, conditional_error: GameActionError | None) -> dict[str, Any]:
     """The viewer's own conditional lines (Onitama, the viewer's opponent to move): only on
     the page the viewer loads, never in the parts pushed to open pages (games/consumers.py)."""
     game, seat = page.game, page.viewer_seat
