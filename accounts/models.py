@@ -135,13 +135,6 @@ class User(AbstractUser):
         indexes = [
             models.Index(Upper("username"), name="accounts_user_username_upper"),
             models.Index(Upper("email"), name="accounts_user_email_upper"),
-            # The digest subscribers (correspondence.services.digest_alarms_sync, every mail
-            # sweep): a few of all accounts.
-            models.Index(
-                fields=["id"],
-                condition=models.Q(turn_mail=TurnMail.DIGEST, email_on_your_turn=True),
-                name="accounts_user_digest",
-            ),
         ]
 
     def __str__(self) -> str:

@@ -139,41 +139,40 @@ def alarms_send_due(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) ->
 
 # ---------------------------------------------------------------- digests
 
+# The user fields a digest row follows: a save that changes one of them syncs the row
+# (correspondence.receivers.digest_alarm_follow).
+DIGEST_FIELDS = frozenset({"turn_mail", "email_on_your_turn", "is_active", "digest_hour", "time_zone"})
 
-def digest_alarms_sync(*, now: datetime) -> None:
-    """Keep one digest row per user who chose the digest, at their next digest hour."""
-    DigestAlarm.objects.exclude(user__turn_mail=TurnMail.DIGEST, user__email_on_your_turn=True).delete()
-    missing = User.objects.filter(
-        turn_mail=TurnMail.DIGEST, email_on_your_turn=True, is_active=True, digest_alarm__isnull=True
+
+def digest_wanted(user: Any) -> bool:
+    """Whether this user's turn mail comes as a daily digest."""
+    return bool(user.is_active and user.email_on_your_turn and user.turn_mail == TurnMail.DIGEST)
+
+
+def digest_alarm_sync(*, user: Any, now: datetime) -> None:
+    """Keep this user's one digest row in step with their preferences: made, moved or removed.
+
+    Called when a user's preferences are saved, so the sweep only reads the rows that are due.
+    """
+    if not digest_wanted(user):
+        DigestAlarm.objects.filter(user_id=user.pk).delete()
+        return
+    hour, time_zone = user.digest_hour, user.time_zone
+    due_at = local_hour_next(now, time_zone=time_zone, hour=hour)
+    row, created = DigestAlarm.objects.get_or_create(
+        user_id=user.pk, defaults={"hour": hour, "time_zone": time_zone, "due_at": due_at}
     )
-    DigestAlarm.objects.bulk_create(
-        [
-            DigestAlarm(
-                user=user,
-                hour=user.digest_hour,
-                time_zone=user.time_zone,
-                due_at=local_hour_next(now, time_zone=user.time_zone, hour=user.digest_hour),
-            )
-            for user in missing
-        ],
-        ignore_conflicts=True,
-    )
-    # (the rows left are the subscribers', which the partial index accounts_user_digest holds:
-    # saying so lets the join start from them rather than from every account)
-    changed = list(
-        DigestAlarm.objects.filter(user__turn_mail=TurnMail.DIGEST, user__email_on_your_turn=True)
-        .filter(~Q(hour=F("user__digest_hour")) | ~Q(time_zone=F("user__time_zone")))
-        .select_related("user")
-    )
-    for row in changed:
-        row.hour, row.time_zone = row.user.digest_hour, row.user.time_zone
-        row.due_at = local_hour_next(now, time_zone=row.time_zone, hour=row.hour)
-    DigestAlarm.objects.bulk_update(changed, ["hour", "time_zone", "due_at"], batch_size=BULK_UPDATE_BATCH)
+    if not created and (row.hour, row.time_zone) != (hour, time_zone):
+        DigestAlarm.objects.filter(pk=row.pk).update(hour=hour, time_zone=time_zone, due_at=due_at)
 
 
 def digests_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult:
-    """Queue each due digest (when a game waits for the user) and schedule the next one."""
-    digest_alarms_sync(now=now)
+    """Queue each due digest (when a game waits for the user) and schedule the next one.
+
+    Reads only the due rows. A row whose user no longer wants the digest (preferences
+    changed by an UPDATE that no save signal saw) is removed; one whose hour or time zone
+    changed moves to the new hour.
+    """
     result = SweepResult()
     with transaction.atomic():
         rows = list(
@@ -182,16 +181,26 @@ def digests_queue_due(*, now: datetime, limit: int = SWEEP_LIMIT) -> SweepResult
             .prefetch_related("user")  # by primary key, as the alarms' (alarms_queue_due)
             .order_by("due_at")[:limit]
         )
-        waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows])
+        unwanted = [row for row in rows if not digest_wanted(row.user)]
+        rows = [row for row in rows if digest_wanted(row.user)]
+        waiting = selectors.games_waiting_for(user_ids=[row.user_id for row in rows]) if rows else {}
         mails = []
         for row in rows:
+            if (row.hour, row.time_zone) != (row.user.digest_hour, row.user.time_zone):
+                row.hour, row.time_zone = row.user.digest_hour, row.user.time_zone
+                row.due_at = local_hour_next(now, time_zone=row.time_zone, hour=row.hour)
+                continue
             if waiting.get(row.user_id) and email_deliverable(user=row.user):
                 mails.append({"kind": "digest", "user": row.user})
                 row.last_sent_at = now
             row.due_at = local_hour_next(max(now, row.due_at), time_zone=row.time_zone, hour=row.hour)
+        if unwanted:
+            DigestAlarm.objects.filter(pk__in=[row.pk for row in unwanted]).delete()
         outbox_add_many(mails, now=now)
-        DigestAlarm.objects.bulk_update(rows, ["due_at", "last_sent_at"], batch_size=BULK_UPDATE_BATCH)
-    result.claimed, result.queued = len(rows), len(mails)
+        DigestAlarm.objects.bulk_update(
+            rows, ["hour", "time_zone", "due_at", "last_sent_at"], batch_size=BULK_UPDATE_BATCH
+        )
+    result.claimed, result.queued = len(rows) + len(unwanted), len(mails)
     return result
 
 
@@ -230,7 +239,6 @@ def mail_preferences_update(*, user: Any, **values: Any) -> Any:
         locked.save(update_fields=list(values))
         if (locked.quiet_hours_start, locked.quiet_hours_end) != quiet_before:
             games_services.games_clock_update(user_id=locked.pk)
-        digest_alarms_sync(now=_now())
     return locked
 
 

@@ -155,3 +155,56 @@ def test_the_signed_link_opens_the_game(client, alice, bob):
     client.force_login(alice)
     assert client.get(path)["Location"] == reverse("games:game", args=[game.pk])
     assert client.get(path[:-5] + "xxxx/").status_code == 404
+
+
+def test_the_digest_row_follows_every_save_of_the_preferences(alice):
+    """Preferences saved by any path (settings, profile, admin) make, move or remove the row."""
+    from accounts import services as account_services
+
+    alice.turn_mail, alice.digest_hour = "digest", 9
+    alice.save()  # as the admin saves: every field
+    row = DigestAlarm.objects.get(user=alice)
+    assert (row.hour, row.time_zone) == (9, alice.time_zone)
+    account_services.profile_update(
+        user=alice,
+        display_name=alice.display_name,
+        language="en",
+        time_zone="Asia/Jakarta",
+        email_on_your_turn=True,
+        email_on_game_over=True,
+    )
+    moved = DigestAlarm.objects.get(user=alice)
+    local = moved.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Asia/Jakarta"))
+    assert moved.time_zone == "Asia/Jakarta" and (local.hour, local.minute) == (9, 0)
+    alice.last_login = timezone.now()
+    alice.save(update_fields=["last_login"])  # a sign-in leaves the row alone
+    assert DigestAlarm.objects.get(user=alice).due_at == moved.due_at
+    services.mail_preferences_update(user=alice, turn_mail="each")
+    assert not DigestAlarm.objects.filter(user=alice).exists()
+
+
+def test_the_digest_sweep_reads_only_the_due_rows(alice, bob):
+    """Its cost follows what is due, not how many chose the digest; a row whose user turned
+    the digest off by an UPDATE (no save signal) is removed when it falls due, unsent."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    subscribers = [make_user("sub%d" % n) for n in range(12)]
+    for user in subscribers:
+        services.mail_preferences_update(user=user, turn_mail="digest", digest_hour=3)
+    now = timezone.now()
+    DigestAlarm.objects.update(due_at=now + timedelta(hours=1))
+    with CaptureQueriesContext(connection) as nothing_due:
+        assert services.digests_queue_due(now=now).claimed == 0
+    [claim] = [q["sql"] for q in nothing_due if "SAVEPOINT" not in q["sql"]]  # none of the accounts
+    assert "due_at" in claim and "accounts_user" not in claim
+
+    gone, kept = subscribers[0], subscribers[1]
+    type(gone).objects.filter(pk=gone.pk).update(email_on_your_turn=False)
+    DigestAlarm.objects.filter(user__in=[gone, kept]).update(due_at=now - timedelta(minutes=1))
+    mail.outbox.clear()
+    result = services.digests_queue_due(now=now)
+    assert result.claimed == 2 and result.queued == 0  # nothing waits for kept
+    assert not DigestAlarm.objects.filter(user=gone).exists()
+    assert DigestAlarm.objects.get(user=kept).due_at > now
+    assert DigestAlarm.objects.count() == len(subscribers) - 1
