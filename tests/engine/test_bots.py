@@ -495,3 +495,29 @@ def test_the_compiled_and_the_pure_search_choose_the_same_moves(monkeypatch):
                 results[1].depth,
                 results[1].nodes,
             )
+
+
+def test_the_card_tables_kept_between_searches_stay_small():
+    """A worker plays game after game, each with its own five cards: the tables it keeps for
+    the deals it saw (``card_tables``' cache) must stay a few megabytes, not grow with the
+    deals (256 kept sets were 384 MB in a Celery worker)."""
+    import gc
+    import tracemalloc
+
+    cards = (0, 3, 7, 11, 15)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tables = ob.CardTables(cards, ob.DEFAULT_WEIGHTS)
+        one = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert tables.cards == cards
+    assert one > 100_000, "the measure missed the tables (%d bytes)" % one
+    kept = ob.card_tables.cache_info().maxsize
+    assert kept is not None and kept * one <= 16 * 2**20, (kept, one)
+    ob.card_tables.cache_clear()
+    for deal in range(kept + 5):
+        ob.card_tables((deal, deal + 1, deal + 2, deal + 3, deal + 4))
+    assert ob.card_tables.cache_info().currsize == kept
