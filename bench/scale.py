@@ -78,6 +78,11 @@ PASSWORD = "bench-password-123"
 FULL_PLAYERS = 200_000
 FULL_GAMES = 1_000_000
 RUNNING_SHARE = 0.10
+# A small site still runs this many games, so that it measures what the big one does: the busy
+# player's 60 running games (a quarter of the running ones at most) and, for each of the
+# time-out sweep's (repeat + 3) runs, 5 games of other players to time out. With 10 % of 1,000
+# games, the busy player had 25 running games and the sweep ran out of games to time out.
+RUNNING_FLOOR = 400
 # Tables that grow with players, games, moves or alarms: a sequential scan on one of them
 # at the full size reads the whole site.
 GROWING = {
@@ -126,7 +131,7 @@ class Shape:
 
     @property
     def running(self) -> int:
-        return int(self.games * RUNNING_SHARE)
+        return min(self.games, max(RUNNING_FLOOR, int(self.games * RUNNING_SHARE)))
 
     # mean decisions of a finished game, and of a running one so far
     FINISHED_PLIES = 24
@@ -857,6 +862,8 @@ def figures(repeat: int) -> list[dict]:
             .order_by("?")
             .values_list("pk", flat=True)[:5]
         )
+        if len(ids) < 5:
+            print("  (only %d games left to time out: this figure is not comparable)" % len(ids))
         Game.objects.filter(pk__in=ids).update(deadline=now - timedelta(minutes=1))
 
     def sweep() -> None:
@@ -880,6 +887,8 @@ def figures(repeat: int) -> list[dict]:
         )
         Alarm.objects.filter(pk__in=ids).update(due_at=now - timedelta(minutes=1))
         digests = list(DigestAlarm.objects.filter(due_at__gt=now).order_by("?").values_list("pk", flat=True)[:5])
+        if len(ids) < 5 or len(digests) < 5:
+            print("  (only %d alarms and %d digests left to fall due: not comparable)" % (len(ids), len(digests)))
         DigestAlarm.objects.filter(pk__in=digests).update(due_at=now - timedelta(minutes=1))
 
     def mail_sweep() -> None:
@@ -1246,14 +1255,20 @@ def web_memory(env: dict, setup: dict, requests: int) -> None:
 
 
 def celery_memory(env: dict, database: str, moves: int) -> None:
-    """A real Celery worker (filesystem broker, solo pool) playing bot moves: a human move in
-    a game against a level-1 bot enqueues the bot's turn after commit; the worker plays it."""
+    """A real Celery worker (solo pool) playing bot moves: a human move in a game against a
+    level-1 bot enqueues the bot's turn after commit; the worker plays it. The broker is the
+    bench's Redis, emptied first (a filesystem broker, polled once a second, under --debug)."""
     from django.contrib.auth import get_user_model
 
     from games.models import Game, GameStatus, Move
 
-    broker = Path(tempfile.mkdtemp(prefix="scale-broker-"))
-    worker_env = dict(env, CELERY_BROKER_URL="filesystem://%s" % broker)
+    broker = None
+    if env.get("CELERY_BROKER_URL", "").startswith("redis"):
+        broker_purged(env)
+        worker_env = dict(env)
+    else:
+        broker = Path(tempfile.mkdtemp(prefix="scale-broker-"))
+        worker_env = dict(env, CELERY_BROKER_URL="filesystem://%s" % broker)
     worker = subprocess.Popen(
         [
             str(ROOT / ".venv/bin/celery"),
@@ -1308,7 +1323,10 @@ def celery_memory(env: dict, database: str, moves: int) -> None:
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(timeout=60)
-        shutil.rmtree(broker, ignore_errors=True)
+        if broker is not None:
+            shutil.rmtree(broker, ignore_errors=True)
+        else:
+            broker_purged(env)
 
 
 def bot_driver(user_id: int, moves: int) -> None:
