@@ -1,6 +1,6 @@
 """A million games on one PostgreSQL: fill, sizes, figures with their plans, a write burst, memory.
 
-    .venv/bin/python bench/scale.py [--scale 0.01] [--small-games 1000] [--keep]
+    .venv/bin/python bench/scale.py [--scale 0.01] [--small-games 1000] [--rounds 2] [--keep]
                                    [--burst-rate 120] [--burst-seconds 30]
                                    [--memory-requests 10000] [--bot-moves 1000]
                                    [--server postgres://postgres@127.0.0.1:5432]
@@ -21,7 +21,9 @@ Steps:
    dropped and made again): migrates, fills every table with COPY in the column order
    Django's ``_meta`` gives (no hand-written schema), prints the fill time and each table's
    rows, table and index sizes;
-3. measures, in-process with Django's test client against that database: move submission
+3. once both sizes are filled (and a CHECKPOINT has written them out), measures each size in
+   a fresh process, the two sizes one after the other, ``--rounds`` times (each figure: the
+   median of its rounds' p50), in-process with Django's test client: move submission
    (API), a game page, the lobby of a busy player, the events feed (API), the games
    time-out sweep and the mail sweep (each with the same 5 rows due at both sizes), a
    leaderboard, a player's history and a ladder page. For each figure: median and p90 of
@@ -32,7 +34,7 @@ Steps:
    burst of ``--burst-rate`` API moves per second for ``--burst-seconds`` (open loop: each
    move starts at its own time, at most 16 in flight), reporting p50/p99 and whether it
    kept up; then the resident memory of one web worker after ``--memory-requests``
-   requests, and of a real Celery worker (filesystem broker, solo pool) after
+   requests, and of a real Celery worker (the bench's Redis broker, solo pool) after
    ``--bot-moves`` bot moves, each against its size after a warm-up;
 5. prints the two sizes side by side, the ratio big/small of each figure, and drops the
    databases (``--keep`` keeps them).
@@ -946,7 +948,7 @@ def print_figures(label: str, results: list[dict]) -> None:
             print("               plan: %s" % q["plan"][:300])
 
 
-def child_fill_measure(args) -> None:
+def child_fill(args) -> None:
     site_prepared(args)
     from _common import django_migrated
 
@@ -963,11 +965,19 @@ def child_fill_measure(args) -> None:
         print("%-34s %12s %10s %10s" % (name, f"{rows:,}", human(tbytes), human(ibytes)))
     total = sum(t + i for _n, _r, t, i in table)
     print("%-34s %12s %21s" % ("total", "", human(total)))
+    Path(args.json).write_text(json.dumps({"label": args.label, "fill_s": fill_time, "counts": counts, "bytes": total}))
+
+
+def child_measure(args) -> None:
+    """The figures against a filled database, in a process of its own: not the one that
+    filled it (its heap held the fill), and at a time next to the other size's."""
+    site_prepared(args)
+    import django
+
+    django.setup()
     results = figures(args.repeat)
     print_figures(args.label, results)
-    Path(args.json).write_text(
-        json.dumps({"label": args.label, "fill_s": fill_time, "counts": counts, "bytes": total, "figures": results})
-    )
+    Path(args.json).write_text(json.dumps({"figures": results}))
 
 
 # ============================================================================ burst and memory (big database)
@@ -1412,6 +1422,9 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=0.01, help="share of the full size (1 = 1,000,000 games)")
     parser.add_argument("--small-games", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=15, help="timed repetitions per figure")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="times each size's figures are measured, the sizes alternating"
+    )
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--burst-rate", type=float, default=120)
     parser.add_argument("--burst-seconds", type=float, default=30)
@@ -1425,14 +1438,16 @@ def main() -> None:
         "two runs on one server need two prefixes",
     )
     site_options(parser)
-    parser.add_argument("--child", choices=["fill", "load"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["fill", "measure", "load"], help=argparse.SUPPRESS)
     parser.add_argument("--database", help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--label", help=argparse.SUPPRESS)
     parser.add_argument("--json", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child == "fill":
-        return child_fill_measure(args)
+        return child_fill(args)
+    if args.child == "measure":
+        return child_measure(args)
     if args.child == "load":
         return child_load(args)
     # the children serve and measure the site as production runs it (DEBUG off, the cache in
@@ -1509,6 +1524,48 @@ def main() -> None:
             )
             results[label] = json.loads(out.read_text())
             out.unlink()
+        # The figures, once both sizes are filled and written out (CHECKPOINT): each size in
+        # a fresh process, the two sizes one after the other, ``--rounds`` times, so that the
+        # machine's drift (writeback after an 11 GB fill, a noisy neighbour) weighs on both.
+        with psycopg.connect(args.server + "/postgres", autocommit=True) as conn:
+            conn.execute("CHECKPOINT")
+        rounds: dict[str, list[list[dict]]] = {label: [] for label in results}
+        for number in range(1, args.rounds + 1):
+            for label, name in zip(list(results), databases[1:], strict=True):
+                out = Path(tempfile.mkstemp(prefix="scale-", suffix=".json")[1])
+                print("\n######## figures at %s, round %d of %d" % (label, number, args.rounds))
+                subprocess.run(
+                    [
+                        sys.executable,
+                        __file__,
+                        "--child",
+                        "measure",
+                        "--database",
+                        "%s/%s" % (args.server, name),
+                        "--label",
+                        label,
+                        "--json",
+                        str(out),
+                        "--repeat",
+                        str(args.repeat),
+                        *mode_args,
+                    ],
+                    check=True,
+                )
+                rounds[label].append(json.loads(out.read_text())["figures"])
+                out.unlink()
+        for label, measured in rounds.items():
+            # each figure: the median of its rounds' p50 (the last round's queries and plans)
+            merged = []
+            for per_round in zip(*measured, strict=True):
+                merged.append(
+                    dict(
+                        per_round[-1],
+                        p50_ms=statistics.median(f["p50_ms"] for f in per_round),
+                        rounds_ms=[f["p50_ms"] for f in per_round],
+                    )
+                )
+            results[label]["figures"] = merged
         if args.burst_seconds > 0 or args.memory_requests or args.bot_moves:
             subprocess.run(
                 [
@@ -1532,11 +1589,14 @@ def main() -> None:
             )
         (small_label, small_r), (big_label, big_r) = results.items()
         print("\n== side by side (p50, ms; queries) ==")
+        print(
+            "(the median of %d rounds' p50, each size measured next to the other; the rounds in brackets)" % args.rounds
+        )
         print("%-42s %18s %18s %7s  %s" % ("figure", small_label, big_label, "ratio", "seq scans at the big size"))
         for s_fig, b_fig in zip(small_r["figures"], big_r["figures"], strict=True):
             seq = sorted({t for q in b_fig["explained"] for t in q["seq"]})
             print(
-                "%-42s %10.2f (%3d q) %10.2f (%3d q) %6.2fx  %s"
+                "%-42s %10.2f (%3d q) %10.2f (%3d q) %6.2fx  %s  [%s | %s]"
                 % (
                     b_fig["name"],
                     s_fig["p50_ms"],
@@ -1545,6 +1605,8 @@ def main() -> None:
                     b_fig["queries"],
                     b_fig["p50_ms"] / s_fig["p50_ms"],
                     ", ".join(seq) or "-",
+                    " ".join("%.1f" % ms for ms in s_fig["rounds_ms"]),
+                    " ".join("%.1f" % ms for ms in b_fig["rounds_ms"]),
                 )
             )
         print(
