@@ -85,6 +85,10 @@ RUNNING_SHARE = 0.10
 # time-out sweep's (repeat + 3) runs, 5 games of other players to time out. With 10 % of 1,000
 # games, the busy player had 25 running games and the sweep ran out of games to time out.
 RUNNING_FLOOR = 400
+# ... and has this many players, so that its leaderboard shows the same 100 established
+# players as the big one's (about a fifth of the players are established: 200 players made
+# a leaderboard of 42, and the 1.56x compared 42 rows with 100).
+PLAYERS_FLOOR = 600
 # Tables that grow with players, games, moves or alarms: a sequential scan on one of them
 # at the full size reads the whole site.
 GROWING = {
@@ -129,7 +133,7 @@ class Shape:
 
     @property
     def players(self) -> int:
-        return max(50, self.games * FULL_PLAYERS // FULL_GAMES)
+        return max(PLAYERS_FLOOR, self.games * FULL_PLAYERS // FULL_GAMES)
 
     @property
     def running(self) -> int:
@@ -312,7 +316,7 @@ def fill(games: int, seed: int = 1) -> dict[str, int]:
         casual_games: list[tuple[int, str, int, int, datetime]] = []
         running = shape.running
         busy_running = min(BUSY_RUNNING, running // 4)
-        busy_finished = min(BUSY_FINISHED, (games - running) // 4)
+        busy_finished = min(BUSY_FINISHED, (games - running) // 2)
         kind_of: dict[int, str] = {}
         seats_of: dict[int, tuple[int, int]] = {}
         for gid in range(1, games + 1):
