@@ -1421,6 +1421,17 @@ def child_load(args) -> None:
 # ============================================================================ the parent
 
 
+def child_run(kind: str, database: str, label: str, options: list[str]) -> dict:
+    """Run this script's ``--child kind`` against ``database``; what it wrote to its JSON file."""
+    out = Path(tempfile.mkstemp(prefix="scale-", suffix=".json")[1])
+    try:
+        command = [sys.executable, __file__, "--child", kind, "--database", database, "--label", label]
+        subprocess.run([*command, "--json", str(out), *options], check=True)
+        return json.loads(out.read_text())
+    finally:
+        out.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=0.01, help="share of the full size (1 = 1,000,000 games)")
@@ -1504,30 +1515,8 @@ def main() -> None:
                 conn.execute('DROP DATABASE IF EXISTS "%s" WITH (FORCE)' % name)
                 conn.execute('CREATE DATABASE "%s" TEMPLATE "%s"' % (name, template))
             databases.append(name)
-            out = Path(tempfile.mkstemp(prefix="scale-", suffix=".json")[1])
             print("\n######## %s (database %s)" % (label, name))
-            subprocess.run(
-                [
-                    sys.executable,
-                    __file__,
-                    "--child",
-                    "fill",
-                    "--database",
-                    url,
-                    "--games",
-                    str(shape.games),
-                    "--label",
-                    label,
-                    "--json",
-                    str(out),
-                    "--repeat",
-                    str(args.repeat),
-                    *mode_args,
-                ],
-                check=True,
-            )
-            results[label] = json.loads(out.read_text())
-            out.unlink()
+            results[label] = child_run("fill", url, label, ["--games", str(shape.games), *mode_args])
         # The figures, once both sizes are filled and written out (CHECKPOINT): each size in
         # a fresh process, the two sizes one after the other, ``--rounds`` times, so that the
         # machine's drift (writeback after an 11 GB fill, a noisy neighbour) weighs on both.
@@ -1536,28 +1525,10 @@ def main() -> None:
         rounds: dict[str, list[list[dict]]] = {label: [] for label in results}
         for number in range(1, args.rounds + 1):
             for label, name in zip(list(results), databases[1:], strict=True):
-                out = Path(tempfile.mkstemp(prefix="scale-", suffix=".json")[1])
                 print("\n######## figures at %s, round %d of %d" % (label, number, args.rounds))
-                subprocess.run(
-                    [
-                        sys.executable,
-                        __file__,
-                        "--child",
-                        "measure",
-                        "--database",
-                        "%s/%s" % (args.server, name),
-                        "--label",
-                        label,
-                        "--json",
-                        str(out),
-                        "--repeat",
-                        str(args.repeat),
-                        *mode_args,
-                    ],
-                    check=True,
-                )
-                rounds[label].append(json.loads(out.read_text())["figures"])
-                out.unlink()
+                url = "%s/%s" % (args.server, name)
+                measured = child_run("measure", url, label, ["--repeat", str(args.repeat), *mode_args])
+                rounds[label].append(measured["figures"])
         for label, measured in rounds.items():
             # each figure: the median of its rounds' p50 (the last round's queries and plans)
             merged = []
