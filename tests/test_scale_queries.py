@@ -328,3 +328,30 @@ def test_the_api_tournament_and_its_standings_read_no_growing_table_whole(
             assert whole_table_scans(lambda url=url, query=query: client.get(url, query)) == [], (url, query)
     detail = client.get("/api/v1/tournaments/%d/" % tournament.pk, {"page_size": 2}).json()
     assert len(detail["players"]) == 2 and len(detail["rounds"][0]["pairings"]) == 2
+
+
+@postgres_only
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_the_lobby_walks_the_newest_open_challenges_by_index_without_sorting_them_all(alice, bob, signed_in):
+    """Open challenges grow with the site (2,000 open at 1,000,000 games): the lobby's newest
+    ``LOBBY_CHALLENGES_SHOWN`` open to anyone come from the partial index in its order, so the
+    plan stops at the page instead of sorting every open challenge (sorting is priced out of
+    reach here: a plan that still sorts has no index to walk)."""
+    from games import selectors
+    from games.models import Challenge
+
+    later = timezone.now() + timedelta(days=3)
+    for number in range(3):
+        Challenge.objects.create(challenger=bob, kind="onitama", expires_at=later, options={"n": number})
+    viewer = alice if signed_in else None
+    with CaptureQueriesContext(connection) as captured:
+        shown = selectors.challenges_for_lobby(user=viewer)
+    assert len(shown.open_to_all) == 3
+    (query,) = [q["sql"] for q in captured.captured_queries if '"games_challenge"."opponent_id" IS NULL' in q["sql"]]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_sort = off")
+        cursor.execute("EXPLAIN (FORMAT JSON) " + query.replace("%", "%%"))
+        plan = json.dumps(cursor.fetchone()[0])
+    assert "games_challenge_open_newest" in plan
+    assert '"Sort"' not in plan and "Incremental Sort" not in plan, plan
