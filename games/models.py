@@ -345,7 +345,7 @@ class Challenge(models.Model):
             models.Index(
                 fields=["-created_at", "-id"],
                 name="games_challenge_open_newest",
-                condition=Q(status="open", opponent__isnull=True),
+                condition=Q(status=ChallengeStatus.OPEN, opponent__isnull=True),
             ),
         ]
 
