@@ -53,6 +53,17 @@ def _whole_reads(plan: dict, partial: set[str]) -> list[str]:
     return found
 
 
+def plan_of(sql: str, *, priced_out: tuple[str, ...] = ("seqscan",)) -> dict:
+    """PostgreSQL's plan (JSON, the top node) for ``sql`` with the ``priced_out`` plan kinds
+    (``enable_<kind> = off``) made too dear to choose unless nothing else can answer."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        for kind in priced_out:
+            cursor.execute("SET LOCAL enable_%s = off" % kind)
+        cursor.execute("EXPLAIN (FORMAT JSON) " + sql.replace("%", "%%"))
+        plan = cursor.fetchone()[0]
+    return (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
+
+
 def whole_table_scans(action) -> list[str]:
     """The growing tables some SELECT of ``action()`` can only read whole."""
     with CaptureQueriesContext(connection) as captured:
@@ -67,11 +78,7 @@ def whole_table_scans(action) -> list[str]:
         sql = query["sql"]
         if not sql.startswith("SELECT"):
             continue
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SET LOCAL enable_seqscan = off")
-            cursor.execute("EXPLAIN (FORMAT JSON) " + sql.replace("%", "%%"))
-            plan = cursor.fetchone()[0]
-            plan = (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
+        plan = plan_of(sql)
         found += ["%s in: %s" % (relation, sql[:160]) for relation in _whole_reads(plan, partial)]
     return found
 
@@ -248,10 +255,7 @@ def test_the_waiting_count_reads_the_running_games_index_of_the_player(shelf):
     with CaptureQueriesContext(connection) as captured:
         selectors.games_waiting_count(user=alice)
     (query,) = captured.captured_queries
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute("EXPLAIN (FORMAT JSON) " + query["sql"].replace("%", "%%"))
-        plan = json.dumps(cursor.fetchone()[0])
+    plan = json.dumps(plan_of(query["sql"]))
     assert "games_game_waiting" in plan
     assert "games_game_status" not in plan
 
@@ -348,10 +352,6 @@ def test_the_lobby_walks_the_newest_open_challenges_by_index_without_sorting_the
         shown = selectors.challenges_for_lobby(user=viewer)
     assert len(shown.open_to_all) == 3
     (query,) = [q["sql"] for q in captured.captured_queries if '"games_challenge"."opponent_id" IS NULL' in q["sql"]]
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute("SET LOCAL enable_sort = off")
-        cursor.execute("EXPLAIN (FORMAT JSON) " + query.replace("%", "%%"))
-        plan = json.dumps(cursor.fetchone()[0])
+    plan = json.dumps(plan_of(query, priced_out=("seqscan", "sort")))
     assert "games_challenge_open_newest" in plan
     assert '"Sort"' not in plan and "Incremental Sort" not in plan, plan
