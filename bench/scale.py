@@ -1496,6 +1496,7 @@ def main() -> None:
         raise SystemExit("refusing to start: the fill would not fit (with 20 %% to spare) in %s free" % human(free))
 
     results = {}
+    urls: dict[str, str] = {}  # each size's database, by its label
     template = "%s_template" % args.prefix
     databases = [template]
     try:
@@ -1515,6 +1516,7 @@ def main() -> None:
                 conn.execute('DROP DATABASE IF EXISTS "%s" WITH (FORCE)' % name)
                 conn.execute('CREATE DATABASE "%s" TEMPLATE "%s"' % (name, template))
             databases.append(name)
+            urls[label] = url
             print("\n######## %s (database %s)" % (label, name))
             results[label] = child_run("fill", url, label, ["--games", str(shape.games), *mode_args])
         # The figures, once both sizes are filled and written out (CHECKPOINT): each size in
@@ -1524,9 +1526,8 @@ def main() -> None:
             conn.execute("CHECKPOINT")
         rounds: dict[str, list[list[dict]]] = {label: [] for label in results}
         for number in range(1, args.rounds + 1):
-            for label, name in zip(list(results), databases[1:], strict=True):
+            for label, url in urls.items():
                 print("\n######## figures at %s, round %d of %d" % (label, number, args.rounds))
-                url = "%s/%s" % (args.server, name)
                 measured = child_run("measure", url, label, ["--repeat", str(args.repeat), *mode_args])
                 rounds[label].append(measured["figures"])
         for label, measured in rounds.items():
