@@ -145,6 +145,37 @@ def test_game_detail_answers_304_until_something_changes(alice_api, bob_api, gam
     assert alice_api.get(url(game), HTTP_IF_MODIFIED_SINCE=old).status_code == 200
 
 
+def test_the_revalidation_row_read_through_its_kept_sql_is_the_orms_at_every_change(alice, bob, game):
+    """game_changed_at runs the SQL of its ORM query built once per process: at each change
+    (a move, an offer, its answer, the end) it reads what the ORM reads, and the tag moves."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import selectors
+
+    def both() -> tuple[object, object]:
+        return selectors._changed_row(game.pk), next(iter(selectors._changed_query(game.pk)), None)
+
+    tags = []
+    for step in range(5):
+        if step == 1:
+            play(game, 1)
+        elif step == 2:
+            services.draw_offer(game_id=game.pk, user=alice)
+        elif step == 3:
+            services.draw_decline(game_id=game.pk, user=bob)
+        elif step == 4:
+            services.game_resign(game_id=game.pk, user=bob)
+        kept, built = both()
+        assert kept == built and kept is not None
+        with CaptureQueriesContext(connection) as queries:
+            changed_at, tag = selectors.game_changed_at(game_id=game.pk)
+        assert len(queries) == 1 and changed_at.tzinfo is not None
+        tags.append(tag)
+    assert len(set(tags)) == 5  # every change gave a new tag
+    assert selectors._changed_row(10**9) is None and selectors.game_changed_at(game_id=10**9) is None
+
+
 def test_draw_offer_answer_and_decline(alice_api, bob_api, game):
     offered = alice_api.post(url(game, "draw/offer/"))
     assert offered.status_code == 200 and offered.json()["draw_offer"]["side"] == "red"
