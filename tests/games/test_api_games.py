@@ -169,8 +169,10 @@ def test_the_revalidation_row_read_through_its_kept_sql_is_the_orms_at_every_cha
         kept, built = both()
         assert kept == built and kept is not None
         with CaptureQueriesContext(connection) as queries:
-            changed_at, tag = selectors.game_changed_at(game_id=game.pk)
-        assert len(queries) == 1 and changed_at.tzinfo is not None
+            changed = selectors.game_changed_at(game_id=game.pk)
+        assert changed is not None and len(queries) == 1
+        changed_at, tag = changed
+        assert changed_at.tzinfo is not None
         tags.append(tag)
     assert len(set(tags)) == 5  # every change gave a new tag
     assert selectors._changed_row(10**9) is None and selectors.game_changed_at(game_id=10**9) is None
