@@ -67,16 +67,27 @@ def conversation_for(*, game_id: int, user: Any, game: Game | None = None) -> Co
         since = blocks.get((user.pk, partner.pk))
         if since is not None:
             hidden |= Q(author=partner, created_at__gte=since)
-    messages = Message.objects.filter(game=game).select_related("author")
+    messages = Message.objects.filter(game=game)
     if hidden:
         messages = messages.exclude(hidden)
     return Conversation(
         game=game,
         viewer=user,
         partners=partners,
-        messages=list(messages),
+        messages=_with_authors(list(messages), [user, *partners]),
         blocked_by_partner=any((partner.pk, user.pk) in blocks for partner in partners),
     )
+
+
+def _with_authors(messages: list[Message], users: list[Any]) -> list[Message]:
+    """``messages`` with their authors set from the game's seated users, read already (only
+    they write: chat.services), rather than joined again to every message row."""
+    by_id = {author.pk: author for author in users}
+    for message in messages:
+        author = by_id.get(message.author_id)
+        if author is not None:
+            message.author = author
+    return messages
 
 
 def conversation_or_none(*, game: Game, user: Any) -> Conversation | None:

@@ -103,3 +103,24 @@ def test_a_message_is_reported_with_its_text_quoted(client, alice, bob, game):
     report = Report.objects.get()
     assert (report.game_id, report.reporter, report.kind) == (game.pk, alice, "abuse")
     assert 'You "play" <badly>' in report.reason
+
+
+def test_the_panel_reads_its_messages_in_one_query_whatever_their_number(client, alice, bob, game):
+    """The authors come from the game's seats, read already: no join, no read per message."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(alice)
+    counts = []
+    for written in (1, 6):
+        while Message.objects.filter(game=game).count() < written:
+            author = alice if Message.objects.filter(game=game).count() % 2 == 0 else bob
+            services.message_create(game_id=game.pk, author=author, text="note %d" % written)
+        _page(client, game)  # the page's caches warm, as for a player who looks again
+        with CaptureQueriesContext(connection) as queries:
+            page = _page(client, game)
+        chat_reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "chat_message"')]
+        assert len(chat_reads) == 1 and '"accounts_user"' not in chat_reads[0]
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1]
+    assert re.search(r'class="message-author">alice<', page) and re.search(r'class="message-author">bob<', page)
