@@ -13,7 +13,8 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.selectors import block_since, blocks_between, blocks_hiding
 from games.errors import NotAllowed, NotFound
-from games.models import Game, Seat
+from games.models import Game
+from games.selectors import game_users
 
 from .models import Message
 
@@ -36,18 +37,9 @@ class Conversation:
         return bool(self.partners) and not self.blocked_by_partner
 
 
-def game_users(*, game: Game) -> list[User]:
-    """The users seated in ``game`` (bots have no user), in seat order (the seats prefetched
-    with their users when the caller has them, as games.selectors.game_for_viewer does)."""
-    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
-        return [seat.user for seat in game.seats.all() if seat.user is not None]
-    seats = Seat.objects.filter(game=game, user__isnull=False).select_related("user")
-    return [seat.user for seat in seats if seat.user is not None]
-
-
 def partners_of(*, game: Game, user: Any) -> list[User]:
     """The other seated users of ``game``; refuses anyone not seated in it."""
-    users = game_users(game=game)
+    users = game_users(game)
     if not getattr(user, "is_authenticated", False) or user.pk not in {u.pk for u in users}:
         raise NotAllowed("not_a_player")
     return [u for u in users if u.pk != user.pk]

@@ -307,12 +307,24 @@ def game_seats(game: Game) -> list[Seat]:
     return list(game.seats.all())
 
 
-def game_user_ids(game: Game) -> list[int]:
-    """The ids of the game's human players, in seat order: no query when its seats were read
-    (game_seats), else one that keeps nothing (a game being made has no seats yet)."""
+def game_users(game: Game) -> list[Any]:
+    """The game's human players (bots have no user), in seat order: no query when its seats were
+    read (game_seats), else one that keeps nothing."""
     if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return [seat.user for seat in game.seats.all() if seat.user is not None]
+    seats = Seat.objects.filter(game=game, user__isnull=False).select_related("user").order_by("position")
+    return [seat.user for seat in seats]
+
+
+def game_user_ids(game: Game | int) -> list[int]:
+    """The ids of the game's human players, in seat order, for a game or its id: no query when
+    its seats were read (game_seats), else one that keeps nothing (a game being made has no
+    seats yet)."""
+    if isinstance(game, Game) and "seats" in getattr(game, "_prefetched_objects_cache", {}):
         return [seat.user_id for seat in game.seats.all() if seat.user_id]
-    return [u for u in Seat.objects.filter(game=game).order_by("position").values_list("user_id", flat=True) if u]
+    game_id = game.pk if isinstance(game, Game) else game
+    seats = Seat.objects.filter(game_id=game_id, user__isnull=False).order_by("position")
+    return [user_id for user_id in seats.values_list("user_id", flat=True) if user_id]
 
 
 def position_key(game: Game, shown: int) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models.signals import post_delete, post_save
 
 from chat.models import Message
-from games.models import Challenge, Game, Seat
+from games.models import Challenge
 from games.selectors import game_user_ids
 from games.signals import game_finished, position_changed
 
@@ -20,18 +20,12 @@ from .models import Endpoint
 from .services import endpoint_changed, users_nudge
 
 
-def _game_users(game: Any) -> list[int]:
-    if isinstance(game, Game):
-        return game_user_ids(game)  # no query when the move already read its seats
-    return [u for u in Seat.objects.filter(game_id=game, user__isnull=False).values_list("user_id", flat=True) if u]
-
-
 def _on_position_changed(sender: Any, *, game: Any, **kwargs: Any) -> None:
-    users_nudge(user_ids=_game_users(game))
+    users_nudge(user_ids=game_user_ids(game))
 
 
 def _on_game_finished(sender: Any, *, game: Any, **kwargs: Any) -> None:
-    users_nudge(user_ids=_game_users(game))
+    users_nudge(user_ids=game_user_ids(game))
 
 
 def _on_challenge_saved(sender: Any, *, instance: Challenge, created: bool, **kwargs: Any) -> None:
@@ -41,7 +35,7 @@ def _on_challenge_saved(sender: Any, *, instance: Challenge, created: bool, **kw
 
 def _on_message_saved(sender: Any, *, instance: Message, created: bool, **kwargs: Any) -> None:
     if created:
-        users_nudge(user_ids=[u for u in _game_users(instance.game_id) if u != instance.author_id])
+        users_nudge(user_ids=[u for u in game_user_ids(instance.game_id) if u != instance.author_id])
 
 
 def _on_endpoint_changed(sender: Any, *, instance: Endpoint, **kwargs: Any) -> None:
