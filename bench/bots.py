@@ -24,12 +24,13 @@ Finally (Onitama): search speed (nodes per second) and the depth completed in
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
 from dataclasses import replace
 from multiprocessing import Pool
+
+from _match_stats import elo, wilson
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -144,22 +145,6 @@ def play_game(task):
     else:
         score = 1.0 if outcome.winner == a_player else 0.0
     return index, score, plies, time.monotonic() - start
-
-
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def elo(p: float) -> str:
-    if p <= 0:
-        return "-inf"
-    if p >= 1:
-        return "+inf"
-    return "%+.0f" % (400 * math.log10(p / (1 - p)))
 
 
 def run_pair(game: str, pair: str, games: int, scale: float, jobs: int) -> dict:

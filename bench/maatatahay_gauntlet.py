@@ -36,11 +36,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import os
 import sys
 import time
 from multiprocessing import Pool
+
+from _match_stats import elo, wilson
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
@@ -148,20 +149,6 @@ def play(task):
     outcome = rules.outcome(state)
     score = 0.5 if outcome is None or outcome.winner is None else (1.0 if outcome.winner == new_side else 0.0)
     return {"index": index, "score": score, "plies": plies, "clock": clock}
-
-
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def elo(p: float) -> str:
-    if p <= 0:
-        return "-inf"
-    if p >= 1:
-        return "+inf"
-    return "%+.0f" % (400 * math.log10(p / (1 - p)))
 
 
 def report(rows: list[dict], label: str, seconds: float) -> None:

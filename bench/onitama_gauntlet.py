@@ -39,6 +39,8 @@ import sys
 import time
 from multiprocessing import Pool
 
+from _match_stats import elo, wilson
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
@@ -101,17 +103,6 @@ def play(task):
     outcome = rules.outcome(state)
     score = 0.5 if outcome is None or outcome.winner is None else (1.0 if outcome.winner == new_side else 0.0)
     return {"index": index, "score": score, "plies": plies, "nodes": nodes}
-
-
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def elo(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return 400 * math.log10(p / (1 - p))
 
 
 def logistic(elo_diff: float) -> float:
@@ -221,7 +212,7 @@ def main() -> None:
 
     print(
         "today's bot against onitama-1 (%s): %d games, won %d drawn %d lost %d, score %.1f%% "
-        "[95%% %.1f%%, %.1f%%], Elo %+.0f [%+.0f, %+.0f]; nodes a move: today %.0f, frozen %.0f; %.0f s"
+        "[95%% %.1f%%, %.1f%%], Elo %s [%s, %s]; nodes a move: today %.0f, frozen %.0f; %.0f s"
         % (
             key,
             n,
