@@ -355,3 +355,13 @@ def test_the_lobby_walks_the_newest_open_challenges_by_index_without_sorting_the
     plan = json.dumps(plan_of(query, priced_out=("seqscan", "sort")))
     assert "games_challenge_open_newest" in plan
     assert '"Sort"' not in plan and "Incremental Sort" not in plan, plan
+
+
+def test_seats_and_moves_are_read_without_joining_the_games_table():
+    """Their default order is by the game's key: ordering by "game" followed the game's own
+    ordering and joined the games table to every read (each page's prefetch of seats)."""
+    from games.models import Move, Seat
+
+    for rows in (Seat.objects.filter(game_id=1), Move.objects.filter(game_id=1)):
+        sql = str(rows.query)
+        assert '"games_game"' not in sql and "ORDER BY" in sql
