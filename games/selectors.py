@@ -96,9 +96,10 @@ def player_game_ids(*, user: Any) -> list[int]:
     return list(Seat.objects.filter(user=user).order_by().values_list("game_id", flat=True))
 
 
-def _lobby_games(user: Any) -> QuerySet[Game]:
+def _lobby_games(user: Any, game_ids: list[int] | None = None) -> QuerySet[Game]:
+    ids = player_game_ids(user=user) if game_ids is None else game_ids
     return (
-        _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, pk__any_of=player_game_ids(user=user)))
+        _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, pk__any_of=ids))
         .annotate(
             my_turn=Case(When(to_move_user=user, then=Value(True)), default=Value(False), output_field=BooleanField())
         )
@@ -137,11 +138,17 @@ class LobbyGames:
 
 
 def games_for_lobby_page(
-    *, user: Any, page: Any = 1, per_page: int = LOBBY_PAGE_SIZE, now: datetime | None = None
+    *,
+    user: Any,
+    page: Any = 1,
+    per_page: int = LOBBY_PAGE_SIZE,
+    now: datetime | None = None,
+    game_ids: list[int] | None = None,
 ) -> LobbyGames:
     """One page of :func:`games_for_lobby` (a bad or out-of-range page number: the nearest
-    page), in a constant number of queries: the count, the page and its seats."""
-    shown = Paginator(_lobby_games(user), per_page).get_page(page)
+    page), in a constant number of queries: the count, the page and its seats. ``game_ids``:
+    :func:`player_game_ids` of ``user``, when the caller read them for another list too."""
+    shown = Paginator(_lobby_games(user, game_ids), per_page).get_page(page)
     return LobbyGames(rows=_lobby_rows(shown.object_list, user, now or timezone.now()), page=shown)
 
 
@@ -213,14 +220,16 @@ def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChal
     )
 
 
-def _history(user: Any) -> QuerySet[Game]:
-    games = Game.objects.filter(pk__any_of=player_game_ids(user=user)).exclude(status=GameStatus.ACTIVE)
+def _history(user: Any, game_ids: list[int] | None = None) -> QuerySet[Game]:
+    ids = player_game_ids(user=user) if game_ids is None else game_ids
+    games = Game.objects.filter(pk__any_of=ids).exclude(status=GameStatus.ACTIVE)
     return _with_seats(games).order_by(F("finished_at").desc(nulls_last=True), "-pk")
 
 
-def games_history(*, user: Any, limit: int = 100) -> list[Game]:
-    """The user's finished and aborted games, latest first."""
-    return list(_history(user)[:limit])
+def games_history(*, user: Any, limit: int = 100, game_ids: list[int] | None = None) -> list[Game]:
+    """The user's finished and aborted games, latest first (``game_ids``: as for
+    :func:`games_for_lobby_page`)."""
+    return list(_history(user, game_ids)[:limit])
 
 
 @dataclass

@@ -62,12 +62,13 @@ def lobby(
     solo_form: SoloForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    games = selectors.games_for_lobby_page(user=request.user, page=request.GET.get("page"))
+    game_ids = selectors.player_game_ids(user=request.user)  # read once for both lists
+    games = selectors.games_for_lobby_page(user=request.user, page=request.GET.get("page"), game_ids=game_ids)
     context = {
         "games": games.rows,
         "games_page": games.page,
         "challenges": selectors.challenges_for_lobby(user=request.user),
-        "history": selectors.games_history(user=request.user, limit=10),
+        "history": selectors.games_history(user=request.user, limit=10, game_ids=game_ids),
         "challenge_form_html": _form_html(challenge_form, ChallengeForm, "challenge"),
         "solo_form_html": _form_html(solo_form, SoloForm, "solo"),
     }

@@ -74,3 +74,16 @@ def test_lobby_selectors_queries_do_not_grow_with_the_number_of_games():
         return len(queries)
 
     assert count(many) == count(few)
+
+
+def test_the_lobby_reads_the_players_game_ids_once_for_its_two_lists(client):
+    """The running games and the recent history both start from the player's seats."""
+    player = make_user("both")
+    give_games(player, 2, "b")
+    client.force_login(player)
+    client.get("/lobby/")
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get("/lobby/").content.decode()
+    seats_reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "games_seat"."game_id"')]
+    assert len(seats_reads) == 1
+    assert html.count('class="game-row') == 2 and "bfin1" in html  # both lists are there
