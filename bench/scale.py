@@ -789,6 +789,19 @@ def figures(repeat: int) -> list[dict]:
         clients[user.pk] = client
     api = Client(HTTP_HOST="127.0.0.1")
 
+    def legal_or_said(kind: str, game: Game) -> list:
+        """The legal moves of a running game; none is a fault of the site, said here so that
+        the run goes on with another game (seen once, in a run at full size)."""
+        state = game_state(game)
+        legal = list(rules_for(kind).legal_moves(state))
+        if not legal:
+            print(
+                "!! FAULT: %s game %d is running at ply %d (to move: %s) with no legal move; engine outcome %r"
+                % (kind, game.pk, game.ply, game.to_move_side, rules_for(kind).outcome(state)),
+                flush=True,
+            )
+        return legal
+
     def new_game(kind: str) -> Game:
         sides = rules_for(kind).players
         game = game_services.game_create(
@@ -800,7 +813,9 @@ def figures(repeat: int) -> list[dict]:
             if game.status != GameStatus.ACTIVE:
                 break
             mover = a if game.to_move_user_id == a.pk else b
-            legal = rules_for(kind).legal_moves(game_state(game))
+            legal = legal_or_said(kind, game)
+            if not legal:
+                break
             text = rules_for(kind).move_text(random.choice(legal))
             game_services.move_submit(game_id=game.pk, user=mover, move_text=text, expected_ply=game.ply)
         game.refresh_from_db()
@@ -816,7 +831,10 @@ def figures(repeat: int) -> list[dict]:
             game.refresh_from_db()
             if game.status != GameStatus.ACTIVE or game.to_move_user_id is None:
                 state[kind] = game = new_game(kind)
-            legal = rules_for(kind).legal_moves(game_state(game))
+            legal = legal_or_said(kind, game)
+            while not legal:
+                state[kind] = game = new_game(kind)
+                legal = legal_or_said(kind, game)
             state[kind + "_next"] = (game.to_move_user_id, rules_for(kind).move_text(random.choice(legal)), game.ply)
 
         def move(kind=kind) -> None:
