@@ -55,6 +55,38 @@ def backends_waiting_for_a_lock() -> int:
         return cursor.fetchone()[0]
 
 
+def held_rows_report(worker) -> str:
+    """What to read when the worker's processes never came to wait on the held rows: the
+    database's other connections (state, wait, query), the broker's queue and unacked counts
+    under the worker's prefix, and the tail of the worker's log."""
+    import redis
+
+    from tests.conftest import _log_tail
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, state, wait_event_type, wait_event, left(query, 100) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY pid"
+        )
+        activity = "\n".join("  %s" % (row,) for row in cursor.fetchall()) or "  (none)"
+    client = redis.Redis.from_url(os.environ["CELERY_BROKER_URL"])
+    try:
+        prefix = worker.env["CELERY_KEY_PREFIX"]
+        keys = sorted(key.decode() for key in client.scan_iter(match=prefix + "*") if b"binding" not in key)
+        sizes = []
+        for key in keys:
+            kind = client.type(key).decode()
+            size = {"list": client.llen, "hash": client.hlen, "zset": client.zcard}.get(kind)
+            sizes.append("  %s (%s)%s" % (key, kind, ": %d" % size(key) if size else ""))
+    finally:
+        client.close()
+    return "connections:\n%s\nbroker keys:\n%s\nworker log:\n%s" % (
+        activity,
+        "\n".join(sizes) or "  (none)",
+        _log_tail(worker.log_path, 60),
+    )
+
+
 def test_every_bot_turn_held_by_a_killed_worker_is_played_once_after_the_restart(prefork_worker):
     from tests.factories import make_user
 
@@ -68,7 +100,10 @@ def test_every_bot_turn_held_by_a_killed_worker_is_played_once_after_the_restart
     with transaction.atomic():
         list(Game.objects.select_for_update().filter(pk__in=ids))
         prefork_worker.start()
-        wait_for(lambda: backends_waiting_for_a_lock() >= 2)
+        try:
+            wait_for(lambda: backends_waiting_for_a_lock() >= 2, "two worker processes waiting on the held rows")
+        except AssertionError as error:
+            raise AssertionError("%s\n%s" % (error, held_rows_report(prefork_worker))) from None
         prefork_worker.kill()
     stuck = unacked_bot_turns(prefork_worker)
     stuck_games = {game_id for game_id, _ply in stuck.values()}
