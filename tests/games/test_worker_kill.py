@@ -47,7 +47,12 @@ def unacked_bot_turns(worker) -> dict[str, tuple[int, int]]:
 
 
 def backends_waiting_for_a_lock() -> int:
+    """How many other connections wait for a lock now. PostgreSQL keeps the first read of
+    pg_stat_activity for the rest of the transaction (this one holds the rows), so the
+    snapshot is cleared before each read: without it a first read taken before the worker's
+    processes came to wait was read again and again until the wait timed out (CI on 7e43670)."""
     with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
         cursor.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
@@ -64,6 +69,7 @@ def held_rows_report(worker) -> str:
     from tests.conftest import _log_tail
 
     with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
         cursor.execute(
             "SELECT pid, state, wait_event_type, wait_event, left(query, 100) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY pid"
@@ -99,6 +105,9 @@ def test_every_bot_turn_held_by_a_killed_worker_is_played_once_after_the_restart
     # to write it: the worker is killed mid-move, with the tasks it took unacknowledged.
     with transaction.atomic():
         list(Game.objects.select_for_update().filter(pk__in=ids))
+        # Nobody waits yet; read in this transaction first, so that the waits below are seen
+        # only if each read is fresh (see backends_waiting_for_a_lock).
+        assert backends_waiting_for_a_lock() == 0
         prefork_worker.start()
         try:
             wait_for(lambda: backends_waiting_for_a_lock() >= 2, "two worker processes waiting on the held rows")
