@@ -7,6 +7,12 @@ parsed it again on every request (about a fifth of a busy player's lobby in
 bench/profile_game.py --lobby 1000). ``= ANY(%s)`` with the list as one array keeps the query
 text short and the same for every player. Other databases get the plain ``IN``.
 
+The array is cast to the column's own type. psycopg sends a list of small ints as ``smallint[]``
+(the narrowest type that holds them), and PostgreSQL hashes a long ``= ANY(array)`` only when
+the array's type is the column's: with ``bigint = ANY(smallint[])`` it compared each row with
+every id, 37 ms for a lobby of 1,000 games (900 running) and 190 ms for 10,000, against 5 and
+8 ms with ``bigint[]`` (EXPLAIN ANALYZE on bench/pages.py's database).
+
 Registered on every field by MaatasiteConfig.ready.
 """
 
@@ -30,4 +36,7 @@ class AnyOf(lookups.In):
             raise EmptyResultSet
         field = self.lhs.output_field  # the values were prepared (get_prep_value) by In already
         prepared = [field.get_db_prep_value(value, connection, prepared=True) for value in values]
-        return "%s = ANY(%%s)" % lhs, [*lhs_params, prepared]
+        column_type = field.db_type(connection)
+        if not column_type:
+            return "%s = ANY(%%s)" % lhs, [*lhs_params, prepared]
+        return "%s = ANY(%%s::%s[])" % (lhs, column_type), [*lhs_params, prepared]
