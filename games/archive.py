@@ -92,7 +92,7 @@ def games_archive(*, player: Any, filters: ArchiveFilters | None = None) -> Quer
             )
             .values_list("pk", flat=True)
         )
-        ids = sorted({game_id for game_id, user_id in seats if user_id in named})
+        ids = frozenset(game_id for game_id, user_id in seats if user_id in named)
     my_side = Seat.objects.filter(game=OuterRef("pk"), user=player).order_by().values("side")[:1]
     qs = Game.objects.filter(pk__any_of=ids).exclude(status=GameStatus.ACTIVE).annotate(my_side=Subquery(my_side))
     if f.kind:

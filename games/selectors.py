@@ -7,7 +7,7 @@ game: the board comes from the engine's ``view``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -85,18 +85,22 @@ LOBBY_PAGE_SIZE = 50
 HISTORY_PAGE_SIZE = 50
 
 
-def player_game_ids(*, user: Any) -> list[int]:
+def player_game_ids(*, user: Any) -> frozenset[int]:
     """The ids of the games ``user`` has a seat in, read from the seats alone (the index on
     ``games_seat.user_id``). The player's lists then read those games by primary key: a
     join from the seats to the games lets the planner hash the whole games table once a
     player has many games (bench/scale.py saw it; games/events.py reads the same way), and
-    tests/test_scale_queries.py checks that no list reads a growing table whole."""
+    tests/test_scale_queries.py checks that no list reads a growing table whole.
+
+    A frozenset, not a list: Django's query builder walks a list or tuple given to a lookup
+    element by element (for expressions in it), 10,000 calls for a player with 10,000 games at
+    each query that reads by these ids (maatasite.db_lookups sends them as one array)."""
     if user is None or not getattr(user, "is_authenticated", True):
-        return []
-    return list(Seat.objects.filter(user=user).order_by().values_list("game_id", flat=True))
+        return frozenset()
+    return frozenset(Seat.objects.filter(user=user).order_by().values_list("game_id", flat=True))
 
 
-def _lobby_games(user: Any, game_ids: list[int] | None = None) -> QuerySet[Game]:
+def _lobby_games(user: Any, game_ids: Collection[int] | None = None) -> QuerySet[Game]:
     ids = player_game_ids(user=user) if game_ids is None else game_ids
     return (
         _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, pk__any_of=ids))
@@ -143,7 +147,7 @@ def games_for_lobby_page(
     page: Any = 1,
     per_page: int = LOBBY_PAGE_SIZE,
     now: datetime | None = None,
-    game_ids: list[int] | None = None,
+    game_ids: Collection[int] | None = None,
 ) -> LobbyGames:
     """One page of :func:`games_for_lobby` (a bad or out-of-range page number: the nearest
     page), in a constant number of queries: the count, the page and its seats. ``game_ids``:
@@ -220,13 +224,13 @@ def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChal
     )
 
 
-def _history(user: Any, game_ids: list[int] | None = None) -> QuerySet[Game]:
+def _history(user: Any, game_ids: Collection[int] | None = None) -> QuerySet[Game]:
     ids = player_game_ids(user=user) if game_ids is None else game_ids
     games = Game.objects.filter(pk__any_of=ids).exclude(status=GameStatus.ACTIVE)
     return _with_seats(games).order_by(F("finished_at").desc(nulls_last=True), "-pk")
 
 
-def games_history(*, user: Any, limit: int = 100, game_ids: list[int] | None = None) -> list[Game]:
+def games_history(*, user: Any, limit: int = 100, game_ids: Collection[int] | None = None) -> list[Game]:
     """The user's finished and aborted games, latest first (``game_ids``: as for
     :func:`games_for_lobby_page`)."""
     return list(_history(user, game_ids)[:limit])
@@ -591,7 +595,7 @@ def bot_turns_overdue(*, before: datetime, limit: int) -> list[tuple[int, int]]:
     )
 
 
-def turn_passing_moves(*, user: Any, game_ids: list[int] | None = None) -> QuerySet[Move]:
+def turn_passing_moves(*, user: Any, game_ids: Collection[int] | None = None) -> QuerySet[Move]:
     """The decisions after which ``user``'s turn started, in the games they sit in (or in
     ``game_ids``, some of them, when the caller has read them): the last decision of each
     turn the opponent played that was followed by another turn.

@@ -21,11 +21,28 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet
-from django.db.models import lookups
+from django.db.models import IntegerField, lookups
+
+
+def _whole_numbers(values: Any) -> bool:
+    return all(type(value) is int for value in values)
 
 
 class AnyOf(lookups.In):
     lookup_name = "any_of"
+
+    def get_prep_lookup(self) -> Any:
+        """Ids that are ints already are taken as they are: __in prepares each value through
+        the field (10,000 calls for a player with 10,000 games), which changes no int."""
+        field = getattr(self.lhs, "output_field", None)
+        if (
+            self.rhs_is_direct_value()
+            and isinstance(field, IntegerField)
+            and isinstance(self.rhs, (list, tuple, set, frozenset))
+            and _whole_numbers(self.rhs)
+        ):
+            return list(self.rhs)
+        return super().get_prep_lookup()
 
     def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, Any]:
         if not self.rhs_is_direct_value():  # a subquery: as __in does
@@ -35,8 +52,12 @@ class AnyOf(lookups.In):
         if not values:
             raise EmptyResultSet
         field = self.lhs.output_field  # the values were prepared (get_prep_value) by In already
-        prepared = [field.get_db_prep_value(value, connection, prepared=True) for value in values]
         column_type = field.db_type(connection)
+        if column_type and isinstance(field, IntegerField):  # prepared: ints (IntegerField.get_prep_value)
+            # The array's text, which PostgreSQL reads as the column's type: psycopg's own list
+            # dumping checks every element (a tenth of a lobby of 10,000 games).
+            return "%s = ANY(%%s::%s[])" % (lhs, column_type), [*lhs_params, "{%s}" % ",".join(map(str, values))]
+        prepared = [field.get_db_prep_value(value, connection, prepared=True) for value in values]
         if not column_type:
             return "%s = ANY(%%s)" % lhs, [*lhs_params, prepared]
         return "%s = ANY(%%s::%s[])" % (lhs, column_type), [*lhs_params, prepared]

@@ -18,7 +18,20 @@ pytestmark = pytest.mark.django_db
 def test_any_of_finds_what_in_finds_with_one_parameter_on_postgresql(alice, bob):
     games = [start_game(alice, bob) for _ in range(3)]
     ids = [game.pk for game in games]
-    cases: list[Any] = [ids, ids[:1], [ids[0], None, ids[2]], set(ids), [], [10**9], [ids[0], ids[0]]]
+    cases: list[Any] = [
+        ids,
+        ids[:1],
+        [ids[0], None, ids[2]],
+        set(ids),
+        frozenset(ids),
+        tuple(ids),
+        [],
+        [10**9],
+        [2**62, -1, 0],  # beyond int4, and ints no key has
+        [ids[0], ids[0]],
+        [str(ids[0]), ids[1]],  # a text id: prepared by the field, as __in does
+        [True],
+    ]
     for values in cases:
         expected = sorted(Game.objects.filter(pk__in=values).values_list("pk", flat=True))
         with CaptureQueriesContext(connection) as queries:
@@ -31,7 +44,8 @@ def test_any_of_finds_what_in_finds_with_one_parameter_on_postgresql(alice, bob)
     assert sorted(Game.objects.filter(pk__any_of=many).values_list("pk", flat=True)) == sorted(ids)
     sql, params = Game.objects.filter(pk__any_of=many).values_list("pk").query.sql_with_params()
     if connection.vendor == "postgresql":  # one placeholder, whatever the list's length
-        assert sql.count("%s") == 1 and list(params) == [many], sql
+        # the ids go as the array's text, cast to the column's type (see the next test)
+        assert sql.count("%s") == 1 and list(params) == ["{%s}" % ",".join(map(str, many))], sql
     else:
         assert sql.count("%s") == len(set(many))  # one a distinct id
 
