@@ -78,10 +78,12 @@ def held_rows_report(worker) -> str:
     client = redis.Redis.from_url(os.environ["CELERY_BROKER_URL"])
     try:
         prefix = worker.env["CELERY_KEY_PREFIX"]
-        keys = sorted(key.decode() for key in client.scan_iter(match=prefix + "*") if b"binding" not in key)
+        names = (key.decode() if isinstance(key, bytes) else key for key in client.scan_iter(match=prefix + "*"))
+        keys = sorted(name for name in names if "binding" not in name)
         sizes = []
         for key in keys:
-            kind = client.type(key).decode()
+            raw = client.type(key)
+            kind = raw.decode() if isinstance(raw, bytes) else raw
             size = {"list": client.llen, "hash": client.hlen, "zset": client.zcard}.get(kind)
             sizes.append("  %s (%s)%s" % (key, kind, ": %d" % size(key) if size else ""))
     finally:
