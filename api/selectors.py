@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
+from django.db import connections, router
 from django.db.models import QuerySet
 
 from .models import ApiToken
@@ -16,11 +18,88 @@ def token_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def _token_query(key_hash: str) -> QuerySet[ApiToken]:
+    """The one row :func:`token_for_secret` reads: the live token with this hash, with its user."""
+    return ApiToken.objects.select_related("user").filter(key_hash=key_hash, revoked_at__isnull=True).order_by()[:1]
+
+
+@dataclass(frozen=True)
+class _TokenSql:
+    """_token_query's SQL as Django builds it, with what turns its row into the two objects."""
+
+    sql: str
+    token_columns: tuple[int, ...]
+    token_names: tuple[str, ...]
+    user_columns: tuple[int, ...]
+    user_names: tuple[str, ...]
+    converters: dict[int, tuple[list[Any], Any]]
+    """Django's converters of the row's values by column (JSON read from text, and SQLite's
+    times), called as the ORM calls them."""
+
+
+# The SQL of _token_query per database alias, built at the first call of a process: this is the
+# first read of every API request with a token, and building it (a join with the user's twenty
+# columns) cost Django more than running it (bench/api.py's 304: the token read was 44 % of the
+# request in-process). A test compares the objects with the ORM's.
+_token_sql: dict[tuple[str, str], _TokenSql] = {}
+_TOKEN_SQL_PLACEHOLDER = "0" * 64  # a hash no secret has: the compiled SQL's one parameter
+
+
+def _token_sql_for(alias: str, connection: Any) -> _TokenSql:
+    compiled = _token_sql.get((alias, connection.vendor))
+    if compiled is not None:
+        return compiled
+    compiler = _token_query(_TOKEN_SQL_PLACEHOLDER).query.get_compiler(alias)
+    sql, params = compiler.as_sql()
+    if list(params) != [_TOKEN_SQL_PLACEHOLDER]:  # Django changed how it builds it: say so at once
+        raise RuntimeError("token_for_secret: unexpected parameters %r" % (params,))
+    user_model = ApiToken._meta.get_field("user").related_model
+    token_columns: list[int] = []
+    user_columns: list[int] = []
+    names: dict[int, str] = {}
+    for index, (expression, _sql, _alias) in enumerate(compiler.select):
+        field = expression.target
+        names[index] = field.attname
+        if field.model is ApiToken:
+            token_columns.append(index)
+        elif field.model is not None and issubclass(user_model, field.model):
+            user_columns.append(index)
+        else:
+            raise RuntimeError("token_for_secret: unexpected column %r" % (expression,))
+    compiled = _TokenSql(
+        sql=sql,
+        token_columns=tuple(token_columns),
+        token_names=tuple(names[i] for i in token_columns),
+        user_columns=tuple(user_columns),
+        user_names=tuple(names[i] for i in user_columns),
+        converters=compiler.get_converters([expression for expression, _sql, _alias in compiler.select]),
+    )
+    _token_sql[(alias, connection.vendor)] = compiled
+    return compiled
+
+
 def token_for_secret(*, secret: str) -> ApiToken | None:
-    """The live (not revoked) token with this secret, or None."""
+    """The live (not revoked) token with this secret, with its user, or None: _token_query's
+    row, through its SQL built once."""
     if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
         return None
-    return ApiToken.objects.select_related("user").filter(key_hash=token_hash(secret), revoked_at__isnull=True).first()
+    alias = router.db_for_read(ApiToken)
+    connection = connections[alias]
+    compiled = _token_sql_for(alias, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, [token_hash(secret)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for index, (converters, expression) in compiled.converters.items():
+        for converter in converters:
+            values[index] = converter(values[index], expression, connection)
+    user_model = ApiToken._meta.get_field("user").related_model
+    token = ApiToken.from_db(alias, list(compiled.token_names), [values[i] for i in compiled.token_columns])
+    user = user_model.from_db(alias, list(compiled.user_names), [values[i] for i in compiled.user_columns])
+    ApiToken._meta.get_field("user").set_cached_value(token, user)
+    return token
 
 
 def tokens_of_user(*, user: Any) -> QuerySet[ApiToken]:
