@@ -27,7 +27,8 @@ from . import services
 from .authentication import BearerTokenAuthentication
 from .errors import ApiError, api_exception_handler
 from .permissions import TokenHasScope
-from .throttling import IPRateThrottle, UserRateThrottle
+from .ratelimits import budgets_spend
+from .throttling import CacheCounterThrottle, IPRateThrottle, UserRateThrottle
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 
@@ -49,6 +50,24 @@ class ApiView(APIView):
 
     def get_exception_handler(self) -> Callable[..., Response | None]:
         return api_exception_handler
+
+    def check_throttles(self, request: Any) -> None:
+        """DRF's check, with every budget spent in one round trip to the cache: DRF asks each
+        throttle in turn, a round trip each (two for every request, the user's and the
+        address's). As in DRF, each budget is spent even when another refuses, and a refusal
+        waits for the longest of the windows."""
+        throttles = self.get_throttles()
+        counters = [throttle for throttle in throttles if isinstance(throttle, CacheCounterThrottle)]
+        if len(counters) != len(throttles):
+            super().check_throttles(request)
+            return
+        waits = budgets_spend([throttle.spend_of(request) for throttle in counters])
+        refused: list[float] = []
+        for throttle, wait in zip(counters, waits, strict=True):
+            if not throttle.counted(wait) and wait is not None:
+                refused.append(wait)
+        if refused:
+            self.throttled(request, max(refused))
 
     def initial(self, request: Any, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)

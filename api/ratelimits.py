@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -78,24 +79,49 @@ def _window_end_wait(period: int, now: float) -> float:
 def budget_spend(*, scope: str, ident: object, rate: str | None, now: float | None = None) -> float | None:
     """Spend one request of ``ident``'s budget in ``scope``: None while within ``rate``,
     else the seconds until the window ends. ``rate`` None means no limit."""
-    if rate is None or ident is None:
-        return None
-    limit, period = parse_rate(rate)
-    now = _now() if now is None else now
-    key = counter_key(scope, ident, period=period, now=now)
-    incr_in_window = getattr(cache, "incr_in_window", None)  # Redis: one round trip (maatasite/redis_cache.py)
-    if incr_in_window is not None:
-        count = incr_in_window(key, timeout=period + 1)
+    return budgets_spend([BudgetSpend(scope=scope, ident=ident, rate=rate, now=_now() if now is None else now)])[0]
+
+
+@dataclass(frozen=True)
+class BudgetSpend:
+    """One request to count in ``ident``'s budget in ``scope`` at ``now`` (see :func:`budget_spend`)."""
+
+    scope: str
+    ident: object
+    rate: str | None
+    now: float
+
+
+def budgets_spend(spends: list[BudgetSpend]) -> list[float | None]:
+    """:func:`budget_spend` of each of ``spends``, the counters raised together: in one round trip
+    to Redis (an API request's user and address budgets). Each answer is None while within its
+    rate, else the seconds until its window ends; every budget is spent, refused or not."""
+    counted: list[tuple[int, int, int, str]] = []  # (index, limit, period, key)
+    for index, spend in enumerate(spends):
+        if spend.rate is None or spend.ident is None:
+            continue
+        limit, period = parse_rate(spend.rate)
+        counted.append((index, limit, period, counter_key(spend.scope, spend.ident, period=period, now=spend.now)))
+    incr_many_in_window = getattr(cache, "incr_many_in_window", None)  # Redis (maatasite/redis_cache.py)
+    if incr_many_in_window is not None:
+        counts = incr_many_in_window([(key, period + 1) for _index, _limit, period, key in counted])
     else:
-        cache.add(key, 0, timeout=period + 1)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # the window's counter expired between add and incr
-            cache.add(key, 1, timeout=period + 1)
-            count = 1
-    if count <= limit:
-        return None
-    return _window_end_wait(period, now)
+        counts = [_count_one(key, period) for _index, _limit, period, key in counted]
+    waits: list[float | None] = [None] * len(spends)
+    for (index, limit, period, _key), count in zip(counted, counts, strict=True):
+        if count > limit:
+            waits[index] = _window_end_wait(period, spends[index].now)
+    return waits
+
+
+def _count_one(key: str, period: int) -> int:
+    """Raise one counter through Django's cache API (a backend without incr_many_in_window)."""
+    cache.add(key, 0, timeout=period + 1)
+    try:
+        return cache.incr(key)
+    except ValueError:  # the window's counter expired between add and incr
+        cache.add(key, 1, timeout=period + 1)
+        return 1
 
 
 def budget_spent(*, scope: str, ident: object, rate: str | None, now: float | None = None) -> float | None:

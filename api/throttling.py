@@ -20,10 +20,10 @@ from django.conf import settings
 from rest_framework.throttling import BaseThrottle
 
 from api.client_address import client_address_bucket
-from api.ratelimits import budget_spend, counter_key, parse_rate  # noqa: F401  (parse_rate, counter_key: the one rule, re-exported)
+from api.ratelimits import BudgetSpend, budgets_spend, counter_key, parse_rate  # noqa: F401  (parse_rate, counter_key: the one rule, re-exported)
 
 
-class _CacheCounterThrottle(BaseThrottle):
+class CacheCounterThrottle(BaseThrottle):
     scope = ""
     # The clock of the windows, as DRF's own throttles name it (SimpleRateThrottle.timer).
     timer = staticmethod(time.time)
@@ -39,20 +39,24 @@ class _CacheCounterThrottle(BaseThrottle):
         """Whom this throttle counts (None: it does not apply to the request)."""
         raise NotImplementedError
 
+    def spend_of(self, request: Any) -> BudgetSpend:
+        """What this throttle counts for ``request`` (its scope, whom, its rate, its clock)."""
+        rate = settings.API_THROTTLE_RATES.get(self.scope)
+        return BudgetSpend(scope=self.scope, ident=self.ident(request), rate=rate, now=self.timer())
+
     def allow_request(self, request: Any, view: Any) -> bool:
-        self._wait = budget_spend(
-            scope=self.scope,
-            ident=self.ident(request),
-            rate=settings.API_THROTTLE_RATES.get(self.scope),
-            now=self.timer(),
-        )
-        return self._wait is None
+        return self.counted(budgets_spend([self.spend_of(request)])[0])
+
+    def counted(self, wait: float | None) -> bool:
+        """Take the answer of this throttle's budget (None: within it); False when refused."""
+        self._wait = wait
+        return wait is None
 
     def wait(self) -> float | None:
         return self._wait
 
 
-class UserRateThrottle(_CacheCounterThrottle):
+class UserRateThrottle(CacheCounterThrottle):
     scope = "user"
 
     def ident(self, request: Any) -> object | None:
@@ -60,7 +64,7 @@ class UserRateThrottle(_CacheCounterThrottle):
         return user.pk if user is not None and user.is_authenticated else None
 
 
-class IPRateThrottle(_CacheCounterThrottle):
+class IPRateThrottle(CacheCounterThrottle):
     scope = "ip"
 
     def ident(self, request: Any) -> object | None:

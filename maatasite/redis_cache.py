@@ -43,10 +43,20 @@ class RedisCacheKeepingClients(RedisCache):
         is not there, and return it: one round trip (SET NX EX and INCR in one MULTI), where
         ``add`` then ``incr`` take three (Django's ``incr`` asks EXISTS first). The rate
         limits' counters (api.ratelimits.budget_spend) are spent so."""
-        cache_key = self.make_and_validate_key(key)
-        client = self._cache.get_client(cache_key, write=True)
+        return self.incr_many_in_window([(key, timeout)])[0]
+
+    def incr_many_in_window(self, counters: list[tuple[str, int]]) -> list[int]:
+        """:meth:`incr_in_window` for each (key, timeout) of ``counters``, all in one round trip
+        (one MULTI): an API request spends its user's and its address's budgets together
+        (api.base.ApiView.check_throttles). Every write goes to the first server (Django's
+        client), so one client serves them all."""
+        cache_keys = [(self.make_and_validate_key(key), timeout) for key, timeout in counters]
+        if not cache_keys:
+            return []
+        client = self._cache.get_client(cache_keys[0][0], write=True)
         with client.pipeline(transaction=True) as pipeline:
-            pipeline.set(cache_key, 0, ex=timeout, nx=True)
-            pipeline.incr(cache_key)
-            _made, count = pipeline.execute()
-        return int(count)
+            for cache_key, timeout in cache_keys:
+                pipeline.set(cache_key, 0, ex=timeout, nx=True)
+                pipeline.incr(cache_key)
+            answers = pipeline.execute()
+        return [int(count) for count in answers[1::2]]

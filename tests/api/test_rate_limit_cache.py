@@ -206,3 +206,76 @@ def test_rates_are_read_as_count_and_window():
     assert throttling.parse_rate("10/second") == (10, 1)
     assert throttling.parse_rate("1000/hour") == (1000, 3600)
     assert throttling.parse_rate("5/day") == (5, 86400)
+
+
+@pytest.mark.services
+def test_the_redis_cache_raises_many_counters_in_one_round_trip(monkeypatch):
+    """incr_many_in_window: each counter made with its time to live and counted, in one MULTI."""
+    backend = RedisCacheKeepingClients(_redis_url(), {"KEY_PREFIX": "many-counters-%d" % os.getpid()})
+    client = backend._cache.get_client(write=True)
+    sent: list[int] = []
+    pipeline_class = type(client.pipeline())
+    original = pipeline_class.execute
+
+    def execute(self, *args, **kwargs):
+        sent.append(len(self.command_stack))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline_class, "execute", execute)
+    assert backend.incr_many_in_window([("a", 30), ("b", 90)]) == [1, 1]
+    assert backend.incr_many_in_window([("a", 30), ("b", 90), ("c", 30)]) == [2, 2, 1]
+    assert backend.incr_many_in_window([]) == []
+    monkeypatch.undo()
+    assert sent == [4, 6]  # one round trip each: SET NX EX and INCR per counter
+    assert 0 < client.ttl(backend.make_key("a")) <= 30 and 30 < client.ttl(backend.make_key("b")) <= 90
+    assert backend.get_many(["a", "b", "c"]) == {"a": 2, "b": 2, "c": 1}
+    backend.delete_many(["a", "b", "c"])
+
+
+def test_budgets_are_spent_together_each_counted_even_when_another_refuses(settings):
+    """budgets_spend counts every budget it is given (as DRF's throttles do), answers each on
+    its own, and counts nothing for a budget without a rate or without someone to count."""
+    from api.ratelimits import BudgetSpend, budgets_spend
+
+    cache.clear()
+    now = FROZEN + 15.0
+    spends = [
+        BudgetSpend(scope="user", ident=5, rate="1/min", now=now),
+        BudgetSpend(scope="ip", ident="10.0.0.1", rate="3/min", now=now),
+        BudgetSpend(scope="auth", ident=None, rate="1/min", now=now),  # nobody to count
+        BudgetSpend(scope="other", ident=5, rate=None, now=now),  # no limit
+    ]
+    assert budgets_spend(spends) == [None, None, None, None]
+    assert budgets_spend(spends) == [pytest.approx(45.0), None, None, None]
+    assert budgets_spend(spends) == [pytest.approx(45.0), None, None, None]
+    assert budgets_spend(spends) == [pytest.approx(45.0), pytest.approx(45.0), None, None]  # the 4th of 3/min
+    assert cache.get(throttling.counter_key("ip", "10.0.0.1", period=60, now=now)) == 4
+    assert cache.get(throttling.counter_key("auth", None, period=60, now=now)) is None
+    assert budgets_spend([]) == []
+
+
+@pytest.mark.django_db
+def test_an_api_request_spends_its_budgets_in_one_call(settings, alice, frozen_clock, monkeypatch):
+    """The API's views spend the user's and the address's budgets in one budgets_spend (one
+    round trip to Redis), and refuse with the longest wait when either is spent."""
+    from api import base
+
+    settings.API_THROTTLE_RATES = {"user": "2/min", "ip": "1000/min", "auth": "1000/min"}
+    calls: list[list[str]] = []
+    original = base.budgets_spend
+
+    def spy(spends):
+        calls.append([spend.scope for spend in spends])
+        return original(spends)
+
+    monkeypatch.setattr(base, "budgets_spend", spy)
+    phone = token_client(alice)
+    assert phone.get("/api/v1/me/").status_code == 200
+    assert calls == [["user", "ip"]]
+    assert phone.get("/api/v1/me/").status_code == 200
+    refused = phone.get("/api/v1/me/")
+    assert refused.status_code == 429 and refused.json()["code"] == "throttled"
+    assert 0 < int(refused["Retry-After"]) <= 60
+    assert len(calls) == 3
+    # the address's budget was spent by the refused request too, as DRF's throttles spend it
+    assert cache.get(throttling.counter_key("ip", "127.0.0.1", period=60, now=FROZEN + 1.0)) == 3
