@@ -42,7 +42,7 @@ class RedisCacheKeepingClients(RedisCache):
         """Add one to the counter at ``key``, made at 0 with ``timeout`` seconds to live when it
         is not there, and return it: one round trip (SET NX EX and INCR in one MULTI), where
         ``add`` then ``incr`` take three (Django's ``incr`` asks EXISTS first). The rate
-        limits' counters (api.ratelimits.budget_spend) are spent so."""
+        limits' counters are spent so, several at once (:meth:`incr_many_in_window`)."""
         return self.incr_many_in_window([(key, timeout)])[0]
 
     def incr_many_in_window(self, counters: list[tuple[str, int]]) -> list[int]:
