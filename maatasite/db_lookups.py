@@ -53,11 +53,12 @@ class AnyOf(lookups.In):
             raise EmptyResultSet
         field = self.lhs.output_field  # the values were prepared (get_prep_value) by In already
         column_type = field.db_type(connection)
+        array: Any
         if column_type and isinstance(field, IntegerField):  # prepared: ints (IntegerField.get_prep_value)
             # The array's text, which PostgreSQL reads as the column's type: psycopg's own list
             # dumping checks every element (a tenth of a lobby of 10,000 games).
-            return "%s = ANY(%%s::%s[])" % (lhs, column_type), [*lhs_params, "{%s}" % ",".join(map(str, values))]
-        prepared = [field.get_db_prep_value(value, connection, prepared=True) for value in values]
-        if not column_type:
-            return "%s = ANY(%%s)" % lhs, [*lhs_params, prepared]
-        return "%s = ANY(%%s::%s[])" % (lhs, column_type), [*lhs_params, prepared]
+            array = "{%s}" % ",".join(map(str, values))
+        else:
+            array = [field.get_db_prep_value(value, connection, prepared=True) for value in values]
+        cast = "::%s[]" % column_type if column_type else ""
+        return "%s = ANY(%%s%s)" % (lhs, cast), [*lhs_params, array]
