@@ -9,9 +9,12 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import QuerySet
 
+from maatasite.sql_once import built_once
+
 from .models import ApiToken
 
 TOKEN_PREFIX = "mta_"
+TOKEN_SQL = "token_for_secret"  # its name in maatasite.sql_once
 
 
 def token_hash(secret: str) -> str:
@@ -30,6 +33,7 @@ class _TokenSql:
     sql: str
     token_columns: tuple[int, ...]
     token_names: tuple[str, ...]
+    user_model: Any
     user_columns: tuple[int, ...]
     user_names: tuple[str, ...]
     converters: dict[int, tuple[list[Any], Any]]
@@ -37,22 +41,15 @@ class _TokenSql:
     times), called as the ORM calls them."""
 
 
-# The SQL of _token_query per database alias, built at the first call of a process: this is the
+# _token_query's SQL is built once per process and database (maatasite.sql_once): this is the
 # first read of every API request with a token, and building it (a join with the user's twenty
 # columns) cost Django more than running it (bench/api.py's 304: the token read was 44 % of the
-# request in-process). A test compares the objects with the ORM's.
-_token_sql: dict[tuple[str, str], _TokenSql] = {}
+# request's profiled time, in-process). A test compares the objects with the ORM's.
 _TOKEN_SQL_PLACEHOLDER = "0" * 64  # a hash no secret has: the compiled SQL's one parameter
 
 
-def _token_sql_for(alias: str, connection: Any) -> _TokenSql:
-    compiled = _token_sql.get((alias, connection.vendor))
-    if compiled is not None:
-        return compiled
-    compiler = _token_query(_TOKEN_SQL_PLACEHOLDER).query.get_compiler(alias)
-    sql, params = compiler.as_sql()
-    if list(params) != [_TOKEN_SQL_PLACEHOLDER]:  # Django changed how it builds it: say so at once
-        raise RuntimeError("token_for_secret: unexpected parameters %r" % (params,))
+def _token_sql_describe(compiler: Any, sql: str) -> _TokenSql:
+    """Which of the row's columns are the token's and which its user's, and their converters."""
     user_model = ApiToken._meta.get_field("user").related_model
     token_columns: list[int] = []
     user_columns: list[int] = []
@@ -66,16 +63,15 @@ def _token_sql_for(alias: str, connection: Any) -> _TokenSql:
             user_columns.append(index)
         else:
             raise RuntimeError("token_for_secret: unexpected column %r" % (expression,))
-    compiled = _TokenSql(
+    return _TokenSql(
         sql=sql,
         token_columns=tuple(token_columns),
         token_names=tuple(names[i] for i in token_columns),
+        user_model=user_model,
         user_columns=tuple(user_columns),
         user_names=tuple(names[i] for i in user_columns),
         converters=compiler.get_converters([expression for expression, _sql, _alias in compiler.select]),
     )
-    _token_sql[(alias, connection.vendor)] = compiled
-    return compiled
 
 
 def token_for_secret(*, secret: str) -> ApiToken | None:
@@ -85,7 +81,14 @@ def token_for_secret(*, secret: str) -> ApiToken | None:
         return None
     alias = router.db_for_read(ApiToken)
     connection = connections[alias]
-    compiled = _token_sql_for(alias, connection)
+    compiled = built_once(
+        TOKEN_SQL,
+        queryset=_token_query,
+        placeholder=_TOKEN_SQL_PLACEHOLDER,
+        alias=alias,
+        connection=connection,
+        describe=_token_sql_describe,
+    )
     with connection.cursor() as cursor:
         cursor.execute(compiled.sql, [token_hash(secret)])
         row = cursor.fetchone()
@@ -95,9 +98,8 @@ def token_for_secret(*, secret: str) -> ApiToken | None:
     for index, (converters, expression) in compiled.converters.items():
         for converter in converters:
             values[index] = converter(values[index], expression, connection)
-    user_model = ApiToken._meta.get_field("user").related_model
-    token = ApiToken.from_db(alias, list(compiled.token_names), [values[i] for i in compiled.token_columns])
-    user = user_model.from_db(alias, list(compiled.user_names), [values[i] for i in compiled.user_columns])
+    token = ApiToken.from_db(alias, compiled.token_names, [values[i] for i in compiled.token_columns])
+    user = compiled.user_model.from_db(alias, compiled.user_names, [values[i] for i in compiled.user_columns])
     ApiToken._meta.get_field("user").set_cached_value(token, user)
     return token
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from api import selectors, services
 from api.models import ApiToken
+from maatasite import sql_once
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ def test_the_token_and_its_user_are_the_orms_field_by_field():
     dora.save()
     token, secret = services.token_create(user=dora, name="phone", scopes=["read", "play"])
     services.token_mark_used(token=token)
-    selectors._token_sql.clear()  # built in this test's first read, then kept
+    sql_once.forget(selectors.TOKEN_SQL)  # built in this test's first read, then kept
     for _ in range(2):
         with CaptureQueriesContext(connection) as queries:
             read = selectors.token_for_secret(secret=secret)
@@ -39,7 +40,7 @@ def test_the_token_and_its_user_are_the_orms_field_by_field():
         assert sorted(read.scopes) == ["play", "read"] and read.last_used_at is not None  # JSON read as a list
         assert user.pk == dora.pk and user.is_active and user.display_name == "Dora the Explorer"
         assert read._state.adding is False and read._state.db == "default" and user._state.adding is False
-    assert list(selectors._token_sql) == [("default", connection.vendor)]
+    assert sql_once.kept(selectors.TOKEN_SQL) == [("default", connection.vendor)]
     # saving what it read writes the same row back
     assert read is not None
     read.name = "tablet"
