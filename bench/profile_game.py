@@ -141,6 +141,8 @@ def main() -> None:
             start = time.perf_counter()
             request()
             plain.append(time.perf_counter() - start)
+        rendered_plain = dict(template_times)
+        template_times.clear()
         out = io.StringIO()
         stats = pstats.Stats(profile, stream=out)
         total = stats.total_tt  # type: ignore[attr-defined]
@@ -162,9 +164,18 @@ def main() -> None:
         text = out.getvalue()
         print("\n".join(line for line in text.splitlines() if line.strip() and "function calls" not in line))
         if rendered:
-            print("templates, ms per request (profiled, inclusive of what each includes and its queries):")
+            print(
+                "templates, ms per request, profiled and unprofiled (inclusive of what each includes and its queries):"
+            )
             for template_name, seconds in rendered[:25]:
-                print("  %7.2f  %s" % (seconds * 1000 / args.requests, template_name))
+                print(
+                    "  %7.2f  %7.2f  %s"
+                    % (
+                        seconds * 1000 / args.requests,
+                        rendered_plain.get(template_name, 0.0) * 1000 / args.requests,
+                        template_name,
+                    )
+                )
         if args.queries:
             print("the queries of the last request:")
             for number, sql in enumerate(last_sql, 1):
