@@ -30,14 +30,13 @@ from django.db.models import (
     Subquery,
     Value,
     When,
-    prefetch_related_objects,
 )
 from django.db.models.functions import JSONObject
 from django.utils import timezone
 
 from engine.core import replay
 from engine.errors import EngineError
-from maatasite.sql_once import built_once
+from maatasite.sql_once import built_once, instances_once
 from maatasite.task_policy import on_commit_run
 
 from .models import (
@@ -311,13 +310,72 @@ PENDING_DRAW_OFFER = Subquery(
     output_field=JSONField(),
 )
 
+# A game's row and its seats are the first reads of every game page, move and API detail: their
+# SQL is built once per process and database (maatasite.sql_once), since building these ORM
+# queries (a subquery, a join and an EXISTS) cost Django about three times what running them
+# costs. A test compares what they read with the ORM's.
+_GAME_ID_PLACEHOLDER = -7_001_005  # an id no game has: the compiled SQL's variable parameter
+
+
+def _game_query(game_id: int, *, lock: bool, with_draw_offer: bool) -> QuerySet[Game]:
+    rows = Game.objects.filter(pk=game_id)
+    if lock:
+        rows = rows.select_for_update()
+    if with_draw_offer:
+        rows = rows.annotate(pending_draw_offer=PENDING_DRAW_OFFER)
+    return rows
+
+
+def _game_sql_name(*, lock: bool, with_draw_offer: bool) -> str:
+    return "game_row%s%s" % (":locked" if lock else "", ":draw_offer" if with_draw_offer else "")
+
+
+def game_row(*, game_id: int, lock: bool = False, with_draw_offer: bool = False) -> Game:
+    """The game's row: the ORM's ``Game.objects.get(pk=game_id)``, ``select_for_update()`` when
+    ``lock`` (inside a transaction), with ``pending_draw_offer`` (PENDING_DRAW_OFFER) when
+    ``with_draw_offer``, through its SQL built once. Raises Game.DoesNotExist."""
+    found = instances_once(
+        _game_sql_name(lock=lock, with_draw_offer=with_draw_offer),
+        queryset=lambda game_id: _game_query(game_id, lock=lock, with_draw_offer=with_draw_offer),
+        placeholder=_GAME_ID_PLACEHOLDER,
+        value=game_id,
+        alias=router.db_for_write(Game) if lock else router.db_for_read(Game),
+    )
+    if not found:
+        raise Game.DoesNotExist("Game matching query does not exist.")
+    return found[0]
+
+
+GAME_SEATS_SQL = "game_seats"  # its name in maatasite.sql_once
+
+
+def _seats_query(game_id: int) -> QuerySet[Seat]:
+    """SEATS_WITH_USERS's rows for one game."""
+    assert SEATS_WITH_USERS.queryset is not None
+    return SEATS_WITH_USERS.queryset.filter(game_id=game_id)
+
 
 def game_seats(game: Game) -> list[Seat]:
     """The game's seats in seat order, with their users: read once per game object (kept in
-    its prefetch cache), so a move's checks, its turn change, its signals' receivers and the
-    page answered after it share one query."""
-    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
-        prefetch_related_objects([game], SEATS_WITH_USERS)
+    its prefetch cache, as ``prefetch_related(SEATS_WITH_USERS)`` keeps them), so a move's
+    checks, its turn change, its signals' receivers and the page answered after it share one
+    query, whose SQL is built once."""
+    prefetched = getattr(game, "_prefetched_objects_cache", None)
+    if prefetched is None or "seats" not in prefetched:
+        seats = instances_once(
+            GAME_SEATS_SQL,
+            queryset=_seats_query,
+            placeholder=_GAME_ID_PLACEHOLDER,
+            value=game.pk,
+            alias=router.db_for_read(Seat),
+        )
+        seat_game = Seat._meta.get_field("game")
+        for seat in seats:
+            seat_game.set_cached_value(seat, game)  # as prefetch_related sets the way back
+        kept = game.seats.get_queryset()
+        kept._result_cache = seats
+        kept._prefetch_done = True  # type: ignore[attr-defined]
+        game._prefetched_objects_cache = {**(prefetched or {}), "seats": kept}  # type: ignore[attr-defined]
     return list(game.seats.all())
 
 
@@ -437,11 +495,7 @@ def game_for_viewer(
     """
     now = now or timezone.now()
     if game is None or game.pk != game_id:
-        game = (
-            Game.objects.prefetch_related(SEATS_WITH_USERS)
-            .annotate(pending_draw_offer=PENDING_DRAW_OFFER)
-            .get(pk=game_id)
-        )
+        game = game_row(game_id=game_id, with_draw_offer=True)
     seats = game_seats(game)
     moves = _MovesOnce(game)
     viewer_seat = None
@@ -703,7 +757,7 @@ def _changed_row(game_id: int) -> dict[str, Any] | None:
     compares them)."""
     alias = router.db_for_read(Game)
     connection = connections[alias]
-    sql = built_once(
+    built = built_once(
         "game_changed_at",
         queryset=_changed_query,
         placeholder=_CHANGED_SQL_GAME_ID,
@@ -712,7 +766,7 @@ def _changed_row(game_id: int) -> dict[str, Any] | None:
         describe=lambda _compiler, sql: sql,
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
+        cursor.execute(built.sql, built.params_with(game_id))
         row = cursor.fetchone()
     if row is None:
         return None

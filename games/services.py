@@ -57,7 +57,7 @@ from .models import (
 )
 from .rules import LegalMove, game_can_abort, game_secret, game_state, legal_moves_of, rules_for, side_other
 from .sealing import seal
-from .selectors import PENDING_DRAW_OFFER, bot_turns_overdue, game_seats
+from .selectors import bot_turns_overdue, game_row, game_seats
 from .signals import game_finished, position_changed
 
 if TYPE_CHECKING:
@@ -94,11 +94,8 @@ def game_lock(*, game_id: int, with_draw_offer: bool = False) -> Game:
     Call only inside a transaction. ``with_draw_offer``: the row carries its pending draw
     offer (selectors.PENDING_DRAW_OFFER), read in the same query, for a move: whether it has
     one to decline, and the answer's page, need no query more."""
-    rows = Game.objects.select_for_update()
-    if with_draw_offer:
-        rows = rows.annotate(pending_draw_offer=PENDING_DRAW_OFFER)
     try:
-        return rows.get(pk=game_id)
+        return game_row(game_id=game_id, lock=True, with_draw_offer=with_draw_offer)
     except Game.DoesNotExist:
         raise NotFound("game_not_found", game=game_id) from None
 

@@ -1,20 +1,42 @@
 """The SQL of an ORM query built once per process and database, for the hottest reads.
 
-Building a query costs Django more than PostgreSQL takes to run it when the read is a single
-row (a game's version for every API revalidation, a token for every API request). Such a read
-runs the SQL of its own ORM query, built at its first call with a placeholder as the query's
-one parameter, and kept per (name, database alias, vendor). Each caller's test compares what
-it reads with what the ORM reads.
+Building a query costs Django more than PostgreSQL takes to run it when the read is a row or
+two (a game's version for every API revalidation, a token for every API request, a game and
+its seats for every page and move). Such a read runs the SQL of its own ORM query, built at
+its first call with a placeholder as the query's one variable parameter, and kept per (name,
+database alias, vendor). Each caller's test compares what it reads with what the ORM reads.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from django.db.models import QuerySet
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Built(Generic[T]):
+    """A query's SQL as Django built it, what the caller made of its compiler, and its
+    parameters: the built ones, with the placeholder's place taken by each call's value."""
+
+    sql: str
+    described: T
+    params: tuple[Any, ...]
+    variable: int
+    """The index of the placeholder in ``params``."""
+
+    def params_with(self, value: Any) -> list[Any]:
+        params = list(self.params)
+        params[self.variable] = value
+        return params
+
 
 _built: dict[tuple[str, str, str], Any] = {}
 
@@ -27,20 +49,90 @@ def built_once(
     alias: str,
     connection: Any,
     describe: Callable[[Any, str], T],
-) -> T:
-    """``describe(compiler, sql)`` of ``queryset(placeholder)``'s SQL on ``alias``, made at the
-    first call for (``name``, ``alias``, the database's vendor) and kept: the SQL takes the real
-    value where the placeholder was, as its only parameter. Fails at once when Django builds
-    the query with other parameters (a new Django; the SQL would be wrong)."""
+) -> Built[T]:
+    """``queryset(placeholder)``'s SQL on ``alias`` with ``describe(compiler, sql)``, made at the
+    first call for (``name``, ``alias``, the database's vendor) and kept. The query's other
+    parameters (a status it filters by, say) are kept as built; the placeholder must be one of
+    them exactly once, else this fails at once (a new Django that builds the query otherwise)."""
     key = (name, alias, connection.vendor)
     found = _built.get(key)
     if found is None:
         compiler = queryset(placeholder).query.get_compiler(alias)
         sql, params = compiler.as_sql()
-        if list(params) != [placeholder]:
-            raise RuntimeError("%s: unexpected parameters %r" % (name, params))
-        found = _built[key] = describe(compiler, sql)
+        places = [index for index, param in enumerate(params) if param == placeholder]
+        if len(places) != 1:
+            raise RuntimeError("%s: the placeholder is not one parameter of %r" % (name, params))
+        found = _built[key] = Built(sql, describe(compiler, sql), tuple(params), places[0])
     return found
+
+
+@dataclass(frozen=True)
+class _Instances:
+    """How Django's ModelIterable turns the query's rows into model instances, kept with its
+    SQL: the model's columns, the converters, select_related's populators, the annotations."""
+
+    model: type[Model]
+    init_list: tuple[str, ...]
+    start: int
+    end: int
+    converters: tuple[tuple[int, tuple[Any, ...], Any], ...]
+    related_populators: tuple[Any, ...]
+    annotations: tuple[tuple[str, int], ...]
+    locks: bool
+
+
+def _instances_describe(compiler: Any, _sql: str) -> _Instances:
+    select, klass_info = compiler.select, compiler.klass_info
+    fields = klass_info["select_fields"]
+    start, end = fields[0], fields[-1] + 1
+    converters = compiler.get_converters([column[0] for column in select[: compiler.col_count]])
+    return _Instances(
+        model=klass_info["model"],
+        init_list=tuple(column[0].target.attname for column in select[start:end]),
+        start=start,
+        end=end,
+        converters=tuple((index, tuple(found), expression) for index, (found, expression) in converters.items()),
+        # the stubs name a later Django's fourth argument; Django 5.2 takes these three
+        related_populators=tuple(get_related_populators(klass_info, select, compiler.using)),  # type: ignore[call-arg]
+        annotations=tuple((compiler.annotation_col_map or {}).items()),
+        locks=bool(compiler.query.select_for_update),
+    )
+
+
+def instances_once(
+    name: str, *, queryset: Callable[[Any], QuerySet[Any]], placeholder: Any, value: Any, alias: str
+) -> list[Any]:
+    """The instances ``queryset(value)`` gives (with its select_related objects and annotations,
+    made as the ORM makes them), through its SQL built once (:func:`built_once`). A query that
+    locks its rows needs a transaction, as the ORM's does."""
+    connection = connections[alias]
+    built: Built[_Instances] = built_once(
+        name,
+        queryset=queryset,
+        placeholder=placeholder,
+        alias=alias,
+        connection=connection,
+        describe=_instances_describe,
+    )
+    made = built.described
+    if made.locks and connection.get_autocommit():
+        raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+    with connection.cursor() as cursor:
+        cursor.execute(built.sql, built.params_with(value))
+        rows: Sequence[Sequence[Any]] = cursor.fetchall()
+    instances = []
+    for row in rows:
+        values = list(row)
+        for index, converters, expression in made.converters:
+            for converter in converters:
+                values[index] = converter(values[index], expression, connection)
+        instance = made.model.from_db(alias, list(made.init_list), values[made.start : made.end])
+        for populator in made.related_populators:
+            populator.populate(values, instance)
+        for attribute, index in made.annotations:
+            setattr(instance, attribute, values[index])
+        instances.append(instance)
+    return instances
 
 
 def forget(name: str) -> None:

@@ -1,0 +1,159 @@
+"""games.selectors.game_row and game_seats read a game's row and its seats through SQL built
+once per process (maatasite.sql_once): what they give is the ORM's, field by field, with the
+same annotations and related objects, on PostgreSQL and SQLite alike."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import prefetch_related_objects
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+
+import engine
+from games import selectors, services
+from games.models import Game
+from maatasite import sql_once
+from tests.factories import make_user, start_game, to_move
+
+pytestmark = pytest.mark.django_db
+RULES = engine.get_game("onitama")
+
+
+def fields_of(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
+
+
+def orm_game(game_id: int, *, with_draw_offer: bool) -> Game:
+    rows = Game.objects.all()
+    if with_draw_offer:
+        rows = rows.annotate(pending_draw_offer=selectors.PENDING_DRAW_OFFER)
+    return rows.get(pk=game_id)
+
+
+@pytest.fixture
+def game():
+    alice, bob = make_user("alice"), make_user("bob")
+    return start_game(alice, bob, "onitama")
+
+
+def test_the_game_row_is_the_orms_with_and_without_its_draw_offer(game):
+    other = start_game(make_user("carol"), make_user("dave"), "maatatahay", options={"variant": "first"})
+    mover = to_move(game)
+    waiter = next(seat.user for seat in game.seats.all() if seat.user != mover)
+    for name in ("game_row", "game_row:draw_offer", "game_row:locked", "game_row:locked:draw_offer"):
+        sql_once.forget(name)
+    for step in range(3):
+        if step == 1:  # a pending offer: read in the game's own query
+            services.draw_offer(game_id=game.pk, user=mover)
+        if step == 2:  # declined: none pending again
+            services.draw_decline(game_id=game.pk, user=waiter)
+        for read in (game, other):
+            for with_draw_offer in (False, True):
+                with CaptureQueriesContext(connection) as queries:
+                    found = selectors.game_row(game_id=read.pk, with_draw_offer=with_draw_offer)
+                assert len(queries) == 1
+                expected = orm_game(read.pk, with_draw_offer=with_draw_offer)
+                assert fields_of(found) == fields_of(expected)
+                assert found.options == expected.options and isinstance(found.options, dict)
+                assert found._state.adding is False and found._state.db == "default"
+                if with_draw_offer:
+                    assert found.pending_draw_offer == expected.pending_draw_offer
+                else:
+                    assert not hasattr(found, "pending_draw_offer")
+                with transaction.atomic():
+                    locked = selectors.game_row(game_id=read.pk, lock=True, with_draw_offer=with_draw_offer)
+                    assert fields_of(locked) == fields_of(expected)
+    offer = selectors.game_row(game_id=game.pk, with_draw_offer=True).pending_draw_offer
+    assert offer is None
+    services.draw_offer(game_id=game.pk, user=mover)
+    offer = selectors.game_row(game_id=game.pk, with_draw_offer=True).pending_draw_offer
+    assert set(offer) == {"id", "seat_id", "ply"} and offer["ply"] == game.ply
+    assert sql_once.kept("game_row:locked:draw_offer") == [("default", connection.vendor)]
+
+
+def test_an_unknown_game_is_not_found(game):
+    with pytest.raises(Game.DoesNotExist):
+        selectors.game_row(game_id=10**12)
+    with pytest.raises(Game.DoesNotExist):
+        selectors.game_row(game_id=-7_001_005)  # the placeholder the SQL is built with
+    assert selectors.game_row(game_id=game.pk).pk == game.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locked_read_needs_a_transaction(game):
+    sql_once.forget("game_row:locked")
+    with pytest.raises(TransactionManagementError):
+        selectors.game_row(game_id=game.pk, lock=True)
+    with transaction.atomic():
+        assert selectors.game_row(game_id=game.pk, lock=True).pk == game.pk
+    # a locked read outside a transaction fails even when its SQL was built earlier
+    with pytest.raises(TransactionManagementError):
+        selectors.game_row(game_id=game.pk, lock=True)
+
+
+def seat_fields(seats) -> list[tuple]:
+    return [
+        (
+            fields_of(seat),
+            fields_of(seat.user) if seat.user is not None else None,
+            seat.has_conditional_lines,
+        )
+        for seat in seats
+    ]
+
+
+def test_the_seats_are_the_orms_prefetch_with_users_and_queued_lines(game):
+    alice = make_user("erin")
+    solo = services.game_create_solo(user=alice, kind="onitama", bot_level=1)
+    mover = to_move(game)
+    waiter = next(seat.user for seat in game.seats.all() if seat.user != mover)
+    state = services.game_state(game)
+    first = RULES.move_text(RULES.legal_moves(state)[0])  # the mover's move, then the waiter's answer
+    answer = RULES.move_text(RULES.legal_moves(RULES.apply(state, RULES.parse_move(state, first)))[0])
+    services.conditional_lines_set(game_id=game.pk, user=waiter, lines=[[first, answer]])  # one seat has lines
+    sql_once.forget(selectors.GAME_SEATS_SQL)
+    for read in (game, solo):
+        fresh = Game.objects.get(pk=read.pk)
+        with CaptureQueriesContext(connection) as queries:
+            seats = selectors.game_seats(fresh)
+            again = selectors.game_seats(fresh)  # kept on the game: no query more
+            users = [seat.user for seat in seats]  # with the seats: no query more
+            back = [seat.game for seat in seats]  # the way back is the game itself
+        assert len(queries) == 1
+        assert all(other is fresh for other in back)
+        expected = Game.objects.get(pk=read.pk)
+        prefetch_related_objects([expected], selectors.SEATS_WITH_USERS)
+        assert seat_fields(seats) == seat_fields(expected.seats.all())
+        assert seat_fields(again) == seat_fields(seats)
+        assert [seat.position for seat in seats] == sorted(seat.position for seat in seats)
+        assert fresh.seats.all().count() == len(seats)  # the kept queryset answers without a query
+        if read is solo:
+            assert None in users and any(seat.is_bot for seat in seats)
+        else:
+            assert sorted(seat.has_conditional_lines for seat in seats) == [False, True]
+    assert sql_once.kept(selectors.GAME_SEATS_SQL) == [("default", connection.vendor)]
+
+
+def test_seats_already_prefetched_are_not_read_again(game):
+    fresh = Game.objects.prefetch_related(selectors.SEATS_WITH_USERS).get(pk=game.pk)
+    with CaptureQueriesContext(connection) as queries:
+        seats = selectors.game_seats(fresh)
+    assert len(queries) == 0 and len(seats) == 2
+
+
+def test_a_page_and_a_move_read_the_game_and_its_seats_once(game):
+    mover = to_move(game)
+    with CaptureQueriesContext(connection) as queries:
+        page = selectors.game_for_viewer(game_id=game.pk, user=mover)
+    game_reads = [q["sql"] for q in queries.captured_queries if 'FROM "games_game"' in q["sql"]]
+    seat_reads = [q["sql"] for q in queries.captured_queries if 'FROM "games_seat"' in q["sql"]]
+    assert len(game_reads) == 1 and len(seat_reads) == 1
+    assert page.viewer_seat is not None and page.viewer_seat.user == mover and page.my_turn
+    text = page.legal_moves[0].text
+    with CaptureQueriesContext(connection) as queries:
+        services.move_submit(game_id=game.pk, user=mover, move_text=text, expected_ply=game.ply)
+    locked = [q for q in queries.captured_queries if 'FROM "games_game"' in q["sql"] and "FOR UPDATE" in q["sql"]]
+    if connection.features.has_select_for_update:
+        assert len(locked) == 1
+    assert Game.objects.get(pk=game.pk).ply == game.ply + 1
