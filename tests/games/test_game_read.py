@@ -24,6 +24,13 @@ def fields_of(instance) -> dict:
     return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
 
 
+def counted(queries) -> list[str]:
+    """The queries made, but for the feature check Django makes once per connection at its first
+    query with JSON on SQLite (``SELECT JSON(...)`` in a savepoint)."""
+    probe = ("SAVEPOINT", "RELEASE SAVEPOINT", "SELECT JSON(")
+    return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(probe)]
+
+
 def orm_game(game_id: int, *, with_draw_offer: bool) -> Game:
     rows = Game.objects.all()
     if with_draw_offer:
@@ -52,7 +59,7 @@ def test_the_game_row_is_the_orms_with_and_without_its_draw_offer(game):
             for with_draw_offer in (False, True):
                 with CaptureQueriesContext(connection) as queries:
                     found = selectors.game_row(game_id=read.pk, with_draw_offer=with_draw_offer)
-                assert len(queries) == 1
+                assert len(counted(queries)) == 1
                 expected = orm_game(read.pk, with_draw_offer=with_draw_offer)
                 assert fields_of(found) == fields_of(expected)
                 assert found.options == expected.options and isinstance(found.options, dict)
@@ -120,15 +127,15 @@ def test_the_seats_are_the_orms_prefetch_with_users_and_queued_lines(game):
             again = selectors.game_seats(fresh)  # kept on the game: no query more
             users = [seat.user for seat in seats]  # with the seats: no query more
             back = [seat.game for seat in seats]  # the way back is the game itself
-            counted = fresh.seats.all().count()  # the kept queryset answers
-        assert len(queries) == 1
+            kept_count = fresh.seats.all().count()  # the kept queryset answers
+        assert len(counted(queries)) == 1
         assert all(other is fresh for other in back)
         expected = Game.objects.get(pk=read.pk)
         prefetch_related_objects([expected], selectors.SEATS_WITH_USERS)
         assert seat_fields(seats) == seat_fields(expected.seats.all())
         assert seat_fields(again) == seat_fields(seats)
         assert [seat.position for seat in seats] == sorted(seat.position for seat in seats)
-        assert counted == len(seats)
+        assert kept_count == len(seats)
         if read is solo:
             assert None in users and any(seat.is_bot for seat in seats)
         else:
