@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -264,7 +265,8 @@ def game_page_context(
         "end_adjudication": selectors.end_adjudication_of(game),
         "error": error,
         "typed": typed,
-        "turns": lambda: _turn_rows(page),  # read by the move list only when its cached copy is missing
+        # read by the move list only when its cached copy is missing
+        "move_list_items": lambda: _move_list_items(page),
         **_move_form_context(page, typed),
     }
 
@@ -508,13 +510,40 @@ def game_moves(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
-def _turn_rows(page: selectors.GamePage) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _move_list_items(page: selectors.GamePage) -> SafeString:
+    """The move list's turns (games/_move_list.html), one item per turn with a link per move to
+    the position after it; empty before the first move. Drawn here rather than by a template
+    loop: a game page that follows a move draws it anew, and the template's nodes per move cost
+    more than the rest of the list."""
+    rows: list[tuple[int, str, list[Any]]] = []
     for move in page.moves:
-        if not rows or rows[-1]["turn"] != move.turn:
-            rows.append({"turn": move.turn, "side": side_label(move.seat.side), "moves": []})
-        rows[-1]["moves"].append(move)
-    return rows
+        if not rows or rows[-1][0] != move.turn:
+            rows.append((move.turn, side_label(move.seat.side), []))
+        rows[-1][2].append(move)
+    if not rows:
+        return SafeString("")
+    title = _("ply %(ply)s")
+    items = []
+    for turn, side, moves in rows:
+        links = ", ".join(
+            format_html(
+                '<a href="?ply={}" class="ply{}" title="{}">{}</a>',
+                move.ply,
+                " current" if move.ply == page.shown_ply else "",
+                title % {"ply": move.ply},
+                move.text,
+            )
+            for move in moves
+        )
+        items.append(
+            format_html(
+                '      <li value="{}"><span class="muted">{}</span>\n        {}\n      </li>\n',
+                turn,
+                side,
+                mark_safe(links),  # noqa: S308  # made of format_html's escaped parts
+            )
+        )
+    return mark_safe('<ol class="turns">\n%s    </ol>' % "".join(items))  # noqa: S308  # escaped parts
 
 
 def _game_action(request: HttpRequest, game_id: int, action: Callable[[], Any], success: str) -> HttpResponse:

@@ -359,3 +359,32 @@ def test_a_pending_draw_offer_is_read_with_the_game_and_shown_to_both_players(al
     assert detail["draw_offer"] == {"side": alice_side, "ply": game.ply, "to_you": True}
     services.draw_decline(game_id=game.pk, user=bob)
     assert "/draw/accept/" not in asked.get("/games/%d/" % game.pk).content.decode()
+
+
+def test_the_move_list_links_every_ply_by_turn_and_marks_the_one_shown(client, alice, bob):
+    """games.views._move_list_items: one item per turn with its side, a link per move to the
+    position after it (its title names the ply, in the page's language), the shown one marked."""
+    game = start_game(alice, bob)
+    client.force_login(alice)
+    empty = client.get("/games/%d/" % game.pk).content.decode()
+    assert "No moves yet." in empty and '<ol class="turns">' not in empty
+    game = play(game, 5)
+    moves = list(game.moves.select_related("seat").order_by("ply"))
+
+    def move_list(path: str, **headers: str) -> str:
+        html = client.get(path, **headers).content.decode()
+        return re.search(r'<section class="move-list".*?</section>', html, re.S).group(0)
+
+    shown = move_list("/games/%d/?ply=2" % game.pk)
+    links = re.findall(r'<a href="\?ply=(\d+)" class="(ply(?: current)?)" title="ply (\d+)">([^<]*)</a>', shown)
+    assert [int(ply) for ply, _c, _t, _m in links] == [m.ply for m in moves]
+    assert [int(title) for _p, _c, title, _m in links] == [m.ply for m in moves]
+    assert [unescape(text) for _p, _c, _t, text in links] == [m.text for m in moves]
+    assert [css for _p, css, _t, _m in links].count("ply current") == 1 and links[1][1] == "ply current"
+    turns = re.findall(r'<li value="(\d+)"><span class="muted">([^<]*)</span>', shown)
+    assert [int(turn) for turn, _side in turns] == sorted({m.turn for m in moves})
+    assert "No moves yet." not in shown
+    current = move_list("/games/%d/" % game.pk)  # the last ply shown
+    assert re.findall(r'class="ply current" title="ply (\d+)"', current) == [str(game.ply)]
+    arabic = move_list("/games/%d/?ply=1" % game.pk, HTTP_ACCEPT_LANGUAGE="ar")
+    assert 'title="ply 1"' not in arabic and arabic.count('href="?ply=') == len(moves)
