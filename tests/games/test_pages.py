@@ -373,7 +373,9 @@ def test_the_move_list_links_every_ply_by_turn_and_marks_the_one_shown(client, a
 
     def move_list(path: str, **headers: str) -> str:
         html = client.get(path, **headers).content.decode()
-        return re.search(r'<section class="move-list".*?</section>', html, re.S).group(0)
+        found = re.search(r'<section class="move-list".*?</section>', html, re.S)
+        assert found is not None
+        return found.group(0)
 
     shown = move_list("/games/%d/?ply=2" % game.pk)
     links = re.findall(r'<a href="\?ply=(\d+)" class="(ply(?: current)?)" title="ply (\d+)">([^<]*)</a>', shown)
