@@ -1,6 +1,7 @@
 from functools import wraps
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
@@ -105,7 +106,7 @@ def confirm(request, token):
         return render(request, "accounts/confirm_failed.html", {"error": exc.messages[0]}, status=400)
     if request.method == "GET":
         return render(request, "accounts/confirm.html", {"player": user})
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
     messages.success(request, _("Your email address is confirmed. Welcome, %(name)s!") % {"name": user.public_name})
     return redirect("accounts:profile")
 

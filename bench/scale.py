@@ -1212,7 +1212,7 @@ def web_memory(env: dict, setup: dict, requests: int) -> None:
     busy = User.objects.get(username="busy")
     store = SessionStore()
     store["_auth_user_id"] = str(busy.pk)
-    store["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    store["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
     store["_auth_user_hash"] = busy.get_session_auth_hash()
     store.create()
     session = store.session_key

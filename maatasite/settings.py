@@ -162,6 +162,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Accounts ---------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
+# Ours first (what new sessions record); Django's own for the sessions made before it.
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.ModelBackendReadOnce",
+    "django.contrib.auth.backends.ModelBackend",
+]
 # Sessions are kept in the database and read through the cache (Redis in production): a page
 # or poll reads its session without a query. accounts.services.user_sessions_end ends them in both.
 SESSION_ENGINE = env.str("SESSION_ENGINE", default="django.contrib.sessions.backends.cached_db")
