@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.db import router
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.selectors import block_since, blocks_between, blocks_hiding
 from games.errors import NotAllowed, NotFound
 from games.models import Game
 from games.selectors import game_users
+from maatasite.sql_once import instances_once
 
 from .models import Message
 
@@ -59,16 +61,41 @@ def conversation_for(*, game_id: int, user: Any, game: Game | None = None) -> Co
         since = blocks.get((user.pk, partner.pk))
         if since is not None:
             hidden |= Q(author=partner, created_at__gte=since)
-    messages = Message.objects.filter(game=game)
     if hidden:
-        messages = messages.exclude(hidden)
+        shown = list(Message.objects.filter(game=game).exclude(hidden))
+    else:  # no block hides anything: the game page's usual read
+        shown = game_messages(game=game)
     return Conversation(
         game=game,
         viewer=user,
         partners=partners,
-        messages=_with_authors(list(messages), [user, *partners]),
+        messages=_with_authors(shown, [user, *partners]),
         blocked_by_partner=any((partner.pk, user.pk) in blocks for partner in partners),
     )
+
+
+GAME_MESSAGES_SQL = "game_messages"  # its name in maatasite.sql_once
+_GAME_ID_PLACEHOLDER = -7_001_011  # an id no game has: the compiled SQL's variable parameter
+
+
+def _messages_query(game_id: int) -> QuerySet[Message]:
+    return Message.objects.filter(game_id=game_id)
+
+
+def game_messages(*, game: Game) -> list[Message]:
+    """All of ``game``'s messages in their order (``Message.objects.filter(game=game)``), each
+    with its game set, through their SQL built once: every game page of a player reads them."""
+    messages = instances_once(
+        GAME_MESSAGES_SQL,
+        queryset=_messages_query,
+        placeholder=_GAME_ID_PLACEHOLDER,
+        value=game.pk,
+        alias=router.db_for_read(Message),
+    )
+    message_game = Message._meta.get_field("game")
+    for message in messages:
+        message_game.set_cached_value(message, game)
+    return messages
 
 
 def _with_authors(messages: list[Message], users: list[Any]) -> list[Message]:

@@ -18,6 +18,7 @@ from django.db import connections, router
 from django.db.models import (
     BooleanField,
     Case,
+    Count,
     DateTimeField,
     Exists,
     F,
@@ -36,7 +37,7 @@ from django.utils import timezone
 
 from engine.core import replay
 from engine.errors import EngineError
-from maatasite.sql_once import built_once, instances_once
+from maatasite.sql_once import built_once, instances_once, value_once
 from maatasite.task_policy import on_commit_run
 
 from .models import (
@@ -172,9 +173,33 @@ def games_waiting_count(*, user: Any) -> int:
     key = _waiting_key(user.pk)
     count = cache.get(key)
     if count is None:
-        count = Game.objects.filter(status=GameStatus.ACTIVE, to_move_user=user).count()
+        count = value_once(
+            WAITING_COUNT_SQL,
+            queryset=_waiting_count_query,
+            placeholder=_USER_ID_PLACEHOLDER,
+            value=user.pk,
+            alias=router.db_for_read(Game),
+            default=0,
+        )
         cache.set(key, count, WAITING_COUNT_SECONDS)
     return int(count)
+
+
+WAITING_COUNT_SQL = "games_waiting_count"  # its name in maatasite.sql_once
+_USER_ID_PLACEHOLDER = -7_001_009  # an id no account has: the compiled SQL's variable parameter
+
+
+def _waiting_count_query(user_id: int) -> QuerySet[Any]:
+    """The count of the running games where it is ``user_id``'s move: one row, or none for 0
+    (a count grouped by the player, as a one-column query; the SQL is built once since every
+    page's header asks for it after each of the player's games changes)."""
+    return (
+        Game.objects.filter(status=GameStatus.ACTIVE, to_move_user_id=user_id)
+        .order_by()
+        .values("to_move_user_id")
+        .annotate(waiting=Count("pk"))
+        .values_list("waiting", flat=True)
+    )
 
 
 def games_waiting_on_save(sender: Any, instance: Game, raw: bool = False, **kwargs: Any) -> None:
@@ -409,6 +434,30 @@ def position_key(game: Game, shown: int) -> str:
     return "games:pos:%s:%s:%d:%s" % (game.seed_commitment, game.data_version or "-", shown, version)
 
 
+GAME_MOVES_SQL = "game_moves"  # its name in maatasite.sql_once
+
+
+def _moves_query(game_id: int) -> QuerySet[Move]:
+    return Move.objects.filter(game_id=game_id).select_related("seat").order_by("ply")
+
+
+def game_moves(game: Game) -> list[Move]:
+    """``game.moves.select_related("seat").order_by("ply")``'s moves, each with its game set to
+    ``game`` as the related manager sets it, through its SQL built once (a page that follows a
+    move reads them for its move list)."""
+    moves = instances_once(
+        GAME_MOVES_SQL,
+        queryset=_moves_query,
+        placeholder=_GAME_ID_PLACEHOLDER,
+        value=game.pk,
+        alias=router.db_for_read(Move),
+    )
+    move_game = Move._meta.get_field("game")
+    for move in moves:
+        move_game.set_cached_value(move, game)
+    return moves
+
+
 class _MovesOnce:
     """A game's moves by ply (with their seats), read at the first call only."""
 
@@ -418,7 +467,7 @@ class _MovesOnce:
 
     def __call__(self) -> list[Move]:
         if self.rows is None:
-            self.rows = list(self.game.moves.select_related("seat").order_by("ply"))
+            self.rows = game_moves(self.game)
         return self.rows
 
 

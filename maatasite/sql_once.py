@@ -135,6 +135,47 @@ def instances_once(
     return instances
 
 
+def _value_describe(compiler: Any, _sql: str) -> tuple[tuple[Any, ...], Any]:
+    if compiler.col_count != 1:
+        raise RuntimeError("value_once: a query of one column, not %d" % compiler.col_count)
+    converters = compiler.get_converters([compiler.select[0][0]])
+    found, expression = converters.get(0, ((), None))
+    return tuple(found), expression
+
+
+def value_once(
+    name: str,
+    *,
+    queryset: Callable[[Any], QuerySet[Any]],
+    placeholder: Any,
+    value: Any,
+    alias: str,
+    default: Any = None,
+) -> Any:
+    """The one column of the first row ``queryset(value)`` gives (a ``values_list`` of one
+    column, a count say), converted as the ORM converts it, or ``default`` when there is no
+    row; through its SQL built once (:func:`built_once`)."""
+    connection = connections[alias]
+    built: Built[tuple[tuple[Any, ...], Any]] = built_once(
+        name,
+        queryset=queryset,
+        placeholder=placeholder,
+        alias=alias,
+        connection=connection,
+        describe=_value_describe,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(built.sql, built.params_with(value))
+        row = cursor.fetchone()
+    if row is None:
+        return default
+    found = row[0]
+    converters, expression = built.described
+    for converter in converters:
+        found = converter(found, expression, connection)
+    return found
+
+
 def forget(name: str) -> None:
     """Build ``name``'s SQL again at its next call (tests)."""
     for key in [key for key in _built if key[0] == name]:

@@ -6,6 +6,8 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import services as account_services
@@ -14,6 +16,7 @@ from chat import selectors, services
 from chat.models import MESSAGE_MAX_LENGTH, Message
 from games import services as games_services
 from games.errors import GameActionError
+from maatasite import sql_once
 from tests.games.conftest import first_legal, play, start_game
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +130,25 @@ def test_what_a_blocked_player_wrote_after_the_block_is_hidden_from_the_blocker(
     Block.objects.filter(blocker=bob).update(created_at=now)
     assert _texts(game, bob) == ["early"]
     assert _texts(game, alice) == ["early", "raced"]  # the author still sees what they wrote
+
+
+def test_the_messages_read_through_sql_built_once_are_the_orms(alice, bob, game):
+    """chat.selectors.game_messages (no block hides anything): the ORM's messages field by field,
+    in order, each with its game; a block still goes through the ORM's query that hides."""
+    assert selectors.game_messages(game=game) == []
+    for number in range(3):
+        services.message_create(game_id=game.pk, author=(alice, bob)[number % 2], text="note %d" % number)
+    sql_once.forget(selectors.GAME_MESSAGES_SQL)
+    with CaptureQueriesContext(connection) as queries:
+        read = selectors.game_messages(game=game)
+        games = [message.game for message in read]
+    assert len(queries) == 1 and all(other is game for other in games)
+    expected = list(Message.objects.filter(game=game))
+    fields = [field.attname for field in Message._meta.concrete_fields]
+    assert [[getattr(m, f) for f in fields] for m in read] == [[getattr(m, f) for f in fields] for m in expected]
+    assert [m.text for m in read] == ["note 0", "note 1", "note 2"]
+    assert sql_once.kept(selectors.GAME_MESSAGES_SQL) == [("default", connection.vendor)]
+    account_services.block_create(blocker=alice, blocked=bob)
+    Message.objects.create(game=game, author=bob, text="after the block", ply=game.ply)  # as a race would leave it
+    assert _texts(game, alice) == ["note 0", "note 1", "note 2"]
+    assert _texts(game, bob) == ["note 0", "note 1", "note 2", "after the block"]

@@ -5,6 +5,7 @@ same annotations and related objects, on PostgreSQL and SQLite alike."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import prefetch_related_objects
 from django.db.transaction import TransactionManagementError
@@ -14,7 +15,7 @@ import engine
 from games import selectors, services
 from games.models import Game
 from maatasite import sql_once
-from tests.factories import make_user, start_game, to_move
+from tests.factories import make_user, play, start_game, to_move
 
 pytestmark = pytest.mark.django_db
 RULES = engine.get_game("onitama")
@@ -165,3 +166,38 @@ def test_a_page_and_a_move_read_the_game_and_its_seats_once(game):
     if connection.features.has_select_for_update:
         assert len(locked) == 1
     assert Game.objects.get(pk=game.pk).ply == game.ply + 1
+
+
+def test_the_moves_are_the_orms_with_their_seats_and_game(game):
+    assert selectors.game_moves(game) == []
+    played = play(game, 4)
+    sql_once.forget(selectors.GAME_MOVES_SQL)
+    with CaptureQueriesContext(connection) as queries:
+        moves = selectors.game_moves(played)
+        seats = [move.seat for move in moves]  # with the moves: no query more
+        games = [move.game for move in moves]  # the game given
+    assert len(counted(queries)) == 1
+    expected = list(played.moves.select_related("seat").order_by("ply"))
+    assert [fields_of(move) for move in moves] == [fields_of(move) for move in expected]
+    assert [fields_of(seat) for seat in seats] == [fields_of(move.seat) for move in expected]
+    assert all(other is played for other in games)
+    assert [move.ply for move in moves] == list(range(1, played.ply + 1))
+    assert isinstance(moves[0].parts, dict)  # JSON read as the ORM reads it
+    assert sql_once.kept(selectors.GAME_MOVES_SQL) == [("default", connection.vendor)]
+
+
+def test_the_waiting_count_is_the_orms_for_none_one_and_several():
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    for _ in range(3):
+        start_game(alice, bob)
+    start_game(alice, carol)
+    sql_once.forget(selectors.WAITING_COUNT_SQL)
+    for user in (alice, bob, carol, make_user("dave")):
+        cache.clear()
+        with CaptureQueriesContext(connection) as queries:
+            counted_now = selectors.games_waiting_count(user=user)
+        assert len(counted(queries)) == 1
+        expected = Game.objects.filter(status="active", to_move_user=user).count()
+        assert counted_now == expected and isinstance(counted_now, int)
+    assert {selectors.games_waiting_count(user=u) for u in (alice, bob, carol)} != {0}
+    assert sql_once.kept(selectors.WAITING_COUNT_SQL) == [("default", connection.vendor)]
