@@ -21,20 +21,28 @@ from django.db.transaction import TransactionManagementError
 T = TypeVar("T")
 
 
+class Placeholders(tuple[Any, ...]):
+    """Several placeholders for a query with several variable parameters: ``queryset`` is called
+    with them as its arguments, and each call's value is a tuple of as many values."""
+
+
 @dataclass(frozen=True)
 class Built(Generic[T]):
     """A query's SQL as Django built it, what the caller made of its compiler, and its
-    parameters: the built ones, with the placeholder's place taken by each call's value."""
+    parameters: the built ones, with the placeholders' places taken by each call's values."""
 
     sql: str
     described: T
     params: tuple[Any, ...]
-    variable: int
-    """The index of the placeholder in ``params``."""
+    variables: tuple[tuple[int, int], ...]
+    """(index in ``params``, index of the placeholder) of each variable parameter."""
+    several: bool
 
     def params_with(self, value: Any) -> list[Any]:
+        values = tuple(value) if self.several else (value,)
         params = list(self.params)
-        params[self.variable] = value
+        for index, which in self.variables:
+            params[index] = values[which]
         return params
 
 
@@ -44,7 +52,7 @@ _built: dict[tuple[str, str, str], Any] = {}
 def built_once(
     name: str,
     *,
-    queryset: Callable[[Any], QuerySet[Any]],
+    queryset: Callable[..., QuerySet[Any]],
     placeholder: Any,
     alias: str,
     connection: Any,
@@ -52,17 +60,21 @@ def built_once(
 ) -> Built[T]:
     """``queryset(placeholder)``'s SQL on ``alias`` with ``describe(compiler, sql)``, made at the
     first call for (``name``, ``alias``, the database's vendor) and kept. The query's other
-    parameters (a status it filters by, say) are kept as built; the placeholder must be one of
-    them exactly once, else this fails at once (a new Django that builds the query otherwise)."""
+    parameters (a status it filters by, say) are kept as built. A single placeholder must be
+    one of them exactly once; each of several (:class:`Placeholders`) at least once. Else this
+    fails at once (a new Django that builds the query otherwise)."""
     key = (name, alias, connection.vendor)
     found = _built.get(key)
     if found is None:
-        compiler = queryset(placeholder).query.get_compiler(alias)
+        several = isinstance(placeholder, Placeholders)
+        marks = tuple(placeholder) if several else (placeholder,)
+        compiler = queryset(*marks).query.get_compiler(alias)
         sql, params = compiler.as_sql()
-        places = [index for index, param in enumerate(params) if param == placeholder]
-        if len(places) != 1:
-            raise RuntimeError("%s: the placeholder is not one parameter of %r" % (name, params))
-        found = _built[key] = Built(sql, describe(compiler, sql), tuple(params), places[0])
+        variables = tuple((index, marks.index(param)) for index, param in enumerate(params) if param in marks)
+        used = {which for _index, which in variables}
+        if used != set(range(len(marks))) or (not several and len(variables) != 1):
+            raise RuntimeError("%s: the placeholders are not parameters of %r" % (name, params))
+        found = _built[key] = Built(sql, describe(compiler, sql), tuple(params), variables, several)
     return found
 
 
@@ -100,7 +112,7 @@ def _instances_describe(compiler: Any, _sql: str) -> _Instances:
 
 
 def instances_once(
-    name: str, *, queryset: Callable[[Any], QuerySet[Any]], placeholder: Any, value: Any, alias: str
+    name: str, *, queryset: Callable[..., QuerySet[Any]], placeholder: Any, value: Any, alias: str
 ) -> list[Any]:
     """The instances ``queryset(value)`` gives (with its select_related objects and annotations,
     made as the ORM makes them), through its SQL built once (:func:`built_once`). A query that
@@ -135,45 +147,59 @@ def instances_once(
     return instances
 
 
-def _value_describe(compiler: Any, _sql: str) -> tuple[tuple[Any, ...], Any]:
-    if compiler.col_count != 1:
-        raise RuntimeError("value_once: a query of one column, not %d" % compiler.col_count)
-    converters = compiler.get_converters([compiler.select[0][0]])
-    found, expression = converters.get(0, ((), None))
-    return tuple(found), expression
+def _rows_describe(compiler: Any, _sql: str) -> tuple[tuple[int, tuple[Any, ...], Any], ...]:
+    converters = compiler.get_converters([column[0] for column in compiler.select[: compiler.col_count]])
+    return tuple((index, tuple(found), expression) for index, (found, expression) in converters.items())
 
 
-def value_once(
+def rows_once(
     name: str,
     *,
-    queryset: Callable[[Any], QuerySet[Any]],
+    queryset: Callable[..., QuerySet[Any]],
     placeholder: Any,
     value: Any,
     alias: str,
-    default: Any = None,
-) -> Any:
-    """The one column of the first row ``queryset(value)`` gives (a ``values_list`` of one
-    column, a count say), converted as the ORM converts it, or ``default`` when there is no
-    row; through its SQL built once (:func:`built_once`)."""
+) -> list[tuple[Any, ...]]:
+    """The rows ``queryset(value)`` gives as tuples of its columns (a ``values_list``, a count
+    grouped by a key), converted as the ORM converts them, through its SQL built once
+    (:func:`built_once`; several placeholders take a tuple of values)."""
     connection = connections[alias]
-    built: Built[tuple[tuple[Any, ...], Any]] = built_once(
+    built: Built[tuple[tuple[int, tuple[Any, ...], Any], ...]] = built_once(
         name,
         queryset=queryset,
         placeholder=placeholder,
         alias=alias,
         connection=connection,
-        describe=_value_describe,
+        describe=_rows_describe,
     )
     with connection.cursor() as cursor:
         cursor.execute(built.sql, built.params_with(value))
-        row = cursor.fetchone()
-    if row is None:
-        return default
-    found = row[0]
-    converters, expression = built.described
-    for converter in converters:
-        found = converter(found, expression, connection)
-    return found
+        rows = cursor.fetchall()
+    if not built.described:
+        return [tuple(row) for row in rows]
+    converted = []
+    for row in rows:
+        values = list(row)
+        for index, converters, expression in built.described:
+            for converter in converters:
+                values[index] = converter(values[index], expression, connection)
+        converted.append(tuple(values))
+    return converted
+
+
+def value_once(
+    name: str,
+    *,
+    queryset: Callable[..., QuerySet[Any]],
+    placeholder: Any,
+    value: Any,
+    alias: str,
+    default: Any = None,
+) -> Any:
+    """The first column of the first row :func:`rows_once` gives (a count, say), or ``default``
+    when there is no row."""
+    rows = rows_once(name, queryset=queryset, placeholder=placeholder, value=value, alias=alias)
+    return rows[0][0] if rows else default
 
 
 def forget(name: str) -> None:
