@@ -6,11 +6,14 @@ constant number of queries too. Queries are counted, never timed."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from unittest import mock
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from engine import fair, get_game
 from games import selectors, services
@@ -235,3 +238,33 @@ def test_a_move_reads_the_games_seats_once_and_its_api_answer_reads_the_game_no_
         sqls = [q["sql"] for q in queries.captured_queries]
         assert len([q for q in sqls if 'FROM "games_seat"' in q]) == 1, (path, sqls)
         assert len([q for q in sqls if q.startswith('SELECT "games_game"')]) == 1, (path, sqls)
+
+
+def test_a_lobby_row_says_the_game_variant_opponent_side_turn_and_time_left(client):
+    """games.views._lobby_rows_html: each row links its game and names its variant, the
+    opponent, the player's side, whose turn it is and the time left (its deadline as a title),
+    in the page's language."""
+    alice, bob = make_user("alice"), make_user("bob")
+    game = start_game(alice, bob, "maatatahay", options={"variant": "first"})
+    game.refresh_from_db()
+    my_side = next(seat.side for seat in game.seats.all() if seat.user_id == alice.pk)
+    client.force_login(alice)
+    html = client.get("/lobby/").content.decode()
+    row = re.search(r'<li class="game-row[^"]*" data-game="%d">(.*?)</li>' % game.pk, html, re.S)
+    assert row is not None
+    text = row.group(1)
+    assert '<a href="/games/%d/">Maatatahay #%d</a>' % (game.pk, game.pk) in text
+    assert '<span class="variant">(First Game)</span>' in text
+    assert "against %s" % next(seat.player_name for seat in game.seats.all() if seat.user_id == bob.pk) in text
+    assert "(you play %s)" % my_side.capitalize() in text
+    mine = game.to_move_user_id == alice.pk
+    assert ('<strong class="badge">Your turn</strong>' in text) is mine
+    assert ('<span class="muted">Waiting for the opponent</span>' in text) is not mine
+    title = re.search(r'<span class="time-left" title="([^"]*)">([^<]*)</span>', text)
+    assert title is not None
+    assert unescape(title.group(1)) == date_format(timezone.localtime(game.deadline), "DATETIME_FORMAT")
+    assert re.fullmatch(r"\d+ days?, \d+ hours?", title.group(2))
+    arabic = client.get("/lobby/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert (
+        "Your turn" not in arabic and "Waiting for the opponent" not in arabic and 'data-game="%d"' % game.pk in arabic
+    )
