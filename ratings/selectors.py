@@ -11,10 +11,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import router
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.selectors import users_public
 from games.models import GameKind
+from maatasite.sql_once import instances_once
 
 from . import constants
 from .current import glicko_now
@@ -93,23 +96,40 @@ def ratings_by_user(*, users: list[Any], kind: str, now: datetime | None = None)
     return {u.pk: found.get(u.pk) or _unrated(u, kind) for u in users}
 
 
+_KIND_PLACEHOLDER = "\x00kind"  # a kind no rating has: the compiled SQL's variable parameter
+
+
+def _leaderboard_candidates(kind: str) -> QuerySet[Rating]:
+    """The established players of a game with a public account, best first (the leaderboard
+    leaves out those whose deviation has grown since)."""
+    return (
+        Rating.objects.select_related("user")
+        .filter(kind=kind, games_played__gt=0, deviation__lte=constants.PROVISIONAL_DEVIATION, user__in=users_public())
+        .order_by("-rating", "pk")
+    )
+
+
 def leaderboard(
     *, kind: str, limit: int = constants.LEADERBOARD_SIZE, now: datetime | None = None
 ) -> list[RatingShown]:
     """The best established players of a game, best first; provisional players are left out."""
     now = now or timezone.now()
-    candidates = (
-        Rating.objects.select_related("user")
-        .filter(kind=kind, games_played__gt=0, deviation__lte=constants.PROVISIONAL_DEVIATION, user__in=users_public())
-        .order_by("-rating", "pk")
-    )
     # Read in pages with a LIMIT, so the plan walks the (kind, -rating) index and stops: an
     # unbounded cursor had PostgreSQL join and sort every rating of the game first.
     rows: list[RatingShown] = []
     page_size = limit + 20  # a few may have turned provisional since their last game
     start = 0
     while len(rows) < limit:
-        page = list(candidates[start : start + page_size])
+        if start == 0:  # the lobby's and every leaderboard's read: its SQL built once
+            page = instances_once(
+                "leaderboard_first_page:%d" % page_size,
+                queryset=lambda kind: _leaderboard_candidates(kind)[:page_size],
+                placeholder=_KIND_PLACEHOLDER,
+                value=kind,
+                alias=router.db_for_read(Rating),
+            )
+        else:
+            page = list(_leaderboard_candidates(kind)[start : start + page_size])
         for row in page:
             shown = _shown(row, now)
             if not shown.provisional:  # the deviation may have grown since the last game

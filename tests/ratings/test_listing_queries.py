@@ -85,3 +85,39 @@ def test_a_leaderboard_reads_pages_with_a_limit_and_skips_players_turned_provisi
     assert not any(row.provisional for row in rows)
     reads = [q["sql"] for q in queries.captured_queries if "ratings_rating" in q["sql"]]
     assert len(reads) == 2 and all("LIMIT 25" in sql for sql in reads), reads  # pages of 5 + 20
+
+
+def test_the_leaderboards_first_page_read_through_sql_built_once_is_the_orms():
+    """ratings.selectors.leaderboard's first page runs the SQL of its ORM query built once
+    (maatasite.sql_once): the same ratings and users field by field, per game, and an account
+    that stops being public (suspended, deleted) leaves it at once."""
+    from accounts.models import User
+    from maatasite import sql_once
+    from ratings import selectors
+
+    rated("board", 6)
+    Rating.objects.create(
+        user=make_user("mata"),
+        kind="maatatahay",
+        rating=1600,
+        deviation=60,
+        games_played=5,
+        last_played_at=timezone.now(),
+    )
+    sql_once.forget("leaderboard_first_page:30")
+
+    def fields(instance) -> dict:
+        return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+    for kind in ("onitama", "maatatahay"):
+        rows = selectors.leaderboard(kind=kind, limit=10)
+        expected = list(selectors._leaderboard_candidates(kind)[:30])
+        assert [fields(row.user) for row in rows] == [fields(rating.user) for rating in expected]
+        assert [(row.games_played, row.last_played_at) for row in rows] == [
+            (rating.games_played, rating.last_played_at) for rating in expected
+        ]
+        assert len(rows) == len(expected) > 0
+    assert sql_once.kept("leaderboard_first_page:30") == [("default", connection.vendor)]
+    best = selectors.leaderboard(kind="onitama", limit=10)[0].user
+    User.objects.filter(pk=best.pk).update(suspended_at=timezone.now())
+    assert best.pk not in [row.user.pk for row in selectors.leaderboard(kind="onitama", limit=10)]
