@@ -32,7 +32,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import JSONObject
+from django.db.models.functions import JSONObject, Now
 from django.utils import timezone
 
 from engine.core import replay
@@ -233,6 +233,8 @@ LOBBY_CHALLENGES_SHOWN = 50
 def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChallenges:
     """Open, unexpired challenges: to the user, by the user, and open to anyone (the newest
     ``LOBBY_CHALLENGES_SHOWN`` of each)."""
+    if now is None and user is not None and user.is_authenticated:
+        return _challenges_for_lobby_now(user)
     now = now or timezone.now()
     shown = LOBBY_CHALLENGES_SHOWN
     live = (
@@ -247,6 +249,42 @@ def challenges_for_lobby(*, user: Any, now: datetime | None = None) -> LobbyChal
         outgoing=list(live.filter(challenger=user)[:shown]),
         open_to_all=list(live.filter(opponent__isnull=True).exclude(challenger=user)[:shown]),
     )
+
+
+def _live_challenges_now() -> QuerySet[Challenge]:
+    """challenges_for_lobby's ``live`` at the database's own time (Now())."""
+    return (
+        Challenge.objects.filter(status=ChallengeStatus.OPEN, expires_at__gt=Now())
+        .select_related("challenger", "opponent")
+        .order_by("-created_at", "-pk")
+    )
+
+
+# The lobby's three lists of challenges for a signed-in player, each read through its SQL built
+# once (maatasite.sql_once): building the three queries cost the lobby about 3 ms of CPU when
+# there was no challenge to read. The time they compare with is the database's (Now()).
+_LOBBY_CHALLENGE_LISTS: dict[str, Callable[[int], QuerySet[Challenge]]] = {
+    "incoming": lambda user_id: _live_challenges_now().filter(opponent_id=user_id)[:LOBBY_CHALLENGES_SHOWN],
+    "outgoing": lambda user_id: _live_challenges_now().filter(challenger_id=user_id)[:LOBBY_CHALLENGES_SHOWN],
+    "open_to_all": lambda user_id: (
+        _live_challenges_now().filter(opponent__isnull=True).exclude(challenger_id=user_id)[:LOBBY_CHALLENGES_SHOWN]
+    ),
+}
+
+
+def _challenges_for_lobby_now(user: Any) -> LobbyChallenges:
+    alias = router.db_for_read(Challenge)
+    lists = {
+        name: instances_once(
+            "lobby_challenges:%s:%d" % (name, LOBBY_CHALLENGES_SHOWN),  # the limit is in the SQL
+            queryset=query,
+            placeholder=_USER_ID_PLACEHOLDER,
+            value=user.pk,
+            alias=alias,
+        )
+        for name, query in _LOBBY_CHALLENGE_LISTS.items()
+    }
+    return LobbyChallenges(**lists)
 
 
 def _history(user: Any, game_ids: Collection[int] | None = None) -> QuerySet[Game]:

@@ -4,16 +4,19 @@ same annotations and related objects, on PostgreSQL and SQLite alike."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import prefetch_related_objects
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 import engine
 from games import selectors, services
-from games.models import Game
+from games.models import Challenge, Game
 from maatasite import sql_once
 from tests.factories import make_user, play, start_game, to_move
 
@@ -201,3 +204,35 @@ def test_the_waiting_count_is_the_orms_for_none_one_and_several():
         assert counted_now == expected and isinstance(counted_now, int)
     assert {selectors.games_waiting_count(user=u) for u in (alice, bob, carol)} != {0}
     assert sql_once.kept(selectors.WAITING_COUNT_SQL) == [("default", connection.vendor)]
+
+
+def test_the_lobbys_challenges_read_through_sql_built_once_are_the_orms():
+    """games.selectors.challenges_for_lobby for a signed-in player (no ``now``: the database's
+    time) gives the ORM's challenges field by field, with their players: to them, by them, open
+    to anyone but their own; expired and declined ones left out."""
+    dora, eve, finn = make_user("dora"), make_user("eve"), make_user("finn")
+    services.challenge_create(challenger=eve, kind="onitama", opponent=dora)
+    services.challenge_create(challenger=dora, kind="maatatahay", opponent=finn, options={"variant": "first"})
+    services.challenge_create(challenger=finn, kind="onitama")  # open to anyone
+    services.challenge_create(challenger=dora, kind="onitama")  # dora's own open one: hers, not "open"
+    declined = services.challenge_create(challenger=finn, kind="onitama", opponent=dora)
+    services.challenge_decline(challenge_id=declined.pk, user=dora)
+    expired = services.challenge_create(challenger=eve, kind="onitama", opponent=dora)
+    Challenge.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    for name in ("incoming", "outgoing", "open_to_all"):
+        sql_once.forget("lobby_challenges:%s:%d" % (name, selectors.LOBBY_CHALLENGES_SHOWN))
+    for user in (dora, eve, finn):
+        with CaptureQueriesContext(connection) as queries:
+            read = selectors.challenges_for_lobby(user=user)
+            players = [(c.challenger.username, c.opponent.username if c.opponent else None) for c in read.incoming]
+        assert len(counted(queries)) == 3
+        expected = selectors.challenges_for_lobby(user=user, now=timezone.now())  # the ORM's
+        for name in ("incoming", "outgoing", "open_to_all"):
+            got, want = getattr(read, name), getattr(expected, name)
+            assert [fields_of(c) for c in got] == [fields_of(c) for c in want], (user, name)
+            assert [(fields_of(c.challenger), c.opponent and fields_of(c.opponent)) for c in got] == [
+                (fields_of(c.challenger), c.opponent and fields_of(c.opponent)) for c in want
+            ]
+        if user == dora:
+            assert players == [("eve", "dora")]
+            assert len(read.outgoing) == 2 and [c.challenger for c in read.open_to_all] == [finn]
