@@ -29,9 +29,10 @@ second of the phase; in a move phase each client reads a page before every post)
 Ends with a table of every phase's p50 beside its ratio to the floor.
 Then the number of database queries of the lobby page for a player with each of
 ``--lobby-games`` games, counted in-process with CaptureQueriesContext against the same
-database: it must not grow with the number of games. Tasks run in-process (no broker)
-and mail is dropped, so the numbers are the web tier's. Nothing here is asserted
-about time.
+database: it must not grow with the number of games. By default the site runs as in
+production (DEBUG off, Redis cache): tasks are published to a Redis broker that no worker
+drains (emptied at the end) and no mail is sent, so the numbers are the web tier's
+(``--debug``: DEBUG on, tasks run in-process). Nothing here is asserted about time.
 """
 
 from __future__ import annotations
