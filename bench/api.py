@@ -17,8 +17,10 @@ each (bounded loops, fresh connections):
 * ``move submit``: ``POST /api/v1/games/{id}/moves/`` with the ply and an Idempotency-Key;
   each client plays both sides of its own games (a finished game is replaced).
 
-Prints p50, p99 and mean latency (ms) and throughput (requests/s) per phase. Tasks
-run in-process (no broker) and mail is dropped, so the numbers are the web tier's.
+Prints p50, p99 and mean latency (ms) and throughput (requests/s) per phase. By default
+as in production (DEBUG off, Redis cache): tasks are published to a Redis broker that no
+worker drains and no mail is sent, so the numbers are the web tier's (``--debug``: DEBUG
+on, tasks in-process).
 """
 
 from __future__ import annotations
