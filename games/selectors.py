@@ -510,19 +510,30 @@ class _MovesOnce:
 
 
 def _position_reads(
-    game: Game, moves: Callable[[], list[Move]], shown: int, side: str | None, *, legal: bool, previews: bool
-) -> tuple[dict[str, Any], LegalMove | None, list[LegalMove]]:
-    """(the view of ``side``, the move before, the legal moves when ``legal``) of the position
-    after ply ``shown``, from the cache or else from the engine state, read (and parsed)
-    at most once."""
+    game: Game,
+    moves: Callable[[], list[Move]],
+    shown: int,
+    side: str | None,
+    *,
+    legal: bool,
+    previews: bool,
+    moved: bool = False,
+) -> tuple[dict[str, Any], LegalMove | None, list[LegalMove], set[str] | None]:
+    """(the view of ``side``, the move before, the legal moves when ``legal``, the sides that
+    have moved when ``moved``: see :func:`_sides_moved`) of the position after ply ``shown``,
+    from the cache in one round trip, or else from the engine state, read (and parsed) at most
+    once."""
     prefix = position_key(game, shown)
     names = {
         "view": "%s:view:%s" % (prefix, side or "-"),
         "last": "%s:last" % prefix,
         "legal": "%s:legal%s" % (prefix, ":previews" if previews else ""),
+        "moved": _sides_moved_key(game),
     }
     if not legal:
         del names["legal"]
+    if not moved or shown != game.ply:
+        del names["moved"]
     found = cache.get_many(list(names.values()))
     values = {name: found.get(key, _MISSING) for name, key in names.items()}
     if any(value is _MISSING for value in values.values()):
@@ -557,8 +568,11 @@ def _position_reads(
             except EngineError:
                 values["legal"] = []
             missing[names["legal"]] = values["legal"]
+        if "moved" in names and values["moved"] is _MISSING:
+            missing[names["moved"]] = values["moved"] = sorted({m.seat.side for m in moves()})
         cache.set_many(missing, POSITION_CACHE_SECONDS)
-    return values["view"], values["last"], list(values.get("legal") or [])
+    moved_sides = set(values["moved"]) if "moved" in values else None
+    return values["view"], values["last"], list(values.get("legal") or []), moved_sides
 
 
 def game_for_viewer(
@@ -592,8 +606,8 @@ def game_for_viewer(
     side = viewer_seat.side if viewer_seat else None
     active_seat = game.status == GameStatus.ACTIVE and viewer_seat is not None
     my_turn = active_seat and game.to_move_side == side
-    view, last_move, legal_moves = _position_reads(
-        game, moves, shown, side, legal=my_turn and shown == game.ply, previews=previews
+    view, last_move, legal_moves, moved = _position_reads(
+        game, moves, shown, side, legal=my_turn and shown == game.ply, previews=previews, moved=active_seat
     )
     page = GamePage(
         game=game,
@@ -610,7 +624,7 @@ def game_for_viewer(
     if game.deadline:
         page.time_left = game.deadline - now
     if active_seat and viewer_seat is not None:
-        page.can_abort = game_can_abort(game, moved=_sides_moved(game, moves))
+        page.can_abort = game_can_abort(game, moved=_sides_moved(game, moves) if moved is None else moved)
         if game.allows_draws:
             offer = pending_draw_offer(game)
             page.draw_offer = offer
@@ -630,10 +644,14 @@ def pending_draw_offer(game: Game) -> DrawOffer | None:
     return DrawOffer(pk=read["id"], game=game, seat_id=read["seat_id"], ply=read["ply"], status=DrawOfferStatus.PENDING)
 
 
+def _sides_moved_key(game: Game) -> str:
+    return "%s:moved" % position_key(game, game.ply)
+
+
 def _sides_moved(game: Game, moves: Callable[[], list[Move]]) -> set[str]:
     """The sides that have made a decision in the game so far, kept in the cache with its
     current position (whether the game may still be aborted)."""
-    key = "%s:moved" % position_key(game, game.ply)
+    key = _sides_moved_key(game)
     moved = cache.get(key)
     if moved is None:
         moved = sorted({m.seat.side for m in moves()})

@@ -5,6 +5,7 @@ same annotations and related objects, on PostgreSQL and SQLite alike."""
 from __future__ import annotations
 
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.core.cache import cache
@@ -236,3 +237,23 @@ def test_the_lobbys_challenges_read_through_sql_built_once_are_the_orms():
         if user == dora:
             assert players == [("eve", "dora")]
             assert len(read.outgoing) == 2 and [c.challenger for c in read.open_to_all] == [finn]
+
+
+def test_a_players_page_reads_its_position_and_who_has_moved_in_one_round_trip(game):
+    """game_for_viewer reads the view, the move before, the legal moves and the sides that have
+    moved (whether the game may be aborted) in one cache round trip; each answer is right
+    before and after each side's first move, fresh or from the cache."""
+    mover = to_move(game)
+    other = next(seat.user for seat in game.seats.all() if seat.user != mover)
+    for step in range(3):
+        for user in (mover, other):
+            for _ in range(2):  # the first read may fill the cache; the second reads it
+                with mock.patch.object(cache, "get", wraps=cache.get) as gets:
+                    with mock.patch.object(cache, "get_many", wraps=cache.get_many) as get_manys:
+                        page = selectors.game_for_viewer(game_id=game.pk, user=user)
+                assert get_manys.call_count == 1
+                assert not [call for call in gets.call_args_list if str(call.args[0]).endswith(":moved")]
+                assert page.can_abort == services.game_can_abort(Game.objects.get(pk=game.pk)), (step, user)
+        if step < 2:
+            game = play(game, 1)
+            mover, other = other, mover
