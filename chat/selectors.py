@@ -9,14 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from django.db import router
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.selectors import block_since, blocks_between, blocks_hiding
 from games.errors import NotAllowed, NotFound
 from games.models import Game
-from games.selectors import game_users
-from maatasite.sql_once import instances_once
+from games.selectors import game_users, rows_of_game
 
 from .models import Message
 
@@ -75,7 +73,6 @@ def conversation_for(*, game_id: int, user: Any, game: Game | None = None) -> Co
 
 
 GAME_MESSAGES_SQL = "game_messages"  # its name in maatasite.sql_once
-_GAME_ID_PLACEHOLDER = -7_001_011  # an id no game has: the compiled SQL's variable parameter
 
 
 def _messages_query(game_id: int) -> QuerySet[Message]:
@@ -85,17 +82,7 @@ def _messages_query(game_id: int) -> QuerySet[Message]:
 def game_messages(*, game: Game) -> list[Message]:
     """All of ``game``'s messages in their order (``Message.objects.filter(game=game)``), each
     with its game set, through their SQL built once: every game page of a player reads them."""
-    messages = instances_once(
-        GAME_MESSAGES_SQL,
-        queryset=_messages_query,
-        placeholder=_GAME_ID_PLACEHOLDER,
-        value=game.pk,
-        alias=router.db_for_read(Message),
-    )
-    message_game = Message._meta.get_field("game")
-    for message in messages:
-        message_game.set_cached_value(message, game)
-    return messages
+    return rows_of_game(GAME_MESSAGES_SQL, queryset=_messages_query, game=game)
 
 
 def _with_authors(messages: list[Message], users: list[Any]) -> list[Message]:

@@ -409,6 +409,18 @@ def game_row(*, game_id: int, lock: bool = False, with_draw_offer: bool = False)
     return found[0]
 
 
+def rows_of_game(name: str, *, queryset: Callable[[int], QuerySet[Any]], game: Game) -> list[Any]:
+    """The rows ``queryset(game.pk)`` gives (a model with a ``game`` key: seats, moves, chat
+    messages), through its SQL built once (maatasite.sql_once) under ``name``, each with its
+    game set to ``game``, as reading them through the game's related manager sets it."""
+    rows = instances_once(
+        name, queryset=queryset, placeholder=_GAME_ID_PLACEHOLDER, value=game.pk, alias=router.db_for_read(Game)
+    )
+    for row in rows:
+        row._meta.get_field("game").set_cached_value(row, game)
+    return rows
+
+
 GAME_SEATS_SQL = "game_seats"  # its name in maatasite.sql_once
 
 
@@ -425,16 +437,7 @@ def game_seats(game: Game) -> list[Seat]:
     query, whose SQL is built once."""
     prefetched = getattr(game, "_prefetched_objects_cache", None)
     if prefetched is None or "seats" not in prefetched:
-        seats = instances_once(
-            GAME_SEATS_SQL,
-            queryset=_seats_query,
-            placeholder=_GAME_ID_PLACEHOLDER,
-            value=game.pk,
-            alias=router.db_for_read(Seat),
-        )
-        seat_game = Seat._meta.get_field("game")
-        for seat in seats:
-            seat_game.set_cached_value(seat, game)  # as prefetch_related sets the way back
+        seats = rows_of_game(GAME_SEATS_SQL, queryset=_seats_query, game=game)
         kept = game.seats.get_queryset()
         kept._result_cache = seats
         kept._prefetch_done = True  # type: ignore[attr-defined]
@@ -483,17 +486,7 @@ def game_moves(game: Game) -> list[Move]:
     """``game.moves.select_related("seat").order_by("ply")``'s moves, each with its game set to
     ``game`` as the related manager sets it, through its SQL built once (a page that follows a
     move reads them for its move list)."""
-    moves = instances_once(
-        GAME_MOVES_SQL,
-        queryset=_moves_query,
-        placeholder=_GAME_ID_PLACEHOLDER,
-        value=game.pk,
-        alias=router.db_for_read(Move),
-    )
-    move_game = Move._meta.get_field("game")
-    for move in moves:
-        move_game.set_cached_value(move, game)
-    return moves
+    return rows_of_game(GAME_MOVES_SQL, queryset=_moves_query, game=game)
 
 
 class _MovesOnce:

@@ -78,6 +78,10 @@ def built_once(
     return found
 
 
+Converters = tuple[tuple[int, tuple[Any, ...], Any], ...]
+"""(column, Django's converters of its values, the column's expression) for each column that has any."""
+
+
 @dataclass(frozen=True)
 class _Instances:
     """How Django's ModelIterable turns the query's rows into model instances, kept with its
@@ -87,7 +91,7 @@ class _Instances:
     init_list: tuple[str, ...]
     start: int
     end: int
-    converters: tuple[tuple[int, tuple[Any, ...], Any], ...]
+    converters: Converters
     related_populators: tuple[Any, ...]
     annotations: tuple[tuple[str, int], ...]
     locks: bool
@@ -111,6 +115,22 @@ def _instances_describe(compiler: Any, _sql: str) -> _Instances:
     )
 
 
+def _rows_run(built: Built[Any], value: Any, converters: Converters, connection: Any) -> list[list[Any]]:
+    """The rows of ``built``'s SQL run with ``value``, each a list of its values converted as the
+    ORM converts them (JSON read from text, SQLite's times), with the arguments the ORM gives."""
+    with connection.cursor() as cursor:
+        cursor.execute(built.sql, built.params_with(value))
+        rows: Sequence[Sequence[Any]] = cursor.fetchall()
+    converted = []
+    for row in rows:
+        values = list(row)
+        for index, found, expression in converters:
+            for converter in found:
+                values[index] = converter(values[index], expression, connection)
+        converted.append(values)
+    return converted
+
+
 def instances_once(
     name: str, *, queryset: Callable[..., QuerySet[Any]], placeholder: Any, value: Any, alias: str
 ) -> list[Any]:
@@ -129,15 +149,8 @@ def instances_once(
     made = built.described
     if made.locks and connection.get_autocommit():
         raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
-    with connection.cursor() as cursor:
-        cursor.execute(built.sql, built.params_with(value))
-        rows: Sequence[Sequence[Any]] = cursor.fetchall()
     instances = []
-    for row in rows:
-        values = list(row)
-        for index, converters, expression in made.converters:
-            for converter in converters:
-                values[index] = converter(values[index], expression, connection)
+    for values in _rows_run(built, value, made.converters, connection):
         instance = made.model.from_db(alias, list(made.init_list), values[made.start : made.end])
         for populator in made.related_populators:
             populator.populate(values, instance)
@@ -147,7 +160,7 @@ def instances_once(
     return instances
 
 
-def _rows_describe(compiler: Any, _sql: str) -> tuple[tuple[int, tuple[Any, ...], Any], ...]:
+def _rows_describe(compiler: Any, _sql: str) -> Converters:
     converters = compiler.get_converters([column[0] for column in compiler.select[: compiler.col_count]])
     return tuple((index, tuple(found), expression) for index, (found, expression) in converters.items())
 
@@ -164,7 +177,7 @@ def rows_once(
     grouped by a key), converted as the ORM converts them, through its SQL built once
     (:func:`built_once`; several placeholders take a tuple of values)."""
     connection = connections[alias]
-    built: Built[tuple[tuple[int, tuple[Any, ...], Any], ...]] = built_once(
+    built: Built[Converters] = built_once(
         name,
         queryset=queryset,
         placeholder=placeholder,
@@ -172,19 +185,7 @@ def rows_once(
         connection=connection,
         describe=_rows_describe,
     )
-    with connection.cursor() as cursor:
-        cursor.execute(built.sql, built.params_with(value))
-        rows = cursor.fetchall()
-    if not built.described:
-        return [tuple(row) for row in rows]
-    converted = []
-    for row in rows:
-        values = list(row)
-        for index, converters, expression in built.described:
-            for converter in converters:
-                values[index] = converter(values[index], expression, connection)
-        converted.append(tuple(values))
-    return converted
+    return [tuple(values) for values in _rows_run(built, value, built.described, connection)]
 
 
 def value_once(

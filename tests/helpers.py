@@ -145,3 +145,9 @@ def settings_in_subprocess(env: dict, *names: str) -> subprocess.CompletedProces
     return subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=60
     )
+
+
+def fields_of(instance) -> dict:
+    """A model instance's concrete fields by attribute name: what the reads through SQL built
+    once (maatasite.sql_once) are compared with the ORM's by."""
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}

@@ -16,12 +16,9 @@ from accounts.backends import USER_SQL, ModelBackendReadOnce
 from accounts.models import User
 from maatasite import sql_once
 from tests.factories import make_user
+from tests.helpers import fields_of
 
 pytestmark = pytest.mark.django_db
-
-
-def fields_of(instance) -> dict:
-    return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
 
 
 def test_the_user_is_the_orms_field_by_field_in_one_query():

@@ -12,12 +12,9 @@ from api import selectors, services
 from api.models import ApiToken
 from maatasite import sql_once
 from tests.factories import make_user
+from tests.helpers import fields_of
 
 pytestmark = pytest.mark.django_db
-
-
-def fields_of(instance) -> dict:
-    return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
 
 
 def test_the_token_and_its_user_are_the_orms_field_by_field():

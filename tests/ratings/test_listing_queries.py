@@ -94,6 +94,7 @@ def test_the_leaderboards_first_page_read_through_sql_built_once_is_the_orms():
     from accounts.models import User
     from maatasite import sql_once
     from ratings import selectors
+    from tests.helpers import fields_of
 
     rated("board", 6)
     Rating.objects.create(
@@ -106,13 +107,10 @@ def test_the_leaderboards_first_page_read_through_sql_built_once_is_the_orms():
     )
     sql_once.forget("leaderboard_first_page:30")
 
-    def fields(instance) -> dict:
-        return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
-
     for kind in ("onitama", "maatatahay"):
         rows = selectors.leaderboard(kind=kind, limit=10)
         expected = list(selectors._leaderboard_candidates(kind)[:30])
-        assert [fields(row.user) for row in rows] == [fields(rating.user) for rating in expected]
+        assert [fields_of(row.user) for row in rows] == [fields_of(rating.user) for rating in expected]
         assert [(row.games_played, row.last_played_at) for row in rows] == [
             (rating.games_played, rating.last_played_at) for rating in expected
         ]
