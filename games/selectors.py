@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from engine.core import replay
 from engine.errors import EngineError
-from maatasite.sql_once import built_once, instances_once, value_once
+from maatasite.sql_once import built_once, instances_once, rows_once, value_once
 from maatasite.task_policy import on_commit_run
 
 from .models import (
@@ -419,6 +419,30 @@ def rows_of_game(name: str, *, queryset: Callable[[int], QuerySet[Any]], game: G
     for row in rows:
         row._meta.get_field("game").set_cached_value(row, game)
     return rows
+
+
+GAME_STATUS_SQL = "game_status"  # its name in maatasite.sql_once
+
+
+def _status_query(game_id: int) -> QuerySet[Any]:
+    return Game.objects.filter(pk=game_id).values_list("pk", "ply", "turn", "status", "to_move_side")
+
+
+def game_status_of(*, game_id: int) -> dict[str, Any] | None:
+    """What an open game page polls to know whether to reload (games.views.game_status): its
+    ply, turn, status and side to move, or None for an unknown game; through its SQL built once,
+    since every open page asks it again and again."""
+    rows = rows_once(
+        GAME_STATUS_SQL,
+        queryset=_status_query,
+        placeholder=_GAME_ID_PLACEHOLDER,
+        value=game_id,
+        alias=router.db_for_read(Game),
+    )
+    if not rows:
+        return None
+    pk, ply, turn, status, to_move_side = rows[0]
+    return {"id": pk, "ply": ply, "turn": turn, "status": status, "to_move": to_move_side or None}
 
 
 GAME_SEATS_SQL = "game_seats"  # its name in maatasite.sql_once

@@ -607,16 +607,9 @@ def game_status(request: HttpRequest, game_id: int) -> HttpResponse:
     """Public, cheap: what a page needs to know whether to reload (no state, no seed). Its
     ETag is its body's, so a poll that sends it back (If-None-Match) gets a bodiless 304
     while nothing changed. The same for every viewer and language: no session or user is read."""
-    game = Game.objects.filter(pk=game_id).only("pk", "ply", "turn", "status", "to_move_side").first()
-    if game is None:
+    body = selectors.game_status_of(game_id=game_id)
+    if body is None:
         raise Http404(_("This game does not exist."))
-    body = {
-        "id": game.pk,
-        "ply": game.ply,
-        "turn": game.turn,
-        "status": game.status,
-        "to_move": game.to_move_side or None,
-    }
     etag = '"%s"' % hashlib.blake2b(json.dumps(body, sort_keys=True).encode(), digest_size=12).hexdigest()
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if etag in [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]:

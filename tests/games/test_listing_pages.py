@@ -18,6 +18,7 @@ from django.utils.formats import date_format
 from engine import fair, get_game
 from games import selectors, services
 from games.models import Game, GameStatus
+from tests.factories import to_move
 
 from .conftest import make_user, play, start_game
 
@@ -153,6 +154,14 @@ def test_the_status_poll_answers_304_to_its_etag_until_the_game_moves(client):
     play(game, 1)
     moved = client.get("/games/%d/status.json" % game.pk, HTTP_IF_NONE_MATCH=etag)
     assert moved.status_code == 200 and moved.json()["ply"] == 1 and moved["ETag"] != etag
+    # the body is the game row's, read through its SQL built once: the ORM's values
+    row = Game.objects.get(pk=game.pk)
+    expected = {"id": row.pk, "ply": row.ply, "turn": row.turn, "status": row.status, "to_move": row.to_move_side}
+    assert moved.json() == expected and expected["to_move"]
+    services.game_resign(game_id=game.pk, user=to_move(row))
+    ended = client.get("/games/%d/status.json" % game.pk).json()
+    assert ended["status"] != "active" and ended["to_move"] is None  # no side to move: null, not ""
+    assert client.get("/games/%d/status.json" % (game.pk + 1000)).status_code == 404
 
 
 def test_the_status_poll_of_a_signed_in_player_answers_in_the_browsers_language_without_reading_the_user(client):
