@@ -14,6 +14,7 @@ the map, so a Wazu player sees the board turned by 180 degrees (``flip``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,12 +46,20 @@ DIRS = {
 }
 
 
+@functools.cache
+def _table_kept(version: str) -> dict[str, Any]:
+    return component_data.table(version)
+
+
 def component_table(view: dict[str, Any]) -> dict[str, Any]:
-    """The component data (tiles, map) of the version the game is played with."""
+    """The component data (tiles, map) of the version the game is played with, for reading
+    only: one copy per process and version (the engine's ``table`` copies the whole table at
+    each call, and drawing a board asked for it three times: a tenth of a page that follows a
+    move)."""
     try:
-        return component_data.table(view.get("data_version") or component_data.CURRENT)
+        return _table_kept(view.get("data_version") or component_data.CURRENT)
     except Exception:  # an unknown version still draws, with the current data
-        return component_data.table(component_data.CURRENT)
+        return _table_kept(component_data.CURRENT)
 
 
 def tribe_label(tribe: str) -> str:
