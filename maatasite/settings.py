@@ -119,6 +119,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "correspondence.context_processors.banners",
                 "accounts.context_processors.mail_failing",
+                "accounts.context_processors.site_nav",
                 "games.context_processors.games_waiting",
             ],
         },
