@@ -3,16 +3,19 @@ the staff queue marks them reviewed or dismissed and logs who, when and why."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import StaffAction, StaffActionKind
 from fairplay import services
+from fairplay.forms import ReportForm
 from fairplay.models import Report
+from fairplay.templatetags.fairplay_tags import _report_form_drawn
 from games.errors import GameActionError
 from tests.factories import start_game
 
@@ -71,6 +74,28 @@ def test_report_forms_on_the_game_and_player_pages(client, alice, bob, game):
     assert sorted(Report.objects.values_list("kind", flat=True)) == ["abuse", "engine"]
     response = client.post(reverse("ops:report_player", args=["bob"]), {"kind": "nonsense", "reason": ""}, follow=True)
     assert response.status_code == 200 and Report.objects.count() == 2
+
+
+def test_the_game_pages_report_form_is_drawn_once_per_language_and_process(client, alice, game):
+    """The form's markup is kept in the process per language (no cache round trip on a page):
+    each language gets its own translation, and a second page draws nothing again."""
+    _report_form_drawn.cache_clear()
+    client.force_login(alice)
+    forms = {}
+    for language in ("en", "ar", "en", "ar"):
+        page = client.get(reverse("games:game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        found = re.search(
+            r'<form method="post" action="%s">(.*?)</form>' % reverse("ops:report_game", args=[game.pk]), page, re.S
+        )
+        assert found is not None
+        forms.setdefault(language, set()).add(
+            re.sub(r'<input type="hidden" name="csrfmiddlewaretoken"[^>]*>', "", found.group(1))
+        )
+        with translation.override(language):
+            label = str(ReportForm.base_fields["kind"].label)
+        assert label in found.group(1) and 'id="id_game_report_kind"' in found.group(1)
+    assert all(len(drawn) == 1 for drawn in forms.values()) and forms["en"] != forms["ar"]
+    assert _report_form_drawn.cache_info().misses == 2 and _report_form_drawn.cache_info().hits == 2
 
 
 def test_anonymous_visitors_see_no_forms_and_cannot_report(client, bob, game):
