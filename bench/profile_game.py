@@ -1,7 +1,8 @@
-"""Where the time of a game page and of a move goes: cProfile over in-process requests.
+"""Where the time of a game page and of a move goes: cProfile (or pyinstrument) over in-process requests.
 
     .venv/bin/python bench/profile_game.py [--requests 50] [--top 25] [--kind onitama|maatatahay|both]
                                           [--queries] [--templates] [--cold] [--lobby GAMES]
+                                          [--profiler cprofile|pyinstrument]
                                           [--database postgres://postgres@127.0.0.1:5432/maatasite_bench]
 
 Sets up its own database (created if missing, migrated), makes a game per kind between two
@@ -11,6 +12,9 @@ locally), profiles ``--requests`` requests of each of: the game page GET of the 
 to move, the move POST (form; each plays one of the legal moves, a finished game is
 replaced), the API's game detail and the API's move. Prints, per request kind, the
 profile's top entries by own time and by cumulative time, and the queries per request.
+``--profiler pyinstrument`` samples the same requests with pyinstrument instead (in the dev
+lock): its top functions by own time, as shares of the total, then its call tree down to
+frames of at least 2 % (sampling inflates Python's share less than cProfile's tracing).
 Nothing is asserted.
 """
 
@@ -35,6 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--profiler", default="cprofile", choices=["cprofile", "pyinstrument"])
     parser.add_argument("--kind", default="both", choices=["onitama", "maatatahay", "both"])
     parser.add_argument(
         "--database", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maatasite_bench")
@@ -122,15 +127,25 @@ def main() -> None:
         for _ in range(3):  # warm caches and imports
             step()()
         profile = cProfile.Profile()
+        sampler = None
+        if args.profiler == "pyinstrument":
+            from pyinstrument import Profiler
+
+            sampler = Profiler(interval=0.0005)  # start and stop add to one session
         queries = 0
         last_sql: list[str] = []
         template_times.clear()
         for _ in range(args.requests):
             request = step()  # the set-up of one request, not profiled
             with CaptureQueriesContext(connection) as captured:
-                profile.enable()
-                request()
-                profile.disable()
+                if sampler is not None:
+                    sampler.start()
+                    request()
+                    sampler.stop()
+                else:
+                    profile.enable()
+                    request()
+                    profile.disable()
             queries += len(captured)
             last_sql = [query["sql"] for query in captured.captured_queries]
         rendered = sorted(template_times.items(), key=lambda item: -item[1])
@@ -145,9 +160,13 @@ def main() -> None:
             cpu.append(time.process_time() - start_cpu)
         rendered_plain = dict(template_times)
         template_times.clear()
-        out = io.StringIO()
-        stats = pstats.Stats(profile, stream=out)
-        total = stats.total_tt  # type: ignore[attr-defined]
+        if sampler is not None:
+            session = sampler.last_session
+            total = session.duration if session is not None else 0.0
+        else:
+            out = io.StringIO()
+            stats = pstats.Stats(profile, stream=out)
+            total = stats.total_tt  # type: ignore[attr-defined]
         print("=" * 100)
         print(
             "%s: %d requests, %.1f ms per request profiled, median %.1f ms unprofiled (CPU %.1f ms), "
@@ -161,12 +180,21 @@ def main() -> None:
                 queries / args.requests,
             )
         )
-        stats.sort_stats("tottime").print_stats(args.top)
-        stats.sort_stats("cumulative").print_stats(args.top)
-        # the site's own functions (not Django's, DRF's or the driver's), by cumulative time
-        stats.sort_stats("cumulative").print_stats(PROJECT_CODE, args.top)
-        text = out.getvalue()
-        print("\n".join(line for line in text.splitlines() if line.strip() and "function calls" not in line))
+        if sampler is not None:
+            flat = sampler.output_text(flat=True, time="percent_of_total").strip().splitlines()
+            body = [line for line in flat if "%" in line]
+            print("pyinstrument, top functions by own time (share of the requests' time):")
+            print("\n".join(body[: args.top]))
+            print("pyinstrument, call tree (frames of at least 2 %):")
+            tree = sampler.output_text(time="percent_of_total", processor_options={"filter_threshold": 0.02})
+            print("\n".join(line for line in tree.splitlines() if "%" in line))
+        else:
+            stats.sort_stats("tottime").print_stats(args.top)
+            stats.sort_stats("cumulative").print_stats(args.top)
+            # the site's own functions (not Django's, DRF's or the driver's), by cumulative time
+            stats.sort_stats("cumulative").print_stats(PROJECT_CODE, args.top)
+            text = out.getvalue()
+            print("\n".join(line for line in text.splitlines() if line.strip() and "function calls" not in line))
         if rendered:
             print(
                 "templates, ms per request, profiled and unprofiled (inclusive of what each includes and its queries):"
