@@ -16,10 +16,15 @@ def games_waiting(request: HttpRequest) -> dict[str, Any]:
     if user is None or not user.is_authenticated:
         return {}
     counted: list[int] = []
+    # (found, count): a game page read the cached count with its position (games.views.game_detail)
+    read = getattr(request, "games_waiting_read", None)
 
     def count() -> int:
         if not counted:
-            counted.append(games_waiting_count(user=user))
+            if read is not None and read[0]:
+                counted.append(int(read[1]))
+            else:
+                counted.append(games_waiting_count(user=user, cache_read=read is None))
         return counted[0]
 
     return {"games_waiting": count}

@@ -163,15 +163,17 @@ def games_for_lobby_page(
 WAITING_COUNT_SECONDS = 60
 
 
-def _waiting_key(user_id: int) -> str:
+def games_waiting_key(user_id: int) -> str:
+    """The cache key of :func:`games_waiting_count` (a page may read it with others at once)."""
     return "games:waiting:%d" % user_id
 
 
-def games_waiting_count(*, user: Any) -> int:
+def games_waiting_count(*, user: Any, cache_read: bool = True) -> int:
     """How many running games wait for ``user``'s move (the lobby's "your turn" rows): one
-    query, kept in the cache until one of the player's games changes."""
-    key = _waiting_key(user.pk)
-    count = cache.get(key)
+    query, kept in the cache until one of the player's games changes. ``cache_read`` False:
+    the caller has just found the cache without it (counted, then kept)."""
+    key = games_waiting_key(user.pk)
+    count = cache.get(key) if cache_read else None
     if count is None:
         count = value_once(
             WAITING_COUNT_SQL,
@@ -212,7 +214,7 @@ def games_waiting_forget(*, game: Game) -> None:
     """After ``game``'s row was saved (whose move it is, its status): its players' counts are
     read again. Forgotten now and once more after the commit: a page read in between may have
     counted the rows of before the commit again (a rolled-back save costs one count)."""
-    keys = [_waiting_key(user_id) for user_id in game_user_ids(game)]
+    keys = [games_waiting_key(user_id) for user_id in game_user_ids(game)]
     if keys:
         cache.delete_many(keys)
         on_commit_run(lambda: cache.delete_many(keys), what="games_waiting_forget")
@@ -326,6 +328,11 @@ class GamePage:
     draw_offer: DrawOffer | None = None
     draw_offer_to_me: bool = False
     time_left: timedelta | None = None
+    kept_asked: frozenset[str] = frozenset()
+    """The names of the cache values the caller asked to read with the position
+    (:func:`game_for_viewer`'s ``kept_keys``), in its one round trip."""
+    kept: dict[str, Any] = field(default_factory=dict)
+    """Those of them the cache held, by name (one asked for and missing is not here)."""
 
     @property
     def moves(self) -> list[Move]:
@@ -535,11 +542,13 @@ def _position_reads(
     legal: bool,
     previews: bool,
     moved: bool = False,
-) -> tuple[dict[str, Any], LegalMove | None, list[LegalMove], set[str] | None]:
+    also: dict[str, str] | None = None,
+) -> tuple[dict[str, Any], LegalMove | None, list[LegalMove], set[str] | None, dict[str, Any]]:
     """(the view of ``side``, the move before, the legal moves when ``legal``, the sides that
-    have moved when ``moved``: see :func:`_sides_moved`) of the position after ply ``shown``,
-    from the cache in one round trip, or else from the engine state, read (and parsed) at most
-    once."""
+    have moved when ``moved``: see :func:`_sides_moved`, the values of ``also``'s keys found, by
+    name) of the position after ply ``shown``, from the cache in one round trip, or else from
+    the engine state, read (and parsed) at most once. ``also``: other keys the caller reads in
+    that round trip (by name; what is missing there is the caller's to fill)."""
     prefix = position_key(game, shown)
     names = {
         "view": "%s:view:%s" % (prefix, side or "-"),
@@ -549,9 +558,11 @@ def _position_reads(
     }
     if not legal:
         del names["legal"]
-    if not moved or shown != game.ply:
+    if not moved:
         del names["moved"]
-    found = cache.get_many(list(names.values()))
+    also = also or {}
+    found = cache.get_many([*names.values(), *(key for key in also.values() if key not in names.values())])
+    kept = {name: found[key] for name, key in also.items() if key in found}
     values = {name: found.get(key, _MISSING) for name, key in names.items()}
     if any(value is _MISSING for value in values.values()):
         rules = rules_for(game.kind)
@@ -589,7 +600,7 @@ def _position_reads(
             missing[names["moved"]] = values["moved"] = sorted({m.seat.side for m in moves()})
         cache.set_many(missing, POSITION_CACHE_SECONDS)
     moved_sides = set(values["moved"]) if "moved" in values else None
-    return values["view"], values["last"], list(values.get("legal") or []), moved_sides
+    return values["view"], values["last"], list(values.get("legal") or []), moved_sides, kept
 
 
 def game_for_viewer(
@@ -600,6 +611,7 @@ def game_for_viewer(
     now: datetime | None = None,
     previews: bool = False,
     game: Game | None = None,
+    kept_keys: Callable[[Game, int, Seat | None], dict[str, str]] | None = None,
 ) -> GamePage:
     """The game page data for ``user`` (anonymous: a spectator); ``ply`` shows an earlier position.
     ``previews``: the player to move's legal moves carry the engine's preview of their result
@@ -608,6 +620,10 @@ def game_for_viewer(
 
     ``game``: the game's row as the caller has just written it (the answer to a move, in the
     move's transaction), not read again.
+
+    ``kept_keys(game, shown ply, viewer's seat)``: the cache keys, by name, of what the caller
+    will draw for this page (the board, the move list: games.views.game_detail), read in the
+    position's round trip; found in ``page.kept``.
 
     Raises Game.DoesNotExist for an unknown game.
     """
@@ -623,8 +639,16 @@ def game_for_viewer(
     side = viewer_seat.side if viewer_seat else None
     active_seat = game.status == GameStatus.ACTIVE and viewer_seat is not None
     my_turn = active_seat and game.to_move_side == side
-    view, last_move, legal_moves, moved = _position_reads(
-        game, moves, shown, side, legal=my_turn and shown == game.ply, previews=previews, moved=active_seat
+    also = kept_keys(game, shown, viewer_seat) if kept_keys is not None else {}
+    view, last_move, legal_moves, moved, kept = _position_reads(
+        game,
+        moves,
+        shown,
+        side,
+        legal=my_turn and shown == game.ply,
+        previews=previews,
+        moved=active_seat,
+        also=also,
     )
     page = GamePage(
         game=game,
@@ -637,6 +661,8 @@ def game_for_viewer(
         last_move=last_move,
         legal_moves=legal_moves,
         my_turn=my_turn,
+        kept_asked=frozenset(also),
+        kept=kept,
     )
     if game.deadline:
         page.time_left = game.deadline - now

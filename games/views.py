@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
@@ -183,13 +184,37 @@ def game_detail(
     except ValueError:
         ply = None
     try:
-        page = selectors.game_for_viewer(game_id=game_id, user=request.user, ply=ply)
+        page = selectors.game_for_viewer(
+            game_id=game_id, user=request.user, ply=ply, kept_keys=_page_kept_keys(request.user)
+        )
     except Game.DoesNotExist:
         raise Http404(_("This game does not exist.")) from None
     request.game_shown = page.game  # type: ignore[attr-defined]  # for the banners (correspondence.context_processors)
+    if WAITING_KEPT in page.kept_asked:  # the header's count, read with the position
+        request.games_waiting_read = (WAITING_KEPT in page.kept, page.kept.get(WAITING_KEPT))  # type: ignore[attr-defined]
     context = game_page_context(page, error=error, typed=typed, requested_move=request.GET.get("move", ""))
     context.update(_conditional_context(page, conditional_error=conditional_error))
     return render(request, "games/game.html", context, status=status)
+
+
+BOARD_KEPT, MOVE_LIST_KEPT, WAITING_KEPT = "board", "move_list", "games_waiting"
+
+
+def _page_kept_keys(user: Any) -> Callable[[Game, int, Any], dict[str, str]]:
+    """The cache keys of what a game page draws from the cache (its board, its move list, the
+    header's count of games waiting for the player), read with the position in one round trip
+    (selectors.game_for_viewer) instead of one each."""
+
+    def keys(game: Game, shown: int, viewer_seat: Any) -> dict[str, str]:
+        found = {
+            BOARD_KEPT: _board_key(game, shown, viewer_seat),
+            MOVE_LIST_KEPT: _move_list_key(game, shown),
+        }
+        if user.is_authenticated:
+            found[WAITING_KEPT] = selectors.games_waiting_key(user.pk)
+        return found
+
+    return keys
 
 
 def _conditional_context(page: selectors.GamePage, *, conditional_error: GameActionError | None) -> dict[str, Any]:
@@ -295,7 +320,7 @@ def game_page_context(
     seats = page.seats_by_side
     if not typed and page.legal_moves:
         typed = requested_move.strip()[:200]  # a move chosen on the list page
-    board, extras = _board_drawn(page, flip)
+    board, extras = _board_drawn(page)
     return {
         "page": page,
         "game": game,
@@ -310,24 +335,34 @@ def game_page_context(
         "end_adjudication": selectors.end_adjudication_of(game),
         "error": error,
         "typed": typed,
-        # read by the move list only when its cached copy is missing
+        # the pushed move list draws its items; the page reads the list kept (games/game.html)
         "move_list_items": lambda: _move_list_items(page),
+        "move_list_html": lambda: _move_list_drawn(page),
         **_move_form_context(page, typed),
     }
 
 
-def _board_drawn(page: selectors.GamePage, flip: bool) -> tuple[SafeString, SafeString]:
+def _board_key(game: Game, shown: int, viewer_seat: Any) -> str:
+    side = viewer_seat.side if viewer_seat else "-"
+    flip = bool(viewer_seat and viewer_seat.position == 1)
+    return "%s:board:%s:%d:%s" % (selectors.position_key(game, shown), side, flip, translation.get_language())
+
+
+def _kept_or_read(page: selectors.GamePage, name: str, key: str) -> Any:
+    """The cache's value of ``key``: as read with the position when the page asked for it
+    (None when missing), else read now."""
+    if name in page.kept_asked:
+        return page.kept.get(name)
+    return cache.get(key)
+
+
+def _board_drawn(page: selectors.GamePage) -> tuple[SafeString, SafeString]:
     """The board and what sits beside it, drawn once per position, viewer side, orientation
     and language (the spaces' names are translated), then kept in the cache with the position."""
     game = page.game
-    side = page.viewer_seat.side if page.viewer_seat else "-"
-    key = "%s:board:%s:%d:%s" % (
-        selectors.position_key(game, page.shown_ply),
-        side,
-        flip,
-        translation.get_language(),
-    )
-    drawn = cache.get(key)
+    flip = bool(page.viewer_seat and page.viewer_seat.position == 1)
+    key = _board_key(game, page.shown_ply, page.viewer_seat)
+    drawn = _kept_or_read(page, BOARD_KEPT, key)
     if drawn is None:
         last = page.last_move.squares if page.last_move else ()
         drawn = (
@@ -336,6 +371,21 @@ def _board_drawn(page: selectors.GamePage, flip: bool) -> tuple[SafeString, Safe
         )
         cache.set(key, drawn, selectors.POSITION_CACHE_SECONDS)
     return mark_safe(drawn[0]), mark_safe(drawn[1])  # noqa: S308  # the boards' own safe markup, kept as text
+
+
+def _move_list_key(game: Game, shown: int) -> str:
+    return "games:move-list:%s:%d:%d:%s" % (game.seed_commitment, game.ply, shown, translation.get_language())
+
+
+def _move_list_drawn(page: selectors.GamePage) -> SafeString:
+    """games/_move_list.html for the position shown, the same for every viewer: drawn once per
+    game, ply, position shown and language, then kept in the cache."""
+    key = _move_list_key(page.game, page.shown_ply)
+    html = _kept_or_read(page, MOVE_LIST_KEPT, key)
+    if html is None:
+        html = render_to_string("games/_move_list.html", {"move_list_items": _move_list_items(page)})
+        cache.set(key, html, selectors.POSITION_CACHE_SECONDS)
+    return mark_safe(html)  # noqa: S308  # the template's own output, kept as text
 
 
 # At most this many moves that name no square are offered as buttons beside the board

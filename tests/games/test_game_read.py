@@ -4,6 +4,7 @@ same annotations and related objects, on PostgreSQL and SQLite alike."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from unittest import mock
 
@@ -253,3 +254,44 @@ def test_a_players_page_reads_its_position_and_who_has_moved_in_one_round_trip(g
         if step < 2:
             game = play(game, 1)
             mover, other = other, mover
+
+
+def test_a_game_page_reads_its_board_move_list_and_count_with_the_position(client, game):
+    """The game page's board, move list and the header's count of games waiting come from the
+    position's one cache round trip (games.views._page_kept_keys): a page seen before reads no
+    other key, a page never seen draws them, and both draw the same, for each player, a
+    spectator, an earlier position and another language; after a move, the new ones show."""
+    mover = to_move(game)
+    other = next(seat.user for seat in game.seats.all() if seat.user != mover)
+    game = play(game, 2)
+    mover = to_move(game)
+
+    def page_of(user, path: str, language: str) -> tuple[str, list[str]]:
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+        with mock.patch.object(cache, "get", wraps=cache.get) as gets:
+            with mock.patch.object(cache, "get_many", wraps=cache.get_many) as get_manys:
+                html = client.get(path, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert get_manys.call_count == 1
+        together = set(get_manys.call_args.args[0])  # (the local cache's get_many calls get per key)
+        keys = [call.args[0] for call in gets.call_args_list if "session" not in call.args[0]]
+        keys = [key for key in keys if key not in together]
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html), keys
+
+    for user in (mover, other, None):
+        for path, language in (("/games/%d/" % game.pk, "en"), ("/games/%d/?ply=1" % game.pk, "ar")):
+            cache.clear()
+            drawn, _keys = page_of(user, path, language)
+            kept, keys = page_of(user, path, language)
+            assert keys == [] and kept == drawn, (user, path)
+            assert drawn.count('<ol class="turns">') == 1 and ("ply=2" in drawn) and "<svg" in drawn
+            if user is not None:
+                waiting = 1 if user == mover and "?ply" not in path else None
+                if waiting is not None:
+                    assert "Your move in 1 game" in kept
+    before, _ = page_of(mover, "/games/%d/" % game.pk, "en")
+    game = play(game, 1)
+    after, _ = page_of(mover, "/games/%d/" % game.pk, "en")
+    assert "ply=3" in after and "ply=3" not in before
+    assert "Your move in 1 game" in before and "Your move in 0 games" in after
