@@ -333,6 +333,9 @@ class GamePage:
     (:func:`game_for_viewer`'s ``kept_keys``), in its one round trip."""
     kept: dict[str, Any] = field(default_factory=dict)
     """Those of them the cache held, by name (one asked for and missing is not here)."""
+    kept_drawn: dict[str, Any] = field(default_factory=dict)
+    """What the caller drew of those missing, by cache key, to keep in one round trip once
+    the page is drawn (games.views.game_detail)."""
 
     @property
     def moves(self) -> list[Move]:

@@ -194,7 +194,10 @@ def game_detail(
         request.games_waiting_read = (WAITING_KEPT in page.kept, page.kept.get(WAITING_KEPT))  # type: ignore[attr-defined]
     context = game_page_context(page, error=error, typed=typed, requested_move=request.GET.get("move", ""))
     context.update(_conditional_context(page, conditional_error=conditional_error))
-    return render(request, "games/game.html", context, status=status)
+    response = render(request, "games/game.html", context, status=status)
+    if page.kept_drawn:  # what this page drew of the board and the move list, kept at once
+        cache.set_many(page.kept_drawn, selectors.POSITION_CACHE_SECONDS)
+    return response
 
 
 BOARD_KEPT, MOVE_LIST_KEPT, WAITING_KEPT = "board", "move_list", "games_waiting"
@@ -356,6 +359,15 @@ def _kept_or_read(page: selectors.GamePage, name: str, key: str) -> Any:
     return cache.get(key)
 
 
+def _keep(page: selectors.GamePage, name: str, key: str, value: Any) -> None:
+    """Keep what was drawn for ``key``: with the page's other drawings after it is drawn when
+    the page read it with the position (game_detail), else now (the parts pushed to open pages)."""
+    if name in page.kept_asked:
+        page.kept_drawn[key] = value
+    else:
+        cache.set(key, value, selectors.POSITION_CACHE_SECONDS)
+
+
 def _board_drawn(page: selectors.GamePage) -> tuple[SafeString, SafeString]:
     """The board and what sits beside it, drawn once per position, viewer side, orientation
     and language (the spaces' names are translated), then kept in the cache with the position."""
@@ -369,7 +381,7 @@ def _board_drawn(page: selectors.GamePage) -> tuple[SafeString, SafeString]:
             str(board_svg(game.kind, page.view, flip=flip, last=last)),
             str(extras_svg(game.kind, page.view, flip=flip)),
         )
-        cache.set(key, drawn, selectors.POSITION_CACHE_SECONDS)
+        _keep(page, BOARD_KEPT, key, drawn)
     return mark_safe(drawn[0]), mark_safe(drawn[1])  # noqa: S308  # the boards' own safe markup, kept as text
 
 
@@ -384,7 +396,7 @@ def _move_list_drawn(page: selectors.GamePage) -> SafeString:
     html = _kept_or_read(page, MOVE_LIST_KEPT, key)
     if html is None:
         html = render_to_string("games/_move_list.html", {"move_list_items": _move_list_items(page)})
-        cache.set(key, html, selectors.POSITION_CACHE_SECONDS)
+        _keep(page, MOVE_LIST_KEPT, key, html)
     return mark_safe(html)  # noqa: S308  # the template's own output, kept as text
 
 

@@ -266,32 +266,46 @@ def test_a_game_page_reads_its_board_move_list_and_count_with_the_position(clien
     game = play(game, 2)
     mover = to_move(game)
 
-    def page_of(user, path: str, language: str) -> tuple[str, list[str]]:
+    def page_of(user, path: str, language: str) -> tuple[str, list[str], int]:
         client.logout()
         if user is not None:
             client.force_login(user)
-        with mock.patch.object(cache, "get", wraps=cache.get) as gets:
-            with mock.patch.object(cache, "get_many", wraps=cache.get_many) as get_manys:
-                html = client.get(path, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        with (
+            mock.patch.object(cache, "get", wraps=cache.get) as gets,
+            mock.patch.object(cache, "get_many", wraps=cache.get_many) as get_manys,
+            mock.patch.object(cache, "set", wraps=cache.set) as sets,
+            mock.patch.object(cache, "set_many", wraps=cache.set_many) as set_manys,
+        ):
+            html = client.get(path, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        drawn_keys = [":board:", "games:move-list:"]
+        kept_together = [
+            call.args[0] for call in set_manys.call_args_list if any(part in str(call.args[0]) for part in drawn_keys)
+        ]
+        in_set_many = {key for call in set_manys.call_args_list for key in call.args[0]}  # (local: a set per key)
+        alone = [call.args[0] for call in sets.call_args_list if call.args[0] not in in_set_many]
+        assert not [key for key in alone if any(part in key for part in drawn_keys)]
+        assert len(kept_together) <= 1  # what the page drew, kept in one round trip
+        drawn_kept = sum(1 for key in (kept_together[0] if kept_together else {}) if any(p in key for p in drawn_keys))
         assert get_manys.call_count == 1
         together = set(get_manys.call_args.args[0])  # (the local cache's get_many calls get per key)
         keys = [call.args[0] for call in gets.call_args_list if "session" not in call.args[0]]
         keys = [key for key in keys if key not in together]
-        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html), keys
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html), keys, drawn_kept
 
     for user in (mover, other, None):
         for path, language in (("/games/%d/" % game.pk, "en"), ("/games/%d/?ply=1" % game.pk, "ar")):
             cache.clear()
-            drawn, _keys = page_of(user, path, language)
-            kept, keys = page_of(user, path, language)
-            assert keys == [] and kept == drawn, (user, path)
+            drawn, _keys, drawn_kept = page_of(user, path, language)
+            assert drawn_kept == 2  # the board and the move list, both kept at once
+            kept, keys, kept_again = page_of(user, path, language)
+            assert keys == [] and kept == drawn and kept_again == 0, (user, path)
             assert drawn.count('<ol class="turns">') == 1 and ("ply=2" in drawn) and "<svg" in drawn
             if user is not None:
                 waiting = 1 if user == mover and "?ply" not in path else None
                 if waiting is not None:
                     assert "Your move in 1 game" in kept
-    before, _ = page_of(mover, "/games/%d/" % game.pk, "en")
+    before, _, _ = page_of(mover, "/games/%d/" % game.pk, "en")
     game = play(game, 1)
-    after, _ = page_of(mover, "/games/%d/" % game.pk, "en")
+    after, _, _ = page_of(mover, "/games/%d/" % game.pk, "en")
     assert "ply=3" in after and "ply=3" not in before
     assert "Your move in 1 game" in before and "Your move in 0 games" in after
