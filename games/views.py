@@ -386,7 +386,13 @@ def _board_drawn(page: selectors.GamePage) -> tuple[SafeString, SafeString]:
 
 
 def _move_list_key(game: Game, shown: int) -> str:
-    return "games:move-list:%s:%d:%d:%s" % (game.seed_commitment, game.ply, shown, translation.get_language())
+    return "games:move-list:%d:%s:%d:%d:%s" % (
+        game.pk,
+        game.seed_commitment,
+        game.ply,
+        shown,
+        translation.get_language(),
+    )
 
 
 def _move_list_drawn(page: selectors.GamePage) -> SafeString:
