@@ -81,7 +81,7 @@ def test_the_game_pages_report_form_is_drawn_once_per_language_and_process(clien
     each language gets its own translation, and a second page draws nothing again."""
     _report_form_drawn.cache_clear()
     client.force_login(alice)
-    forms = {}
+    forms: dict[str, set[str]] = {}
     for language in ("en", "ar", "en", "ar"):
         page = client.get(reverse("games:game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
         found = re.search(
