@@ -41,10 +41,10 @@ from . import records as game_records
 from .boards import board_svg, extras_svg, hot_tile
 from .errors import GameActionError
 from .forms import ArchiveFilterForm, ChallengeForm, MoveForm, SoloForm
-from .labels import result_text, side_label
+from .labels import reason_label, result_text, side_label
 from .models import Challenge, Game, GameKind
 from .rules import LegalMove
-from .templatetags.games_tags import timeleft, variant_name
+from .templatetags.games_tags import game_result_for, opponents_of, timeleft, variant_name
 
 VERIFY_COMMAND = "python -m engine reveal %(kind)s --seed %(seed)s%(options)s"
 
@@ -68,12 +68,14 @@ def lobby(
 ) -> HttpResponse:
     game_ids = selectors.player_game_ids(user=request.user)  # read once for both lists
     games = selectors.games_for_lobby_page(user=request.user, page=request.GET.get("page"), game_ids=game_ids)
+    history = selectors.games_history(user=request.user, limit=10, game_ids=game_ids)
     context = {
         "games": games.rows,
         "game_rows_html": _lobby_rows_html(games.rows),
         "games_page": games.page,
         "challenges": selectors.challenges_for_lobby(user=request.user),
-        "history": selectors.games_history(user=request.user, limit=10, game_ids=game_ids),
+        "history": history,
+        "history_html": _lobby_history_html(history, request.user),
         "challenge_form_html": _form_html(challenge_form, ChallengeForm, "challenge"),
         "solo_form_html": _form_html(solo_form, SoloForm, "solo"),
     }
@@ -119,6 +121,27 @@ def _lobby_rows_html(rows: list[selectors.LobbyGame]) -> SafeString:
                 time_left,
             )
         )
+    return mark_safe("".join(items))  # noqa: S308  # made of format_html's escaped parts
+
+
+def _lobby_history_html(games: list[Game], user: Any) -> SafeString:
+    """The lobby's recent games (games/lobby.html): the game's link, the opponents, the result
+    as ``user`` saw it and why the game ended; drawn here as the running games' rows are."""
+    sentinel = 987654321
+    game_url = reverse("games:game", args=[sentinel])
+    against = _("against %(opponent)s")
+    items = [
+        format_html(
+            '<li><a href="{}">{} #{}</a>\n      {}:\n      {} <span class="muted">({})</span></li>\n',
+            game_url.replace(str(sentinel), str(game.pk)),
+            game.get_kind_display(),
+            game.pk,
+            against % {"opponent": opponents_of(game, user)},
+            game_result_for(game, user),
+            reason_label(game.result_reason),
+        )
+        for game in games
+    ]
     return mark_safe("".join(items))  # noqa: S308  # made of format_html's escaped parts
 
 

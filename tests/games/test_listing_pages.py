@@ -277,3 +277,44 @@ def test_a_lobby_row_says_the_game_variant_opponent_side_turn_and_time_left(clie
     assert (
         "Your turn" not in arabic and "Waiting for the opponent" not in arabic and 'data-game="%d"' % game.pk in arabic
     )
+
+
+HISTORY = re.compile(
+    r'<li><a href="/games/(\d+)/">([^<]+) #\d+</a>\s*([^:]*):\s*(\S+) <span class="muted">\(([^)]*)\)</span></li>'
+)
+
+
+def test_the_lobbys_recent_games_say_the_opponent_the_result_and_why_as_the_player_saw_them(client):
+    """The lobby's recent finished games (drawn by games.views._lobby_history_html): latest
+    first, each with its link, the opponents' names, the result for this player and
+    why the game ended, in the player's language."""
+    dora = make_user("dora")
+    rivals = {name: make_user(name) for name in ("won", "lost", "drawn", "aborted")}
+    finished = {}
+    for name, rival in rivals.items():
+        game = start_game(dora, rival, "onitama")
+        if name == "won":
+            services.game_resign(game_id=game.pk, user=rival)
+        elif name == "lost":
+            services.game_resign(game_id=game.pk, user=dora)
+        elif name == "drawn":
+            game = play(game, 2)
+            offerer = to_move(game)
+            services.draw_offer(game_id=game.pk, user=offerer)
+            services.draw_accept(game_id=game.pk, user=rival if offerer == dora else dora)
+        else:
+            services.game_abort(game_id=game.pk, user=dora)
+        finished[name] = Game.objects.get(pk=game.pk)
+    client.force_login(dora)
+    rows = HISTORY.findall(client.get("/lobby/").content.decode())
+    latest_first = sorted(finished.values(), key=lambda g: (g.finished_at or timezone.now(), g.pk), reverse=True)
+    assert [int(row[0]) for row in rows] == [g.pk for g in latest_first]
+    by_id = {int(row[0]): row for row in rows}
+    expected = {"won": "won", "lost": "lost", "drawn": "draw", "aborted": "aborted"}
+    for name, game in finished.items():
+        _pk, kind, against, result, reason = by_id[game.pk]
+        assert kind == "Onitama" and result == expected[name], name
+        assert unescape(against) == "against %s" % rivals[name].get_username(), name
+        assert reason and reason == unescape(reason), name
+    arabic = HISTORY.findall(client.get("/lobby/", HTTP_ACCEPT_LANGUAGE="ar").content.decode())
+    assert len(arabic) == 4 and all(row[3] not in ("won", "lost", "draw", "aborted") for row in arabic)
