@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import router
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Model, Q, QuerySet, Subquery
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
@@ -93,6 +93,15 @@ def blocks_hiding(*, blocker: User, blocked: Any, since_before: Any) -> QuerySet
     ``OuterRef("author_id")``, ``OuterRef("created_at")``): for ``Exists``, the bulk form of
     :func:`block_since` (a message written at or after the block stays hidden)."""
     return Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked, created_at__lte=since_before)
+
+
+def block_made_among(*, blocker: Any, blocked_among: Any) -> Subquery:
+    """When ``blocker`` (an expression, such as ``OuterRef("user_id")``) blocked one of
+    ``blocked_among`` (a query of user ids), or NULL: for an annotation, the bulk form of
+    :func:`blocks_between` for the two players of a game, one per seat
+    (games.selectors.SEATS_WITH_USERS: each seat says when its player blocked the other)."""
+    made = Block.objects.filter(blocker_id=blocker, blocked_id__in=blocked_among).order_by("created_at")
+    return Subquery(made.values("created_at")[:1])
 
 
 def blocks_between(*, user: User, others: list[User]) -> dict[tuple[int, int], datetime]:

@@ -53,7 +53,9 @@ def conversation_for(*, game_id: int, user: Any, game: Game | None = None) -> Co
     if game is None:
         raise NotFound("game_not_found", game=game_id)
     partners = partners_of(game=game, user=user)
-    blocks = blocks_between(user=user, others=partners)  # both ways, one query
+    blocks = _blocks_read_with_seats(game, user, partners)
+    if blocks is None:
+        blocks = blocks_between(user=user, others=partners)  # both ways, one query
     hidden = Q()
     for partner in partners:
         since = blocks.get((user.pk, partner.pk))
@@ -70,6 +72,24 @@ def conversation_for(*, game_id: int, user: Any, game: Game | None = None) -> Co
         messages=_with_authors(shown, [user, *partners]),
         blocked_by_partner=any((partner.pk, user.pk) in blocks for partner in partners),
     )
+
+
+def _blocks_read_with_seats(game: Game, user: Any, partners: list[User]) -> dict[tuple[int, int], Any] | None:
+    """What :func:`blocks_between` says of ``user`` and their one partner, from the game's
+    seats when they were read with when each player blocked the other
+    (games.selectors.SEATS_WITH_USERS: every game page reads them); None otherwise."""
+    if len(partners) != 1 or "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        return None
+    seats = [seat for seat in game.seats.all() if seat.user_id is not None]
+    if len(seats) != 2 or not all(hasattr(seat, "co_player_blocked_at") for seat in seats):
+        return None
+    partner = partners[0].pk
+    found: dict[tuple[int, int], Any] = {}
+    for seat in seats:
+        blocked_at = getattr(seat, "co_player_blocked_at", None)
+        if seat.user_id is not None and blocked_at is not None:
+            found[(seat.user_id, partner if seat.user_id == user.pk else user.pk)] = blocked_at
+    return found
 
 
 GAME_MESSAGES_SQL = "game_messages"  # its name in maatasite.sql_once

@@ -35,6 +35,7 @@ from django.db.models import (
 from django.db.models.functions import JSONObject, Now
 from django.utils import timezone
 
+from accounts.selectors import block_made_among
 from engine.core import replay
 from engine.errors import EngineError
 from maatasite.sql_once import built_once, instances_once, rows_once, value_once
@@ -370,7 +371,15 @@ _MISSING = object()
 SEATS_WITH_USERS = Prefetch(
     "seats",
     queryset=Seat.objects.select_related("user")
-    .annotate(has_conditional_lines=Exists(ConditionalLines.objects.filter(seat=OuterRef("pk"))))
+    .annotate(
+        has_conditional_lines=Exists(ConditionalLines.objects.filter(seat=OuterRef("pk"))),
+        # when this seat's player blocked another player seated in the game (NULL: never): the
+        # chat panel of a two-player game reads its blocks here rather than in a query of its own
+        co_player_blocked_at=block_made_among(
+            blocker=OuterRef("user_id"),
+            blocked_among=Seat.objects.filter(game_id=OuterRef(OuterRef("game_id"))).order_by().values("user_id"),
+        ),
+    )
     .order_by("position"),
 )
 # The game's pending draw offer (at most one: games_one_pending_draw_offer), read in the game's

@@ -16,6 +16,7 @@ from chat import selectors, services
 from chat.models import MESSAGE_MAX_LENGTH, Message
 from games import services as games_services
 from games.errors import GameActionError
+from games.selectors import game_for_viewer
 from maatasite import sql_once
 from tests.games.conftest import first_legal, play, start_game
 
@@ -152,3 +153,51 @@ def test_the_messages_read_through_sql_built_once_are_the_orms(alice, bob, game)
     Message.objects.create(game=game, author=bob, text="after the block", ply=game.ply)  # as a race would leave it
     assert _texts(game, alice) == ["note 0", "note 1", "note 2"]
     assert _texts(game, bob) == ["note 0", "note 1", "note 2", "after the block"]
+
+
+def test_a_game_read_with_its_seats_gives_the_blocks_without_a_query_of_their_own(alice, bob, carol, game):
+    """A two-player game read for its page (games.selectors.game_for_viewer: its seats say when
+    each player blocked the other) gives conversation_for the same blocks as blocks_between's
+    query, with one query less: no block, either one, both, a block of someone not seated, a
+    block lifted; hidden messages stay hidden either way."""
+    now = timezone.now()
+    services.message_create(game_id=game.pk, author=alice, text="early", now=now - timedelta(hours=2))
+    services.message_create(game_id=game.pk, author=bob, text="reply", now=now - timedelta(hours=1))
+    steps = [
+        lambda: None,
+        lambda: account_services.block_create(blocker=bob, blocked=alice),
+        lambda: account_services.block_create(blocker=alice, blocked=bob),
+        lambda: account_services.block_create(blocker=alice, blocked=carol),
+        lambda: account_services.block_delete(blocker=bob, blocked=alice),
+        lambda: account_services.block_delete(blocker=alice, blocked=bob),
+    ]
+    shown: dict[str, list[tuple[list[str], bool]]] = {"alice": [], "bob": []}
+    for step, change in enumerate(steps):
+        change()
+        Block.objects.update(created_at=now - timedelta(minutes=90))  # between the two messages
+        for viewer in (alice, bob):
+            read = game_for_viewer(game_id=game.pk, user=viewer).game
+            with CaptureQueriesContext(connection) as queries:
+                from_seats = selectors.conversation_for(game_id=game.pk, user=viewer, game=read)
+            alone = selectors.conversation_for(game_id=game.pk, user=viewer)
+            assert [m.text for m in from_seats.messages] == [m.text for m in alone.messages], (step, viewer)
+            assert from_seats.blocked_by_partner == alone.blocked_by_partner, (step, viewer)
+            assert not any("accounts_block" in q["sql"] for q in queries.captured_queries), (step, viewer)
+            shown[viewer.username].append(([m.text for m in from_seats.messages], from_seats.blocked_by_partner))
+    # alice sees bob's "reply" (written after the blocks' time) only while she does not block him
+    assert shown["alice"] == [
+        (["early", "reply"], False),
+        (["early", "reply"], True),
+        (["early"], True),
+        (["early"], True),
+        (["early"], False),
+        (["early", "reply"], False),
+    ]
+    assert shown["bob"] == [
+        (["early", "reply"], False),
+        (["early", "reply"], False),
+        (["early", "reply"], True),
+        (["early", "reply"], True),
+        (["early", "reply"], True),
+        (["early", "reply"], False),
+    ]
