@@ -161,7 +161,7 @@ class User(AbstractUser):
 class Block(models.Model):
     """``blocker`` does not want to be challenged by ``blocked`` (games already running go on).
 
-    Read only through ``accounts.selectors.is_blocked``; written by
+    Read only through ``accounts.selectors`` (``is_blocked`` and its bulk forms); written by
     ``accounts.services.block_create``/``block_delete``.
     """
 
