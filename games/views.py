@@ -342,7 +342,7 @@ def game_page_context(
     """What games/game.html and its parts need to show ``page`` to its viewer: the page's
     view, and the parts that games/consumers.py pushes to open pages after a change."""
     game = page.game
-    flip = bool(page.viewer_seat and page.viewer_seat.position == 1)
+    flip = _board_flipped(page.viewer_seat)
     seats = page.seats_by_side
     if not typed and page.legal_moves:
         typed = requested_move.strip()[:200]  # a move chosen on the list page
@@ -368,9 +368,14 @@ def game_page_context(
     }
 
 
+def _board_flipped(viewer_seat: Any) -> bool:
+    """The board turned to the viewer: the second seat sees it from the other side."""
+    return bool(viewer_seat and viewer_seat.position == 1)
+
+
 def _board_key(game: Game, shown: int, viewer_seat: Any) -> str:
     side = viewer_seat.side if viewer_seat else "-"
-    flip = bool(viewer_seat and viewer_seat.position == 1)
+    flip = _board_flipped(viewer_seat)
     return "%s:board:%s:%d:%s" % (selectors.position_key(game, shown), side, flip, translation.get_language())
 
 
@@ -395,7 +400,7 @@ def _board_drawn(page: selectors.GamePage) -> tuple[SafeString, SafeString]:
     """The board and what sits beside it, drawn once per position, viewer side, orientation
     and language (the spaces' names are translated), then kept in the cache with the position."""
     game = page.game
-    flip = bool(page.viewer_seat and page.viewer_seat.position == 1)
+    flip = _board_flipped(page.viewer_seat)
     key = _board_key(game, page.shown_ply, page.viewer_seat)
     drawn = _kept_or_read(page, BOARD_KEPT, key)
     if drawn is None:

@@ -117,6 +117,9 @@ def test_the_game_page_and_its_status_cost_the_same_queries_in_a_short_and_a_lon
     long_count, long_html = counted(client, "/games/%d/" % long.pk)
     assert len(re.findall(r'class="ply( current)?"', long_html)) == 8
     assert short_count == long_count, (short_count, long_count)
+    # a page seen before: the user, the game, its seats (with the blocks between its players:
+    # chat.selectors.conversation_for reads them there) and the chat's messages
+    assert long_count == 4, long_count
     status_short, _ = counted(client, "/games/%d/status.json" % short.pk)
     status_long, _ = counted(client, "/games/%d/status.json" % long.pk)
     # the poll reads the game's row only: not the session or the user (accounts.middleware.reads_no_user)
