@@ -82,13 +82,19 @@ def lobby(
     return render(request, "games/lobby.html", context, status=status)
 
 
+def _game_urls() -> Callable[[int], str]:
+    """The game page's address for any game id, reversed once for a list that draws many."""
+    sentinel = 987654321
+    url = reverse("games:game", args=[sentinel])
+    return lambda game_id: url.replace(str(sentinel), str(game_id))
+
+
 def _lobby_rows_html(rows: list[selectors.LobbyGame]) -> SafeString:
     """The lobby's rows of running games (games/lobby.html): the game's link, variant, opponent
     and side, whose turn it is and the time left. Drawn here rather than by a template loop,
     whose nodes per row cost more than the rest of the lobby (bench/profile_game.py --lobby
     1000 --templates): the game's address is reversed once, not once per row."""
-    sentinel = 987654321
-    game_url = reverse("games:game", args=[sentinel])
+    game_url = _game_urls()
     against, you_play = _("against %(opponent)s"), _("you play %(side)s")
     your_turn, waiting = _("Your turn"), _("Waiting for the opponent")
     items = []
@@ -111,7 +117,7 @@ def _lobby_rows_html(rows: list[selectors.LobbyGame]) -> SafeString:
                 '<span class="variant">({})</span>\n{}\n({})\n      {}\n      {}\n    </li>\n',
                 " my-turn" if row.my_turn else "",
                 game.pk,
-                game_url.replace(str(sentinel), str(game.pk)),
+                game_url(game.pk),
                 game.get_kind_display(),
                 game.pk,
                 variant_name(game),
@@ -127,13 +133,12 @@ def _lobby_rows_html(rows: list[selectors.LobbyGame]) -> SafeString:
 def _lobby_history_html(games: list[Game], user: Any) -> SafeString:
     """The lobby's recent games (games/lobby.html): the game's link, the opponents, the result
     as ``user`` saw it and why the game ended; drawn here as the running games' rows are."""
-    sentinel = 987654321
-    game_url = reverse("games:game", args=[sentinel])
+    game_url = _game_urls()
     against = _("against %(opponent)s")
     items = [
         format_html(
             '<li><a href="{}">{} #{}</a>\n      {}:\n      {} <span class="muted">({})</span></li>\n',
-            game_url.replace(str(sentinel), str(game.pk)),
+            game_url(game.pk),
             game.get_kind_display(),
             game.pk,
             against % {"opponent": opponents_of(game, user)},
