@@ -12,7 +12,9 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, router, transaction
+from django.db.models.constants import OnConflict
+from django.db.models.sql import InsertQuery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -102,21 +104,46 @@ def idempotency_claim(*, user: Any, key: str, request_hash: str) -> tuple[Idempo
     on the unique index until the first commits, then finds its answer (is_new False).
     An expired record is replaced.
 
-    Two round trips: an insert that does nothing on a conflict (so no savepoint is needed to
-    survive one), then the read of the key's row. The row is ours when it has no answer yet
-    (``status_code`` 0): every committed row has one, as the answer is stored in the same
-    transaction as the claim (:func:`idempotency_store`).
+    A new key costs one round trip: an insert that does nothing on a conflict (so no savepoint
+    is needed to survive one) and returns the new row's id. A key already taken costs one more,
+    the read of its row, which is ours only when it has no answer yet (``status_code`` 0): every
+    committed row has one, as the answer is stored in the same transaction as the claim
+    (:func:`idempotency_store`).
     """
     now = timezone.now()
     while True:
-        IdempotencyRecord.objects.bulk_create(
-            [IdempotencyRecord(user=user, key=key, request_hash=request_hash, expires_at=now + _expiry())],
-            ignore_conflicts=True,
+        claim = IdempotencyRecord(
+            user=user, key=key, request_hash=request_hash, created_at=now, expires_at=now + _expiry()
         )
+        if _inserted_unless_taken(claim):
+            return claim, True
         record = IdempotencyRecord.objects.get(user=user, key=key)
         if record.expires_at > now:
             return record, record.status_code == 0
         IdempotencyRecord.objects.filter(pk=record.pk, expires_at__lte=now).delete()  # expired: claim anew
+
+
+def _inserted_unless_taken(record: IdempotencyRecord) -> bool:
+    """Insert ``record`` unless its key is taken (PostgreSQL's ``ON CONFLICT DO NOTHING``,
+    SQLite's ``INSERT OR IGNORE``), in one statement that returns the new row's id; True when
+    inserted (the record then has its id). The ORM's own insert, compiled as ``bulk_create``
+    compiles it, with the id asked back: ``bulk_create(ignore_conflicts=True)`` does not ask,
+    and a second statement would be needed to learn whether the row is ours."""
+    alias = router.db_for_write(IdempotencyRecord)
+    meta = IdempotencyRecord._meta
+    query = InsertQuery(IdempotencyRecord, on_conflict=OnConflict.IGNORE)
+    query.insert_values([field for field in meta.concrete_fields if field is not meta.pk], [record])
+    compiler = query.get_compiler(using=alias)
+    compiler.returning_fields = [meta.pk]
+    ((statement, params),) = compiler.as_sql()
+    with connections[alias].cursor() as cursor:
+        cursor.execute(statement, params)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    record.pk = row[0]
+    record._state.adding, record._state.db = False, alias
+    return True
 
 
 def idempotency_store(*, record: IdempotencyRecord, status_code: int, body: Any) -> None:

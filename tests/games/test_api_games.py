@@ -351,10 +351,11 @@ def test_a_move_answers_with_the_draw_offer_still_pending_and_reads_offers_with_
     assert waiter.get(url(game)).json()["draw_offer"] is None
 
 
-def test_an_expired_key_not_yet_purged_is_claimed_anew_and_a_claim_costs_two_queries(turn, game):
-    """The claim inserts without failing on a conflict, then reads the key's row: two round
-    trips, no savepoint. An expired row still there (the purge runs daily) is replaced: the
-    key answers the new request, not the old answer."""
+def test_an_expired_key_not_yet_purged_is_claimed_anew_and_a_claim_costs_one_query(turn, game):
+    """The claim inserts without failing on a conflict, returning the new row's id: one round
+    trip for a new key, two for a key taken (then its row is read), no savepoint. An expired
+    row still there (the purge runs daily) is replaced: the key answers the new request, not
+    the old answer."""
     from datetime import timedelta
 
     from django.db import connection, transaction
@@ -380,4 +381,12 @@ def test_an_expired_key_not_yet_purged_is_claimed_anew_and_a_claim_costs_two_que
         claimed, is_new = api_services.idempotency_claim(user=user, key="k2", request_hash="h")
     assert is_new and claimed.key == "k2" and claimed.status_code == 0
     sql = [q["sql"] for q in queries.captured_queries]
-    assert len(sql) == 2 and not any("SAVEPOINT" in q for q in sql), sql
+    assert len(sql) == 1 and not any("SAVEPOINT" in q for q in sql), sql  # a new key: the insert alone
+    assert IdempotencyRecord.objects.get(pk=claimed.pk).key == "k2"
+    api_services.idempotency_store(record=claimed, status_code=201, body={"done": True})
+    assert IdempotencyRecord.objects.get(pk=claimed.pk).response_body == {"done": True}
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        again, is_new = api_services.idempotency_claim(user=user, key="k2", request_hash="h")
+    assert not is_new and again.pk == claimed.pk and again.status_code == 201
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len(sql) == 2 and not any("SAVEPOINT" in q for q in sql), sql  # taken: the insert, then its row
