@@ -282,6 +282,47 @@ def test_a_lobby_row_says_the_game_variant_opponent_side_turn_and_time_left(clie
     )
 
 
+def test_lobby_rows_that_share_labels_read_as_each_row_drawn_alone():
+    """_lobby_rows_html looks each label up once for the rows that share it: the rows drawn
+    together read exactly as each drawn alone, in English and Arabic, and two times left with
+    one key (_timeleft_key) read the same."""
+    from datetime import timedelta
+
+    from django.utils import translation
+
+    from games.templatetags.games_tags import timeleft
+    from games.views import _lobby_rows_html, _timeleft_key
+
+    now = timezone.now()
+    shapes = [
+        ("onitama", {"cards": "base"}, "red", True, timedelta(days=3, hours=2, minutes=5)),
+        ("onitama", {"cards": "base"}, "blue", False, timedelta(days=3, hours=2, minutes=50)),
+        ("onitama", {"cards": "senseis_path"}, "red", False, timedelta(minutes=30)),
+        ("maatatahay", {"variant": "first"}, "wazu", True, timedelta(hours=5)),
+        ("maatatahay", {"variant": "standard"}, "balan", False, timedelta(seconds=-5)),
+        ("maatatahay", {"variant": "first"}, "balan", True, None),
+    ]
+    rows = [
+        selectors.LobbyGame(
+            game=Game(pk=100 + n, kind=kind, options=options, deadline=None if left is None else now + left),
+            my_side=side,
+            my_turn=mine,
+            opponent="rival <%d>" % n,
+            time_left=left,
+        )
+        for n, (kind, options, side, mine, left) in enumerate(shapes)
+    ]
+    for language in ("en", "ar"):
+        with translation.override(language):
+            together = _lobby_rows_html(rows)
+            assert together == "".join(_lobby_rows_html([row]) for row in rows)
+            assert together.count('class="game-row') == 6 and "rival &lt;0&gt;" in together
+    for seconds in range(-120, 3 * 86400, 97):
+        a, b = timedelta(seconds=seconds), timedelta(seconds=seconds + 7)
+        if _timeleft_key(a) == _timeleft_key(b):
+            assert timeleft(a) == timeleft(b), seconds
+
+
 HISTORY = re.compile(
     r'<li><a href="/games/(\d+)/">([^<]+) #\d+</a>\s*([^:]*):\s*(\S+) <span class="muted">\(([^)]*)\)</span></li>'
 )
