@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from accounts.selectors import block_since, blocks_between, blocks_hiding
 from games.errors import NotAllowed, NotFound
 from games.models import Game
-from games.selectors import game_users, rows_of_game
+from games.selectors import game_row_extra_register, game_users, rows_of_game
 
 from .models import Message
 
@@ -99,9 +99,26 @@ def _messages_query(game_id: int) -> QuerySet[Message]:
     return Message.objects.filter(game_id=game_id)
 
 
+# Whether a game has messages, read with its row on every page (games.selectors.GAME_ROW_EXTRAS,
+# registered by ChatConfig.ready).
+HAS_MESSAGES = "chat_has_messages"
+
+
+def has_messages_expression() -> Exists:
+    return Exists(Message.objects.filter(game=OuterRef("pk")))
+
+
+def register() -> None:
+    """Read HAS_MESSAGES with a game's row on its pages (ChatConfig.ready)."""
+    game_row_extra_register(HAS_MESSAGES, has_messages_expression)
+
+
 def game_messages(*, game: Game) -> list[Message]:
     """All of ``game``'s messages in their order (``Message.objects.filter(game=game)``), each
-    with its game set, through their SQL built once: every game page of a player reads them."""
+    with its game set, through their SQL built once: every game page of a player reads them,
+    unless its row, read with it, says it has none (HAS_MESSAGES)."""
+    if getattr(game, HAS_MESSAGES, None) is False:
+        return []
     return rows_of_game(GAME_MESSAGES_SQL, queryset=_messages_query, game=game)
 
 

@@ -399,12 +399,28 @@ PENDING_DRAW_OFFER = Subquery(
 _GAME_ID_PLACEHOLDER = -7_001_005  # an id no game has: the compiled SQL's variable parameter
 
 
+# What apps built on games read with a game's row, as every game page reads it (not the row
+# locked for a write): by name, a function making an expression over the outer game (such as
+# ``Exists(...filter(game=OuterRef("pk")))``), registered in the app's AppConfig.ready, since
+# games imports none of them. The chat registers whether the game has messages, so that a
+# page of a game without any (most games) makes no query of them (chat.selectors.game_messages).
+GAME_ROW_EXTRAS: dict[str, Callable[[], Any]] = {}
+
+
+def game_row_extra_register(name: str, expression: Callable[[], Any]) -> None:
+    """Read ``expression()`` as ``name`` on the game's row that pages read (game_row, unlocked).
+    Call from AppConfig.ready: the row's SQL is built once, at its first read."""
+    GAME_ROW_EXTRAS[name] = expression
+
+
 def _game_query(game_id: int, *, lock: bool, with_draw_offer: bool) -> QuerySet[Game]:
     rows = Game.objects.filter(pk=game_id)
     if lock:
         rows = rows.select_for_update()
     if with_draw_offer:
         rows = rows.annotate(pending_draw_offer=PENDING_DRAW_OFFER)
+    if not lock and GAME_ROW_EXTRAS:
+        rows = rows.annotate(**{name: expression() for name, expression in GAME_ROW_EXTRAS.items()})
     return rows
 
 

@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from chat import services as chat_services
 from engine import fair, get_game
 from games import selectors, services
 from games.models import Game, GameStatus
@@ -117,9 +118,13 @@ def test_the_game_page_and_its_status_cost_the_same_queries_in_a_short_and_a_lon
     long_count, long_html = counted(client, "/games/%d/" % long.pk)
     assert len(re.findall(r'class="ply( current)?"', long_html)) == 8
     assert short_count == long_count, (short_count, long_count)
-    # a page seen before: the user, the game, its seats (with the blocks between its players:
-    # chat.selectors.conversation_for reads them there) and the chat's messages
-    assert long_count == 4, long_count
+    # a page seen before: the user, the game (with whether its chat has messages: none here, so
+    # they are not read) and its seats (with the blocks between its players:
+    # chat.selectors.conversation_for reads them there)
+    assert long_count == 3, long_count
+    chat_services.message_create(game_id=long.pk, author=long.to_move_user, text="good luck")
+    with_chat, chat_html = counted(client, "/games/%d/" % long.pk)
+    assert with_chat == 4 and "good luck" in chat_html, with_chat  # ... and then the chat's messages
     status_short, _ = counted(client, "/games/%d/status.json" % short.pk)
     status_long, _ = counted(client, "/games/%d/status.json" % long.pk)
     # the poll reads the game's row only: not the session or the user (accounts.middleware.reads_no_user)
