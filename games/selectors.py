@@ -31,6 +31,7 @@ from django.db.models import (
     Subquery,
     Value,
     When,
+    Window,
 )
 from django.db.models.functions import JSONObject, Now
 from django.utils import timezone
@@ -152,9 +153,28 @@ def games_for_lobby_page(
     game_ids: Collection[int] | None = None,
 ) -> LobbyGames:
     """One page of :func:`games_for_lobby` (a bad or out-of-range page number: the nearest
-    page), in a constant number of queries: the count, the page and its seats. ``game_ids``:
-    :func:`player_game_ids` of ``user``, when the caller read them for another list too."""
-    shown = Paginator(_lobby_games(user, game_ids), per_page).get_page(page)
+    page, as ``Paginator.get_page`` does), in a constant number of queries: the page with the
+    count of all (a window over the same rows: the count's own query read every game of the
+    player once more) and its seats; a page past the end costs the count and the last page
+    again. ``game_ids``: :func:`player_game_ids` of ``user``, when the caller read them for
+    another list too."""
+    games = _lobby_games(user, game_ids)
+    paginator = Paginator(games, per_page)
+    try:
+        number = int(page)
+    except (TypeError, ValueError):
+        number = 1
+    counted = []
+    if 1 <= number <= 1_000_000:  # (beyond: past any player's games, and past SQL's OFFSET)
+        counted = list(games.annotate(lobby_total=Window(Count("pk")))[(number - 1) * per_page : number * per_page])
+    if counted:
+        paginator.count = counted[0].lobby_total  # the window's
+        shown = Page(counted, number, paginator)
+    elif number == 1:
+        paginator.count = 0
+        shown = Page([], 1, paginator)
+    else:  # past the end, zero or negative: the last page, as get_page gives it
+        shown = paginator.get_page(number)
     return LobbyGames(rows=_lobby_rows(shown.object_list, user, now or timezone.now()), page=shown)
 
 

@@ -87,3 +87,35 @@ def test_the_lobby_reads_the_players_game_ids_once_for_its_two_lists(client):
     seats_reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "games_seat"."game_id"')]
     assert len(seats_reads) == 1
     assert html.count('class="game-row') == 2 and "bfin1" in html  # both lists are there
+
+
+def test_a_lobby_page_is_the_paginators_page_with_its_count_read_in_the_same_query():
+    """games_for_lobby_page reads the count with the page (a window over the same rows) and
+    gives what Paginator.get_page gives over the same games for any page asked: in range, past
+    the end, not a number, zero or negative. A page in range makes no count query of its own."""
+    from django.core.paginator import Paginator
+
+    player = make_user("pager")
+    for index in range(7):
+        start_game(player, make_user("pg%d" % index), "onitama", {"cards": "base"})
+    expected_all = selectors._lobby_games(player)
+    for asked in (None, "1", "2", "3", "4", "99", "9" * 30, "abc", "0", "-3", "2.5", 2):
+        expected = Paginator(expected_all, 3).get_page(asked)
+        with CaptureQueriesContext(connection) as queries:
+            got = selectors.games_for_lobby_page(user=player, page=asked, per_page=3)
+        assert [row.game.pk for row in got.rows] == [game.pk for game in expected.object_list], asked
+        assert (got.page.number, got.page.paginator.count, got.page.paginator.num_pages) == (
+            expected.number,
+            expected.paginator.count,
+            expected.paginator.num_pages,
+        ), asked
+        assert (got.page.has_next(), got.page.has_previous()) == (expected.has_next(), expected.has_previous())
+        sqls = [q["sql"] for q in queries.captured_queries]
+        counts = [sql for sql in sqls if sql.startswith("SELECT COUNT(")]
+        past_the_end = str(asked).lstrip("-").isdigit() and not 1 <= int(asked) <= expected.paginator.num_pages
+        assert len(counts) == (1 if past_the_end else 0), (asked, sqls)
+    nobody = make_user("nogames")
+    with CaptureQueriesContext(connection) as queries:
+        empty = selectors.games_for_lobby_page(user=nobody)
+    assert empty.rows == [] and empty.page.number == 1 and empty.page.paginator.count == 0
+    assert not any(q["sql"].startswith("SELECT COUNT(") for q in queries.captured_queries)
