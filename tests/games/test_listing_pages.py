@@ -122,7 +122,7 @@ def test_the_game_page_and_its_status_cost_the_same_queries_in_a_short_and_a_lon
     # they are not read) and its seats (with the blocks between its players:
     # chat.selectors.conversation_for reads them there)
     assert long_count == 3, long_count
-    chat_services.message_create(game_id=long.pk, author=long.to_move_user, text="good luck")
+    chat_services.message_create(game_id=long.pk, author=player, text="good luck")
     with_chat, chat_html = counted(client, "/games/%d/" % long.pk)
     assert with_chat == 4 and "good luck" in chat_html, with_chat  # ... and then the chat's messages
     status_short, _ = counted(client, "/games/%d/status.json" % short.pk)
