@@ -59,19 +59,21 @@ class SeatSerializer(serializers.Serializer):
     bot_level = serializers.IntegerField(allow_null=True)
     is_you = serializers.BooleanField()
 
-    def to_representation(self, seat: Seat) -> dict[str, Any]:
-        me = _viewer_id(self.context)
+    @staticmethod
+    def seat_values(seat: Seat, me: int | None) -> dict[str, Any]:
+        """The seat's values as ``me`` (the viewer's id, None for a spectator) sees them."""
         user = seat.user if seat.user_id is not None else None
-        return super().to_representation(
-            {
-                "side": seat.side,
-                "position": seat.position,
-                "username": user.username if user and not user.is_deleted else None,
-                "display_name": user.public_name if user else seat.player_name,
-                "bot_level": seat.bot_level,
-                "is_you": me is not None and seat.user_id == me,
-            }
-        )
+        return {
+            "side": seat.side,
+            "position": seat.position,
+            "username": user.username if user and not user.is_deleted else None,
+            "display_name": user.public_name if user else seat.player_name,
+            "bot_level": seat.bot_level,
+            "is_you": me is not None and seat.user_id == me,
+        }
+
+    def to_representation(self, seat: Seat) -> dict[str, Any]:
+        return super().to_representation(self.seat_values(seat, _viewer_id(self.context)))
 
 
 # The result of a ``Game`` that is over.
@@ -134,7 +136,7 @@ class GameSummarySerializer(serializers.Serializer):
         }
 
     def to_representation(self, game: Game) -> dict[str, Any]:
-        return super().to_representation(self.summary_values(game, list(game.seats.all())))
+        return _shaped(_SUMMARY_SHAPE, self.summary_values(game, list(game.seats.all())), _viewer_id(self.context))
 
 
 # A ``Game`` of a player's archive (games.archive: annotated with ``my_side``, the player's side).
@@ -258,6 +260,10 @@ class GameDetailSerializer(GameSummarySerializer):
         return {"side": offer_seat.side if offer_seat else "", "ply": offer.ply, "to_you": page.draw_offer_to_me}
 
     def to_representation(self, page: GamePage) -> dict[str, Any]:  # type: ignore[override]
+        return _shaped(_DETAIL_SHAPE, self.detail_values(page), _viewer_id(self.context))
+
+    def detail_values(self, page: GamePage) -> dict[str, Any]:
+        """The answer's values, before its fields shape them."""
         values = self.summary_values(page.game, page.seats)
         values.update(
             {
@@ -271,7 +277,37 @@ class GameDetailSerializer(GameSummarySerializer):
                 "fairness": page.game,
             }
         )
-        return serializers.Serializer.to_representation(self, values)
+        return values
+
+
+# A game's answer (a summary in a list, a detail) is shaped by fields bound once per process, to
+# these instances, instead of DRF deep-copying and binding every field (nested ones included)
+# for each answer: that was most of the cost of shaping one. The seats, the one nested part
+# that depends on the viewer (``is_you``), are shaped with the viewer's id; what else the
+# fields shape depends on nothing but the values. tests/games/test_api_shapes.py compares the
+# answers with DRF's own walk of the same values.
+_SUMMARY_SHAPE = GameSummarySerializer()
+_DETAIL_SHAPE = GameDetailSerializer()
+
+
+def _shaped(shape: serializers.Serializer, values: dict[str, Any], me: int | None) -> dict[str, Any]:
+    """What ``Serializer.to_representation`` makes of ``values`` (a dict of the serializer's
+    field names) for the viewer ``me``: a None value stays None, each other value is shaped
+    by its field, in the fields' order."""
+    shaped: dict[str, Any] = {}
+    for name, field in shape.fields.items():
+        value = values[name]
+        if value is None:
+            shaped[name] = None
+        elif name == "seats":
+            seat_walk = serializers.Serializer.to_representation  # DRF's walk, which needs no context
+            shaped[name] = [seat_walk(_SEAT_SHAPE, SeatSerializer.seat_values(seat, me)) for seat in value]
+        else:
+            shaped[name] = field.to_representation(value)
+    return shaped
+
+
+_SEAT_SHAPE = SeatSerializer()
 
 
 class MoveSubmitSerializer(serializers.Serializer):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from django.utils import timezone
 from rest_framework import serializers
 
@@ -74,3 +75,59 @@ def test_a_game_answer_uses_them():
     fields = s.GameDetailSerializer().fields
     assert isinstance(fields["moves"], s.MoveRecordListSerializer)
     assert isinstance(fields["legal_moves"], s.LegalMoveListSerializer)
+
+
+# ---------------------------------------------------------------- a game's answers, with a database
+
+
+def _pages_of_every_shape():
+    """(page, viewer) pairs: a running Onitama game seen by the player to move (legal moves),
+    the other player (a draw offer to them) and a spectator; a finished Maatatahay game (result,
+    scores or none, revealed seed); a game against a bot."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games import selectors, services
+    from tests.factories import make_user, play, start_game, to_move
+
+    ann, ben = make_user("shape_ann"), make_user("shape_ben")
+    running = play(start_game(ann, ben, "onitama", {"cards": "base"}), 3)
+    mover = to_move(running)
+    other = ben if mover == ann else ann
+    services.draw_offer(game_id=running.pk, user=mover)
+    finished = play(start_game(ann, ben, "maatatahay", {"variant": "first"}), 4)
+    services.game_resign(game_id=finished.pk, user=ann)
+    solo = services.game_create_solo(user=ann, kind="onitama", bot_level=2, side="red", options={"cards": "base"})
+    pairs = []
+    for game, viewers in ((running, (mover, other, AnonymousUser())), (finished, (ann, ben, None)), (solo, (ann,))):
+        for viewer in viewers:
+            pairs.append((selectors.game_for_viewer(game_id=game.pk, user=viewer), viewer))
+    return pairs
+
+
+@pytest.mark.django_db
+def test_a_games_detail_and_summary_as_drf_walks_them_for_every_viewer():
+    pages = _pages_of_every_shape()
+    assert any(page.legal_moves for page, _viewer in pages) and any(page.draw_offer for page, _viewer in pages)
+    assert any(page.game.is_over for page, _viewer in pages) and any(
+        s.user is None for page, _v in pages for s in page.seats
+    )
+    for zone in ("UTC", "Europe/Paris"):
+        with timezone.override(zone):
+            for page, viewer in pages:
+                context = {"user": viewer}
+                detail = s.GameDetailSerializer(page, context=context).data
+                walked = serializers.Serializer.to_representation(
+                    s.GameDetailSerializer(context=context), s.GameDetailSerializer(context=context).detail_values(page)
+                )
+                assert json.dumps(detail) == json.dumps(walked), (page.game.pk, viewer)
+                summary = s.GameSummarySerializer(page.game, context=context).data
+                walked_summary = serializers.Serializer.to_representation(
+                    s.GameSummarySerializer(context=context),
+                    s.GameSummarySerializer(context=context).summary_values(page.game, list(page.game.seats.all())),
+                )
+                assert json.dumps(summary) == json.dumps(walked_summary), (page.game.pk, viewer)
+                mine = [seat["is_you"] for seat in detail["seats"]]
+                seated = getattr(viewer, "pk", None) in {seat.user_id for seat in page.seats}
+                assert mine.count(True) == (1 if seated else 0)
+    many = s.GameSummarySerializer([page.game for page, _v in pages], many=True, context={"user": pages[0][1]}).data
+    assert [game["id"] for game in many] == [page.game.pk for page, _v in pages]
