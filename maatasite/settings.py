@@ -211,7 +211,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "maatasite.static_storage.ManifestStorageKeepingUrls"  # whitenoise's, addresses kept
         ),
     },
 }
