@@ -2,6 +2,7 @@
 player, and the header's links and language choices (drawn once per process)."""
 
 from django.template.loader import render_to_string
+from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
@@ -35,7 +36,27 @@ def site_nav(request):
     def language_options() -> SafeString:
         return _drawn_once(("languages", translation.get_language()), "_language_options.html", {})
 
-    return {"site_nav_links": links, "site_language_options": language_options}
+    return {"site_nav_links": links, "site_language_options": language_options, "site_urls": _site_urls()}
+
+
+# The addresses templates/base.html links on every page, reversed once per process (and script
+# prefix) instead of on each page.
+_SITE_URL_NAMES = {
+    "home": "games:home",
+    "lobby": "games:lobby",
+    "logout": "accounts:logout",
+    "set_language": "set_language",
+    "rules": "games:rules",
+}
+_site_urls_by_prefix: dict[str, dict[str, str]] = {}
+
+
+def _site_urls() -> dict[str, str]:
+    prefix = get_script_prefix()
+    found = _site_urls_by_prefix.get(prefix)
+    if found is None:
+        found = _site_urls_by_prefix[prefix] = {key: reverse(name) for key, name in _SITE_URL_NAMES.items()}
+    return found
 
 
 def mail_failing(request):
