@@ -136,7 +136,9 @@ class GameSummarySerializer(serializers.Serializer):
         }
 
     def to_representation(self, game: Game) -> dict[str, Any]:
-        return _shaped(_SUMMARY_SHAPE, self.summary_values(game, list(game.seats.all())), _viewer_id(self.context))
+        return _shaped(
+            _shape_of(type(self)), self.summary_values(game, list(game.seats.all())), _viewer_id(self.context)
+        )
 
 
 # A ``Game`` of a player's archive (games.archive: annotated with ``my_side``, the player's side).
@@ -260,7 +262,7 @@ class GameDetailSerializer(GameSummarySerializer):
         return {"side": offer_seat.side if offer_seat else "", "ply": offer.ply, "to_you": page.draw_offer_to_me}
 
     def to_representation(self, page: GamePage) -> dict[str, Any]:  # type: ignore[override]
-        return _shaped(_DETAIL_SHAPE, self.detail_values(page), _viewer_id(self.context))
+        return _shaped(_shape_of(type(self)), self.detail_values(page), _viewer_id(self.context))
 
     def detail_values(self, page: GamePage) -> dict[str, Any]:
         """The answer's values, before its fields shape them."""
@@ -285,9 +287,16 @@ class GameDetailSerializer(GameSummarySerializer):
 # for each answer: that was most of the cost of shaping one. The seats, the one nested part
 # that depends on the viewer (``is_you``), are shaped with the viewer's id; what else the
 # fields shape depends on nothing but the values. tests/games/test_api_shapes.py compares the
-# answers with DRF's own walk of the same values.
-_SUMMARY_SHAPE = GameSummarySerializer()
-_DETAIL_SHAPE = GameDetailSerializer()
+# answers with DRF's own walk of the same values. One instance per class (a subclass that adds
+# fields gets its own).
+_SHAPES: dict[type[serializers.Serializer], serializers.Serializer] = {}
+
+
+def _shape_of(kind: type[serializers.Serializer]) -> serializers.Serializer:
+    shape = _SHAPES.get(kind)
+    if shape is None:
+        shape = _SHAPES[kind] = kind()
+    return shape
 
 
 def _shaped(shape: serializers.Serializer, values: dict[str, Any], me: int | None) -> dict[str, Any]:

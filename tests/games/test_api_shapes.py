@@ -131,3 +131,16 @@ def test_a_games_detail_and_summary_as_drf_walks_them_for_every_viewer():
                 assert mine.count(True) == (1 if seated else 0)
     many = s.GameSummarySerializer([page.game for page, _v in pages], many=True, context={"user": pages[0][1]}).data
     assert [game["id"] for game in many] == [page.game.pk for page, _v in pages]
+
+
+@pytest.mark.django_db
+def test_a_subclass_that_adds_a_field_has_it_shaped():
+    class WithNote(s.GameSummarySerializer):
+        note = serializers.CharField()
+
+        def summary_values(self, game, seats):
+            return {**super().summary_values(game, seats), "note": 42}
+
+    page, viewer = _pages_of_every_shape()[0]
+    shaped = WithNote(page.game, context={"user": viewer}).data
+    assert shaped["note"] == "42" and shaped["id"] == page.game.pk
