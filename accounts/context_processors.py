@@ -2,9 +2,10 @@
 player, and the header's links and language choices (drawn once per process)."""
 
 from django.template.loader import render_to_string
-from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
+
+from maatasite.reverse_once import reverse_once
 
 # The header's links and the language switcher's choices are the same on every page for one
 # player in one language: each is drawn once per process (a page drew them through some forty
@@ -39,8 +40,8 @@ def site_nav(request):
     return {"site_nav_links": links, "site_language_options": language_options, "site_urls": _site_urls()}
 
 
-# The addresses templates/base.html links on every page, reversed once per process (and script
-# prefix) instead of on each page.
+# The addresses templates/base.html links on every page, reversed once per process instead of
+# on each page.
 _SITE_URL_NAMES = {
     "home": "games:home",
     "lobby": "games:lobby",
@@ -48,15 +49,10 @@ _SITE_URL_NAMES = {
     "set_language": "set_language",
     "rules": "games:rules",
 }
-_site_urls_by_prefix: dict[str, dict[str, str]] = {}
 
 
 def _site_urls() -> dict[str, str]:
-    prefix = get_script_prefix()
-    found = _site_urls_by_prefix.get(prefix)
-    if found is None:
-        found = _site_urls_by_prefix[prefix] = {key: reverse(name) for key, name in _SITE_URL_NAMES.items()}
-    return found
+    return {key: reverse_once(name) for key, name in _SITE_URL_NAMES.items()}
 
 
 def mail_failing(request):
