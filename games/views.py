@@ -119,33 +119,27 @@ def _lobby_rows_html(rows: list[selectors.LobbyGame]) -> SafeString:
         True: format_html('<strong class="badge">{}</strong>', _("Your turn")),
         False: format_html('<span class="muted">{}</span>', _("Waiting for the opponent")),
     }
-    kinds: dict[str, str] = {}
-    variants: dict[tuple[str, str], str] = {}
-    sides: dict[str, str] = {}
-    times_left: dict[tuple[int, int], str] = {}
+    labels: dict[tuple[Any, ...], str] = {}
+
+    def label(key: tuple[Any, ...], make: Callable[..., Any], *args: Any) -> str:
+        """The label of ``key``, ``make(*args)`` at its first row."""
+        found = labels.get(key)
+        if found is None:
+            found = labels[key] = str(make(*args))
+        return found
+
     items = []
     for row in rows:
         game = row.game
-        kind = kinds.get(game.kind)
-        if kind is None:
-            kind = kinds[game.kind] = str(game.get_kind_display())
-        variant_key = (game.kind, json.dumps(game.options or {}, sort_keys=True))
-        variant = variants.get(variant_key)
-        if variant is None:
-            variant = variants[variant_key] = variant_name(game)
-        side = sides.get(row.my_side)
-        if side is None:
-            side = sides[row.my_side] = side_label(row.my_side)
+        kind = label(("kind", game.kind), game.get_kind_display)
+        variant = label(("variant", game.kind, json.dumps(game.options or {}, sort_keys=True)), variant_name, game)
+        side = label(("side", row.my_side), side_label, row.my_side)
         time_left = ""
         if row.time_left is not None:
-            left_key = _timeleft_key(row.time_left)
-            left = times_left.get(left_key)
-            if left is None:
-                left = times_left[left_key] = timeleft(row.time_left)
             time_left = format_html(
                 '<span class="time-left" title="{}">{}</span>',
                 date_format(timezone.localtime(game.deadline), "DATETIME_FORMAT") if game.deadline else "",
-                left,
+                label(("left", *_timeleft_key(row.time_left)), timeleft, row.time_left),
             )
         items.append(
             format_html(
