@@ -23,6 +23,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import router
+from django.db.models import QuerySet
+
+from maatasite.sql_once import delete_once, insert_once
 
 from .clock import quiet_night_before
 from .models import Alarm, Game, Seat
@@ -73,7 +77,14 @@ def turn_alarms_schedule(game: Game, *, now: datetime, turn_started: bool) -> No
     Unsent reminders of the game are replaced; alarms already sent stay (and
     are not scheduled again). Call inside the transaction changing the game.
     """
-    Alarm.objects.filter(game=game, kind__in=REMINDER_KINDS, sent_at__isnull=True).delete()
+    alias = router.db_for_write(Alarm)
+    delete_once(
+        UNSENT_REMINDERS_DELETE_SQL,
+        queryset=_unsent_reminders,
+        placeholder=_GAME_ID_PLACEHOLDER,
+        value=game.pk,
+        alias=alias,
+    )
     user_id = game.to_move_user_id
     if user_id is None or not game.is_active:
         return
@@ -91,7 +102,19 @@ def turn_alarms_schedule(game: Game, *, now: datetime, turn_started: bool) -> No
             quiet_end=user.quiet_hours_end if user is not None else None,
         ).items():
             rows.append(Alarm(game=game, user_id=user_id, kind=kind, turn=game.turn, due_at=due))
-    Alarm.objects.bulk_create(rows, ignore_conflicts=True)
+    insert_once(TURN_ALARMS_INSERT_SQL, rows, alias=alias, ignore_conflicts=True)
+
+
+# A move reschedules its turn's alarms: their DELETE and INSERT are built once per process
+# (maatasite.sql_once), as building them through the ORM cost more CPU than running them
+# (about 1.2 ms a move, measured in-process).
+UNSENT_REMINDERS_DELETE_SQL = "games_unsent_reminders_delete"
+TURN_ALARMS_INSERT_SQL = "games_turn_alarms_insert"
+_GAME_ID_PLACEHOLDER = -7_001_006  # an id no game has: the built DELETE's variable parameter
+
+
+def _unsent_reminders(game_id: int) -> QuerySet[Alarm]:
+    return Alarm.objects.filter(game_id=game_id, kind__in=REMINDER_KINDS, sent_at__isnull=True)
 
 
 def game_over_alarms_schedule(game: Game, *, now: datetime) -> None:

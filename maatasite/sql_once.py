@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db.models import Model, QuerySet, signals
+from django.db.models.constants import OnConflict
+from django.db.models.deletion import Collector
 from django.db.models.query import get_related_populators
+from django.db.models.sql import DeleteQuery, InsertQuery
 from django.db.transaction import TransactionManagementError
 
 T = TypeVar("T")
@@ -49,6 +52,10 @@ class Built(Generic[T]):
 _built: dict[tuple[str, str, str], Any] = {}
 
 
+def _select_compiler(queryset: QuerySet[Any], alias: str) -> Any:
+    return queryset.query.get_compiler(alias)
+
+
 def built_once(
     name: str,
     *,
@@ -57,18 +64,20 @@ def built_once(
     alias: str,
     connection: Any,
     describe: Callable[[Any, str], T],
+    compiler_of: Callable[[QuerySet[Any], str], Any] = _select_compiler,
 ) -> Built[T]:
     """``queryset(placeholder)``'s SQL on ``alias`` with ``describe(compiler, sql)``, made at the
     first call for (``name``, ``alias``, the database's vendor) and kept. The query's other
     parameters (a status it filters by, say) are kept as built. A single placeholder must be
     one of them exactly once; each of several (:class:`Placeholders`) at least once. Else this
-    fails at once (a new Django that builds the query otherwise)."""
+    fails at once (a new Django that builds the query otherwise). ``compiler_of``: the compiler
+    of another statement than the SELECT (:func:`delete_once`)."""
     key = (name, alias, connection.vendor)
     found = _built.get(key)
     if found is None:
         several = isinstance(placeholder, Placeholders)
         marks = tuple(placeholder) if several else (placeholder,)
-        compiler = queryset(*marks).query.get_compiler(alias)
+        compiler = compiler_of(queryset(*marks), alias)
         sql, params = compiler.as_sql()
         variables = tuple((index, marks.index(param)) for index, param in enumerate(params) if param in marks)
         used = {which for _index, which in variables}
@@ -203,12 +212,106 @@ def value_once(
     return rows[0][0] if rows else default
 
 
+class _CascadesCollector(Collector):
+    """Django's fast-delete check without its part on signals, which :func:`delete_once`
+    checks at each call: whether anything cascades from the rows, or they have parents."""
+
+    def _has_signal_listeners(self, model: type[Model]) -> bool:
+        return False
+
+
+def _delete_compiler(queryset: QuerySet[Any], alias: str) -> Any:
+    """The compiler of the DELETE that the ORM's fast delete runs for ``queryset``
+    (``QuerySet._raw_delete``), refused for rows the ORM would collect first."""
+    if not _CascadesCollector(using=alias, origin=None).can_fast_delete(queryset):
+        raise RuntimeError("%s: the ORM collects these rows before it deletes them" % queryset.model.__name__)
+    query = queryset.query.clone()
+    query.__class__ = DeleteQuery
+    return query.get_compiler(alias)
+
+
+def _deletes_signalled(model: type[Model]) -> bool:
+    return signals.pre_delete.has_listeners(model) or signals.post_delete.has_listeners(model)
+
+
+def delete_once(name: str, *, queryset: Callable[..., QuerySet[Any]], placeholder: Any, value: Any, alias: str) -> int:
+    """Delete the rows ``queryset(value)`` selects, as its ``.delete()`` does for a model that
+    nothing cascades from (the ORM's fast delete: one DELETE, no rows read), through its SQL
+    built once (:func:`built_once`); the number of rows deleted. Building refuses a model whose
+    rows the ORM would collect; a call while delete signals are connected for the model takes
+    the ORM's way, which sends them. Calling ``.delete()`` costs more CPU than the DELETE
+    costs PostgreSQL."""
+    connection = connections[alias]
+    built: Built[type[Model]] = built_once(
+        name,
+        queryset=queryset,
+        placeholder=placeholder,
+        alias=alias,
+        connection=connection,
+        describe=lambda compiler, _sql: compiler.query.model,
+        compiler_of=_delete_compiler,
+    )
+    if _deletes_signalled(built.described):
+        return int(queryset(value).delete()[0])
+    with connection.cursor() as cursor:
+        cursor.execute(built.sql, built.params_with(value))
+        return int(cursor.rowcount)
+
+
+@dataclass(frozen=True)
+class _Insert:
+    sql: str
+    fields: tuple[Any, ...]
+
+
+_inserts: dict[tuple[str, str, str], _Insert] = {}
+
+
+def insert_once(name: str, objs: Sequence[Model], *, alias: str, ignore_conflicts: bool = False) -> None:
+    """Insert ``objs``, new rows of one model with every concrete field but an automatic id,
+    as ``bulk_create(objs, ignore_conflicts=...)`` inserts them (a row that conflicts is left
+    out when ``ignore_conflicts``), through the ORM's single-row INSERT built once per
+    (``name``, ``alias``, vendor) and run for each row in one ``executemany`` (one round trip
+    with psycopg's pipeline). Each value is prepared for the database as the ORM prepares it
+    (``pre_save``, then ``get_db_prep_save``). No ids come back: for the few rows a write adds
+    beside its main one (a turn's alarms), where ``bulk_create`` costs more CPU than the
+    INSERT costs the database."""
+    if not objs:
+        return
+    connection = connections[alias]
+    model = type(objs[0])
+    key = (name, alias, connection.vendor)
+    made = _inserts.get(key)
+    if made is None:
+        meta = model._meta
+        fields = tuple(
+            field
+            for field in meta.concrete_fields
+            if field is not meta.auto_field and not getattr(field, "generated", False)
+        )
+        if any(hasattr(field, "get_placeholder") for field in fields):
+            raise RuntimeError("%s: a field's placeholder depends on its value" % name)
+        query = InsertQuery(model, on_conflict=OnConflict.IGNORE if ignore_conflicts else None)
+        query.insert_values(list(fields), [objs[0]])
+        ((sql, _params),) = query.get_compiler(using=alias).as_sql()
+        made = _inserts[key] = _Insert(sql, fields)
+    rows = []
+    for obj in objs:
+        if type(obj) is not model or (obj.pk is not None and model._meta.auto_field is not None):
+            raise ValueError("%s: new rows of one model only" % name)
+        rows.append([field.get_db_prep_save(field.pre_save(obj, True), connection=connection) for field in made.fields])
+    with connection.cursor() as cursor:
+        cursor.executemany(made.sql, rows)
+
+
 def forget(name: str) -> None:
     """Build ``name``'s SQL again at its next call (tests)."""
     for key in [key for key in _built if key[0] == name]:
         del _built[key]
+    for key in [key for key in _inserts if key[0] == name]:
+        del _inserts[key]
 
 
 def kept(name: str) -> list[tuple[str, str]]:
     """The (alias, vendor) pairs ``name``'s SQL is kept for (tests)."""
-    return [(alias, vendor) for (kept_name, alias, vendor) in _built if kept_name == name]
+    return [(alias, vendor) for (kept_name, alias, vendor) in [*_built, *_inserts] if kept_name == name]

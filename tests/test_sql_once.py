@@ -103,3 +103,174 @@ def test_blocks_between_two_players_are_the_orms_either_way():
             assert found == orm(user, others)
     assert selectors.blocks_between(user=alice, others=[]) == {}
     assert sql_once.kept(selectors.BLOCKS_BETWEEN_TWO_SQL) == [("default", connection.vendor)]
+
+
+# ---------------------------------------------------------------- writes built once
+
+
+def _alarm_rows(game_id: int):
+    from games.models import Alarm
+
+    return list(
+        Alarm.objects.filter(game_id=game_id)
+        .order_by("kind", "turn", "user_id")
+        .values_list("game_id", "user_id", "kind", "turn", "due_at", "claimed_at", "sent_at", "outcome")
+    )
+
+
+def test_insert_once_inserts_what_bulk_create_inserts_and_leaves_out_conflicts_as_it_does():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Alarm
+    from tests.factories import start_game
+
+    alice, bob = make_user("alice"), make_user("bob")
+    ours, theirs = start_game(alice, bob), start_game(bob, alice)
+    Alarm.objects.all().delete()
+    now = timezone.now()
+
+    def rows(game, turn):
+        return [
+            Alarm(game=game, user=alice, kind=Alarm.Kind.YOUR_TURN, turn=turn, due_at=now),
+            Alarm(game=game, user=alice, kind=Alarm.Kind.REMINDER, turn=turn, due_at=now + timedelta(days=1)),
+            Alarm(game=game, user=bob, kind=Alarm.Kind.LAST_CALL, turn=turn, due_at=now + timedelta(hours=5)),
+        ]
+
+    sql_once.forget("test_alarms_insert")
+    Alarm.objects.bulk_create(rows(theirs, 1), ignore_conflicts=True)
+    with CaptureQueriesContext(connection) as queries:
+        sql_once.insert_once("test_alarms_insert", rows(ours, 1), alias="default", ignore_conflicts=True)
+    assert len(queries) == 1  # one executemany for the three rows
+    assert [row[1:] for row in _alarm_rows(ours.pk)] == [row[1:] for row in _alarm_rows(theirs.pk)]
+    assert len(_alarm_rows(ours.pk)) == 3
+
+    # the same rows again, and one new one: the conflicts are left out, the new row goes in
+    Alarm.objects.bulk_create(rows(theirs, 1) + rows(theirs, 2)[:1], ignore_conflicts=True)
+    sql_once.insert_once(
+        "test_alarms_insert", rows(ours, 1) + rows(ours, 2)[:1], alias="default", ignore_conflicts=True
+    )
+    assert [row[1:] for row in _alarm_rows(ours.pk)] == [row[1:] for row in _alarm_rows(theirs.pk)]
+    assert len(_alarm_rows(ours.pk)) == 4
+    assert sql_once.kept("test_alarms_insert") == [("default", connection.vendor)]
+
+    with CaptureQueriesContext(connection) as queries:
+        sql_once.insert_once("test_alarms_insert", [], alias="default", ignore_conflicts=True)
+    assert len(queries) == 0
+
+
+def test_insert_once_without_ignoring_conflicts_raises_on_one():
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    from games.models import Alarm
+    from tests.factories import start_game
+
+    alice, bob = make_user("alice"), make_user("bob")
+    game = start_game(alice, bob)
+    row = {"game": game, "user": alice, "kind": Alarm.Kind.REMINDER, "turn": 77, "due_at": timezone.now()}
+    sql_once.forget("test_alarm_strict")
+    sql_once.insert_once("test_alarm_strict", [Alarm(**row)], alias="default")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        sql_once.insert_once("test_alarm_strict", [Alarm(**row)], alias="default")
+    assert Alarm.objects.filter(game=game, turn=77).count() == 1
+
+
+def test_insert_once_refuses_rows_of_another_model_or_with_an_id():
+    from django.utils import timezone
+
+    from games.models import Alarm
+
+    alice = make_user("alice")
+    sql_once.forget("test_alarm_refusals")
+    alarm = Alarm(game_id=1, user=alice, kind=Alarm.Kind.REMINDER, turn=1, due_at=timezone.now())
+    with pytest.raises(ValueError, match="new rows of one model"):
+        sql_once.insert_once("test_alarm_refusals", [alarm, Block(blocker=alice, blocked=alice)], alias="default")
+    alarm.pk = 5
+    with pytest.raises(ValueError, match="new rows of one model"):
+        sql_once.insert_once("test_alarm_refusals", [alarm], alias="default")
+
+
+def test_delete_once_deletes_what_the_orms_delete_deletes():
+    from django.utils import timezone
+
+    from games.models import Alarm
+    from tests.factories import start_game
+
+    alice, bob = make_user("alice"), make_user("bob")
+    games = [start_game(alice, bob), start_game(bob, alice)]
+    Alarm.objects.all().delete()
+    now = timezone.now()
+    for game in games:
+        for turn in (1, 2):
+            for kind in Alarm.Kind.values:
+                Alarm.objects.create(
+                    game=game, user=alice, kind=kind, turn=turn, due_at=now, sent_at=now if turn == 1 else None
+                )
+
+    def unsent_reminders(game_id: int):
+        return Alarm.objects.filter(game_id=game_id, kind__in=["reminder", "last_call"], sent_at__isnull=True)
+
+    sql_once.forget("test_unsent_delete")
+    expected_left = _alarm_rows(games[1].pk)
+    ids_left = set(Alarm.objects.exclude(pk__in=unsent_reminders(games[0].pk)).values_list("pk", flat=True))
+    with CaptureQueriesContext(connection) as queries:
+        deleted = sql_once.delete_once(
+            "test_unsent_delete", queryset=unsent_reminders, placeholder=-7001, value=games[0].pk, alias="default"
+        )
+    assert deleted == 2 and len(queries) == 1 and queries[0]["sql"].startswith("DELETE")
+    assert set(Alarm.objects.values_list("pk", flat=True)) == ids_left
+    assert _alarm_rows(games[1].pk) == expected_left  # the other game's rows untouched
+    assert (
+        sql_once.delete_once(
+            "test_unsent_delete", queryset=unsent_reminders, placeholder=-7001, value=games[0].pk, alias="default"
+        )
+        == 0
+    )
+    assert (
+        sql_once.delete_once(
+            "test_unsent_delete", queryset=unsent_reminders, placeholder=-7001, value=games[1].pk, alias="default"
+        )
+        == 2
+    )
+    assert not unsent_reminders(games[1].pk).exists()
+    assert Alarm.objects.filter(game=games[1]).count() == len(expected_left) - 2
+
+
+def test_delete_once_refuses_rows_the_orm_collects_and_sends_signals_when_connected():
+    from django.db.models.signals import post_delete
+    from django.utils import timezone
+
+    from games.models import Alarm, Game
+    from tests.factories import start_game
+
+    with pytest.raises(RuntimeError, match="collects these rows"):  # a game's seats, moves... cascade
+        sql_once.delete_once(
+            "test_games_delete",
+            queryset=lambda pk: Game.objects.filter(pk=pk),
+            placeholder=-7001,
+            value=1,
+            alias="default",
+        )
+
+    alice, bob = make_user("alice"), make_user("bob")
+    game = start_game(alice, bob)
+    Alarm.objects.create(game=game, user=alice, kind=Alarm.Kind.REMINDER, turn=9, due_at=timezone.now())
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append(instance.turn)
+
+    post_delete.connect(receiver, sender=Alarm)
+    try:
+        deleted = sql_once.delete_once(
+            "test_turn_delete",
+            queryset=lambda turn: Alarm.objects.filter(turn=turn),
+            placeholder=987_654_321,
+            value=9,
+            alias="default",
+        )
+    finally:
+        post_delete.disconnect(receiver, sender=Alarm)
+    assert deleted == 1 and heard == [9]
