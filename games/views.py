@@ -25,7 +25,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -35,6 +34,7 @@ from accounts import selectors as account_selectors
 from accounts.http import AuthenticatedHttpRequest
 from accounts.middleware import reads_no_user
 from engine.records import record_to_json, record_to_text
+from maatasite.date_formats import datetime_format
 from maatasite.reverse_once import reverse_once
 
 from . import archive, conditional, selectors, services
@@ -138,7 +138,7 @@ def _lobby_rows_html(rows: list[selectors.LobbyGame]) -> SafeString:
         if row.time_left is not None:
             time_left = format_html(
                 '<span class="time-left" title="{}">{}</span>',
-                date_format(timezone.localtime(game.deadline), "DATETIME_FORMAT") if game.deadline else "",
+                datetime_format(timezone.localtime(game.deadline)) if game.deadline else "",
                 label(("left", *_timeleft_key(row.time_left)), timeleft, row.time_left),
             )
         items.append(
