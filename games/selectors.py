@@ -937,12 +937,15 @@ def _changed_query(game_id: int) -> QuerySet[Any]:
 _CHANGED_SQL_GAME_ID = -7_001_003  # a placeholder id the compiled SQL must carry as its one parameter
 
 
+_MOMENT_FIELD = DateTimeField()  # reads a time given as text (SQLite), made once
+
+
 def _moment(value: Any) -> datetime | None:
     """A time column read by a bare cursor as the ORM reads it: aware, in UTC when the database
     gives no zone (SQLite: a subquery's column comes back as text)."""
     if value is None:
         return None
-    moment = DateTimeField().to_python(value)
+    moment = value if isinstance(value, datetime) else _MOMENT_FIELD.to_python(value)
     if timezone.is_naive(moment):
         moment = timezone.make_aware(moment, UTC)
     return moment
