@@ -34,6 +34,10 @@ FLOOR_NAME = "floor (trivial view)"
 
 # (name, p50 seconds) of every phase reported in this run, for the closing table.
 RESULTS: list[tuple[str, float]] = []
+# The server's CPU time per operation of each phase that measured it (ms), by phase name.
+CPU_RESULTS: dict[str, float] = {}
+# The process group of the server being measured (gunicorn: its master and workers).
+_SERVER_GROUPS: list[int] = []
 
 
 def free_port() -> int:
@@ -178,6 +182,7 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
         start_new_session=True,
     )
     base = "http://127.0.0.1:%d" % port
+    _SERVER_GROUPS.append(server.pid)  # a new session: the group of the master and its workers
 
     def stop(_signum: int, _frame: object) -> None:
         raise SystemExit("stopped")  # so that the server below is stopped with the bench
@@ -196,18 +201,47 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
             raise SystemExit("gunicorn did not answer")
         yield base
     finally:
+        _SERVER_GROUPS.remove(server.pid)
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
         signal.signal(signal.SIGTERM, previous)
 
 
-def report(name: str, latencies: list[float], wall: float, unit: str = "req/s") -> None:
-    """One line: count, p50, p99 and mean latency (ms), and completed operations per second."""
+def server_cpu_seconds() -> float | None:
+    """The CPU time (user and system) used so far by the processes of the server being measured
+    (the process group of :func:`gunicorn`'s master and workers), read from /proc; None off
+    Linux or with no server. Steadier than latency on a machine whose neighbours vary: a
+    phase's share of it per operation is printed beside its latency (the database's and the
+    cache's CPU are not in it)."""
+    if not _SERVER_GROUPS or not os.path.isdir("/proc"):
+        return None
+    group, ticks = _SERVER_GROUPS[-1], 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry.name) as stat_file:
+                stat = stat_file.read()
+        except OSError:  # the process ended meanwhile
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()  # after the command's name: state, ppid, pgrp, ...
+        if int(fields[2]) == group:
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def report(name: str, latencies: list[float], wall: float, unit: str = "req/s", cpu: float | None = None) -> None:
+    """One line: count, p50, p99 and mean latency (ms), and completed operations per second;
+    with ``cpu`` (the server's CPU seconds over the phase), its CPU time per operation."""
     flat = sorted(latencies)
     RESULTS.append((name, statistics.median(flat)))
     p99 = flat[min(len(flat) - 1, int(round(0.99 * (len(flat) - 1))))]
+    cpu_text = ""
+    if cpu is not None:
+        CPU_RESULTS[name] = cpu * 1000 / len(flat)
+        cpu_text = "  server CPU %6.2f ms/op" % CPU_RESULTS[name]
     print(
-        "%-34s n=%5d  p50 %7.1f ms  p99 %7.1f ms  mean %7.1f ms  %7.1f %s"
+        "%-34s n=%5d  p50 %7.1f ms  p99 %7.1f ms  mean %7.1f ms  %7.1f %s%s"
         % (
             name,
             len(flat),
@@ -216,6 +250,7 @@ def report(name: str, latencies: list[float], wall: float, unit: str = "req/s") 
             statistics.fmean(flat) * 1000,
             len(flat) / wall,
             unit,
+            cpu_text,
         )
     )
 
@@ -235,25 +270,34 @@ def run_phase(name: str, clients: int, worker: Callable[[int, list[float]], None
             errors.append("%s: %r" % (name, error))
 
     threads = [threading.Thread(target=target, args=(i,)) for i in range(clients)]
+    cpu_before = server_cpu_seconds()
     start = time.perf_counter()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - start
+    cpu_after = server_cpu_seconds()
     flat = [x for per in latencies for x in per]
     if errors or not flat:
         print("%-34s FAILED: %s" % (name, "; ".join(errors[:3]) or "no requests"))
         return None
-    report(name, flat, wall, unit)
+    cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after is not None else None
+    report(name, flat, wall, unit, cpu=cpu)
     return wall
 
 
 def summary() -> None:
     """The closing table: every phase's p50 beside its ratio to the trivial view of this run."""
     floor = dict(RESULTS).get(FLOOR_NAME)
+    floor_cpu = CPU_RESULTS.get(FLOOR_NAME)
     print()
-    print("%-34s %10s  %s" % ("request (p50)", "ms", "vs the trivial view"))
+    header = ("request (p50)", "ms", "vs the trivial view", "server CPU ms/op (vs the trivial view)")
+    print("%-34s %10s  %s  %s" % header)
     for name, p50 in RESULTS:
         ratio = "%6.1fx" % (p50 / floor) if floor else "-"
-        print("%-34s %10.1f  %s" % (name, p50 * 1000, ratio))
+        cpu = CPU_RESULTS.get(name)
+        cpu_text = ""
+        if cpu is not None:
+            cpu_text = "%8.2f (%s)" % (cpu, "%.1fx" % (cpu / floor_cpu) if floor_cpu else "-")
+        print("%-34s %10.1f  %-19s  %s" % (name, p50 * 1000, ratio, cpu_text))
