@@ -210,9 +210,9 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
 def server_cpu_seconds() -> float | None:
     """The CPU time (user and system) used so far by the processes of the server being measured
     (the process group of :func:`gunicorn`'s master and workers), read from /proc; None off
-    Linux or with no server. Steadier than latency on a machine whose neighbours vary: a
-    phase's share of it per operation is printed beside its latency (the database's and the
-    cache's CPU are not in it)."""
+    Linux or with no server. A phase's share of it per operation is printed beside its latency
+    (the database's and the cache's CPU are not in it); on a shared virtual machine it varies
+    between runs much as latency does, so compare runs that alternate."""
     if not _SERVER_GROUPS or not os.path.isdir("/proc"):
         return None
     group, ticks = _SERVER_GROUPS[-1], 0
