@@ -262,6 +262,8 @@ def delete_once(name: str, *, queryset: Callable[..., QuerySet[Any]], placeholde
 class _Insert:
     sql: str
     fields: tuple[Any, ...]
+    model: type[Model]
+    ignore_conflicts: bool
 
 
 _inserts: dict[tuple[str, str, str], _Insert] = {}
@@ -294,7 +296,10 @@ def insert_once(name: str, objs: Sequence[Model], *, alias: str, ignore_conflict
         query = InsertQuery(model, on_conflict=OnConflict.IGNORE if ignore_conflicts else None)
         query.insert_values(list(fields), [objs[0]])
         ((sql, _params),) = query.get_compiler(using=alias).as_sql()
-        made = _inserts[key] = _Insert(sql, fields)
+        made = _inserts[key] = _Insert(sql, fields, model, ignore_conflicts)
+    if made.model is not model or made.ignore_conflicts != ignore_conflicts:
+        built_for = (name, made.model.__name__, made.ignore_conflicts)
+        raise ValueError("%s: built for %s rows with ignore_conflicts=%s" % built_for)
     rows = []
     for obj in objs:
         if type(obj) is not model or (obj.pk is not None and model._meta.auto_field is not None):

@@ -191,6 +191,13 @@ def test_insert_once_refuses_rows_of_another_model_or_with_an_id():
     with pytest.raises(ValueError, match="new rows of one model"):
         sql_once.insert_once("test_alarm_refusals", [alarm], alias="default")
 
+    # a name keeps the model and the conflict rule it was built for
+    alarm.pk = None
+    with pytest.raises(ValueError, match="built for Alarm rows with ignore_conflicts=False"):
+        sql_once.insert_once("test_alarm_refusals", [Block(blocker=alice, blocked=alice)], alias="default")
+    with pytest.raises(ValueError, match="built for Alarm rows with ignore_conflicts=False"):
+        sql_once.insert_once("test_alarm_refusals", [alarm], alias="default", ignore_conflicts=True)
+
 
 def test_delete_once_deletes_what_the_orms_delete_deletes():
     from django.utils import timezone
