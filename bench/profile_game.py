@@ -1,7 +1,7 @@
 """Where the time of a game page and of a move goes: cProfile (or pyinstrument) over in-process requests.
 
     .venv/bin/python bench/profile_game.py [--requests 50] [--top 25] [--kind onitama|maatatahay|both]
-                                          [--queries] [--templates] [--cold] [--lobby GAMES]
+                                          [--queries] [--templates] [--cold] [--lobby GAMES] [--floor]
                                           [--profiler cprofile|pyinstrument]
                                           [--database postgres://postgres@127.0.0.1:5432/maatasite_bench]
 
@@ -62,6 +62,9 @@ def main() -> None:
         action="store_true",
         help="each game page GET shows a position nobody has seen (a move is played before it, unprofiled), "
         "as in bench/pages.py, where the page follows a move",
+    )
+    parser.add_argument(
+        "--floor", action="store_true", help="also profile the trivial view and the API's ping, the floor of the others"
     )
     site_options(parser)
     args = parser.parse_args()
@@ -213,6 +216,22 @@ def main() -> None:
             for number, sql in enumerate(last_sql, 1):
                 print("  %2d. %s" % (number, sql[:400]))
 
+    if args.floor:  # what every request pays: the trivial view, and the API's trivial endpoint
+        floor_client = Client(HTTP_HOST="127.0.0.1")
+
+        def trivial(path: str):
+            def step():
+                def request() -> None:
+                    response = floor_client.get(path)
+                    assert response.status_code == 200, response.status_code
+
+                return request
+
+            return step
+
+        profiled("floor GET /floor/", trivial("/floor/"))
+        profiled("ping GET /api/v1/ping/", trivial("/api/v1/ping/"))
+
     if args.lobby:
         from pages import lobby_player  # bench/pages.py: the same player, kept between runs
 
@@ -289,9 +308,22 @@ def main() -> None:
 
             return request
 
+        def api_get_304(kind: str = kind):
+            game = holders[kind] = live(kind, holders[kind])
+            client, token = api_client, tokens[game.to_move_user_id]
+            path = "/api/v1/games/%d/" % game.pk
+            etag = client.get(path, HTTP_AUTHORIZATION="Bearer " + token).headers["ETag"]
+
+            def request() -> None:
+                response = client.get(path, HTTP_AUTHORIZATION="Bearer " + token, HTTP_IF_NONE_MATCH=etag)
+                assert response.status_code == 304, response.status_code
+
+            return request
+
         profiled("game page GET, %s" % kind, page_get)
         profiled("move POST (form), %s" % kind, move_post)
         profiled("API game detail, %s" % kind, api_get)
+        profiled("API game detail, 304 (ETag), %s" % kind, api_get_304)
         profiled("API move, %s" % kind, api_move)
     if not args.debug:
         print("tasks published to the broker and dropped unrun: %d keys" % broker_purged(env))

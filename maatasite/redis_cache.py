@@ -1,14 +1,22 @@
-"""Django's Redis cache, keeping one redis-py client per connection pool.
+"""Django's Redis cache, keeping one redis-py client per connection pool, and one set of pools
+per process.
 
 ``django.core.cache.backends.redis.RedisCacheClient.get_client`` builds a new ``redis.Redis``
 for every cache operation, and each copies its table of reply callbacks: about a tenth of a
 millisecond, several times per page. A ``redis.Redis`` over a pool holds no connection of its
 own (each command borrows one from the pool, which starts afresh in a forked child), so one
 per pool serves every thread and operation of the process alike.
+
+Django keeps a cache backend per thread and, under ASGI, per request (``caches`` is an asgiref
+``Local`` that is not thread-critical, so every request's context starts without one). Each new
+backend made its own client, its own pools and so a new TCP connection to Redis: one for every
+API request (its rate limits) under the production server, counted in bench/. The backends of a
+process now share one client per server list and options, and so its pools and connections.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
@@ -31,12 +39,32 @@ class RedisCacheClientKeepingClients(RedisCacheClient):
         return client
 
 
+# The cache clients of this process, by server list and options: every backend instance (one per
+# thread, and per request under ASGI) with the same configuration shares one, and its pools.
+_PROCESS_CLIENTS: dict[tuple[tuple[str, ...], str], RedisCacheClientKeepingClients] = {}
+_PROCESS_CLIENTS_LOCK = threading.Lock()
+
+
 class RedisCacheKeepingClients(RedisCache):
     """``CACHE_URL=redis://...`` is served by this backend (maatasite.settings)."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClientKeepingClients
+        # Django's server list and options (private: the stubs do not declare them)
+        servers, options = self._servers, self._options  # type: ignore[attr-defined]
+        self._client_made_of = ((tuple(servers), repr(sorted(options.items()))), servers, options)
+
+    @property  # Django's is a cached_property that makes a client for each backend instance
+    def _cache(self) -> Any:
+        key, servers, options = self._client_made_of
+        client = _PROCESS_CLIENTS.get(key)
+        if client is None:
+            with _PROCESS_CLIENTS_LOCK:
+                client = _PROCESS_CLIENTS.get(key)
+                if client is None:
+                    client = _PROCESS_CLIENTS[key] = self._class(servers, **options)
+        return client
 
     def incr_in_window(self, key: str, *, timeout: int) -> int:
         """Add one to the counter at ``key``, made at 0 with ``timeout`` seconds to live when it

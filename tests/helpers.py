@@ -11,7 +11,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -21,6 +22,35 @@ from django.utils.functional import Promise
 
 ROOT = Path(__file__).resolve().parent.parent
 T = TypeVar("T")
+
+
+@contextmanager
+def asgi_served(application) -> Iterator[str]:
+    """``application`` served by uvicorn (the production server's worker) in a thread of this
+    process, on a free loopback port: its base URL while the block runs."""
+    import socket
+
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(
+            application, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="websockets-sansio"
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield "http://127.0.0.1:%d" % port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
 
 def wait_for(condition, what: str = "the condition", *, timeout: float = 60.0, interval: float = 0.2):

@@ -9,16 +9,20 @@ import os
 import subprocess
 import sys
 import threading
+import urllib.error
+import urllib.request
+import uuid
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+import redis
 from django.conf import settings as django_settings
 from django.core.cache import cache
 
 from api import throttling
 from maatasite.redis_cache import RedisCacheKeepingClients
-from tests.helpers import settings_in_subprocess
+from tests.helpers import asgi_served, settings_in_subprocess
 
 from .conftest import token_client
 
@@ -279,3 +283,45 @@ def test_an_api_request_spends_its_budgets_in_one_call(settings, alice, frozen_c
     assert len(calls) == 3
     # the address's budget was spent by the refused request too, as DRF's throttles spend it
     assert cache.get(throttling.counter_key("ip", "127.0.0.1", period=60, now=FROZEN + 1.0)) == 3
+
+
+class ConnectionsCountingPool(redis.ConnectionPool):
+    """A redis-py pool that counts the connections every pool of its class opens."""
+
+    made = 0
+
+    def make_connection(self):
+        type(self).made += 1
+        return super().make_connection()
+
+
+@pytest.mark.services
+def test_requests_served_over_asgi_share_one_redis_connection(settings):
+    """Under ASGI, Django makes a cache backend for every request (``caches`` is not
+    thread-critical: each request's context starts without one). Each used to open its own
+    pool and a new TCP connection to Redis for the API's rate limits: one per request. The
+    production server's worker, serving requests one after another, now opens one."""
+    from maatasite.asgi import django_application
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": SITE_REDIS_CACHE,
+            "LOCATION": _redis_url(),
+            "KEY_PREFIX": "%s-asgi-%s" % (django_settings.CACHES["default"]["KEY_PREFIX"], uuid.uuid4().hex),
+            "OPTIONS": {"pool_class": "%s.ConnectionsCountingPool" % __name__},
+        }
+    }
+    settings.API_THROTTLE_RATES = {"user": "1000/min", "ip": "15/min", "auth": "1000/min"}
+    ConnectionsCountingPool.made = 0
+
+    def status(url: str) -> int:
+        try:
+            return urllib.request.urlopen(url, timeout=30).status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    with asgi_served(django_application) as base:
+        answers = [status(base + "/api/v1/ping/") for _ in range(20)]
+    # every request spent the address's budget in Redis, through one connection
+    assert answers == [200] * 15 + [429] * 5
+    assert ConnectionsCountingPool.made == 1

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -18,7 +16,7 @@ from games import services
 from games.models import Game
 from games.rules import legal_moves_of
 from maatasite.settings import live_channel_layers
-from tests.helpers import browser_login
+from tests.helpers import asgi_served, browser_login
 
 from .conftest import make_user, start_game
 
@@ -49,7 +47,6 @@ def asgi_live_server(settings, transactional_db) -> Iterator[str]:
     """maatasite.asgi served by uvicorn in a thread of this process (the test database), with
     static files from the apps' folders, and push on (Redis at LIVE_TEST_REDIS_URL if set, else the
     in-memory layer, which this one process shares)."""
-    import uvicorn
     from channels.routing import ProtocolTypeRouter
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
@@ -65,25 +62,8 @@ def asgi_live_server(settings, transactional_db) -> Iterator[str]:
     application = ProtocolTypeRouter(
         {"http": ASGIStaticFilesHandler(django_application), "websocket": websocket_application}
     )
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            application, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="websockets-sansio"
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
-        yield "http://127.0.0.1:%d" % port
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
+    with asgi_served(application) as base:
+        yield base
 
 
 def legal_move_texts(game: Game) -> list[str]:
