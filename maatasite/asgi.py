@@ -6,12 +6,18 @@ on the top layer ([tool.importlinter]): like the URL root, it mounts the apps' r
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "maatasite.settings")
 
-# Django is set up (apps loaded) before the consumers' modules import models.
-django_application = get_asgi_application()
+# Django is set up (apps loaded) before the consumers' modules import models, as
+# django.core.asgi.get_asgi_application sets it up; the pages are served by Django's handler with
+# its middleware chain run as one sync call (maatasite/asgi_handler.py).
+django.setup(set_prefix=False)
+
+from maatasite.asgi_handler import SyncChainASGIHandler  # noqa: E402
+
+django_application = SyncChainASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402

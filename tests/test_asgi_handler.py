@@ -1,0 +1,107 @@
+"""The pages' ASGI handler (maatasite/asgi_handler.py): the middleware chain and the view run
+as one sync call per request, and what the site answers through it is what Django's own ASGI
+handler answered (pages, the API's JSON errors, CSRF refusals, static files, request ids)."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from asgiref import sync
+from asgiref.testing import ApplicationCommunicator
+from django.core.handlers.asgi import ASGIHandler
+
+from maatasite.asgi import application, django_application
+from maatasite.asgi_handler import SyncChainASGIHandler
+from tests.helpers import asgi_served
+
+
+def _crossings_of_one_request(monkeypatch, handler, path: str) -> tuple[int, int]:
+    """How many times one GET of ``path`` through ``handler`` went from the event loop to a
+    thread (sync_to_async) and back (async_to_sync), and its status."""
+    counted = {"crossings": 0}
+    to_thread, to_loop = sync.SyncToAsync.__call__, sync.AsyncToSync.__call__
+
+    async def counting_to_thread(self, *args, **kwargs):
+        counted["crossings"] += 1
+        return await to_thread(self, *args, **kwargs)
+
+    def counting_to_loop(self, *args, **kwargs):
+        counted["crossings"] += 1
+        return to_loop(self, *args, **kwargs)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
+
+    async def one_request() -> int:
+        communicator = ApplicationCommunicator(handler, scope)
+        await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await communicator.receive_output(timeout=30)
+        while (await communicator.receive_output(timeout=30)).get("more_body"):
+            pass
+        await communicator.wait(timeout=30)
+        return start["status"]
+
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counting_to_thread)
+    monkeypatch.setattr(sync.AsyncToSync, "__call__", counting_to_loop)
+    try:
+        # in a thread of its own: the browser tests' Playwright keeps a loop running in this one
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            status = pool.submit(asyncio.run, one_request()).result()
+    finally:
+        monkeypatch.undo()
+    return counted["crossings"], status
+
+
+def test_the_pages_are_served_by_the_sync_chain_handler():
+    assert isinstance(django_application, SyncChainASGIHandler)
+    assert not asyncio.iscoroutinefunction(getattr(django_application, "_middleware_chain"))  # noqa: B009
+
+
+def test_a_request_enters_the_sync_chain_once(monkeypatch):
+    """Django's own handler crossed between the loop and a thread at each middleware whose mode
+    changed; this one crosses for the request's signals, the chain, and closing the answer."""
+    ours, status = _crossings_of_one_request(monkeypatch, SyncChainASGIHandler(), "/floor/")
+    djangos, django_status = _crossings_of_one_request(monkeypatch, ASGIHandler(), "/floor/")
+    assert status == django_status == 200
+    assert ours <= 4
+    assert djangos > ours
+
+
+def _fetch(url: str, data: bytes | None = None, headers: dict | None = None) -> tuple[int, Any, bytes]:
+    """The status, headers (any case) and body of one request."""
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def test_through_uvicorn_the_site_answers_as_before():
+    """The production server's worker in front of the whole ASGI application (pages and sockets)."""
+    with asgi_served(application) as base:
+        status, headers, body = _fetch(base + "/floor/")
+        assert status == 200 and headers["Content-Type"].startswith("application/json")
+        assert headers.get("X-Request-ID") and "Content-Security-Policy" in headers
+        status, headers, body = _fetch(base + "/api/v1/no-such-thing/")
+        assert status == 404 and b'"code": "not_found"' in body
+        # a form POST without its CSRF token is refused before any view runs
+        status, headers, body = _fetch(base + "/accounts/login/", data=b"username=a&password=b")
+        assert status == 403
+        status, headers, body = _fetch(base + "/api/v1/ping/")
+        assert status == 200 and headers["Content-Type"].startswith("application/json")
