@@ -328,23 +328,41 @@ def _smtp_send(message: EmailMultiAlternatives, connection) -> bool:
         raise _Outage(repr(error)) from error
 
 
-def _send_rows(rows: list[OutgoingMail], *, now: datetime, cache: dict, result: SendResult) -> None:
-    """Render, send and mark each claimed row, one by one (see the module docstring)."""
+def _send_rows(
+    rows: list[OutgoingMail], *, now: datetime, cache: dict, result: SendResult, claimed_clock: float | None = None
+) -> None:
+    """Render, send and mark each claimed row, one by one (see the module docstring).
+
+    Half the lease is counted from ``claimed_clock`` (``time.monotonic()`` taken just before
+    the claim; by default, now): loading the batch's objects and rendering a row take time
+    too, and a sender that counted from after the load could go on past its lease while
+    another sender claimed the same rows and sent them as well (tests/accounts/test_outbox.py
+    slows the load and the render on a fake clock). The lease is asked again after each
+    render, before the row goes to the SMTP server."""
+    if claimed_clock is None:
+        claimed_clock = time.monotonic()
+    stop_at = claimed_clock + _lease().total_seconds() / 2
     loaded: dict[str, dict[int, Any]] = {}
     for kind_name in {row.kind for row in rows}:
         kind = _KINDS.get(kind_name)
         if kind is not None and kind.load is not None:
             loaded[kind_name] = kind.load([row for row in rows if row.kind == kind_name])
     sending = Sending(now=now, cache=cache)
-    stop_at = time.monotonic() + _lease().total_seconds() / 2
     connection = None
     marks = _Marks(now)
     _marks_commit_asynchronously(True)
+
+    def lease_used(index: int) -> bool:
+        """Half the lease is gone: rows ``index`` on are handed back, untried."""
+        if time.monotonic() <= stop_at:
+            return False
+        _release(rows[index:], now)
+        logger.warning("outbox_lease_used released=%d", len(rows) - index)
+        return True
+
     try:
         for index, row in enumerate(rows):
-            if time.monotonic() > stop_at:
-                _release(rows[index:], now)
-                logger.warning("outbox_lease_used released=%d", len(rows) - index)
+            if lease_used(index):
                 return
             try:
                 message = _render(row, loaded, sending)
@@ -358,6 +376,8 @@ def _send_rows(rows: list[OutgoingMail], *, now: datetime, cache: dict, result: 
             if isinstance(message, Defer):
                 _defer(row, max(message.until, now + timedelta(seconds=1)), result)
                 continue
+            if lease_used(index):
+                return
             try:
                 if connection is None:
                     connection = get_connection()
@@ -402,10 +422,11 @@ def outbox_send(*, mail_id: int, now: datetime | None = None) -> SendResult:
     another sender holds or already sent, sends nothing."""
     now = now or timezone.now()
     result = SendResult()
+    claimed_clock = time.monotonic()
     rows = _claim(now=now, limit=1, ids=[mail_id])
     result.claimed = len(rows)
     if rows:
-        _send_rows(rows, now=now, cache={}, result=result)
+        _send_rows(rows, now=now, cache={}, result=result, claimed_clock=claimed_clock)
     return result
 
 
@@ -423,6 +444,7 @@ def outbox_send_due(
     helped = False
     while True:
         when = now or timezone.now()
+        claimed_clock = time.monotonic()
         rows = _claim(now=when, limit=batch)
         if not rows:
             return total
@@ -430,7 +452,7 @@ def outbox_send_due(
             helped = True
             on_full_batch()
         result = SendResult(claimed=len(rows))
-        _send_rows(rows, now=when, cache=cache, result=result)
+        _send_rows(rows, now=when, cache=cache, result=result, claimed_clock=claimed_clock)
         total.add(result)
         if result.outage or result.claimed < batch:
             return total

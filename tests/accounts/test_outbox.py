@@ -388,7 +388,8 @@ def test_a_sender_hands_back_its_batch_before_its_lease_ends(alice, bob, monkeyp
     outbox.outbox_add_many([{"kind": "signup_confirmation", "user": user} for user in (alice, bob)])
     now = timezone.now()
     first, second = outbox._claim(now=now, limit=10)
-    ticks = [0.0, 0.0]  # when sending starts, before the first row; then the lease is half gone
+    # when sending starts, before the first row and before its send; then the lease is half gone
+    ticks = [0.0, 0.0, 0.0]
     monkeypatch.setattr(outbox.time, "monotonic", lambda: ticks.pop(0) if ticks else 10_000.0)
     mail.outbox.clear()
     result = outbox.SendResult()
@@ -399,6 +400,58 @@ def test_a_sender_hands_back_its_batch_before_its_lease_ends(alice, bob, monkeyp
     assert second.due_at == now  # due again at once, for any sender
     monkeypatch.undo()
     assert outbox.outbox_send_due(now=now).sent == 1 and len(mail.outbox) == 2
+
+
+def _slowed_signup_kind(monkeypatch, clock: list[float], *, load_takes: float = 0.0, render_takes: float = 0.0):
+    """The sign-up mails' kind, with its batch load and each render taking that long on a
+    fake monotonic clock (the outbox's ``time.monotonic``), as on a loaded machine."""
+    kind = outbox._KINDS["signup_confirmation"]
+
+    def load(rows):
+        clock[0] += load_takes
+        return kind.load(rows) if kind.load is not None else {}
+
+    def render(row, loaded, sending):
+        clock[0] += render_takes
+        return kind.render(row, loaded, sending)
+
+    monkeypatch.setitem(outbox._KINDS, "signup_confirmation", outbox.MailKind(render=render, load=load))
+    monkeypatch.setattr(outbox.time, "monotonic", lambda: clock[0])
+
+
+def test_a_sender_counts_half_its_lease_from_the_claim_not_from_after_its_load(
+    alice, bob, carol, settings, monkeypatch
+):
+    """Loading a batch took seconds on a loaded machine: counted from after the load, the
+    sender went on past its lease, while another sender claimed the same rows and sent them
+    too. Now a load that uses half the lease hands the whole batch back unsent."""
+    outbox.outbox_add_many([{"kind": "signup_confirmation", "user": user} for user in (alice, bob, carol)])
+    clock = [100.0]
+    _slowed_signup_kind(monkeypatch, clock, load_takes=settings.OUTBOX_CLAIM_LEASE_SECONDS / 2 + 0.5)
+    mail.outbox.clear()
+    now = timezone.now()
+    result = outbox.outbox_send_due(now=now)
+    assert result.claimed == 3 and result.sent == 0 and mail.outbox == []
+    rows = OutgoingMail.objects.filter(kind="signup_confirmation", user__in=[alice, bob, carol])
+    assert [(row.done_at, row.claimed_at, row.due_at) for row in rows] == [(None, None, now)] * 3
+    monkeypatch.undo()  # a sender that keeps to its lease sends them, once each
+    assert outbox.outbox_send_due(now=now).sent == 3
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in (alice, bob, carol))
+
+
+def test_a_row_whose_render_outlasts_half_the_lease_is_handed_back_unsent(alice, bob, settings, monkeypatch):
+    """The lease is asked again between a row's render and its send: a render that used up
+    half the lease does not go to the SMTP server, and neither does the rest of the batch."""
+    outbox.outbox_add_many([{"kind": "signup_confirmation", "user": user} for user in (alice, bob)])
+    clock = [100.0]
+    _slowed_signup_kind(monkeypatch, clock, render_takes=settings.OUTBOX_CLAIM_LEASE_SECONDS / 2 + 0.5)
+    mail.outbox.clear()
+    now = timezone.now()
+    result = outbox.outbox_send_due(now=now)
+    assert result.claimed == 2 and result.sent == 0 and mail.outbox == []
+    assert not OutgoingMail.objects.filter(user__in=[alice, bob], claimed_at__isnull=False).exists()
+    monkeypatch.undo()
+    assert outbox.outbox_send_due(now=now).sent == 2 and len(mail.outbox) == 2
 
 
 def test_the_outbox_sweep_and_purge_are_scheduled_by_beat(settings):
