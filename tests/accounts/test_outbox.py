@@ -419,39 +419,28 @@ def _slowed_signup_kind(monkeypatch, clock: list[float], *, load_takes: float = 
     monkeypatch.setattr(outbox.time, "monotonic", lambda: clock[0])
 
 
-def test_a_sender_counts_half_its_lease_from_the_claim_not_from_after_its_load(
-    alice, bob, carol, settings, monkeypatch
+@pytest.mark.parametrize("slow_step", ["load", "render"])
+def test_a_sender_that_used_half_its_lease_since_the_claim_sends_nothing_more(
+    alice, bob, carol, settings, monkeypatch, slow_step
 ):
-    """Loading a batch took seconds on a loaded machine: counted from after the load, the
-    sender went on past its lease, while another sender claimed the same rows and sent them
-    too. Now a load that uses half the lease hands the whole batch back unsent."""
-    outbox.outbox_add_many([{"kind": "signup_confirmation", "user": user} for user in (alice, bob, carol)])
+    """Half the lease counts from the claim: a batch whose load used it up (counted from after
+    the load, the sender went on past its lease while another sender could claim the same rows
+    and send them too) is handed back whole, unsent; and the lease is asked again between a
+    row's render and its send, so a render that used it up sends nothing either."""
+    users = (alice, bob, carol)
+    outbox.outbox_add_many([{"kind": "signup_confirmation", "user": user} for user in users])
     clock = [100.0]
-    _slowed_signup_kind(monkeypatch, clock, load_takes=settings.OUTBOX_CLAIM_LEASE_SECONDS / 2 + 0.5)
+    slow = {"%s_takes" % slow_step: settings.OUTBOX_CLAIM_LEASE_SECONDS / 2 + 0.5}
+    _slowed_signup_kind(monkeypatch, clock, **slow)
     mail.outbox.clear()
     now = timezone.now()
     result = outbox.outbox_send_due(now=now)
     assert result.claimed == 3 and result.sent == 0 and mail.outbox == []
-    rows = OutgoingMail.objects.filter(kind="signup_confirmation", user__in=[alice, bob, carol])
+    rows = OutgoingMail.objects.filter(kind="signup_confirmation", user__in=users)
     assert [(row.done_at, row.claimed_at, row.due_at) for row in rows] == [(None, None, now)] * 3
     monkeypatch.undo()  # a sender that keeps to its lease sends them, once each
     assert outbox.outbox_send_due(now=now).sent == 3
-    assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in (alice, bob, carol))
-
-
-def test_a_row_whose_render_outlasts_half_the_lease_is_handed_back_unsent(alice, bob, settings, monkeypatch):
-    """The lease is asked again between a row's render and its send: a render that used up
-    half the lease does not go to the SMTP server, and neither does the rest of the batch."""
-    outbox.outbox_add_many([{"kind": "signup_confirmation", "user": user} for user in (alice, bob)])
-    clock = [100.0]
-    _slowed_signup_kind(monkeypatch, clock, render_takes=settings.OUTBOX_CLAIM_LEASE_SECONDS / 2 + 0.5)
-    mail.outbox.clear()
-    now = timezone.now()
-    result = outbox.outbox_send_due(now=now)
-    assert result.claimed == 2 and result.sent == 0 and mail.outbox == []
-    assert not OutgoingMail.objects.filter(user__in=[alice, bob], claimed_at__isnull=False).exists()
-    monkeypatch.undo()
-    assert outbox.outbox_send_due(now=now).sent == 2 and len(mail.outbox) == 2
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in users)
 
 
 def test_the_outbox_sweep_and_purge_are_scheduled_by_beat(settings):
