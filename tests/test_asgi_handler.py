@@ -1,6 +1,7 @@
 """The pages' ASGI handler (maatasite/asgi_handler.py): the middleware chain and the view run
 as one sync call per request, and what the site answers through it is what Django's own ASGI
-handler answered (pages, the API's JSON errors, CSRF refusals, static files, request ids)."""
+handler answered (the trivial view and its headers, the API's JSON errors and ping, CSRF
+refusals)."""
 
 from __future__ import annotations
 
@@ -82,9 +83,9 @@ def test_a_request_enters_the_sync_chain_once(monkeypatch):
     assert djangos > ours
 
 
-def _fetch(url: str, data: bytes | None = None, headers: dict | None = None) -> tuple[int, Any, bytes]:
-    """The status, headers (any case) and body of one request."""
-    request = urllib.request.Request(url, data=data, headers=headers or {})
+def _fetch(url: str, data: bytes | None = None) -> tuple[int, Any, bytes]:
+    """The status, headers (any case) and body of one request (a POST when ``data`` is given)."""
+    request = urllib.request.Request(url, data=data)
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, answer.headers, answer.read()
