@@ -71,6 +71,31 @@ def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
     return qs.defer("sealed_state", "sealed_seed").prefetch_related("seats__user")
 
 
+# What a row of the lobby's lists shows (games.views._lobby_rows_html, _lobby_history_html):
+# a row read whole costs Django more to make than PostgreSQL to send (the game's 35 columns,
+# the player's 20), and the lobby of a busy player shows 60 of them. The seats come with
+# their players' names in one join, not a query for the seats and one for their players.
+_LOBBY_ROW_FIELDS = ("kind", "options", "status", "deadline", "created_at")
+_HISTORY_ROW_FIELDS = ("kind", "options", "status", "winner_side", "result_reason", "finished_at")
+_SEAT_NAME_FIELDS = (
+    "game_id",
+    "side",
+    "position",
+    "bot_level",
+    "user__username",
+    "user__display_name",
+    "user__deleted_at",
+)
+
+
+def _with_seat_names(qs: QuerySet[Game], fields: tuple[str, ...]) -> QuerySet[Game]:
+    """``qs`` with only ``fields`` of each game, and its seats with what ``Seat.player_name``
+    reads of their players (a field read beyond these costs a query per row: the lobby's
+    tests count them)."""
+    seats = Seat.objects.select_related("user").only(*_SEAT_NAME_FIELDS)
+    return qs.only(*fields).prefetch_related(Prefetch("seats", queryset=seats))
+
+
 @dataclass
 class LobbyGame:
     game: Game
@@ -83,8 +108,10 @@ class LobbyGame:
 # The lobby lists a player's running games a page at a time ("your turn" ones first), and
 # the history page their finished games (games.archive.games_archive_page), so either page
 # costs the same however many games a player has (tests/games/test_lobby_queries.py and
-# tests/games/test_archive.py count the queries).
-LOBBY_PAGE_SIZE = 50
+# tests/games/test_archive.py count the queries). A page of the lobby holds 20 games: a row
+# costs about 0.25 ms of CPU to read and draw (bench/profile_game.py --lobby), so with 50 a
+# busy player's lobby took 1.7 to 2.1 times the lobby of a player with a few games.
+LOBBY_PAGE_SIZE = 20
 HISTORY_PAGE_SIZE = 50
 
 
@@ -106,7 +133,7 @@ def player_game_ids(*, user: Any) -> frozenset[int]:
 def _lobby_games(user: Any, game_ids: Collection[int] | None = None) -> QuerySet[Game]:
     ids = player_game_ids(user=user) if game_ids is None else game_ids
     return (
-        _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, pk__any_of=ids))
+        _with_seat_names(Game.objects.filter(status=GameStatus.ACTIVE, pk__any_of=ids), _LOBBY_ROW_FIELDS)
         .annotate(
             my_turn=Case(When(to_move_user=user, then=Value(True)), default=Value(False), output_field=BooleanField())
         )
@@ -313,7 +340,7 @@ def _challenges_for_lobby_now(user: Any) -> LobbyChallenges:
 def _history(user: Any, game_ids: Collection[int] | None = None) -> QuerySet[Game]:
     ids = player_game_ids(user=user) if game_ids is None else game_ids
     games = Game.objects.filter(pk__any_of=ids).exclude(status=GameStatus.ACTIVE)
-    return _with_seats(games).order_by(F("finished_at").desc(nulls_last=True), "-pk")
+    return _with_seat_names(games, _HISTORY_ROW_FIELDS).order_by(F("finished_at").desc(nulls_last=True), "-pk")
 
 
 def games_history(*, user: Any, limit: int = 100, game_ids: Collection[int] | None = None) -> list[Game]:

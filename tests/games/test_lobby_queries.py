@@ -6,6 +6,8 @@ lobby of an active correspondence player slow; these tests count queries, never 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -31,11 +33,11 @@ def give_games(player, count: int, prefix: str) -> None:
         services.challenge_create(challenger=player, opponent=challenger, kind=kind, options=options, days_per_move=3)
 
 
-def lobby_queries(client, player) -> tuple[int, str]:
+def lobby_queries(client, player, url: str = "/lobby/") -> tuple[int, str]:
     client.force_login(player)
-    client.get("/lobby/")  # warm per-process caches (content types, translations) out of the count
+    client.get(url)  # warm per-process caches (content types, translations) out of the count
     with CaptureQueriesContext(connection) as queries:
-        response = client.get("/lobby/")
+        response = client.get(url)
     assert response.status_code == 200
     return len(queries), response.content.decode()
 
@@ -47,11 +49,22 @@ def test_lobby_page_queries_do_not_grow_with_the_number_of_games(client):
 
     few_count, few_html = lobby_queries(client, few)
     many_count, many_html = lobby_queries(client, many)
+    second_count, second_html = lobby_queries(client, many, "/lobby/?page=2")
 
-    # The pages do show every game and challenge (else the counts would prove nothing).
-    assert few_html.count('class="game-row') == 3 and many_html.count('class="game-row') == 30
-    assert "mrun29" in many_html and "mch29" in many_html and "mfin" in many_html
+    # The pages do show every game and challenge (else the counts would prove nothing): the
+    # busy player's 30 running games on a full first page and the rest on the second.
+    page_size = selectors.LOBBY_PAGE_SIZE
+    assert page_size < 30
+    assert few_html.count('class="game-row') == 3 and many_html.count('class="game-row') == page_size
+    assert second_html.count('class="game-row') == 30 - page_size
+    shown = {name for html in (many_html, second_html) for name in re.findall(r"against (mrun\d+)", html)}
+    assert shown == {"mrun%d" % index for index in range(30)}
+    assert "mch29" in many_html and "mfin" in many_html
     assert many_count == few_count, "the lobby made %d queries for 30 games, %d for 3" % (many_count, few_count)
+    assert second_count == few_count, "the second page made %d queries, the lobby of 3 games %d" % (
+        second_count,
+        few_count,
+    )
 
 
 def test_lobby_selectors_queries_do_not_grow_with_the_number_of_games():
