@@ -2,7 +2,8 @@
 
 Why: the API's views answer ``{"code", "message", "details"}`` (api/errors.py), but some
 errors never reach them: a path no URL matches (``/api/v1/%0A``, ``/api/v2/``), a body
-over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a CSRF failure, an unexpected exception. Django
+over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a CSRF failure, an unexpected exception, Redis or
+PostgreSQL out of reach (503, maatasite.unavailable). Django
 answers those with HTML pages (or, under DEBUG, its technical pages), which an app cannot
 read. :class:`ApiJsonErrorMiddleware` turns them into the shape, keeping the status and the
 headers (``Allow``, ``Retry-After``, CORS); :func:`csrf_failure` answers CSRF failures.
@@ -23,6 +24,8 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig, Suspicio
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import csrf
+
+from maatasite.unavailable import RETRY_AFTER_SECONDS, backing_service_down
 
 API_PATH_PREFIX = "/api/"
 request_logger = logging.getLogger("django.request")
@@ -46,6 +49,7 @@ def _status_error(status: int) -> tuple[str, str]:
         405: ("method_not_allowed", _("This method is not allowed here.")),
         413: ("body_too_large", _("The request body is too large.")),
         500: ("server_error", _("Something went wrong on our side. It has been logged; please try again later.")),
+        503: ("service_unavailable", _("Part of the site cannot be reached just now. Please try again in a minute.")),
     }
     if status in known:
         return known[status]
@@ -106,14 +110,20 @@ class ApiJsonErrorMiddleware:
             return json_error(404)
         if isinstance(exception, PermissionDenied):
             return json_error(403)
+        status = 503 if backing_service_down(exception) else 500
         request_logger.error(
-            "Internal Server Error: %s",
+            "%s: %s",
+            "Service Unavailable" if status == 503 else "Internal Server Error",
             request.path,
             exc_info=sys.exc_info(),
-            extra={"status_code": 500, "request": request},
+            extra={"status_code": status, "request": request},
         )
         signals.got_request_exception.send(sender=self.__class__, request=request)
-        return json_error(500)
+        response = json_error(status)
+        response._has_been_logged = True  # type: ignore[attr-defined]  # (Django's flag) logged above, not again
+        if status == 503:  # Redis or PostgreSQL out of reach (maatasite.unavailable)
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

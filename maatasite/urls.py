@@ -5,6 +5,10 @@ from django.urls import include, path
 
 from accounts.views import admin_login
 
+# An outage of Redis or PostgreSQL is a 503 with Retry-After (maatasite.unavailable), any other
+# uncaught exception Django's 500.
+handler500 = "maatasite.unavailable.server_error"
+
 urlpatterns = [
     path("admin/login/", admin_login),  # the admin's own login, under the credential pages' budgets
     path("admin/", admin.site.urls),

@@ -1,0 +1,55 @@
+"""A backing service that is down answers 503 with Retry-After, not 500.
+
+When Redis (the cache behind the rate limits, sessions and pages' kept parts) or PostgreSQL
+cannot be reached, a request fails whatever it asked: that is no fault of the request, nor a
+bug to hide as "something went wrong". The site answers 503 "Service Unavailable" with a
+``Retry-After`` the client can wait for, in the API's JSON shape under ``/api/``
+(api.json_errors) and as a short page elsewhere (:func:`server_error`, the site's
+``handler500``), and logs it as an error. The shared Redis client reconnects by itself once
+the server is back (tests/test_unavailable.py restarts one under a running server).
+
+Only a lost or refused connection counts: a transaction's own failure (a serialization
+failure, a deadlock: subclasses of psycopg's OperationalError) or any other exception stays
+a 500.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from django.db import OperationalError as DatabaseOperationalError
+from django.http import HttpRequest, HttpResponse
+from django.template import loader
+from django.views import defaults
+
+RETRY_AFTER_SECONDS = 30
+
+
+def backing_service_down(error: BaseException | None) -> bool:
+    """Whether ``error`` says that Redis or PostgreSQL could not be reached (refused, lost, or
+    no connection of the pool free in time), rather than that the request failed."""
+    import psycopg
+    import psycopg_pool
+    import redis.exceptions
+
+    if isinstance(error, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)):
+        return True
+    if isinstance(error, DatabaseOperationalError):  # Django's wrapper: psycopg's error is its cause
+        cause = error.__cause__
+        return isinstance(cause, psycopg_pool.PoolTimeout) or type(cause) is psycopg.OperationalError
+    return False
+
+
+def unavailable_response(content: str | bytes, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpResponse:
+    """``handler500``: Django calls it while the exception is being handled. An outage of a
+    backing service gets the 503 page, drawn without the request's context (whose processors
+    would ask the database or the cache again); anything else Django's own 500."""
+    if backing_service_down(sys.exc_info()[1]):
+        return unavailable_response(loader.render_to_string("503.html"), "text/html; charset=utf-8")
+    return defaults.server_error(request, template_name)
