@@ -1,23 +1,27 @@
 """The pages' ASGI handler (maatasite/asgi_handler.py): the middleware chain and the view run
 as one sync call per request, and what the site answers through it is what Django's own ASGI
 handler answered (the trivial view and its headers, the API's JSON errors and ping, CSRF
-refusals)."""
+refusals), and a client that hangs up mid-request leaves no database connection behind."""
 
 from __future__ import annotations
 
 import asyncio
+import socket
+import threading
+import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from asgiref import sync
 from asgiref.testing import ApplicationCommunicator
 from django.core.handlers.asgi import ASGIHandler
 
 from maatasite.asgi import application, django_application
 from maatasite.asgi_handler import SyncChainASGIHandler
-from tests.helpers import asgi_served
+from tests.helpers import asgi_served, wait_for
 
 
 def _crossings_of_one_request(monkeypatch, handler, path: str) -> tuple[int, int]:
@@ -106,3 +110,57 @@ def test_through_uvicorn_the_site_answers_as_before():
         assert status == 403
         status, headers, body = _fetch(base + "/api/v1/ping/")
         assert status == 200 and headers["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_clients_that_hang_up_mid_request_give_back_every_database_connection(monkeypatch):
+    """More clients than the database pool holds (8) each send a slow request and hang up before
+    the answer. Each request still runs to its end in its own thread and gives its connection
+    back to the pool: the next request is served at once, not after the pool's timeout (and a
+    503 with the pool exhausted)."""
+    from django.db import connections
+    from django.test import Client
+
+    from games import selectors
+    from tests.factories import make_user
+
+    player = make_user("hangs_up")
+    browser = Client()
+    browser.force_login(player)
+    cookie = "sessionid=%s" % browser.cookies["sessionid"].value
+    pool = getattr(connections["default"], "pool", None)  # PostgreSQL's backend only
+    assert pool is not None, "the site's PostgreSQL settings use a pool (maatasite/settings.py)"
+    pool_size = pool.max_size
+    read_ids, slow, finished = selectors.player_game_ids, threading.Event(), []
+
+    def slow_game_ids(**kwargs):
+        if slow.is_set():
+            time.sleep(1.0)  # the client hangs up meanwhile
+        ids = read_ids(**kwargs)
+        finished.append(threading.get_ident())
+        return ids
+
+    monkeypatch.setattr(selectors, "player_game_ids", slow_game_ids)
+    slow.set()
+    with asgi_served(django_application) as base:
+        port = int(base.rsplit(":", 1)[1])
+        for _ in range(pool_size + 2):
+            with socket.create_connection(("127.0.0.1", port)) as hanging_up:
+                hanging_up.sendall(b"GET /lobby/ HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: %s\r\n\r\n" % cookie.encode())
+                time.sleep(0.1)  # the request is in the view when the client goes
+        wait_for(lambda: len(finished) == pool_size + 2, "the abandoned requests' ends", timeout=60)
+        slow.clear()
+        started = time.monotonic()
+        request = urllib.request.Request(base + "/lobby/", headers={"Cookie": cookie})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            assert answer.status == 200 and "hangs_up" in answer.read().decode()
+        assert time.monotonic() - started < pool.timeout / 2, "the request waited for a connection"
+        # Every connection comes back (the last request's once its answer is closed), but the
+        # test's own: none is left with an abandoned request.
+        wait_for(
+            lambda: pool.get_stats()["pool_available"] >= pool.get_stats()["pool_size"] - 1,
+            "the connections back in the pool",
+            timeout=10,
+        )
+        assert pool.get_stats().get("requests_waiting", 0) == 0
