@@ -132,10 +132,11 @@ def test_clients_that_hang_up_mid_request_give_back_every_database_connection(mo
     pool = getattr(connections["default"], "pool", None)  # PostgreSQL's backend only
     assert pool is not None, "the site's PostgreSQL settings use a pool (maatasite/settings.py)"
     pool_size = pool.max_size
-    read_ids, slow, finished = selectors.player_game_ids, threading.Event(), []
+    read_ids, slow, entered, finished = selectors.player_game_ids, threading.Event(), threading.Semaphore(0), []
 
     def slow_game_ids(**kwargs):
         if slow.is_set():
+            entered.release()
             time.sleep(1.0)  # the client hangs up meanwhile
         ids = read_ids(**kwargs)
         finished.append(threading.get_ident())
@@ -148,7 +149,7 @@ def test_clients_that_hang_up_mid_request_give_back_every_database_connection(mo
         for _ in range(pool_size + 2):
             with socket.create_connection(("127.0.0.1", port)) as hanging_up:
                 hanging_up.sendall(b"GET /lobby/ HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: %s\r\n\r\n" % cookie.encode())
-                time.sleep(0.1)  # the request is in the view when the client goes
+                assert entered.acquire(timeout=30), "the request did not reach the view"  # then the client goes
         wait_for(lambda: len(finished) == pool_size + 2, "the abandoned requests' ends", timeout=60)
         slow.clear()
         started = time.monotonic()
