@@ -6,7 +6,8 @@ bug to hide as "something went wrong". The site answers 503 "Service Unavailable
 ``Retry-After`` the client can wait for, in the API's JSON shape under ``/api/``
 (api.json_errors) and as a short page elsewhere (:func:`server_error`, the site's
 ``handler500``), and logs it as an error. The shared Redis client reconnects by itself once
-the server is back (tests/test_unavailable.py restarts one under a running server).
+the server is back, and the database pool replaces connections the server dropped
+(tests/test_unavailable.py kills Redis under a running server, and PostgreSQL's connections).
 
 Only a lost or refused connection counts: a transaction's own failure (a serialization
 failure, a deadlock: subclasses of psycopg's OperationalError) or any other exception stays
@@ -36,7 +37,14 @@ def backing_service_down(error: BaseException | None) -> bool:
         return True
     if isinstance(error, DatabaseOperationalError):  # Django's wrapper: psycopg's error is its cause
         cause = error.__cause__
-        return isinstance(cause, psycopg_pool.PoolTimeout) or type(cause) is psycopg.OperationalError
+        # A plain OperationalError: refused, or lost ("server closed the connection"); the
+        # server going down or dropping its connections (its restart) says so with its own.
+        server_going = (psycopg.errors.AdminShutdown, psycopg.errors.CrashShutdown, psycopg.errors.CannotConnectNow)
+        return (
+            type(cause) is psycopg.OperationalError
+            or isinstance(cause, psycopg_pool.PoolTimeout)
+            or isinstance(cause, server_going)
+        )
     return False
 
 

@@ -7,6 +7,7 @@ import json
 import shutil
 import socket
 import subprocess
+import threading
 import urllib.error
 import urllib.request
 import uuid
@@ -49,6 +50,8 @@ def test_only_a_lost_or_refused_connection_counts_as_a_service_down():
     assert backing_service_down(redis.exceptions.TimeoutError("Timeout reading from socket"))
     assert backing_service_down(_database_down())
     assert backing_service_down(_wrapped(psycopg_pool.PoolTimeout("couldn't get a connection after 10.00 sec")))
+    assert backing_service_down(_wrapped(psycopg.errors.AdminShutdown("terminating connection")))
+    assert backing_service_down(_wrapped(psycopg.errors.CannotConnectNow("the database system is starting up")))
     # A transaction's own failure is the request's (retried or reported), not an outage.
     assert not backing_service_down(_wrapped(psycopg.errors.SerializationFailure("could not serialize")))
     assert not backing_service_down(_wrapped(psycopg.errors.DeadlockDetected("deadlock detected")))
@@ -217,3 +220,47 @@ def test_redis_killed_under_a_running_server_is_503_and_the_server_recovers_when
     finally:
         server.kill()
         server.wait(timeout=20)
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_postgresql_dropping_its_connections_mid_request_is_503_and_the_pool_replaces_them(monkeypatch):
+    """PostgreSQL ends every connection of the site (as its restart does) while a request is in
+    its view: that request answers 503 with Retry-After; the next ones are served by new
+    connections, the pool having dropped the dead ones."""
+    from django.db import connection
+
+    from games import selectors
+    from maatasite.asgi import django_application
+
+    player = make_user("dropped")
+    browser = Client()
+    browser.force_login(player)
+    cookie = {"Cookie": "sessionid=%s" % browser.cookies["sessionid"].value}
+    read_ids, in_view, go_on = selectors.player_game_ids, threading.Event(), threading.Event()
+
+    def held_game_ids(**kwargs):
+        if not go_on.is_set():  # the first request waits here, its connection open
+            in_view.set()
+            assert go_on.wait(30)
+        return read_ids(**kwargs)
+
+    monkeypatch.setattr(selectors, "player_game_ids", held_game_ids)
+    with asgi_served(django_application) as base:
+        answers: list[tuple[int, dict[str, str], str]] = []
+        held = threading.Thread(target=lambda: answers.append(_get(base + "/lobby/", cookie)))
+        held.start()
+        assert in_view.wait(30)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            assert cursor.fetchall(), "no connection of the site to end"
+        go_on.set()
+        held.join(timeout=60)
+        ((status, headers, body),) = answers
+        assert status == 503 and headers["retry-after"] == str(RETRY_AFTER_SECONDS), body[:300]
+        after = [_get(base + "/lobby/", cookie) for _ in range(10)]
+        assert [status for status, _headers, _body in after] == [200] * 10
+        assert "dropped" in after[-1][2]
