@@ -25,7 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import csrf
 
-from maatasite.unavailable import RETRY_AFTER_SECONDS, backing_service_down
+from maatasite.unavailable import RETRY_AFTER_SECONDS, backing_service_down, database_pools_checked
 
 API_PATH_PREFIX = "/api/"
 request_logger = logging.getLogger("django.request")
@@ -123,6 +123,7 @@ class ApiJsonErrorMiddleware:
         response._has_been_logged = True  # type: ignore[attr-defined]  # (Django's flag) logged above, not again
         if status == 503:  # Redis or PostgreSQL out of reach (maatasite.unavailable)
             response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            database_pools_checked(exception)
         return response
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db import connections, router
@@ -73,27 +74,23 @@ def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
 
 # What a row of the lobby's lists shows (games.views._lobby_rows_html, _lobby_history_html):
 # a row read whole costs Django more to make than PostgreSQL to send (the game's 35 columns,
-# the player's 20), and the lobby of a busy player shows 60 of them. The seats come with
-# their players' names in one join, not a query for the seats and one for their players.
+# the player's 20), and the lobby of a busy player shows 30 of them. The seats and their
+# players stay two reads by key: a join of the seats to the players let the planner walk the
+# whole players table (tests/test_scale_queries.py saw it in CI).
 _LOBBY_ROW_FIELDS = ("kind", "options", "status", "deadline", "created_at")
 _HISTORY_ROW_FIELDS = ("kind", "options", "status", "winner_side", "result_reason", "finished_at")
-_SEAT_NAME_FIELDS = (
-    "game_id",
-    "side",
-    "position",
-    "bot_level",
-    "user__username",
-    "user__display_name",
-    "user__deleted_at",
-)
+_SEAT_FIELDS = ("game", "side", "position", "bot_level", "user")
+_PLAYER_NAME_FIELDS = ("username", "display_name", "deleted_at")
 
 
 def _with_seat_names(qs: QuerySet[Game], fields: tuple[str, ...]) -> QuerySet[Game]:
     """``qs`` with only ``fields`` of each game, and its seats with what ``Seat.player_name``
     reads of their players (a field read beyond these costs a query per row: the lobby's
     tests count them)."""
-    seats = Seat.objects.select_related("user").only(*_SEAT_NAME_FIELDS)
-    return qs.only(*fields).prefetch_related(Prefetch("seats", queryset=seats))
+    players = get_user_model().objects.only(*_PLAYER_NAME_FIELDS)
+    return qs.only(*fields).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.only(*_SEAT_FIELDS)), Prefetch("seats__user", queryset=players)
+    )
 
 
 @dataclass

@@ -16,6 +16,7 @@ a 500.
 
 from __future__ import annotations
 
+import logging
 import sys
 
 from django.db import OperationalError as DatabaseOperationalError
@@ -24,6 +25,7 @@ from django.template import loader
 from django.views import defaults
 
 RETRY_AFTER_SECONDS = 30
+logger = logging.getLogger(__name__)
 
 
 def backing_service_down(error: BaseException | None) -> bool:
@@ -48,6 +50,25 @@ def backing_service_down(error: BaseException | None) -> bool:
     return False
 
 
+def database_pools_checked(error: BaseException | None) -> None:
+    """After PostgreSQL ended the site's connections (its restart), the pool still holds the
+    idle ones, dead. psycopg_pool finds each only when it hands it out, and sleeps longer after
+    each (its backoff: 1 s, 2 s, 4 s...), so that with four or more dead the next request waited
+    out the pool's timeout. Once a request has met a dead connection, every idle one of this
+    thread's pools is checked at once (psycopg_pool's ``check``: the dead are replaced)."""
+    from django.db import connections
+
+    if not isinstance(error, DatabaseOperationalError) or not backing_service_down(error):
+        return
+    for connection in connections.all(initialized_only=True):
+        pool = getattr(connection, "pool", None)  # PostgreSQL's backend, with a pool configured
+        if pool is not None:
+            try:
+                pool.check()
+            except Exception:  # the answer is a 503 already; the pool retries by itself
+                logger.warning("checking the database pool after an outage failed", exc_info=True)
+
+
 def unavailable_response(content: str | bytes, content_type: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
@@ -58,6 +79,8 @@ def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpR
     """``handler500``: Django calls it while the exception is being handled. An outage of a
     backing service gets the 503 page, drawn without the request's context (whose processors
     would ask the database or the cache again); anything else Django's own 500."""
-    if backing_service_down(sys.exc_info()[1]):
+    error = sys.exc_info()[1]
+    if backing_service_down(error):
+        database_pools_checked(error)
         return unavailable_response(loader.render_to_string("503.html"), "text/html; charset=utf-8")
     return defaults.server_error(request, template_name)

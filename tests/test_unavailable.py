@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import threading
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -226,9 +227,11 @@ def test_redis_killed_under_a_running_server_is_503_and_the_server_recovers_when
 @pytest.mark.django_db(transaction=True)
 def test_postgresql_dropping_its_connections_mid_request_is_503_and_the_pool_replaces_them(monkeypatch):
     """PostgreSQL ends every connection of the site (as its restart does) while a request is in
-    its view: that request answers 503 with Retry-After; the next ones are served by new
-    connections, the pool having dropped the dead ones."""
-    from django.db import connection
+    its view, with several more idle in the pool: that request answers 503 with Retry-After, and
+    the next ones are served at once by new connections. (psycopg_pool finds a dead idle
+    connection only when it hands it out, and backs off 1 s, 2 s, 4 s... after each: with four
+    dead, the next request waited out the pool's timeout and answered 503 too.)"""
+    from django.db import connection, connections
 
     from games import selectors
     from maatasite.asgi import django_application
@@ -237,30 +240,59 @@ def test_postgresql_dropping_its_connections_mid_request_is_503_and_the_pool_rep
     browser = Client()
     browser.force_login(player)
     cookie = {"Cookie": "sessionid=%s" % browser.cookies["sessionid"].value}
-    read_ids, in_view, go_on = selectors.player_game_ids, threading.Event(), threading.Event()
+    pool = getattr(connection, "pool", None)  # PostgreSQL's backend only
+    assert pool is not None, "the site's PostgreSQL settings use a pool (maatasite/settings.py)"
+    read_ids, in_view, go_on = selectors.player_game_ids, threading.Semaphore(0), threading.Event()
 
     def held_game_ids(**kwargs):
-        if not go_on.is_set():  # the first request waits here, its connection open
-            in_view.set()
+        if not go_on.is_set():  # requests wait here, each with its connection open
+            in_view.release()
             assert go_on.wait(30)
         return read_ids(**kwargs)
 
+    def lobby_in_thread(answers: list) -> threading.Thread:
+        thread = threading.Thread(target=lambda: answers.append(_get(base + "/lobby/", cookie)))
+        thread.start()
+        return thread
+
     monkeypatch.setattr(selectors, "player_game_ids", held_game_ids)
-    with asgi_served(django_application) as base:
-        answers: list[tuple[int, dict[str, str], str]] = []
-        held = threading.Thread(target=lambda: answers.append(_get(base + "/lobby/", cookie)))
-        held.start()
-        assert in_view.wait(30)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            assert cursor.fetchall(), "no connection of the site to end"
-        go_on.set()
-        held.join(timeout=60)
-        ((status, headers, body),) = answers
-        assert status == 503 and headers["retry-after"] == str(RETRY_AFTER_SECONDS), body[:300]
-        after = [_get(base + "/lobby/", cookie) for _ in range(10)]
-        assert [status for status, _headers, _body in after] == [200] * 10
-        assert "dropped" in after[-1][2]
+    # Room in the pool for six more connections, whatever this process holds already.
+    stats = pool.get_stats()
+    sizes = (pool.min_size, pool.max_size)
+    pool.resize(pool.min_size, max(pool.max_size, stats["pool_size"] - stats["pool_available"] + 6))
+    try:
+        with asgi_served(django_application) as base:
+            # Five requests at once leave five connections idle in the pool.
+            warm: list = []
+            threads = [lobby_in_thread(warm) for _ in range(5)]
+            for _ in threads:
+                assert in_view.acquire(timeout=30)
+            go_on.set()
+            for thread in threads:
+                thread.join(timeout=60)
+            assert [answer[0] for answer in warm] == [200] * 5
+            wait_for(lambda: pool.get_stats()["pool_available"] >= 5, "five idle connections in the pool", timeout=10)
+
+            go_on.clear()
+            held_answer: list = []
+            held = lobby_in_thread(held_answer)
+            assert in_view.acquire(timeout=30)
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                assert len(cursor.fetchall()) >= 5, "the held request's connection and four idle"
+            go_on.set()
+            held.join(timeout=60)
+            ((status, headers, body),) = held_answer
+            assert status == 503 and headers["retry-after"] == str(RETRY_AFTER_SECONDS), body[:300]
+            for _ in range(10):
+                started = time.monotonic()
+                status, _headers, body = _get(base + "/lobby/", cookie)
+                assert status == 200, body[:300]
+                assert time.monotonic() - started < 1.0, "the request waited on dead connections"
+            assert "dropped" in body
+    finally:
+        pool.resize(*sizes)
+    assert getattr(connections["default"], "pool", None) is pool  # the same pool, resized back
