@@ -54,8 +54,9 @@ def database_pools_checked(error: BaseException | None) -> None:
     """After PostgreSQL ended the site's connections (its restart), the pool still holds the
     idle ones, dead. psycopg_pool finds each only when it hands it out, and sleeps longer after
     each (its backoff: 1 s, 2 s, 4 s...), so that with four or more dead the next request waited
-    out the pool's timeout. Once a request has met a dead connection, every idle one of this
-    thread's pools is checked at once (psycopg_pool's ``check``: the dead are replaced)."""
+    out the pool's timeout. Once a request has met a dead connection, every idle connection of
+    the pools it used is checked at once (psycopg_pool's ``check``: the dead are replaced). A
+    request that meets them while taking a connection still waits out that backoff first."""
     from django.db import connections
 
     if not isinstance(error, DatabaseOperationalError) or not backing_service_down(error):
