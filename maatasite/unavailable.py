@@ -22,6 +22,7 @@ import sys
 from django.db import OperationalError as DatabaseOperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import defaults
 
 RETRY_AFTER_SECONDS = 30
@@ -76,6 +77,22 @@ def unavailable_response(content: str | bytes, content_type: str) -> HttpRespons
     return response
 
 
+def retry_url(request: HttpRequest) -> str:
+    """Where the 503 page's Try again button leads: the same address for a read; for a form
+    sent (a move, a message), the page it was sent from when that is this site's, else the home
+    page, since the form's own address does not answer a GET."""
+    if request.method in ("GET", "HEAD"):
+        return request.get_full_path()
+    referer = request.META.get("HTTP_REFERER", "")
+    try:
+        host = request.get_host()
+    except Exception:  # a host not allowed: DisallowedHost
+        return "/"
+    if referer and url_has_allowed_host_and_scheme(referer, allowed_hosts={host}, require_https=request.is_secure()):
+        return referer
+    return "/"
+
+
 def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpResponse:
     """``handler500``: Django calls it while the exception is being handled. An outage of a
     backing service gets the 503 page, drawn without the request's context (whose processors
@@ -83,5 +100,6 @@ def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpR
     error = sys.exc_info()[1]
     if backing_service_down(error):
         database_pools_checked(error)
-        return unavailable_response(loader.render_to_string("503.html"), "text/html; charset=utf-8")
+        page = loader.render_to_string("503.html", {"retry_url": retry_url(request)})
+        return unavailable_response(page, "text/html; charset=utf-8")
     return defaults.server_error(request, template_name)

@@ -78,6 +78,15 @@ def test_a_page_whose_database_is_down_answers_503_with_retry_after(monkeypatch)
     assert response["Retry-After"] == str(RETRY_AFTER_SECONDS)
     assert "Back in a moment" in response.content.decode()
 
+    # Try again leads to the same address for a read; a form sent there goes back to the page it
+    # was sent from (the form's own address does not answer a GET), if that is this site's.
+    assert 'href="/lobby/?page=2"' in client.get("/lobby/?page=2").content.decode()
+    sent_from = "http://testserver/games/7/"
+    assert ('href="%s"' % sent_from) in client.post("/lobby/", HTTP_REFERER=sent_from).content.decode()
+    elsewhere = client.post("/lobby/", HTTP_REFERER="https://elsewhere.example/phish").content.decode()
+    assert 'href="/"' in elsewhere and "elsewhere" not in elsewhere
+    assert 'href="/"' in client.post("/lobby/").content.decode()
+
     def deadlock(**_kwargs):
         raise _wrapped(psycopg.errors.DeadlockDetected("deadlock detected"))
 
