@@ -25,7 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import csrf
 
-from maatasite.unavailable import RETRY_AFTER_SECONDS, backing_service_down, database_pools_checked
+from maatasite.unavailable import backing_service_down, outage_answered
 
 API_PATH_PREFIX = "/api/"
 request_logger = logging.getLogger("django.request")
@@ -122,8 +122,7 @@ class ApiJsonErrorMiddleware:
         response = json_error(status)
         response._has_been_logged = True  # type: ignore[attr-defined]  # (Django's flag) logged above, not again
         if status == 503:  # Redis or PostgreSQL out of reach (maatasite.unavailable)
-            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-            database_pools_checked(exception)
+            outage_answered(response, exception)
         return response
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import sys
 
+from django.core.exceptions import DisallowedHost
 from django.db import OperationalError as DatabaseOperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
@@ -51,7 +52,7 @@ def backing_service_down(error: BaseException | None) -> bool:
     return False
 
 
-def database_pools_checked(error: BaseException | None) -> None:
+def _database_pools_checked(error: BaseException) -> None:
     """After PostgreSQL ended the site's connections (its restart), the pool still holds the
     idle ones, dead. psycopg_pool finds each only when it hands it out, and sleeps longer after
     each (its backoff: 1 s, 2 s, 4 s...), so that with four or more dead the next request waited
@@ -60,7 +61,7 @@ def database_pools_checked(error: BaseException | None) -> None:
     request that meets them while taking a connection still waits out that backoff first."""
     from django.db import connections
 
-    if not isinstance(error, DatabaseOperationalError) or not backing_service_down(error):
+    if not isinstance(error, DatabaseOperationalError):  # Redis's outage: no pool to check
         return
     for connection in connections.all(initialized_only=True):
         pool = getattr(connection, "pool", None)  # PostgreSQL's backend, with a pool configured
@@ -71,9 +72,13 @@ def database_pools_checked(error: BaseException | None) -> None:
                 logger.warning("checking the database pool after an outage failed", exc_info=True)
 
 
-def unavailable_response(content: str | bytes, content_type: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=content_type, status=503)
+def outage_answered(response: HttpResponse, error: BaseException) -> HttpResponse:
+    """``response`` made the answer to ``error``, an outage (:func:`backing_service_down`): 503
+    with Retry-After, the database pools checked when PostgreSQL was the one out of reach. The
+    pages (:func:`server_error`) and the API (api.json_errors) both answer through it."""
+    response.status_code = 503
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    _database_pools_checked(error)
     return response
 
 
@@ -86,7 +91,7 @@ def retry_url(request: HttpRequest) -> str:
     referer = request.META.get("HTTP_REFERER", "")
     try:
         host = request.get_host()
-    except Exception:  # a host not allowed: DisallowedHost
+    except DisallowedHost:
         return "/"
     if referer and url_has_allowed_host_and_scheme(referer, allowed_hosts={host}, require_https=request.is_secure()):
         return referer
@@ -98,8 +103,7 @@ def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpR
     backing service gets the 503 page, drawn without the request's context (whose processors
     would ask the database or the cache again); anything else Django's own 500."""
     error = sys.exc_info()[1]
-    if backing_service_down(error):
-        database_pools_checked(error)
+    if error is not None and backing_service_down(error):
         page = loader.render_to_string("503.html", {"retry_url": retry_url(request)})
-        return unavailable_response(page, "text/html; charset=utf-8")
+        return outage_answered(HttpResponse(page, content_type="text/html; charset=utf-8"), error)
     return defaults.server_error(request, template_name)
